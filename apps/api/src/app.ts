@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config/env';
+import type { Database, Db } from './data/db';
+import { createMailer, type Mailer } from './services/mailer';
+import { createAccessTokens, type AccessTokens } from './services/access-tokens';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerDocs } from './plugins/docs';
+import { healthRoutes } from './routes/health';
+import { v1Routes } from './routes/v1/index';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Db;
+    mailer: Mailer;
+    accessTokens: AccessTokens;
+    /** Clean-up run when the server closes (flush meters, close pools). */
+    onShutdown(fn: () => Promise<void> | void): void;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  logger?: boolean | object;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const defaultWebDist = path.resolve(here, '../../web/dist');
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: config.BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', config);
+  app.decorate('database', opts.database);
+  app.decorate('db', opts.database.db);
+  app.decorate('mailer', opts.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log }));
+  app.decorate('accessTokens', createAccessTokens(config.jwtSecret, config.ACCESS_TOKEN_TTL));
+  const shutdown: Array<() => Promise<void> | void> = [];
+  app.decorate('onShutdown', (fn: () => Promise<void> | void) => void shutdown.push(fn));
+  app.addHook('onClose', async () => {
+    for (const fn of shutdown.reverse()) await fn();
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+  });
+
+  registerErrorHandler(app);
+  await app.register(cookie);
+  await registerDocs(app);
+  await app.register(healthRoutes);
+  await app.register(v1Routes, { prefix: '/api/v1' });
+  await serveWeb(app, config.WEB_DIST ? path.resolve(config.WEB_DIST) : defaultWebDist);
+  return app;
+}
+
+/** The built dashboard at `/`, with history fallback so deep links load index.html. */
+async function serveWeb(app: FastifyInstance, dist: string): Promise<void> {
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    app.log.warn({ dist }, 'web dashboard not built: only the API is served');
+    return;
+  }
+  await app.register(fastifyStatic, { root: dist, wildcard: false, index: ['index.html'] });
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (url.startsWith('/api/') || url.startsWith('/api-docs')) {
+      return reply.callNotFound();
+    }
+    const file = path.join(dist, url);
+    if (file.startsWith(dist + path.sep) && path.extname(url) && existsSync(file)) {
+      return reply.sendFile(path.relative(dist, file));
+    }
+    if (path.extname(url) && url.startsWith('/assets/')) return reply.callNotFound();
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+}

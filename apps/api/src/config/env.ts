@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/**
+ * Every environment variable DocFlow reads. Parsed once at boot; a wrong value stops the start with a message
+ * naming the variable. Keep README.md's configuration table in step with this schema.
+ */
+export const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().default('DocFlow <no-reply@docflow.local>'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  REMEMBER_ME_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  EMAIL_VERIFICATION: bool.default(true),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  ADMIN_NAME: z.string().default('Owner'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
+  WEB_DIST: z.string().optional(),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
+  LOGIN_DAILY_IP_CAP: z.coerce.number().int().min(1).default(100),
+});
+
+export type Env = z.infer<typeof ZEnv>;
+
+export interface Config extends Env {
+  dataDir: string;
+  publicUrl: string;
+  jwtSecret: Uint8Array;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parse the environment. Throws ConfigError naming each bad variable. */
+export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZEnv.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  if ((parsed.data.ADMIN_EMAIL === undefined) !== (parsed.data.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError(['ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither']);
+  }
+  return parsed.data;
+}
+
+/** Secrets not given in the environment are generated once and kept in DATA_DIR, so restarts keep sessions valid. */
+function loadOrCreateSecrets(dataDir: string): { jwtSecret: string } {
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const secrets = { jwtSecret: randomBytes(48).toString('base64url') };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = parseEnv(env);
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const jwtSecret = parsed.JWT_SECRET ?? loadOrCreateSecrets(dataDir).jwtSecret;
+  return {
+    ...parsed,
+    dataDir,
+    publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
+    jwtSecret: new TextEncoder().encode(jwtSecret),
+  };
+}

@@ -1,0 +1,18 @@
+/** Run `fn` once on SIGINT/SIGTERM, then exit; a second signal or a 10 s wait forces the exit. */
+export default function closeWithGrace(fn: (signal: string) => Promise<void>): void {
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (closing) process.exit(1);
+      closing = true;
+      setTimeout(() => process.exit(1), 10_000).unref();
+      fn(signal).then(
+        () => process.exit(0),
+        (err) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}

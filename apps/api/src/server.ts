@@ -1,0 +1,38 @@
+import closeWithGrace from './lib/close-with-grace';
+import { ConfigError, loadConfig } from './config/env';
+import { openDatabase } from './data/db';
+import { migrate } from './data/migrate';
+import { buildApp } from './app';
+import { ensureOwner } from './services/accounts/seed-owner';
+
+/** Wiring and start-up only: configuration, database, migrations, first owner, HTTP. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const applied = await migrate(database);
+  const app = await buildApp({ config, database });
+  if (applied.length) app.log.info({ applied }, 'migrations applied');
+  if (await ensureOwner(app.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, name: config.ADMIN_NAME }))
+    app.log.info({ email: config.ADMIN_EMAIL }, 'owner account created');
+  app.addHook('onClose', async () => database.close());
+  closeWithGrace(async (signal) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+  });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info(`DocFlow ready: dashboard ${config.publicUrl}/ · API ${config.publicUrl}/api/v1 · docs ${config.publicUrl}/api-docs`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** The link the mail is about: logged when mail goes to the local outbox, so sign-up works with no SMTP server. */
+  link?: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  readonly mode: 'smtp' | 'outbox';
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise every mail is written as an .eml file under DATA_DIR/mail and its link logged.
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger }): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      mode: 'smtp',
+      async send(mail) {
+        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      },
+    };
+  }
+  const outbox = path.join(opts.dataDir, 'mail');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    mode: 'outbox',
+    async send(mail) {
+      const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await mkdir(outbox, { recursive: true });
+      const safeTo = mail.to.replace(/[^\w.@-]/g, '_');
+      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
+      await writeFile(file, info.message as Buffer);
+      opts.log.info({ to: mail.to, subject: mail.subject, link: mail.link, file }, 'mail written to the local outbox');
+    },
+  };
+}

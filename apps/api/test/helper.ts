@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../src/config/env';
+import { openDatabase, type Database } from '../src/data/db';
+import { migrate } from '../src/data/migrate';
+import { buildApp } from '../src/app';
+import type { Mailer } from '../src/services/mailer';
+
+export type Driver = 'pglite' | 'postgres';
+
+/** The drivers the data layer is tested on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set (CI sets it). */
+export const drivers: Driver[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/**
+ * A fresh, migrated database. PGlite: in memory from the run's template. PostgreSQL: a new database created on the
+ * TEST_DATABASE_URL server and dropped on close, so test files never see each other's rows.
+ */
+export async function openTestDatabase(driver: Driver = 'pglite'): Promise<Database> {
+  if (driver === 'pglite') {
+    const templatePath = inject('pgliteTemplate');
+    const template = templatePath ? new Blob([readFileSync(templatePath)]) : undefined;
+    const database = await openDatabase({ pgliteTemplate: template });
+    if (!template) await migrate(database);
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `docflow_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  await migrate(database);
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    const a = new pg.Client({ connectionString: adminUrl });
+    await a.connect();
+    await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await a.end();
+  };
+  return database;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The whole app on a fresh database and DATA_DIR, answering through `app.inject`. */
+export async function buildTestApp(
+  opts: { env?: Record<string, string>; driver?: Driver; mailer?: Mailer } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...opts.env,
+  });
+  const database = await openTestDatabase(opts.driver);
+  const app = await buildApp({ config, database, mailer: opts.mailer, logger: false });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Mails written to DATA_DIR/mail by the outbox mailer, oldest first. */
+export function outboxMails(dataDir: string): string[] {
+  const dir = path.join(dataDir, 'mail');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .map((f) => readFileSync(path.join(dir, f), 'utf8'));
+}
+
+/** The first link to PUBLIC_URL in a raw mail (quoted-printable soft breaks undone). */
+export function linkIn(mail: string, pathPrefix: string): string {
+  const text = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const m = new RegExp(`https?://[^\\s"'<>]*${pathPrefix.replace(/[/?]/g, (c) => `\\${c}`)}[^\\s"'<>]*`).exec(text);
+  if (!m) throw new Error(`no ${pathPrefix} link in mail:\n${text}`);
+  return m[0];
+}

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helper';
+
+describe('health and errors', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('GET /health answers ok with a request id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok' });
+    expect(res.headers['x-request-id']).toMatch(/[\w-]{8,}/);
+  });
+
+  it('GET /ready checks the database', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
+  });
+
+  it('an unknown route is a JSON 404 with code and requestId', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    const body = res.json();
+    expect(body).toMatchObject({ success: false, code: 'ROUTE_NOT_FOUND' });
+    expect(body.requestId).toBe(res.headers['x-request-id']);
+  });
+
+  it('serves the OpenAPI 3.1 document and the reference page', async () => {
+    const doc = await t.app.inject({ method: 'GET', url: '/api-docs/openapi.json' });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.json().openapi).toBe('3.1.0');
+    const page = await t.app.inject({ method: 'GET', url: '/api-docs' });
+    expect([200, 302]).toContain(page.statusCode);
+  });
+});

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { successEnvelope } from './common';
+
+export const roles = ['user', 'admin', 'super_admin', 'owner'] as const;
+export const ZUserRole = z.enum(roles);
+export type TUserRole = z.infer<typeof ZUserRole>;
+export const adminRoles: readonly TUserRole[] = ['admin', 'super_admin', 'owner'];
+export const isAdminRole = (role: string | undefined | null): boolean =>
+  !!role && (adminRoles as readonly string[]).includes(role);
+
+export const ZRegistrationSource = z.enum(['web', 'api', 'admin']);
+
+export const ZUserPlan = z.object({
+  planName: z.string(),
+  planDisplayName: z.string(),
+  isActive: z.boolean(),
+  status: z.string(),
+  expiresAt: z.string().nullable().optional(),
+});
+
+export const ZUser = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    company: z.string().nullable(),
+    role: ZUserRole,
+    isActive: z.boolean(),
+    emailVerified: z.boolean(),
+    emailVerifiedAt: z.string().nullable(),
+    registrationSource: ZRegistrationSource,
+    country: z.string().nullable(),
+    timezone: z.string().nullable(),
+    language: z.string().nullable(),
+    createdAt: z.string(),
+    lastLoginAt: z.string().nullable(),
+    plan: z.string(),
+    plans: z.array(ZUserPlan),
+    activeplan: z.string().nullable(),
+  })
+  .meta({ id: 'User' });
+export type TUser = z.infer<typeof ZUser>;
+
+export const ZTokens = z
+  .object({
+    accessToken: z.string(),
+    refreshToken: z.string(),
+    expiresIn: z.number().int().describe('Access-token lifetime in seconds'),
+    tokenType: z.literal('Bearer'),
+  })
+  .meta({ id: 'Tokens' });
+export type TTokens = z.infer<typeof ZTokens>;
+
+const email = z.string().trim().toLowerCase().max(255, "L'email ne peut pas dépasser 255 caractères").email("Format d'email invalide");
+const password = z.string().min(1, 'Password is required').max(128, 'Password must be at most 128 characters');
+
+export const ZRegisterRequest = z
+  .object({
+    name: z.string().trim().min(2, 'Name must be at least 2 characters').max(100, 'Name must be at most 100 characters'),
+    email,
+    company: z.string().trim().max(200).optional().nullable(),
+    password,
+    confirmPassword: z.string(),
+    acceptTerms: z.boolean(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.password !== v.confirmPassword)
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+    if (v.acceptTerms !== true)
+      ctx.addIssue({ code: 'custom', path: ['acceptTerms'], message: 'Please accept the terms and conditions' });
+  });
+export type TRegisterRequest = z.infer<typeof ZRegisterRequest>;
+
+export const ZLoginRequest = z.object({ email, password, rememberMe: z.boolean().optional().default(false) });
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+
+/** The refresh token may come in the body or, for the web app, in the httpOnly cookie. */
+export const ZRefreshRequest = z.object({ refreshToken: z.string().optional() });
+export const ZLogoutRequest = ZRefreshRequest;
+export const ZEmailRequest = z.object({ email });
+export const ZVerifyEmailQuery = z.object({ token: z.string().min(1) });
+
+export const ZResetPasswordRequest = z
+  .object({ token: z.string().min(1), password, confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
+
+export const ZChangePasswordRequest = z
+  .object({ currentPassword: z.string().min(1), newPassword: password, confirmPassword: z.string() })
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
+
+export const ZValidatePasswordRequest = z.object({
+  password: z.string().max(128),
+  email: z.string().optional(),
+  name: z.string().optional(),
+});
+
+export const ZPasswordValidation = z
+  .object({
+    isValid: z.boolean(),
+    score: z.number().int().min(0).max(4),
+    strength: z.enum(['very_weak', 'weak', 'fair', 'strong', 'very_strong']),
+    feedback: z.array(z.string()),
+    requirements: z.object({
+      minLength: z.boolean(),
+      lowercase: z.boolean(),
+      uppercase: z.boolean(),
+      number: z.boolean(),
+      special: z.boolean(),
+      notCommon: z.boolean(),
+      notPersonal: z.boolean(),
+    }),
+  })
+  .meta({ id: 'PasswordValidation' });
+export type TPasswordValidation = z.infer<typeof ZPasswordValidation>;
+
+export const ZUpdateProfileRequest = z.object({
+  name: z.string().trim().min(2).max(100).optional(),
+  company: z.string().trim().max(200).nullable().optional(),
+  country: z.string().trim().max(100).nullable().optional(),
+  timezone: z.string().trim().max(100).nullable().optional(),
+  language: z.string().trim().max(10).nullable().optional(),
+});
+
+export const ZSession = z
+  .object({
+    id: z.string(),
+    device: z.string(),
+    userAgent: z.string().nullable(),
+    ip: z.string().nullable(),
+    createdAt: z.string(),
+    lastUsedAt: z.string(),
+    expiresAt: z.string(),
+    current: z.boolean(),
+  })
+  .meta({ id: 'Session' });
+export type TSession = z.infer<typeof ZSession>;
+
+export const ZAuthResponse = successEnvelope(z.object({ user: ZUser, tokens: ZTokens.optional() }));
+export type TAuthResponse = z.infer<typeof ZAuthResponse>;
+export const ZUserResponse = successEnvelope(z.object({ user: ZUser }));
+export const ZTokensResponse = successEnvelope(z.object({ tokens: ZTokens }));
+export const ZSessionsResponse = successEnvelope(z.object({ sessions: z.array(ZSession) }));
+export const ZRevokeAllResponse = successEnvelope(z.object({ revokedCount: z.number().int() }));
+export const ZValidatePasswordResponse = successEnvelope(z.object({ validation: ZPasswordValidation }));

@@ -1,0 +1,132 @@
+// Sets up what `npm start` and `npm test` need on a fresh Debian machine, and skips what is already in place:
+// the Debian packages of the engines, the npm packages, the built dashboard. Plain Node, no dependencies, so it
+// runs before `npm install`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The engines' Debian packages (LibreOffice, Chromium, tesseract + languages, PDF tools, zbar, fonts). */
+export const debianPackages = [
+  'libreoffice-writer-nogui',
+  'libreoffice-calc-nogui',
+  'libreoffice-impress-nogui',
+  'python3-uno',
+  'chromium',
+  'tesseract-ocr',
+  'tesseract-ocr-eng',
+  'tesseract-ocr-fra',
+  'tesseract-ocr-deu',
+  'tesseract-ocr-spa',
+  'tesseract-ocr-ita',
+  'tesseract-ocr-por',
+  'tesseract-ocr-osd',
+  'qpdf',
+  'poppler-utils',
+  'ghostscript',
+  'zbar-tools',
+  'fonts-dejavu-core',
+  'fonts-liberation2',
+  'fonts-noto-core',
+  'fonts-crosextra-carlito',
+  'fonts-crosextra-caladea',
+];
+
+const log = (msg) => console.log(`[docflow setup] ${msg}`);
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${r.status}`);
+}
+
+function missingDebianPackages() {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Abbrev}\n', ...debianPackages], { encoding: 'utf8' });
+  if (r.error) return null; // not a Debian system
+  const installed = new Set(
+    r.stdout
+      .split('\n')
+      .filter((l) => /\sii\s*$/.test(l))
+      .map((l) => l.split(' ')[0]),
+  );
+  return debianPackages.filter((p) => !installed.has(p));
+}
+
+export function ensureDebianPackages() {
+  if (process.env.DOCFLOW_SKIP_APT === '1') return;
+  const missing = missingDebianPackages();
+  if (missing === null) {
+    log('dpkg not found: install LibreOffice, Chromium, tesseract, qpdf, poppler, ghostscript and zbar yourself');
+    return;
+  }
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    log(`missing Debian packages (run as root or install them): ${missing.join(' ')}`);
+    return;
+  }
+  log(`installing ${missing.length} Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-qq'], { env });
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+}
+
+function hashFiles(files) {
+  const h = createHash('sha256');
+  for (const f of files) if (existsSync(f)) h.update(f).update(readFileSync(f));
+  return h.digest('hex');
+}
+
+export function ensureNodeModules() {
+  const lock = path.join(root, 'package-lock.json');
+  const manifests = [lock, path.join(root, 'package.json')];
+  for (const dir of ['apps', 'packages'])
+    for (const ws of readdirSync(path.join(root, dir))) manifests.push(path.join(root, dir, ws, 'package.json'));
+  const stampFile = path.join(root, 'node_modules', '.docflow-install-stamp');
+  const want = hashFiles(manifests);
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === want) return;
+  log('installing npm packages');
+  run('npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error']);
+  writeFileSync(stampFile, want);
+}
+
+function newestMtime(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const e of readdirSync(p)) if (e !== 'node_modules' && e !== 'dist') newest = Math.max(newest, newestMtime(path.join(p, e)));
+  return newest;
+}
+
+/** Build the dashboard when its sources (or the shared contracts) are newer than the last build. */
+export function ensureWebBuild() {
+  const web = path.join(root, 'apps', 'web');
+  const built = path.join(web, 'dist', 'index.html');
+  const sources = Math.max(
+    newestMtime(path.join(web, 'src')),
+    newestMtime(path.join(web, 'index.html')),
+    newestMtime(path.join(web, 'vite.config.ts')),
+    newestMtime(path.join(web, 'public')),
+    newestMtime(path.join(root, 'packages', 'contracts', 'src')),
+  );
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  log('building the web dashboard');
+  run('npm', ['run', 'build', '-w', 'apps/web', '--silent']);
+}
+
+export function bootstrap({ web = true } = {}) {
+  ensureDebianPackages();
+  ensureNodeModules();
+  if (web) ensureWebBuild();
+}
+
+export function hasCommand(cmd) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}

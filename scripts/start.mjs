@@ -1,0 +1,13 @@
+// `npm start`: set up what is missing, then start the whole product (API + dashboard + embedded database).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { bootstrap, root } from './bootstrap.mjs';
+
+bootstrap();
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts'), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { NODE_ENV: 'production', ...process.env },
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
