@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env';
@@ -12,6 +13,7 @@ import { createMailer, type Mailer } from './services/mailer';
 import { createAccessTokens, type AccessTokens } from './services/access-tokens';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerDocs } from './plugins/docs';
+import { requestWorkspace } from './plugins/request-workspace';
 import { healthRoutes } from './routes/health';
 import { v1Routes } from './routes/v1/index';
 
@@ -71,6 +73,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   registerErrorHandler(app);
   await app.register(cookie);
+  // Per-route limits (the key's plan) are passed to request.parts(); these are only the outer bounds.
+  await app.register(multipart, { limits: { fileSize: 512 * 1_048_576, files: 50, fields: 100, fieldSize: 1_048_576 } });
+  await app.register(requestWorkspace);
+  app.decorateRequest('usage', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.usage = { bytesIn: 0, bytesOut: 0 };
+  });
   await registerDocs(app);
   await app.register(healthRoutes);
   await app.register(v1Routes, { prefix: '/api/v1' });

@@ -26,3 +26,8 @@ export const ZQueryBoolean = z
   .transform((v) => v === true || v === 'true' || v === '1');
 
 export const ZIdParam = z.object({ id: z.string().uuid() });
+
+/** Endpoint groups of the processing API; plans allow a subset. */
+export const endpointGroups = ['conversion', 'pdf', 'ocr', 'qrcode', 'batch', 'webhook'] as const;
+export const ZEndpointGroup = z.enum(endpointGroups);
+export type TEndpointGroup = z.infer<typeof ZEndpointGroup>;

@@ -1,0 +1,84 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './app-error';
+
+export interface UploadedFile {
+  /** Form field it came in (`file` or `files`). */
+  field: string;
+  /** The client's file name (for messages and output names only; never used as a path). */
+  filename: string;
+  mimetype: string;
+  /** Where it was written inside the request's workspace. */
+  path: string;
+  size: number;
+}
+
+export interface ReceivedUpload {
+  files: UploadedFile[];
+  /** Text fields; a field sent several times keeps the last value. */
+  fields: Record<string, string>;
+}
+
+export interface UploadLimits {
+  /** Bytes per file (the key's plan). Enforced while streaming: the upload is cut off, never buffered whole. */
+  maxFileSize: number;
+  maxFiles: number;
+  /** File fields accepted; others are refused with 422 naming the field. */
+  fileFields?: string[];
+}
+
+const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
+
+/**
+ * Stream a multipart request's files into the request's workspace, applying the plan's size cap as bytes arrive.
+ * A declared Content-Length already above what the limits allow is refused before a byte is read.
+ */
+export async function receiveUpload(request: FastifyRequest, limits: UploadLimits): Promise<ReceivedUpload> {
+  if (!request.isMultipart()) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the document as multipart/form-data with a "file" (or "files") field');
+  }
+  const declared = Number(request.headers['content-length'] ?? 0);
+  const ceiling = limits.maxFileSize * limits.maxFiles + 1_048_576; // files plus room for text fields
+  if (declared > ceiling) throw tooLarge(limits.maxFileSize);
+
+  const ws = await request.workspace();
+  const files: UploadedFile[] = [];
+  const fields: Record<string, string> = {};
+  const accepted = limits.fileFields ?? ['file', 'files'];
+  try {
+    const parts = request.parts({
+      limits: { fileSize: limits.maxFileSize, files: limits.maxFiles, fields: 100, fieldSize: 1_048_576, parts: limits.maxFiles + 100 },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        continue;
+      }
+      if (!accepted.includes(part.fieldname)) {
+        part.file.resume();
+        throw new AppError('INVALID_INPUT', `Unexpected file field "${part.fieldname}"; valid: ${accepted.join(', ')}`);
+      }
+      const dest = ws.file(`in-${files.length + 1}-${part.filename || 'upload'}`);
+      await pipeline(part.file, createWriteStream(dest));
+      if (part.file.truncated) throw tooLarge(limits.maxFileSize);
+      files.push({ field: part.fieldname, filename: part.filename || 'upload', mimetype: part.mimetype, path: dest, size: part.file.bytesRead });
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(limits.maxFileSize);
+    if (code === 'FST_FILES_LIMIT') throw new AppError('INVALID_INPUT', `Too many files: at most ${limits.maxFiles}`);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('INVALID_INPUT', 'Too many form fields');
+    if (err instanceof AppError) throw err;
+    if (code?.startsWith('FST_')) throw new AppError('INVALID_MULTIPART', 'The multipart body could not be read', { cause: err });
+    // A client that cut the body short, or a malformed boundary.
+    throw new AppError('INVALID_MULTIPART', 'The multipart body could not be read', { cause: err });
+  }
+  return { files, fields };
+}
+
+function tooLarge(max: number): AppError {
+  return new AppError('FILE_TOO_LARGE', `File too large: your plan allows files up to ${mb(max)}`, {
+    details: { maxFileSize: max },
+  });
+}
