@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index';
+
+export { schema };
+
+/**
+ * The query builder. PGlite's and node-postgres's Drizzle databases share the same query API; we type both as the
+ * PGlite one so repositories are written once.
+ */
+export type Db = PgliteDatabase<typeof schema>;
+
+/** Plain SQL access for the migrator and health checks, whichever driver is underneath. */
+export interface SqlClient {
+  exec(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  sql: SqlClient;
+  /** Run `fn` while holding a cluster-wide lock (advisory lock on PostgreSQL; PGlite has one process). */
+  withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball. */
+  dump?(): Promise<Blob>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; when absent the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** Where PGlite keeps its files; `memory://` (or undefined) keeps everything in memory. */
+  dataDir?: string;
+  /** Start an in-memory PGlite from a dump (tests: a migrated template loads in a fraction of an initdb). */
+  pgliteTemplate?: Blob;
+}
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  return openPglite(opts.dataDir ? path.join(opts.dataDir, 'pglite') : 'memory://', opts.pgliteTemplate);
+}
+
+async function openPglite(where: string, template?: Blob): Promise<Database> {
+  const client = await PGlite.create({ ...(where === 'memory://' ? {} : { dataDir: where }), ...(template ? { loadDataDir: template } : {}) });
+  const db = drizzlePglite(client, { schema });
+  const sql: SqlClient = {
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+  };
+  return {
+    db,
+    driver: 'pglite',
+    sql,
+    withLock: (_key, fn) => fn(),
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: () => client.close(),
+    dump: () => client.dumpDataDir('none') as Promise<Blob>,
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that dies (server restart) must not crash the process: the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const sql: SqlClient = {
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params as unknown[])).rows as T[],
+  };
+  return {
+    db,
+    driver: 'postgres',
+    sql,
+    withLock: async (key, fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [key]);
+        return await fn();
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [key]).catch(() => undefined);
+        client.release();
+      }
+    },
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () => pool.end(),
+  };
+}

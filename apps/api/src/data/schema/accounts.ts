@@ -1,0 +1,92 @@
+import { boolean, index, inet, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  company: text('company'),
+  passwordHash: text('password_hash').notNull(),
+  role: text('role', { enum: ['user', 'admin', 'super_admin', 'owner'] }).notNull().default('user'),
+  isActive: boolean('is_active').notNull().default(true),
+  emailVerifiedAt: ts('email_verified_at'),
+  registrationSource: text('registration_source', { enum: ['web', 'api', 'admin'] }).notNull().default('web'),
+  country: text('country'),
+  timezone: text('timezone'),
+  language: text('language'),
+  activePlan: text('active_plan'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  lastLoginAt: ts('last_login_at'),
+});
+
+/** Single-use e-mail tokens; only their SHA-256 is kept. */
+export const emailVerifications = pgTable(
+  'email_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('email_verifications_user_idx').on(t.userId)],
+);
+
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('password_resets_user_idx').on(t.userId)],
+);
+
+/**
+ * One row per signed-in device. The refresh token rotates on every use; `tokenHash` is the current one and
+ * `previousTokenHash` the one it replaced, so presenting an old token is detected as reuse and revokes the session.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    generation: integer('generation').notNull().default(0),
+    userAgent: text('user_agent'),
+    ip: inet('ip'),
+    rememberMe: boolean('remember_me').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastUsedAt: ts('last_used_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Every refresh token a session has used: a later presentation of one of these is reuse. */
+export const sessionUsedTokens = pgTable('session_used_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+  usedAt: ts('used_at').notNull().defaultNow(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id'),
+    action: text('action').notNull(),
+    ip: text('ip'),
+    details: text('details'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_user_idx').on(t.userId)],
+);

@@ -1,0 +1,3 @@
+// The wiring list of table modules: each domain keeps its tables in its own file.
+export * from './accounts';
+export * from './notifications';
