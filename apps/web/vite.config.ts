@@ -1,9 +1,14 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
+const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'src');
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  resolve: { alias: { '@': src } },
   server: {
     proxy: { '/api': 'http://localhost:3000', '/api-docs': 'http://localhost:3000', '/health': 'http://localhost:3000' },
   },

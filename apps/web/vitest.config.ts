@@ -1,6 +1,11 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
+const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'src');
+
 export default defineProject({
+  resolve: { alias: { '@': src } },
   test: {
     name: 'web',
     environment: 'jsdom',

@@ -14,6 +14,8 @@ import { createAccessTokens, type AccessTokens } from './services/access-tokens'
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerDocs } from './plugins/docs';
 import { requestWorkspace } from './plugins/request-workspace';
+import { createEngines } from './config/engines';
+import { apiKeyGuard } from './plugins/api-key-guard';
 import { healthRoutes } from './routes/health';
 import { v1Routes } from './routes/v1/index';
 
@@ -76,10 +78,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // Per-route limits (the key's plan) are passed to request.parts(); these are only the outer bounds.
   await app.register(multipart, { limits: { fileSize: 512 * 1_048_576, files: 50, fields: 100, fieldSize: 1_048_576 } });
   await app.register(requestWorkspace);
+  app.decorate('engines', createEngines()); // processing engine chains from PDF_*_ENGINES, PROCESSING_* (config/engines.ts)
   app.decorateRequest('usage', null as never);
   app.addHook('onRequest', async (request) => {
     request.usage = { bytesIn: 0, bytesOut: 0 };
   });
+  await app.register(apiKeyGuard); // app.processingGuard(group): API-key auth, plan gate, limits, metering
   await registerDocs(app);
   await app.register(healthRoutes);
   await app.register(v1Routes, { prefix: '/api/v1' });

@@ -51,48 +51,84 @@ export const ZTokens = z
   .meta({ id: 'Tokens' });
 export type TTokens = z.infer<typeof ZTokens>;
 
-const email = z.string().trim().toLowerCase().max(255, "L'email ne peut pas dépasser 255 caractères").email("Format d'email invalide");
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(255, "L'email ne peut pas dépasser 255 caractères")
+  .email("Format d'email invalide");
 const password = z.string().min(1, 'Password is required').max(128, 'Password must be at most 128 characters');
 
 export const ZRegisterRequest = z
   .object({
-    name: z.string().trim().min(2, 'Name must be at least 2 characters').max(100, 'Name must be at most 100 characters'),
+    name: z
+      .string({ error: 'Name is required' })
+      .trim()
+      .min(2, 'Name must be at least 2 characters')
+      .max(100, 'Name must be at most 100 characters'),
     email,
-    company: z.string().trim().max(200).optional().nullable(),
+    company: z.string().trim().max(200, 'Company must be at most 200 characters').optional().nullable(),
     password,
-    confirmPassword: z.string(),
-    acceptTerms: z.boolean(),
+    confirmPassword: z.string({ error: 'Please confirm your password' }),
+    acceptTerms: z.boolean({ error: 'Please accept the terms and conditions' }),
   })
-  .superRefine((v, ctx) => {
-    if (v.password !== v.confirmPassword)
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
-    if (v.acceptTerms !== true)
-      ctx.addIssue({ code: 'custom', path: ['acceptTerms'], message: 'Please accept the terms and conditions' });
-  });
+  // `when`: these cross-field checks run even if another field failed, so the form sees every message at once.
+  // `when`: the cross-field checks run even when another field failed, so the form gets every message at once.
+  .superRefine(
+    (v, ctx) => {
+      if (typeof v.password === 'string' && typeof v.confirmPassword === 'string' && v.password !== v.confirmPassword)
+        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+      if (v.acceptTerms === false)
+        ctx.addIssue({ code: 'custom', path: ['acceptTerms'], message: 'Please accept the terms and conditions' });
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
 export type TRegisterRequest = z.infer<typeof ZRegisterRequest>;
 
 export const ZLoginRequest = z.object({ email, password, rememberMe: z.boolean().optional().default(false) });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 
 /** The refresh token may come in the body or, for the web app, in the httpOnly cookie. */
-export const ZRefreshRequest = z.object({ refreshToken: z.string().optional() });
+export const ZRefreshRequest = z.object({ refreshToken: z.string().max(200).optional() });
 export const ZLogoutRequest = ZRefreshRequest;
 export const ZEmailRequest = z.object({ email });
-export const ZVerifyEmailQuery = z.object({ token: z.string().min(1) });
+export const ZVerifyEmailQuery = z.object({
+  token: z
+    .string({ error: 'The verification token is required' })
+    .min(1, 'The verification token is required')
+    .max(200),
+});
+
+export const ZForgotPasswordRequest = ZEmailRequest;
+export type TEmailRequest = z.infer<typeof ZEmailRequest>;
 
 export const ZResetPasswordRequest = z
-  .object({ token: z.string().min(1), password, confirmPassword: z.string() })
+  .object({
+    token: z.string({ error: 'The reset token is required' }).min(1, 'The reset token is required').max(200),
+    password,
+    confirmPassword: z.string({ error: 'Please confirm your password' }),
+  })
   .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
+export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
 
 export const ZChangePasswordRequest = z
-  .object({ currentPassword: z.string().min(1), newPassword: password, confirmPassword: z.string() })
+  .object({
+    currentPassword: z
+      .string({ error: 'Current password is required' })
+      .min(1, 'Current password is required')
+      .max(128),
+    newPassword: password,
+    confirmPassword: z.string({ error: 'Please confirm your password' }),
+  })
   .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], message: 'Passwords do not match' });
+export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
 
 export const ZValidatePasswordRequest = z.object({
-  password: z.string().max(128),
-  email: z.string().optional(),
-  name: z.string().optional(),
+  password: z.string().max(128, 'Password must be at most 128 characters'),
+  email: z.string().max(255).optional(),
+  name: z.string().max(100).optional(),
 });
+export type TValidatePasswordRequest = z.infer<typeof ZValidatePasswordRequest>;
 
 export const ZPasswordValidation = z
   .object({
@@ -113,13 +149,39 @@ export const ZPasswordValidation = z
   .meta({ id: 'PasswordValidation' });
 export type TPasswordValidation = z.infer<typeof ZPasswordValidation>;
 
+const isTimeZone = (tz: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const ZUpdateProfileRequest = z.object({
-  name: z.string().trim().min(2).max(100).optional(),
-  company: z.string().trim().max(200).nullable().optional(),
-  country: z.string().trim().max(100).nullable().optional(),
-  timezone: z.string().trim().max(100).nullable().optional(),
-  language: z.string().trim().max(10).nullable().optional(),
+  name: z
+    .string()
+    .trim()
+    .min(2, 'Name must be at least 2 characters')
+    .max(100, 'Name must be at most 100 characters')
+    .optional(),
+  company: z.string().trim().max(200, 'Company must be at most 200 characters').nullable().optional(),
+  country: z.string().trim().max(100, 'Country must be at most 100 characters').nullable().optional(),
+  timezone: z
+    .string()
+    .trim()
+    .max(100)
+    .refine(isTimeZone, 'Unknown time zone: use an IANA name such as Europe/Paris')
+    .nullable()
+    .optional(),
+  language: z
+    .string()
+    .trim()
+    .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/, 'Language must be a language tag such as fr or en-US')
+    .nullable()
+    .optional(),
 });
+export type TUpdateProfileRequest = z.infer<typeof ZUpdateProfileRequest>;
 
 export const ZSession = z
   .object({
@@ -135,10 +197,15 @@ export const ZSession = z
   .meta({ id: 'Session' });
 export type TSession = z.infer<typeof ZSession>;
 
+/** Register and verify-email: `tokens` is absent when the account still has to verify its e-mail. */
 export const ZAuthResponse = successEnvelope(z.object({ user: ZUser, tokens: ZTokens.optional() }));
 export type TAuthResponse = z.infer<typeof ZAuthResponse>;
+/** Login, reset-password: always signed in. */
+export const ZSignedInResponse = successEnvelope(z.object({ user: ZUser, tokens: ZTokens }));
+export type TSignedInResponse = z.infer<typeof ZSignedInResponse>;
 export const ZUserResponse = successEnvelope(z.object({ user: ZUser }));
 export const ZTokensResponse = successEnvelope(z.object({ tokens: ZTokens }));
 export const ZSessionsResponse = successEnvelope(z.object({ sessions: z.array(ZSession) }));
+/** revoke-all-sessions and change-password: how many other sessions were signed out. */
 export const ZRevokeAllResponse = successEnvelope(z.object({ revokedCount: z.number().int() }));
 export const ZValidatePasswordResponse = successEnvelope(z.object({ validation: ZPasswordValidation }));

@@ -2,3 +2,8 @@ export * from './errors';
 export * from './common';
 export * from './auth';
 export * from './notifications';
+export * from './plans';
+export * from './keys';
+export * from './usage';
+export * from './pdf';
+export * from './qrcode';

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -7,6 +7,8 @@ export interface Workspace {
   readonly dir: string;
   /** A path inside the workspace for `name` (reduced to a safe base name: no traversal). */
   file(name: string): string;
+  /** A fresh sub-directory (for tools that write several files), created on call; the name is made unique. */
+  subdir(name: string): Promise<string>;
   dispose(): Promise<void>;
 }
 
@@ -20,6 +22,12 @@ export async function createWorkspace(root = process.env.DOCFLOW_TMP_DIR || os.t
     file(name: string) {
       const base = path.basename(name).replace(/[^\w.\-]+/g, '_').replace(/^\.+/, '') || `file-${++counter}`;
       return path.join(dir, base);
+    },
+    async subdir(name: string) {
+      const base = path.basename(name).replace(/[^\w.\-]+/g, '_').replace(/^\.+/, '') || 'dir';
+      const dirPath = path.join(dir, `${base}-${++counter}`);
+      await mkdir(dirPath);
+      return dirPath;
     },
     async dispose() {
       if (disposed) return;

@@ -1,4 +1,5 @@
-import { boolean, index, inet, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, inet, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -19,7 +20,7 @@ export const users = pgTable('users', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   lastLoginAt: ts('last_login_at'),
-});
+}, (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)]);
 
 /** Single-use e-mail tokens; only their SHA-256 is kept. */
 export const emailVerifications = pgTable(
@@ -72,11 +73,15 @@ export const sessions = pgTable(
 );
 
 /** Every refresh token a session has used: a later presentation of one of these is reuse. */
-export const sessionUsedTokens = pgTable('session_used_tokens', {
-  tokenHash: text('token_hash').primaryKey(),
-  sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
-  usedAt: ts('used_at').notNull().defaultNow(),
-});
+export const sessionUsedTokens = pgTable(
+  'session_used_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    usedAt: ts('used_at').notNull().defaultNow(),
+  },
+  (t) => [index('session_used_tokens_session_idx').on(t.sessionId)],
+);
 
 export const auditLog = pgTable(
   'audit_log',
@@ -88,5 +93,5 @@ export const auditLog = pgTable(
     details: text('details'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('audit_log_user_idx').on(t.userId)],
+  (t) => [index('audit_log_user_idx').on(t.userId), index('audit_log_created_idx').on(t.createdAt.desc())],
 );

@@ -1,3 +1,4 @@
 // The wiring list of table modules: each domain keeps its tables in its own file.
 export * from './accounts';
 export * from './notifications';
+export * from './billing';

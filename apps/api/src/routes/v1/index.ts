@@ -1,9 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/index';
 import { notificationRoutes } from './notifications/index';
+import { pdfRoutes } from './pdf/index';
+import { qrcodeRoutes } from './qrcode/index';
+import { planRoutes } from './plans/index';
+import { myRoutes } from './my/index';
+import { adminStatsRoutes } from './my/admin-stats';
+import { pingRoutes } from './ping/index';
+import { conversionDetectRoutes } from './conversion-detect/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(notificationRoutes, { prefix: '/notifications' });
+  await app.register(pdfRoutes, { prefix: '/pdf' });
+  await app.register(qrcodeRoutes, { prefix: '/qrcode' });
+  await app.register(planRoutes, { prefix: '/plans' });
+  await app.register(myRoutes, { prefix: '/my' });
+  await app.register(adminStatsRoutes, { prefix: '/admin/stats' });
+  await app.register(pingRoutes);
+  await app.register(conversionDetectRoutes, { prefix: '/conversion' });
 };

@@ -3,7 +3,6 @@ import { hashPassword } from '../passwords';
 import type { Db } from '../../data/db';
 import { users } from '../../data/schema/index';
 
-
 /** On start: create the `owner` named by ADMIN_EMAIL/ADMIN_PASSWORD if no such user exists. Returns true if created. */
 export async function ensureOwner(db: Db, opts: { email?: string; password?: string; name: string }): Promise<boolean> {
   if (!opts.email || !opts.password) return false;

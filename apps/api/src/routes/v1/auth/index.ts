@@ -1,5 +1,32 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createLoginThrottle } from '../../../services/login-throttle';
+import { purgeExpired } from '../../../services/accounts/purge-expired';
+import { signUpRoutes } from './sign-up';
+import { signInRoutes } from './sign-in';
+import { passwordRoutes } from './password';
+import { accountRoutes } from './account';
 
-export const authRoutes: FastifyPluginAsyncZod = async (_app) => {
-  // Filled by the accounts work: register, login, logout, refresh, verify-email, …
+const HOUSEKEEPING_MS = 3600 * 1000;
+
+/** /api/v1/auth: the account API. Handlers are thin; the logic is in services/accounts/. */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const throttle = createLoginThrottle({
+    maxFailures: app.config.LOGIN_MAX_FAILURES,
+    lockSeconds: app.config.LOGIN_LOCK_SECONDS,
+    dailyIpCap: app.config.LOGIN_DAILY_IP_CAP,
+    redisUrl: app.config.REDIS_URL,
+  });
+  app.onShutdown(() => throttle.close());
+
+  // Ended sessions and old e-mail links are deleted hourly.
+  const timer = setInterval(() => {
+    purgeExpired(app.db).catch((err) => app.log.warn({ err }, 'account housekeeping failed'));
+  }, HOUSEKEEPING_MS);
+  timer.unref();
+  app.onShutdown(() => clearInterval(timer));
+
+  await app.register(signUpRoutes);
+  await app.register(signInRoutes, { throttle });
+  await app.register(passwordRoutes, { throttle });
+  await app.register(accountRoutes);
 };

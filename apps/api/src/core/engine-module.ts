@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import type { Engine, OperationName } from './interfaces';
+import type { ToolRunner } from './run-tool';
+
+/** What an engine instance receives from the core: the shared tool runner (limiter, timeout, rlimits). */
+export interface EngineContext {
+  tools: ToolRunner;
+  /** Cap on text a tool may print (extracted text, JSON). */
+  maxOutputBytes: number;
+}
+
+export interface EngineHealth {
+  ok: boolean;
+  version?: string;
+  message?: string;
+}
+
+/**
+ * An engine module: an id, the operations it implements, an optional config schema (read from env vars named
+ * `<ENVPREFIX>_<KEY>`), a factory and a health check. Modules self-describe; `modules/index.ts` is the wiring list.
+ */
+export interface EngineModule<C extends Record<string, unknown> = Record<string, unknown>> {
+  id: string;
+  /** Other names accepted in config (e.g. `pdfunite` for poppler). */
+  aliases?: string[];
+  description: string;
+  /** Licence of the underlying tool, for operators choosing engines (Ghostscript is AGPL). */
+  license: string;
+  operations: readonly OperationName[];
+  /** Env prefix for this module's settings, e.g. `QPDF` → `QPDF_BIN`. */
+  envPrefix: string;
+  configSchema: z.ZodType<C>;
+  create(config: C, ctx: EngineContext): Engine;
+  healthCheck(config: C, ctx: EngineContext): Promise<EngineHealth>;
+}
+
+export function defineModule<C extends Record<string, unknown>>(m: EngineModule<C>): EngineModule<C> {
+  return m;
+}

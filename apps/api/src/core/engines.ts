@@ -1,0 +1,130 @@
+import { runChain, type ChainLink } from './chain';
+import type { EngineContext, EngineHealth, EngineModule } from './engine-module';
+import { EngineError, asEngineError } from './errors';
+import type { Engine, OperationFn, OperationName } from './interfaces';
+import { Limiter, type LimiterStats } from './limiter';
+import { createToolRunner, type ToolRunner } from './run-tool';
+
+export interface EnginesOptions {
+  /** Ordered engine ids per operation (already validated against the modules). */
+  chains: Partial<Record<OperationName, string[]>>;
+  /** Parsed config per module id. */
+  moduleConfig: Record<string, Record<string, unknown>>;
+  concurrency: number;
+  queueSize: number;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  memoryLimitBytes?: number;
+  fileSizeLimitBytes?: number;
+}
+
+export interface RunResult<R> {
+  value: R;
+  engine: string;
+}
+
+/**
+ * The engines of this server, composed from config: an ordered fallback chain per operation (first success wins),
+ * a shared limiter for all processing, and health checks.
+ */
+export class Engines {
+  readonly limiter: Limiter;
+  readonly tools: ToolRunner;
+  private readonly instances = new Map<string, Engine>();
+  private readonly links = new Map<OperationName, ChainLink<unknown>[]>();
+
+  constructor(
+    private readonly modules: ReadonlyArray<EngineModule<Record<string, unknown>>>,
+    readonly options: EnginesOptions,
+  ) {
+    this.limiter = new Limiter({ concurrency: options.concurrency, queueSize: options.queueSize });
+    this.tools = createToolRunner({
+      limiter: this.limiter,
+      timeoutMs: options.timeoutMs,
+      memoryLimitBytes: options.memoryLimitBytes,
+      fileSizeLimitBytes: options.fileSizeLimitBytes,
+    });
+    for (const [op, ids] of Object.entries(options.chains) as Array<[OperationName, string[]]>) {
+      const links: ChainLink<unknown>[] = [];
+      for (const id of ids) {
+        const engine = this.instance(id);
+        const fn = engine[op] as ((...a: unknown[]) => unknown) | undefined;
+        if (typeof fn !== 'function') throw new Error(`engine "${id}" does not implement ${op}`);
+        links.push({ id, impl: fn.bind(engine) });
+      }
+      this.links.set(op, links);
+    }
+  }
+
+  private get ctx(): EngineContext {
+    return { tools: this.tools, maxOutputBytes: this.options.maxOutputBytes };
+  }
+
+  private instance(id: string): Engine {
+    let e = this.instances.get(id);
+    if (!e) {
+      const m = this.modules.find((x) => x.id === id);
+      if (!m) throw new Error(`unknown engine "${id}"`);
+      e = m.create(this.options.moduleConfig[id] ?? m.configSchema.parse({}), this.ctx);
+      this.instances.set(id, e);
+    }
+    return e;
+  }
+
+  /** The configured engine ids of an operation, in order. */
+  chain(op: OperationName): string[] {
+    return (this.links.get(op) ?? []).map((l) => l.id);
+  }
+
+  has(op: OperationName): boolean {
+    return (this.links.get(op)?.length ?? 0) > 0;
+  }
+
+  /** Run an operation through its chain. */
+  async run<K extends OperationName, R>(
+    op: K,
+    call: (fn: OperationFn<K>, engine: string) => Promise<R>,
+    signal?: AbortSignal,
+  ): Promise<RunResult<R>> {
+    const r = await runChain(op, (this.links.get(op) ?? []) as ChainLink<OperationFn<K>>[], call, { signal });
+    return { value: r.value, engine: r.engine };
+  }
+
+  /** Synchronous operations (QR encoding): the first engine that does not refuse. */
+  runSync<K extends OperationName, R>(op: K, call: (fn: OperationFn<K>) => R): RunResult<R> {
+    const links = (this.links.get(op) ?? []) as ChainLink<OperationFn<K>>[];
+    const errors: EngineError[] = [];
+    for (const l of links) {
+      try {
+        return { value: call(l.impl), engine: l.id };
+      } catch (err) {
+        const e = asEngineError(err, l.id);
+        if (e.code !== 'UNSUPPORTED_OPERATION' && e.code !== 'ENGINE_FAILED') throw e;
+        errors.push(e);
+      }
+    }
+    if (errors.length === 1) throw errors[0]!;
+    throw new EngineError('UNSUPPORTED_OPERATION', `No configured engine can perform ${op}`, {});
+  }
+
+  stats(): LimiterStats {
+    return this.limiter.stats();
+  }
+
+  /** Health of every engine used by some chain. */
+  async health(): Promise<Record<string, EngineHealth>> {
+    const ids = new Set([...this.links.values()].flat().map((l) => l.id));
+    const out: Record<string, EngineHealth> = {};
+    await Promise.all(
+      [...ids].map(async (id) => {
+        const m = this.modules.find((x) => x.id === id)!;
+        try {
+          out[id] = await m.healthCheck(this.options.moduleConfig[id] ?? m.configSchema.parse({}), this.ctx);
+        } catch (err) {
+          out[id] = { ok: false, message: (err as Error).message };
+        }
+      }),
+    );
+    return out;
+  }
+}

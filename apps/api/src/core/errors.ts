@@ -1,0 +1,133 @@
+import { AppError } from '../lib/app-error';
+
+/**
+ * What can go wrong inside the processing core. The chain reads these codes to decide whether the next engine may
+ * do better (UNSUPPORTED_OPERATION, ENGINE_FAILED, INVALID_PDF) or whether to stop at once (bad input, password,
+ * limits, overload, timeout, a client that left).
+ */
+export const engineErrorCodes = [
+  'UNSUPPORTED_OPERATION',
+  'UNSUPPORTED_FORMAT',
+  'INVALID_INPUT',
+  'INVALID_PDF',
+  'PASSWORD_REQUIRED',
+  'WRONG_PASSWORD',
+  'PAGE_LIMIT_EXCEEDED',
+  'OUTPUT_TOO_LARGE',
+  'TIMEOUT',
+  'QUEUE_FULL',
+  'ABORTED',
+  'ENGINE_FAILED',
+] as const;
+export type EngineErrorCode = (typeof engineErrorCodes)[number];
+
+export interface EngineErrorOptions {
+  cause?: unknown;
+  /** Which engine raised it (set by the chain when missing). */
+  engine?: string;
+  /** Safe, structured facts for the client (e.g. `{ field, valid }`). */
+  details?: unknown;
+  /** Seconds a client should wait (QUEUE_FULL). */
+  retryAfter?: number;
+}
+
+/**
+ * An error of the processing core. `message` is safe to show to the client (it names the field or the problem,
+ * never a path, a command line or a tool's stderr); the cause, with stderr, only goes to the log.
+ */
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  engine?: string;
+  readonly details?: unknown;
+  readonly retryAfter?: number;
+  /** A tool ran and refused this document (as opposed to a tool missing or the server failing). */
+  documentFault = false;
+
+  constructor(code: EngineErrorCode, message: string, opts: EngineErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'EngineError';
+    this.code = code;
+    this.engine = opts.engine;
+    this.details = opts.details;
+    this.retryAfter = opts.retryAfter;
+  }
+
+  /** The one mapping from core failures to API answers (read by the error handler). */
+  toAppError(): AppError {
+    const opts = { cause: this, details: this.details };
+    switch (this.code) {
+      case 'UNSUPPORTED_OPERATION':
+        return new AppError('SERVICE_UNAVAILABLE', this.message, opts);
+      case 'UNSUPPORTED_FORMAT':
+        return new AppError('UNSUPPORTED_FORMAT', this.message, opts);
+      case 'INVALID_INPUT':
+      case 'OUTPUT_TOO_LARGE':
+        return new AppError('INVALID_INPUT', this.message, opts);
+      case 'INVALID_PDF':
+      case 'PASSWORD_REQUIRED':
+      case 'WRONG_PASSWORD':
+      case 'PAGE_LIMIT_EXCEEDED':
+      case 'TIMEOUT':
+      case 'QUEUE_FULL':
+        return new AppError(this.code, this.message, {
+          ...opts,
+          headers: this.code === 'QUEUE_FULL' ? { 'Retry-After': this.retryAfter ?? 1 } : undefined,
+        });
+      case 'ABORTED':
+        return new AppError('CLIENT_CLOSED_REQUEST', this.message, opts);
+      default:
+        // Never the tool's own words: they may carry paths or internals.
+        return new AppError('ENGINE_FAILED', 'The document could not be processed', { cause: this });
+    }
+  }
+}
+
+/** The whole chain failed: every engine's error, joined (the AggregateError of the core). */
+export class EngineChainError extends EngineError {
+  readonly errors: EngineError[];
+  readonly operation: string;
+
+  constructor(operation: string, errors: EngineError[]) {
+    const code = chainCode(errors);
+    const representative = errors.find((e) => e.code === code) ?? errors[0];
+    const message =
+      code === 'UNSUPPORTED_OPERATION'
+        ? `No configured engine can perform ${operation}${errors.length ? ` (${errors.map((e) => e.message).join('; ')})` : ''}`
+        : code === 'INVALID_PDF' && !errors.some((e) => e.code === 'INVALID_PDF')
+          ? 'The PDF could not be processed: it is damaged or uses features the engines cannot handle'
+          : (representative?.message ?? `${operation} failed`);
+    super(code, message, { cause: new AggregateError(errors, `${operation}: all engines failed`), details: representative?.details });
+    this.name = 'EngineChainError';
+    this.errors = errors;
+    this.operation = operation;
+  }
+}
+
+/** The code a failed chain answers with: the most telling one among its engines' errors. */
+function chainCode(errors: EngineError[]): EngineErrorCode {
+  if (errors.length === 0) return 'UNSUPPORTED_OPERATION';
+  if (errors.every((e) => e.code === 'UNSUPPORTED_OPERATION')) return 'UNSUPPORTED_OPERATION';
+  const tried = errors.filter((e) => e.code !== 'UNSUPPORTED_OPERATION');
+  for (const c of ['INVALID_PDF', 'OUTPUT_TOO_LARGE', 'TIMEOUT'] as const) if (tried.some((e) => e.code === c)) return c;
+  // Every engine's tool ran and rejected the document: the document is at fault, not the server (422, not 500).
+  if (tried.every((e) => e.documentFault)) return 'INVALID_PDF';
+  return tried.every((e) => e.code === tried[0]!.code) ? tried[0]!.code : 'ENGINE_FAILED';
+}
+
+export const isEngineError = (e: unknown): e is EngineError => e instanceof EngineError;
+
+/** Wrap anything thrown by an engine into an EngineError (unknown errors: ENGINE_FAILED). */
+export function asEngineError(err: unknown, engine?: string): EngineError {
+  if (err instanceof EngineError) {
+    if (!err.engine && engine) err.engine = engine;
+    return err;
+  }
+  return new EngineError('ENGINE_FAILED', 'The document could not be processed', { cause: err, engine });
+}
+
+export const unsupported = (what: string, engine?: string) =>
+  new EngineError('UNSUPPORTED_OPERATION', what, { engine });
+export const invalidInput = (field: string, message: string, valid?: string) =>
+  new EngineError('INVALID_INPUT', `${field}: ${message}${valid ? ` (valid: ${valid})` : ''}`, {
+    details: { field, ...(valid ? { valid } : {}) },
+  });

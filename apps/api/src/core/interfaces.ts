@@ -1,0 +1,304 @@
+/**
+ * The operations of the processing core, one small interface each (files in, files out). An engine module
+ * implements the ones it can; the chain for an operation is built from the engines that implement it, in the
+ * configured order. Paths are files inside the request's workspace; pages are 1-based.
+ */
+
+export interface OpContext {
+  /** Cancelled when the client goes away: tools are killed, queued work leaves the queue. */
+  signal?: AbortSignal;
+  /** A scratch directory of the request (inside its workspace) for intermediate files. */
+  scratch: string;
+}
+
+export interface PageCount {
+  /** The real number of pages (a page tree walk when the declared /Count is implausible). */
+  pages: number;
+  encrypted: boolean;
+}
+export interface PageCounter {
+  countPages(input: string, opts: { password?: string }, ctx: OpContext): Promise<PageCount>;
+}
+
+export interface PageBox {
+  /** 1-based page number. */
+  page: number;
+  /** The visible box (CropBox, else MediaBox) in PDF points, in the page's own coordinates. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** /Rotate, normalised to 0, 90, 180 or 270. */
+  rotate: number;
+}
+export interface PageInspector {
+  pageBoxes(input: string, ctx: OpContext): Promise<PageBox[]>;
+}
+
+export interface Merger {
+  merge(inputs: string[], output: string, ctx: OpContext): Promise<void>;
+}
+
+export interface PageSelector {
+  /** One output holding `pages` in that order (repeats allowed): extract, delete (the complement), reorder, ranges. */
+  selectPages(input: string, output: string, pages: number[], ctx: OpContext): Promise<void>;
+}
+
+export interface Splitter {
+  /** Chunks of `every` pages, in order, written into `outDir`; returns their paths. */
+  splitEvery(input: string, outDir: string, every: number, ctx: OpContext): Promise<string[]>;
+}
+
+export interface Rotator {
+  rotate(input: string, output: string, opts: { angle: 90 | 180 | 270; pages: number[] }, ctx: OpContext): Promise<void>;
+}
+
+/** Overlay (or underlay) pages of a stamp PDF onto pages of the input: watermarks and page numbers. */
+export interface Stamper {
+  stamp(
+    input: string,
+    output: string,
+    opts: { stamp: string; map: Array<{ page: number; stampPage: number }>; under?: boolean },
+    ctx: OpContext,
+  ): Promise<void>;
+}
+
+export interface PdfPermissions {
+  print: boolean;
+  copy: boolean;
+  modify: boolean;
+  annotate: boolean;
+}
+export interface Encryptor {
+  encrypt(
+    input: string,
+    output: string,
+    opts: { userPassword: string; ownerPassword: string; permissions: PdfPermissions },
+    ctx: OpContext,
+  ): Promise<void>;
+}
+export interface Decryptor {
+  /** Remove encryption; `password` is the user or owner password (empty for owner-only files). */
+  decrypt(input: string, output: string, opts: { password?: string }, ctx: OpContext): Promise<void>;
+}
+
+export interface PdfMetadata {
+  title: string | null;
+  author: string | null;
+  subject: string | null;
+  keywords: string | null;
+  creator: string | null;
+  producer: string | null;
+  creationDate: string | null;
+  modificationDate: string | null;
+  pdfVersion: string | null;
+  pages: number;
+  encrypted: boolean;
+}
+export interface MetadataReader {
+  readMetadata(input: string, ctx: OpContext): Promise<PdfMetadata>;
+}
+export interface MetadataUpdate {
+  title?: string | null;
+  author?: string | null;
+  subject?: string | null;
+  keywords?: string | null;
+  creator?: string | null;
+  producer?: string | null;
+  creationDate?: Date | null;
+  modificationDate?: Date | null;
+}
+export interface MetadataWriter {
+  writeMetadata(input: string, output: string, fields: MetadataUpdate, ctx: OpContext): Promise<void>;
+}
+
+export interface FontInfo {
+  name: string;
+  type: string;
+  encoding: string;
+  embedded: boolean;
+  subset: boolean;
+  unicode: boolean;
+}
+export interface ImageInfo {
+  page: number;
+  width: number;
+  height: number;
+  colorSpace: string;
+  bitsPerComponent: number;
+  encoding: string;
+  xPpi: number;
+  yPpi: number;
+  bytes: number;
+}
+export interface PdfAnalysis {
+  pages: number;
+  pdfVersion: string | null;
+  encrypted: boolean;
+  linearized: boolean;
+  tagged: boolean;
+  form: 'none' | 'AcroForm' | 'XFA';
+  javascript: boolean;
+  pageSizes: Array<{ page: number; width: number; height: number; rotate: number; label: string | null }>;
+  fonts: FontInfo[];
+  images: ImageInfo[];
+  textPages: number[];
+  fileSize: number;
+}
+export interface Analyzer {
+  /** `text: false` skips the per-page text check (textPages comes back empty). */
+  analyze(input: string, opts: { text: boolean }, ctx: OpContext): Promise<PdfAnalysis>;
+}
+
+export interface SizeBreakdown {
+  total: number;
+  images: number;
+  fonts: number;
+  content: number;
+  other: number;
+  objects: number;
+  imageCount: number;
+  fontCount: number;
+}
+export interface StructureInspector {
+  sizeBreakdown(input: string, ctx: OpContext): Promise<SizeBreakdown>;
+}
+
+export interface TextWord {
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+export interface PageText {
+  page: number;
+  text: string;
+  width?: number;
+  height?: number;
+  words?: TextWord[];
+}
+export interface TextExtractor {
+  extractText(input: string, opts: { pages: number[]; layout: boolean; words: boolean }, ctx: OpContext): Promise<PageText[]>;
+}
+
+export type CompressionLevel = 'low' | 'medium' | 'high';
+export interface Compressor {
+  compress(input: string, output: string, opts: { level: CompressionLevel }, ctx: OpContext): Promise<void>;
+}
+
+export interface RenderedPage {
+  page: number;
+  path: string;
+}
+export interface Renderer {
+  render(
+    input: string,
+    outDir: string,
+    opts: { format: 'png' | 'jpg'; dpi: number; pages: number[]; quality?: number },
+    ctx: OpContext,
+  ): Promise<RenderedPage[]>;
+}
+
+export interface ExtractedImage {
+  page: number;
+  path: string;
+}
+export interface ImageExtractor {
+  extractImages(input: string, outDir: string, opts: { pages: number[] }, ctx: OpContext): Promise<ExtractedImage[]>;
+}
+
+export interface Flattener {
+  flatten(input: string, output: string, ctx: OpContext): Promise<void>;
+}
+export interface Repairer {
+  repair(input: string, output: string, ctx: OpContext): Promise<void>;
+}
+export interface PdfaConverter {
+  toPdfa(input: string, output: string, opts: { part: 2; conformance: 'b' }, ctx: OpContext): Promise<void>;
+}
+
+export type QrErrorCorrection = 'L' | 'M' | 'Q' | 'H';
+export interface QrRenderOptions {
+  format: 'png' | 'svg';
+  size: number;
+  margin: number;
+  errorCorrection: QrErrorCorrection;
+  /** #rrggbbaa */
+  color: string;
+  background: string;
+}
+export interface QrCode {
+  data: Buffer;
+  mimeType: 'image/png' | 'image/svg+xml';
+  version: number;
+}
+export interface QrEncoder {
+  /** Synchronous on purpose: in-process, microseconds, no queue. Throws INVALID_INPUT over capacity. */
+  encodeQr(payload: string, opts: QrRenderOptions): QrCode;
+}
+
+export interface DecodedSymbol {
+  type: string;
+  data: string;
+}
+export interface QrDecoder {
+  decodeQr(image: string, ctx: OpContext): Promise<DecodedSymbol[]>;
+}
+
+/** Every operation, by the name of its one method. */
+export interface Operations {
+  countPages: PageCounter;
+  pageBoxes: PageInspector;
+  merge: Merger;
+  selectPages: PageSelector;
+  splitEvery: Splitter;
+  rotate: Rotator;
+  stamp: Stamper;
+  encrypt: Encryptor;
+  decrypt: Decryptor;
+  readMetadata: MetadataReader;
+  writeMetadata: MetadataWriter;
+  analyze: Analyzer;
+  sizeBreakdown: StructureInspector;
+  extractText: TextExtractor;
+  compress: Compressor;
+  render: Renderer;
+  extractImages: ImageExtractor;
+  flatten: Flattener;
+  repair: Repairer;
+  toPdfa: PdfaConverter;
+  encodeQr: QrEncoder;
+  decodeQr: QrDecoder;
+}
+export type OperationName = keyof Operations;
+export const operationNames = [
+  'countPages',
+  'pageBoxes',
+  'merge',
+  'selectPages',
+  'splitEvery',
+  'rotate',
+  'stamp',
+  'encrypt',
+  'decrypt',
+  'readMetadata',
+  'writeMetadata',
+  'analyze',
+  'sizeBreakdown',
+  'extractText',
+  'compress',
+  'render',
+  'extractImages',
+  'flatten',
+  'repair',
+  'toPdfa',
+  'encodeQr',
+  'decodeQr',
+] as const satisfies readonly OperationName[];
+
+/** The function of operation K (e.g. `Merger['merge']`). */
+export type OperationFn<K extends OperationName> = Operations[K] extends Record<K, infer F> ? F : never;
+
+/** An engine instance: its id plus whichever operations it implements. */
+export type Engine = { readonly id: string } & Partial<{ [K in OperationName]: OperationFn<K> }>;

@@ -1,0 +1,135 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineModule, type EngineContext } from '../../engine-module';
+import { EngineError, unsupported } from '../../errors';
+import type { CompressionLevel, Engine, OpContext, RenderedPage } from '../../interfaces';
+import { pageRuns } from '../../pages';
+import { ToolFailedError, type RunToolOptions } from '../../run-tool';
+
+const ZConfig = z.object({
+  BIN: z.string().min(1).default('gs'),
+  /** sRGB ICC profile for PDF/A output intents; empty: Ghostscript's own default_rgb.icc. */
+  ICC_PROFILE: z.string().default(''),
+});
+type GhostscriptConfig = z.infer<typeof ZConfig>;
+
+/** Ghostscript presets per level; `low` is left to a lossless engine (qpdf) so quality never drops at that level. */
+const presets: Record<CompressionLevel, string | null> = { low: null, medium: '/ebook', high: '/screen' };
+
+/** gs treats `%` in output names as a page-number format. */
+const outName = (p: string) => p.replace(/%/g, '%%');
+
+function findIccProfile(configured: string): string | null {
+  if (configured) return configured;
+  const root = '/usr/share/ghostscript';
+  if (!existsSync(root)) return null;
+  for (const v of readdirSync(root).sort().reverse()) {
+    const p = path.join(root, v, 'iccprofiles', 'default_rgb.icc');
+    if (existsSync(p)) return p;
+  }
+  return null;
+}
+
+/** PostScript prologue that gives the PDF/A file its sRGB output intent (Ghostscript's PDFA_def.ps, minus its title). */
+const pdfaDef = (icc: string) => `%!
+/ICCProfile (${icc.replace(/[()\\]/g, (c) => `\\${c}`)}) def
+[/_objdef {icc_PDFA} /type /stream /OBJ pdfmark
+[{icc_PDFA} << /N 3 >> /PUT pdfmark
+[{icc_PDFA} ICCProfile (r) file /PUT pdfmark
+[/_objdef {OutputIntent_PDFA} /type /dict /OBJ pdfmark
+[{OutputIntent_PDFA} <<
+  /Type /OutputIntent
+  /S /GTS_PDFA1
+  /DestOutputProfile {icc_PDFA}
+  /OutputConditionIdentifier (sRGB)
+>> /PUT pdfmark
+[{Catalog} << /OutputIntents [ {OutputIntent_PDFA} ] >> /PUT pdfmark
+`;
+
+export function classifyGsError(err: unknown): unknown {
+  if (!(err instanceof ToolFailedError)) return err;
+  const s = err.stderr + err.stdout.toString('utf8');
+  if (/password/i.test(s)) return new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', { cause: err });
+  if (/syntaxerror|undefined in|ioerror|Couldn't initialise file|No pages|not a PDF|Unrecoverable error/i.test(s)) {
+    return new EngineError('INVALID_PDF', 'The PDF is damaged or not a valid PDF and could not be read', { cause: err });
+  }
+  return err;
+}
+
+export const ghostscriptModule = defineModule<GhostscriptConfig>({
+  id: 'ghostscript',
+  aliases: ['gs'],
+  description: 'Ghostscript pdfwrite: lossy compression (image downsampling), PDF/A-2b, rewriting damaged files, rendering',
+  license: 'AGPL-3.0 (hosted users: mind its terms, or remove it from the chains)',
+  envPrefix: 'GHOSTSCRIPT',
+  configSchema: ZConfig,
+  operations: ['compress', 'repair', 'toPdfa', 'render'],
+  async healthCheck(config, ctx) {
+    const r = await ctx.tools.run(config.BIN, ['--version'], { limiter: null, timeoutMs: 10_000 });
+    return { ok: true, version: r.stdout.toString().trim() };
+  },
+  create(config: GhostscriptConfig, ctx: EngineContext): Engine {
+    const base = ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-dNOINTERPOLATE'];
+    const run = async (args: string[], c: OpContext, opts: RunToolOptions = {}) => {
+      try {
+        return await ctx.tools.run(config.BIN, [...base, ...args], { signal: c.signal, ...opts });
+      } catch (err) {
+        throw classifyGsError(err);
+      }
+    };
+    const pdfwrite = (extra: string[], input: string, output: string, c: OpContext) =>
+      run(['-sDEVICE=pdfwrite', '-dCompatibilityLevel=1.7', ...extra, `-sOutputFile=${outName(output)}`, input], c);
+
+    return {
+      id: 'ghostscript',
+      async compress(input, output, opts, c) {
+        const preset = presets[opts.level];
+        if (!preset) throw unsupported(`ghostscript leaves level "${opts.level}" to a lossless engine`, 'ghostscript');
+        await pdfwrite(
+          [`-dPDFSETTINGS=${preset}`, '-dDetectDuplicateImages=true', '-dCompressFonts=true', '-dSubsetFonts=true'],
+          input,
+          output,
+          c,
+        );
+      },
+      async repair(input, output, c) {
+        await pdfwrite(['-dPDFSETTINGS=/default'], input, output, c);
+      },
+      async toPdfa(input, output, _opts, c) {
+        const icc = findIccProfile(config.ICC_PROFILE);
+        if (!icc) throw new EngineError('ENGINE_FAILED', 'No ICC profile found for PDF/A output', {});
+        const def = path.join(c.scratch, 'pdfa-def.ps');
+        await writeFile(def, pdfaDef(icc));
+        await run(
+          [
+            `--permit-file-read=${icc}`,
+            '-sDEVICE=pdfwrite',
+            '-dPDFA=2',
+            '-dPDFACompatibilityPolicy=1',
+            '-sColorConversionStrategy=RGB',
+            '-sProcessColorModel=DeviceRGB',
+            `-sOutputFile=${outName(output)}`,
+            def,
+            input,
+          ],
+          c,
+        );
+      },
+      async render(input, outDir, opts, c): Promise<RenderedPage[]> {
+        const device = opts.format === 'png' ? ['-sDEVICE=png16m'] : ['-sDEVICE=jpeg', `-dJPEGQ=${opts.quality ?? 85}`];
+        const out: RenderedPage[] = [];
+        for (const r of pageRuns(opts.pages)) {
+          const prefix = path.join(outDir, `g${r.from}`);
+          await run([...device, `-r${opts.dpi}`, `-dFirstPage=${r.from}`, `-dLastPage=${r.to}`, '-dTextAlphaBits=4', '-dGraphicsAlphaBits=4', `-sOutputFile=${outName(prefix)}-%d.${opts.format}`, input], c);
+          for (const f of await readdir(outDir)) {
+            const m = new RegExp(`^g${r.from}-(\\d+)\\.${opts.format}$`).exec(f);
+            if (m) out.push({ page: r.from + Number(m[1]) - 1, path: path.join(outDir, f) });
+          }
+        }
+        return out.sort((a, b) => a.page - b.page);
+      },
+    };
+  },
+});

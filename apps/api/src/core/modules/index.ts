@@ -1,0 +1,17 @@
+import type { EngineModule } from '../engine-module';
+import { ghostscriptModule } from './ghostscript/index';
+import { pdfLibModule } from './pdf-lib/index';
+import { popplerModule } from './poppler/index';
+import { qpdfModule } from './qpdf/index';
+import { qrcodeModule } from './qrcode/index';
+import { zbarModule } from './zbar/index';
+
+/** The wiring list: every engine module the server knows. Adding an engine is adding a line here. */
+export const engineModules: ReadonlyArray<EngineModule<Record<string, unknown>>> = [
+  qpdfModule,
+  popplerModule,
+  pdfLibModule,
+  ghostscriptModule,
+  qrcodeModule,
+  zbarModule,
+] as unknown as ReadonlyArray<EngineModule<Record<string, unknown>>>;

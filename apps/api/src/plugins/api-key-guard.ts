@@ -1,0 +1,284 @@
+import fp from 'fastify-plugin';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onErrorHookHandler,
+  onRequestHookHandler,
+  onResponseHookHandler,
+  onSendHookHandler,
+} from 'fastify';
+import type { TEndpointGroup } from '@docflow/contracts';
+import { AppError } from '../lib/app-error';
+import type { ApiKeyContext, ProcessingGuardHooks } from './processing-guard';
+import { toAppError } from './error-handler';
+import { isWellFormedApiKey } from '../services/api-keys/key-format';
+import { KeyCache, planState, type KeyRecord } from '../services/api-keys/lookup';
+import { effectiveLimits } from '../services/api-keys/index';
+import { Limits, type LimitDecision } from '../services/limits/index';
+import { UsageMeter } from '../services/usage/meter';
+import { monthCountedBefore } from '../services/usage/analytics';
+import { listPublicPlans } from '../services/plans/index';
+import { remindExpiringTrials, TRIAL_REMINDER_DAYS } from '../services/subscriptions/index';
+import { notify } from '../services/notifications';
+import type { PlanRow } from '../data/schema/index';
+
+/** The pseudo-group of routes every plan may call (GET /ping). */
+export const ANY_GROUP = '*' as const;
+type GuardGroup = TEndpointGroup | typeof ANY_GROUP;
+
+interface GuardState {
+  group: GuardGroup;
+  rec: KeyRecord | null;
+  decision: LimitDecision | null;
+  counted: boolean;
+  errorCode: string | null;
+}
+
+export interface ApiKeyGuardOptions {
+  /** How long a found key is trusted (default 1000 ms). */
+  cacheTtlMs?: number;
+  negativeCacheTtlMs?: number;
+  /** Usage writer batching (default every 1000 ms or 200 events). */
+  meterFlushIntervalMs?: number;
+  meterMaxBatch?: number;
+  /** Redis URL for the limiters (default config.REDIS_URL); null forces memory. */
+  redisUrl?: string | null;
+  redisPrefix?: string;
+}
+
+export interface ApiKeyGuard {
+  cache: KeyCache;
+  limits: Limits;
+  meter: UsageMeter;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    processingGuard(group: TEndpointGroup | typeof ANY_GROUP): ProcessingGuardHooks;
+    apiKeyGuard: ApiKeyGuard;
+  }
+  interface FastifyRequest {
+    apiKeyState: GuardState | null;
+  }
+}
+
+const USAGE_WARN_RATIO = 0.8;
+
+function presentedKey(request: FastifyRequest): string | undefined {
+  const x = request.headers['x-api-key'];
+  if (typeof x === 'string' && x.trim()) return x.trim();
+  const auth = request.headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth);
+    if (m?.[1]) return m[1].trim();
+  }
+  return undefined;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
+  const redisUrl = opts.redisUrl === null ? undefined : (opts.redisUrl ?? app.config.REDIS_URL);
+  let lastRedisLog = 0;
+  const limits = new Limits({
+    redisUrl,
+    prefix: opts.redisPrefix,
+    monthUsedBefore: (keyId, monthStart) => monthCountedBefore(app.db, keyId, monthStart),
+    onRedisError: (err) => {
+      // Throttled: a Redis outage would otherwise log on every call.
+      if (Date.now() - lastRedisLog > 10_000) {
+        lastRedisLog = Date.now();
+        app.log.warn({ err }, 'rate-limit store (Redis) unavailable: the in-memory insurance limiter answers');
+      }
+    },
+  });
+  const cache = new KeyCache(app.db, opts.cacheTtlMs ?? 1000, opts.negativeCacheTtlMs ?? 5000);
+  const meter = new UsageMeter(app.db, {
+    flushIntervalMs: opts.meterFlushIntervalMs,
+    maxBatch: opts.meterMaxBatch,
+    log: app.log,
+  });
+  app.decorate('apiKeyGuard', { cache, limits, meter });
+  app.decorateRequest('apiKeyState', null);
+  app.onShutdown(async () => {
+    await meter.close();
+    await limits.close();
+  });
+
+  let planCache: { rows: PlanRow[]; until: number } | null = null;
+  async function cheapestAllowing(group: TEndpointGroup): Promise<PlanRow | undefined> {
+    if (!planCache || planCache.until < Date.now())
+      planCache = { rows: await listPublicPlans(app.db), until: Date.now() + 60_000 };
+    return planCache.rows
+      .filter((p) => p.allowedEndpoints.includes(group))
+      .sort((a, b) => Number(a.price) - Number(b.price))[0];
+  }
+
+  const warned = new Set<string>();
+  const reminded = new Map<string, number>();
+
+  function afterConsume(rec: KeyRecord, decision: LimitDecision, monthly: number) {
+    if (decision.monthUsed >= Math.ceil(monthly * USAGE_WARN_RATIO)) {
+      const month = new Date().toISOString().slice(0, 7);
+      const dedupeKey = `usage-80:${rec.keyId}:${month}`;
+      if (!warned.has(dedupeKey)) {
+        warned.add(dedupeKey);
+        void notify(app.db, rec.userId, {
+          type: 'warning',
+          title: 'Quota mensuel bientôt atteint',
+          message: `La clé « ${rec.name} » a utilisé ${Math.floor((decision.monthUsed / monthly) * 100)} % de son quota mensuel (${decision.monthUsed} / ${monthly} requêtes).`,
+          dedupeKey,
+        });
+      }
+    }
+    const sub = rec.subscription;
+    if (
+      sub?.status === 'trial' &&
+      sub.expiresAt &&
+      sub.expiresAt.getTime() - Date.now() <= TRIAL_REMINDER_DAYS * 86_400_000
+    ) {
+      const last = reminded.get(sub.id) ?? 0;
+      if (Date.now() - last > 3_600_000) {
+        reminded.set(sub.id, Date.now());
+        void remindExpiringTrials(app.db, rec.userId);
+      }
+    }
+  }
+
+  function hooks(group: GuardGroup): ProcessingGuardHooks {
+    const onRequest: onRequestHookHandler = async (request, reply) => {
+      const state: GuardState = { group, rec: null, decision: null, counted: false, errorCode: null };
+      request.apiKeyState = state;
+      const key = presentedKey(request);
+      if (!key)
+        throw new AppError(
+          'API_KEY_REQUIRED',
+          'API key required: send it as "x-api-key: <key>" or "Authorization: Bearer <key>"',
+        );
+      if (!isWellFormedApiKey(key)) {
+        const jwt = /^[\w-]+\.[\w-]+\.[\w-]+$/.test(key);
+        throw new AppError(
+          'INVALID_API_KEY',
+          jwt
+            ? 'A dashboard access token is not an API key: create a key under API Keys and send it as x-api-key'
+            : 'Invalid API key',
+        );
+      }
+      const rec = await cache.lookup(key);
+      if (!rec || rec.deleted) throw new AppError('INVALID_API_KEY', 'Invalid API key');
+      if (!rec.isActive) throw new AppError('INVALID_API_KEY', 'This API key is disabled');
+      const now = new Date();
+      if (rec.expiresAt && rec.expiresAt <= now)
+        throw new AppError('INVALID_API_KEY', `This API key expired on ${day(rec.expiresAt)}`);
+      if (!rec.userActive)
+        throw new AppError('ACCOUNT_DISABLED', 'The account owning this API key has been deactivated');
+      state.rec = rec;
+      const plan = planState(rec, now);
+      if (plan !== 'ok') {
+        const end = rec.subscription?.expiresAt;
+        throw new AppError(
+          'PLAN_EXPIRED',
+          plan === 'expired'
+            ? `The ${rec.plan.displayName} plan of this key ${rec.subscription?.status === 'trial' ? 'trial ' : ''}ended${end ? ` on ${day(end)}` : ''}: its keys are suspended until an administrator renews it. Keys on the Free plan keep working.`
+            : `This key's ${rec.plan.displayName} plan is not active on your account: start its trial or ask an administrator.`,
+          { details: { planName: rec.plan.name, expiresAt: end ? end.toISOString() : null } },
+        );
+      }
+      const lim = effectiveLimits(rec.plan, rec.customLimits);
+      const ctx: ApiKeyContext = {
+        keyId: rec.keyId,
+        userId: rec.userId,
+        planName: rec.plan.name,
+        environment: rec.environment,
+        allowedEndpoints: lim.allowedEndpoints,
+        limits: {
+          maxFileSize: lim.maxFileSize,
+          maxPagesPerPdf: lim.maxPagesPerPdf,
+          maxRequestsPerMinute: lim.maxRequestsPerMinute,
+          maxRequestsPerHour: lim.maxRequestsPerHour,
+          maxRequestsPerMonth: lim.maxRequestsPerMonth,
+          burstLimit: lim.burstLimit,
+        },
+      };
+      if (group !== ANY_GROUP && !lim.allowedEndpoints.includes(group)) {
+        const upgrade = await cheapestAllowing(group);
+        throw new AppError(
+          'ENDPOINT_NOT_ALLOWED',
+          `The ${group} endpoints are not included in ${rec.customLimits ? 'this custom key' : `the ${rec.plan.displayName} plan`}` +
+            (upgrade ? `; they are available from the ${upgrade.displayName} plan` : ''),
+          {
+            details: {
+              group,
+              planName: rec.plan.name,
+              requiredPlan: upgrade?.name ?? null,
+              allowedEndpoints: lim.allowedEndpoints,
+            },
+          },
+        );
+      }
+      const decision = await limits.consume(rec.keyId, ctx.limits);
+      state.decision = decision;
+      reply.headers(decision.headers);
+      if (!decision.allowed) {
+        const w = decision.window!;
+        throw new AppError(
+          decision.code!,
+          w === 'month'
+            ? `Monthly quota of ${ctx.limits.maxRequestsPerMonth} requests reached; it renews at the start of next month (UTC)`
+            : w === 'hour'
+              ? `Rate limit exceeded: ${ctx.limits.maxRequestsPerHour} requests per hour; retry in ${decision.retryAfterSec} s`
+              : `Rate limit exceeded: ${ctx.limits.maxRequestsPerMinute} requests per minute${ctx.limits.burstLimit ? ` (bursts of ${ctx.limits.burstLimit})` : ''}; retry in ${decision.retryAfterSec} s`,
+          { headers: decision.headers, details: { window: w, retryAfter: decision.retryAfterSec } },
+        );
+      }
+      state.counted = true;
+      request.apiKey = ctx;
+      afterConsume(rec, decision, ctx.limits.maxRequestsPerMonth);
+    };
+
+    const onError: onErrorHookHandler = async (request, _reply, error) => {
+      if (request.apiKeyState) request.apiKeyState.errorCode = toAppError(error).code;
+    };
+
+    const onSend: onSendHookHandler = async (_request, reply: FastifyReply, payload) => {
+      reply.header('X-Processing-Time-Ms', reply.elapsedTime.toFixed(1));
+      return payload;
+    };
+
+    const onResponse: onResponseHookHandler = async (request, reply) => {
+      const state = request.apiKeyState;
+      if (!state?.rec) return; // no key identified: nobody to meter against
+      const route = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+      const usage = request.usage ?? { bytesIn: 0, bytesOut: 0 };
+      const sentLength = Number(reply.getHeader('content-length') ?? 0);
+      meter.record({
+        keyId: state.rec.keyId,
+        userId: state.rec.userId,
+        endpoint: route.replace(/^\/api\/v1/, '') || '/',
+        group: state.group === ANY_GROUP ? 'system' : state.group,
+        method: request.method,
+        statusCode: reply.statusCode,
+        durationMs: reply.elapsedTime,
+        bytesIn: usage.bytesIn || Number(request.headers['content-length'] ?? 0) || 0,
+        bytesOut: usage.bytesOut || (Number.isFinite(sentLength) ? sentLength : 0),
+        pages: usage.pages ?? null,
+        errorCode: reply.statusCode >= 400 ? state.errorCode : null,
+        counted: state.counted,
+        requestId: String(request.id),
+        createdAt: new Date(),
+      });
+    };
+
+    const all = { onRequest: [onRequest], onResponse: [onResponse], onError: [onError], onSend: [onSend] };
+    return all;
+  }
+
+  app.decorate('processingGuard', hooks);
+}
+
+/**
+ * API-key authentication, plan gate, limits and metering for processing routes:
+ * `app.post('/pdf/merge', { ...app.processingGuard('pdf'), schema }, handler)`.
+ */
+export const apiKeyGuard = fp(plugin, { name: 'api-key-guard' });

@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZAuthResponse,
+  ZEmailRequest,
+  ZMessageResponse,
+  ZRegisterRequest,
+  ZVerifyEmailQuery,
+} from '@docflow/contracts';
+import { registerUser } from '../../../services/accounts/register-user';
+import { resendVerification } from '../../../services/accounts/resend-verification';
+import { verifyEmail } from '../../../services/accounts/verify-email';
+import { authTags, clientInfo, errorResponses, setRefreshCookie } from './http';
+
+/** Sign-up and e-mail verification. */
+export const signUpRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/register',
+    {
+      schema: {
+        tags: authTags,
+        summary: 'Create an account',
+        description:
+          'With e-mail verification on (the default) the answer has no tokens and a verification link is mailed; ' +
+          'otherwise the user is signed in at once (tokens, and the refresh token in the df_refresh cookie). ' +
+          '409 EMAIL_TAKEN for a used address, 422 WEAK_PASSWORD naming what the password lacks, ' +
+          "422 VALIDATION_ERROR for 'Passwords do not match' or 'Please accept the terms and conditions'.",
+        body: ZRegisterRequest,
+        response: { 201: ZAuthResponse, ...errorResponses(400, 409, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const result = await registerUser(app, request.body, clientInfo(request));
+      if (result.verificationRequired) {
+        return reply.code(201).send({
+          success: true as const,
+          message: 'Account created. Check your email and click the link to activate your account.',
+          data: { user: result.user },
+        });
+      }
+      setRefreshCookie(app, reply, result.signedIn.tokens.refreshToken, result.signedIn.refreshTtlSeconds);
+      return reply
+        .code(201)
+        .send({
+          success: true as const,
+          message: 'Account created.',
+          data: { user: result.user, tokens: result.signedIn.tokens },
+        });
+    },
+  );
+
+  app.get(
+    '/verify-email',
+    {
+      schema: {
+        tags: authTags,
+        summary: 'Verify the e-mail address with the link token, and sign in',
+        description:
+          'Single use, valid 24 h. Success marks the address verified and signs the user in. ' +
+          'A bad link answers 400 with INVALID_TOKEN (unknown or already used) or TOKEN_EXPIRED; details.reason says which.',
+        querystring: ZVerifyEmailQuery,
+        response: { 200: ZAuthResponse, ...errorResponses(400, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const signedIn = await verifyEmail(app, request.query.token, clientInfo(request));
+      setRefreshCookie(app, reply, signedIn.tokens.refreshToken, signedIn.refreshTtlSeconds);
+      return {
+        success: true as const,
+        message: 'Email verified.',
+        data: { user: signedIn.user, tokens: signedIn.tokens },
+      };
+    },
+  );
+
+  app.post(
+    '/resend-verification',
+    {
+      schema: {
+        tags: authTags,
+        summary: 'Mail a new verification link',
+        description:
+          'Always the same answer, whether or not an unverified account exists for the address. Older links stop ' +
+          'working; at most one mail per minute per account (extra requests are silently ignored).',
+        body: ZEmailRequest,
+        response: { 200: ZMessageResponse, ...errorResponses(400, 422) },
+      },
+    },
+    async (request) => {
+      const outcome = await resendVerification(app, request.body.email);
+      request.log.info({ outcome }, 'resend-verification');
+      return {
+        success: true as const,
+        message: 'If an unverified account exists for this address, a new verification email is on its way.',
+      };
+    },
+  );
+};

@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZErrorResponse, ZUploadFile } from '@docflow/contracts';
+import { AppError } from '../../../lib/app-error';
+import { receiveUpload, type ReceivedUpload, type UploadedFile } from '../../../lib/uploads';
+import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../../../core/pdf/operations';
+import { EngineError } from '../../../core/errors';
+
+/**
+ * Routes as values: each PDF route is a spec (path, form fields, files, answer) and a handler; `registerPdfRoute`
+ * adds the guard, the documentation schema, the upload with the plan's caps, field parsing and the job.
+ */
+
+export interface FileSpec {
+  /** Form field name(s) carrying the PDF(s). */
+  field: 'file' | 'files';
+  min: number;
+  max: number;
+  description: string;
+  /** Other accepted file fields (e.g. a watermark `image`), documented and allowed once each. */
+  extra?: Record<string, string>;
+}
+
+export interface PdfRouteContext<F> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  fields: F;
+  upload: ReceivedUpload;
+  /** The uploaded PDFs, in the order sent (files of `extra` fields excluded). */
+  pdfs: UploadedFile[];
+  job: PdfJob;
+  /** Check, count (against the plan) and open one uploaded PDF; the pages go to the usage meter. */
+  prepare(file: UploadedFile, opts?: { password?: string; keepEncryption?: boolean; label?: string }): Promise<PreparedPdf>;
+}
+
+export interface PdfRouteSpec<F extends z.ZodObject> {
+  path: string;
+  summary: string;
+  description?: string;
+  fields: F;
+  files: FileSpec;
+  /** JSON data schema of the answer; omitted: the answer is a file (or JSON with base64 on Accept: application/json). */
+  response: z.ZodType;
+  handler(ctx: PdfRouteContext<z.output<F>>): Promise<unknown>;
+}
+
+/** Multipart bodies are read from the parts by the handler: the body schema is for the API reference only. */
+const multipartValidator: FastifySchemaCompiler<unknown> = (route) =>
+  route.httpPart === 'body' ? () => ({ value: undefined }) : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+
+/** First issue of a zod error as a client message naming the field and what is valid. */
+export function fieldError(error: z.ZodError): AppError {
+  const issues = error.issues.map((i) => ({ field: i.path.join('.') || '(form)', message: i.message }));
+  const first = issues[0]!;
+  return new AppError('INVALID_INPUT', `${first.field}: ${first.message}`, { details: { fields: issues } });
+}
+
+export function parseFields<F extends z.ZodType>(schema: F, fields: Record<string, string>): z.output<F> {
+  const r = schema.safeParse(fields);
+  if (!r.success) throw fieldError(r.error);
+  return r.data;
+}
+
+/** Cancelled when the client disconnects before the answer is complete: tools are killed, queued work dropped. */
+export function requestSignal(reply: FastifyReply): AbortSignal {
+  const ac = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) ac.abort();
+  });
+  return ac.signal;
+}
+
+/** Without a key context (never in production: the guard sets it) these bounds apply. */
+const FALLBACK_MAX_FILE = 50 * 1_048_576;
+
+export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, spec: PdfRouteSpec<F>): void {
+  const fileDoc =
+    spec.files.field === 'files'
+      ? { files: z.array(ZUploadFile).min(spec.files.min).max(spec.files.max).describe(spec.files.description) }
+      : { file: ZUploadFile.describe(spec.files.description) };
+  const extraDoc = Object.fromEntries(Object.entries(spec.files.extra ?? {}).map(([k, d]) => [k, ZUploadFile.optional().describe(d)]));
+  const body = spec.fields.extend({ ...fileDoc, ...extraDoc });
+  const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 413: ZErrorResponse, 415: ZErrorResponse, 422: ZErrorResponse, 429: ZErrorResponse, 503: ZErrorResponse, 504: ZErrorResponse };
+
+  const route: RouteOptions = {
+    method: 'POST',
+    url: spec.path,
+    ...app.processingGuard('pdf'),
+    validatorCompiler: multipartValidator,
+    schema: {
+      tags: ['pdf'],
+      summary: spec.summary,
+      description: spec.description,
+      security: [{ apiKey: [] }],
+      consumes: ['multipart/form-data'],
+      body,
+      response: { 200: spec.response, ...errors },
+    },
+    handler: async (request, reply) => {
+      const limits = request.apiKey?.limits;
+      const extraFields = Object.keys(spec.files.extra ?? {});
+      const upload = await receiveUpload(request, {
+        maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE,
+        maxFiles: spec.files.max + extraFields.length,
+        fileFields: spec.files.field === 'files' ? ['files', 'file', ...extraFields] : ['file', ...extraFields],
+      });
+      request.usage.bytesIn = upload.files.reduce((n, f) => n + f.size, 0);
+      const pdfs = upload.files.filter((f) => !extraFields.includes(f.field));
+      for (const k of extraFields) {
+        if (upload.files.filter((f) => f.field === k).length > 1) throw new AppError('INVALID_INPUT', `${k}: send one file at most`);
+      }
+      if (pdfs.length < spec.files.min) {
+        throw new AppError(
+          'INVALID_INPUT',
+          spec.files.min === 1 && spec.files.max === 1
+            ? `${spec.files.field}: a PDF file is required (multipart field "${spec.files.field}")`
+            : `${spec.files.field}: send between ${spec.files.min} and ${spec.files.max} PDF files (got ${pdfs.length})`,
+          { details: { field: spec.files.field, min: spec.files.min, max: spec.files.max } },
+        );
+      }
+      if (pdfs.length > spec.files.max) {
+        throw new AppError('INVALID_INPUT', `${spec.files.field}: at most ${spec.files.max} file${spec.files.max === 1 ? '' : 's'} (got ${pdfs.length})`, {
+          details: { field: spec.files.field, max: spec.files.max },
+        });
+      }
+      const fields = parseFields(spec.fields, upload.fields);
+      const job = await createJob(app.engines, await request.workspace(), {
+        signal: requestSignal(reply),
+        maxPages: limits?.maxPagesPerPdf ?? null,
+      });
+      let pages = 0;
+      const ctx: PdfRouteContext<z.output<F>> = {
+        request,
+        reply,
+        fields,
+        upload,
+        pdfs,
+        job,
+        async prepare(file, opts = {}) {
+          const label = opts.label ?? (pdfs.length > 1 ? `${spec.files.field}[${pdfs.indexOf(file) + 1}] ("${file.filename}")` : `"${file.filename}"`);
+          try {
+            const p = await preparePdf(job, file, { label, password: opts.password, keepEncryption: opts.keepEncryption });
+            pages += p.pages;
+            request.usage.pages = pages;
+            return p;
+          } catch (err) {
+            if (err instanceof EngineError && err.code === 'PAGE_LIMIT_EXCEEDED') request.usage.pages = pages;
+            throw err;
+          }
+        },
+      };
+      return spec.handler(ctx);
+    },
+  };
+  app.route(route);
+}

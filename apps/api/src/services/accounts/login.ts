@@ -1,0 +1,89 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../../data/schema/index';
+import { AppError } from '../../lib/app-error';
+import type { LoginThrottle } from '../login-throttle';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../passwords';
+import { recordAudit } from './audit';
+import { normalizeEmail, type AccountContext, type ClientInfo } from './context';
+import { findUserByEmail } from './find-user';
+import { startSession, type SignedIn } from './start-session';
+
+/** The same words for an unknown e-mail and a wrong password: the answer must not tell which accounts exist. */
+export const INVALID_CREDENTIALS_MESSAGE = 'Email ou mot de passe incorrect';
+
+/**
+ * Check e-mail and password and open a session.
+ *
+ * Order matters: the throttle first (429 before any work), then the password — also against a dummy hash for unknown
+ * e-mails, so timing reveals nothing — and only after a right password the account's state (disabled, unverified),
+ * so those answers are given only to someone who knows the password.
+ */
+export async function login(
+  ctx: AccountContext,
+  input: { email: string; password: string; rememberMe?: boolean },
+  client: ClientInfo,
+  throttle?: LoginThrottle,
+): Promise<SignedIn> {
+  const email = normalizeEmail(input.email);
+  const ip = client.ip ?? 'unknown';
+  try {
+    await throttle?.assertAllowed(email, ip);
+  } catch (err) {
+    await recordAudit(ctx.db, { action: 'login_refused', ip: client.ip, details: { email, reason: 'throttled' } });
+    throw err;
+  }
+
+  const user = await findUserByEmail(ctx.db, email);
+  const ok = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
+  if (!user || !ok) {
+    await throttle?.recordFailure(email, ip);
+    await recordAudit(ctx.db, {
+      userId: user?.id,
+      action: 'login_failed',
+      ip: client.ip,
+      details: { email, reason: user ? 'wrong_password' : 'unknown_email' },
+    });
+    throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
+  }
+  await throttle?.recordSuccess(email, ip);
+
+  if (!user.isActive) {
+    await recordAudit(ctx.db, {
+      userId: user.id,
+      action: 'login_refused',
+      ip: client.ip,
+      details: { reason: 'disabled' },
+    });
+    throw new AppError(
+      'ACCOUNT_DISABLED',
+      'This account has been deactivated. Contact support if you think this is a mistake.',
+    );
+  }
+  if (ctx.config.EMAIL_VERIFICATION && !user.emailVerifiedAt) {
+    await recordAudit(ctx.db, {
+      userId: user.id,
+      action: 'login_refused',
+      ip: client.ip,
+      details: { reason: 'email_not_verified' },
+    });
+    throw new AppError(
+      'EMAIL_NOT_VERIFIED',
+      'Please verify your email address before signing in: click the link we sent you, or ask for a new one.',
+    );
+  }
+
+  if (needsRehash(user.passwordHash)) {
+    await ctx.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where(eq(users.id, user.id));
+  }
+  const signedIn = await startSession(ctx, user, client, { rememberMe: input.rememberMe });
+  await recordAudit(ctx.db, {
+    userId: user.id,
+    action: 'login_success',
+    ip: client.ip,
+    details: { sessionId: signedIn.sessionId, rememberMe: input.rememberMe ?? false },
+  });
+  return signedIn;
+}

@@ -1,0 +1,98 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { TTokens } from '@docflow/contracts';
+import { sessions, sessionUsedTokens, users } from '../../data/schema/index';
+import { AppError } from '../../lib/app-error';
+import { randomToken, sha256 } from '../../lib/tokens';
+import { recordAudit } from './audit';
+import type { AccountContext, ClientInfo } from './context';
+import { refreshTtlSeconds, signAccessToken } from './start-session';
+
+type Outcome =
+  | { kind: 'rotated'; tokens: TTokens; sessionId: string; refreshTtlSeconds: number }
+  | { kind: 'reuse'; sessionId: string; userId: string }
+  | { kind: 'refused'; error: AppError };
+
+const invalid = (message: string) => new AppError('INVALID_TOKEN', message);
+
+/**
+ * Exchange a refresh token for a new pair. Every use rotates the refresh token: the session keeps only the hash of the
+ * newest one, and each spent hash goes to session_used_tokens. A spent token presented again means it was copied —
+ * the whole session is revoked ('reuse_detected'), so neither the thief nor the holder of the newer token can go on.
+ * Each use also extends the session by its refresh life (sliding expiry).
+ */
+export async function rotateRefreshToken(
+  ctx: AccountContext,
+  refreshToken: string,
+  client: ClientInfo,
+): Promise<{ tokens: TTokens; sessionId: string; refreshTtlSeconds: number }> {
+  const hash = sha256(refreshToken);
+  const outcome = await ctx.db.transaction(async (tx): Promise<Outcome> => {
+    // FOR UPDATE: two refreshes with the same token take turns; the second no longer matches and counts as reuse.
+    const [session] = await tx.select().from(sessions).where(eq(sessions.tokenHash, hash)).for('update');
+    if (session) {
+      if (session.revokedAt)
+        return { kind: 'refused', error: invalid('This session has been signed out. Please sign in again.') };
+      if (session.expiresAt <= new Date())
+        return { kind: 'refused', error: invalid('Your session has expired. Please sign in again.') };
+      const [user] = await tx.select().from(users).where(eq(users.id, session.userId));
+      if (!user) return { kind: 'refused', error: invalid('This account no longer exists.') };
+      if (!user.isActive)
+        return {
+          kind: 'refused',
+          error: new AppError(
+            'ACCOUNT_DISABLED',
+            'This account has been deactivated. Contact support if you think this is a mistake.',
+          ),
+        };
+
+      const next = randomToken();
+      const ttl = refreshTtlSeconds(ctx, session.rememberMe);
+      const now = new Date();
+      await tx
+        .update(sessions)
+        .set({
+          tokenHash: sha256(next),
+          generation: sql`${sessions.generation} + 1`,
+          lastUsedAt: now,
+          expiresAt: new Date(now.getTime() + ttl * 1000),
+        })
+        .where(eq(sessions.id, session.id));
+      await tx.insert(sessionUsedTokens).values({ tokenHash: hash, sessionId: session.id, usedAt: now });
+      return {
+        kind: 'rotated',
+        tokens: await signAccessToken(ctx, user, session.id, next),
+        sessionId: session.id,
+        refreshTtlSeconds: ttl,
+      };
+    }
+
+    const [used] = await tx.select().from(sessionUsedTokens).where(eq(sessionUsedTokens.tokenHash, hash));
+    if (used) {
+      const [revoked] = await tx
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: 'reuse_detected' })
+        .where(and(eq(sessions.id, used.sessionId), isNull(sessions.revokedAt)))
+        .returning({ userId: sessions.userId });
+      const [owner] = revoked
+        ? [revoked]
+        : await tx.select({ userId: sessions.userId }).from(sessions).where(eq(sessions.id, used.sessionId));
+      // Returned, not thrown: the revocation must commit.
+      return { kind: 'reuse', sessionId: used.sessionId, userId: owner?.userId ?? '' };
+    }
+    return { kind: 'refused', error: invalid('Invalid refresh token. Please sign in again.') };
+  });
+
+  if (outcome.kind === 'refused') throw outcome.error;
+  if (outcome.kind === 'reuse') {
+    await recordAudit(ctx.db, {
+      userId: outcome.userId || null,
+      action: 'refresh_token_reuse',
+      ip: client.ip,
+      details: { sessionId: outcome.sessionId },
+    });
+    throw invalid(
+      'This refresh token was already used. For your security the session has been signed out; please sign in again.',
+    );
+  }
+  return outcome;
+}

@@ -1,0 +1,112 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../data/db';
+import { apiKeys, plans, subscriptions, users, type PlanRow } from '../../data/schema/index';
+import { sha256 } from '../../lib/tokens';
+import type { TCustomLimits, TSubscriptionStatus } from '@docflow/contracts';
+import { effectiveStatus } from '../subscriptions/index';
+
+/** Everything the guard needs about a presented key, read in one query. */
+export interface KeyRecord {
+  keyId: string;
+  keyHash: string;
+  userId: string;
+  name: string;
+  keyPrefix: string;
+  environment: 'development' | 'staging' | 'production';
+  keyType: 'standard' | 'custom';
+  customLimits: TCustomLimits | null;
+  isActive: boolean;
+  deleted: boolean;
+  expiresAt: Date | null;
+  userActive: boolean;
+  plan: PlanRow;
+  /** The user's subscription to the key's plan (null: none; the free plan needs none). */
+  subscription: { id: string; status: TSubscriptionStatus; expiresAt: Date | null } | null;
+}
+
+export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord | null> {
+  const [r] = await db
+    .select({ key: apiKeys, plan: plans, userActive: users.isActive, sub: subscriptions })
+    .from(apiKeys)
+    .innerJoin(plans, eq(plans.id, apiKeys.planId))
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .leftJoin(subscriptions, and(eq(subscriptions.userId, apiKeys.userId), eq(subscriptions.planId, apiKeys.planId)))
+    .where(eq(apiKeys.keyHash, keyHash));
+  if (!r) return null;
+  return {
+    keyId: r.key.id,
+    keyHash: r.key.keyHash,
+    userId: r.key.userId,
+    name: r.key.name,
+    keyPrefix: r.key.keyPrefix,
+    environment: r.key.environment,
+    keyType: r.key.keyType,
+    customLimits: r.key.keyType === 'custom' ? r.key.customLimits : null,
+    isActive: r.key.isActive,
+    deleted: r.key.deletedAt !== null,
+    expiresAt: r.key.expiresAt,
+    userActive: r.userActive,
+    plan: r.plan,
+    subscription: r.sub ? { id: r.sub.id, status: r.sub.status, expiresAt: r.sub.expiresAt } : null,
+  };
+}
+
+interface Entry {
+  value: Promise<KeyRecord | null>;
+  until: number;
+}
+
+/**
+ * Key lookups by SHA-256 through a small in-process cache: a found key is trusted for `ttlMs` (1 s), so disabling,
+ * deleting or regenerating a key, deactivating a user or renewing a plan takes effect on every node within a second;
+ * unknown hashes are remembered for `negativeTtlMs` (a secret cannot become valid later: new and regenerated keys
+ * are fresh random values). Concurrent misses for one hash share one query.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, Entry>();
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 1000,
+    private readonly negativeTtlMs = 5000,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  lookup(key: string, now = Date.now()): Promise<KeyRecord | null> {
+    const hash = sha256(key);
+    const hit = this.entries.get(hash);
+    if (hit && hit.until > now) return hit.value;
+    if (this.entries.size >= this.maxEntries) this.prune(now);
+    const value = findKeyByHash(this.db, hash);
+    const entry: Entry = { value, until: now + this.ttlMs };
+    this.entries.set(hash, entry);
+    value.then(
+      (rec) => {
+        if (!rec) entry.until = Date.now() + this.negativeTtlMs;
+      },
+      () => this.entries.delete(hash), // a failed query is not cached
+    );
+    return value;
+  }
+
+  /** Forget a key at once (its owner changed it on this node). */
+  evict(keyHash: string): void {
+    this.entries.delete(keyHash);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private prune(now: number): void {
+    for (const [k, e] of this.entries) if (e.until <= now) this.entries.delete(k);
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+  }
+}
+
+/** Whether the key's plan may be used now: free always; a paid plan needs a live trial or subscription. */
+export function planState(rec: KeyRecord, now = new Date()): 'ok' | 'expired' | 'none' {
+  if (rec.keyType === 'custom' || Number(rec.plan.price) === 0) return 'ok';
+  if (!rec.subscription) return 'none';
+  const s = effectiveStatus(rec.subscription, now);
+  return s === 'trial' || s === 'active' ? 'ok' : 'expired';
+}

@@ -1,0 +1,214 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli';
+import { openDatabase, type Database } from '../src/data/db';
+import { verifyPassword } from '../src/services/passwords';
+import { buildTestApp, openTestDatabase, type TestApp } from './helper';
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+describe('npm run docflow (the real command, embedded database on disk)', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-cli-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const docflow = (...args: string[]) =>
+    run('node', ['--import', 'tsx', 'apps/api/src/cli.ts', ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  // One real run (it creates and migrates the embedded database: seconds); the other cases use runCli in-process.
+  it('creates a verified admin in the configured database', { timeout: 90_000 }, async () => {
+    const created = await docflow(
+      'create-user',
+      '--email',
+      'Admin@Example.com',
+      '--password',
+      'Kangaroo-Orbit-42',
+      '--name',
+      'Ada Admin',
+      '--role',
+      'admin',
+    );
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^Created admin admin@example\.com \(id [0-9a-f-]{36}\), e-mail verified\./);
+
+    const database = await openDatabase({ dataDir });
+    try {
+      const errors: string[] = [];
+      const dup = await runCli(
+        ['create-user', '--email', 'admin@example.com', '--password', 'Kangaroo-Orbit-42', '--name', 'Again'],
+        {
+          database,
+          err: (l) => errors.push(l),
+        },
+      );
+      expect(dup).toBe(1);
+      expect(errors[0]).toContain('already exists');
+      const [user] = await database.sql.query<{
+        role: string;
+        email_verified_at: Date | null;
+        password_hash: string;
+        registration_source: string;
+      }>('SELECT role, email_verified_at, password_hash, registration_source FROM users WHERE email = $1', [
+        'admin@example.com',
+      ]);
+      expect(user).toMatchObject({ role: 'admin', registration_source: 'admin' });
+      expect(user!.email_verified_at).not.toBeNull();
+      expect(await verifyPassword(user!.password_hash, 'Kangaroo-Orbit-42')).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('refuses to open the embedded database while a server holds it', { timeout: 60_000 }, async () => {
+    const pidFile = path.join(dataDir, 'pglite', 'postmaster.pid');
+    mkdirSync(path.dirname(pidFile), { recursive: true });
+    writeFileSync(pidFile, '-42\n');
+    try {
+      const res = await docflow('set-role', '--email', 'admin@example.com', '--role', 'owner');
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/in use.*Stop the DocFlow server/s);
+    } finally {
+      rmSync(pidFile);
+    }
+  });
+
+  it('exits 78 on a bad configuration and 64 on bad usage', { timeout: 60_000 }, async () => {
+    const bad = await run(
+      'node',
+      ['--import', 'tsx', 'apps/api/src/cli.ts', 'set-role', '--email', 'a@b.co', '--role', 'user'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: 'mysql://nope' },
+      },
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect((bad as { code: number }).code).toBe(78);
+    expect((bad as { stderr: string }).stderr).toContain('DATABASE_URL');
+    const usage = await docflow('create-user', '--email', 'a@b.co');
+    expect(usage.code).toBe(64);
+    expect(usage.stderr).toContain('missing --password, --name');
+  });
+});
+
+describe('runCli', () => {
+  let database: Database;
+  const lines: { out: string[]; err: string[] } = { out: [], err: [] };
+  const io = () => ({ database, out: (l: string) => lines.out.push(l), err: (l: string) => lines.err.push(l) });
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database.close());
+
+  const cli = async (...argv: string[]) => {
+    lines.out.length = 0;
+    lines.err.length = 0;
+    return runCli(argv, io());
+  };
+
+  it('create-user defaults to role user; set-role changes it', async () => {
+    expect(
+      await cli(
+        'create-user',
+        '--email',
+        'plain@example.com',
+        '--password',
+        'Kangaroo-Orbit-42',
+        '--name',
+        'Plain User',
+      ),
+    ).toBe(0);
+    expect(lines.out[0]).toMatch(/^Created user plain@example\.com/);
+    expect(await cli('set-role', '--email', 'PLAIN@example.com', '--role', 'super_admin')).toBe(0);
+    expect(lines.out[0]).toBe('plain@example.com is now super_admin.');
+    const [row] = await database.sql.query<{ role: string }>(
+      "SELECT role FROM users WHERE email = 'plain@example.com'",
+    );
+    expect(row!.role).toBe('super_admin');
+    const audit = await database.sql.query<{ action: string }>(
+      "SELECT action FROM audit_log WHERE action IN ('user_created', 'role_changed')",
+    );
+    expect(audit.map((a) => a.action).sort()).toEqual(['role_changed', 'user_created']);
+  });
+
+  it.each([
+    [
+      ['create-user', '--email', 'not-an-email', '--password', 'Kangaroo-Orbit-42', '--name', 'X Y'],
+      1,
+      /email: not a valid e-mail address/,
+    ],
+    [['create-user', '--email', 'w@example.com', '--password', 'password123', '--name', 'Weak Pw'], 1, /too weak/],
+    [
+      [
+        'create-user',
+        '--email',
+        'r@example.com',
+        '--password',
+        'Kangaroo-Orbit-42',
+        '--name',
+        'Bad Role',
+        '--role',
+        'king',
+      ],
+      1,
+      /role: must be one of user, admin, super_admin, owner/,
+    ],
+    [['set-role', '--email', 'nobody@example.com', '--role', 'admin'], 1, /No user with the email nobody@example\.com/],
+    [['set-role', '--email', 'plain@example.com', '--role', 'emperor'], 1, /role: must be one of/],
+    [['create-user', '--email', 'x@example.com', '--bogus', '1'], 64, /Unknown option '--bogus'/],
+    [['create-user', '--email', 'x@example.com', 'extra'], 64, /unexpected argument: extra/],
+    [['launch-rockets'], 64, /unknown command: launch-rockets/],
+    [[], 64, /Usage: npm run docflow/],
+  ])('%j exits %i with a message', async (argv, code, message) => {
+    expect(await cli(...(argv as string[]))).toBe(code);
+    expect(lines.err.join('\n')).toMatch(message);
+  });
+
+  it('help prints the usage and exits 0', async () => {
+    expect(await cli('help')).toBe(0);
+    expect(lines.out[0]).toContain('create-user --email');
+  });
+});
+
+describe('a CLI-made owner signs in through the API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('logs in with the role given', async () => {
+    expect(
+      await runCli(
+        [
+          'create-user',
+          '--email',
+          'boss@example.com',
+          '--password',
+          'Kangaroo-Orbit-42',
+          '--name',
+          'Big Boss',
+          '--role',
+          'owner',
+        ],
+        { database: t.database, out: () => undefined },
+      ),
+    ).toBe(0);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: 'boss@example.com', password: 'Kangaroo-Orbit-42' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.user).toMatchObject({ role: 'owner', emailVerified: true });
+  });
+});

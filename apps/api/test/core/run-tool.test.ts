@@ -1,0 +1,86 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runTool, ToolFailedError } from '../../src/core/run-tool';
+import { Limiter } from '../../src/core/limiter';
+
+/** Running (a killed process not yet reaped by its new parent shows as a zombie, state Z). */
+const alive = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) Z/.test(stat);
+  } catch {
+    return false;
+  }
+};
+
+describe('runTool', () => {
+  it('captures stdout and stderr, no shell involved', async () => {
+    const r = await runTool('sh', ['-c', 'echo out; echo err >&2', '$(touch /tmp/never)']);
+    expect(r.stdout.toString()).toBe('out\n');
+    expect(r.stderr).toBe('err\n');
+    expect(r.exitCode).toBe(0);
+    // An argument with shell syntax is just an argument.
+    const echo = await runTool('echo', ['$(id)', ';', 'rm -rf /']);
+    expect(echo.stdout.toString()).toBe('$(id) ; rm -rf /\n');
+  });
+
+  it('a timeout kills the whole process group (grandchildren too) and reports TIMEOUT', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
+    const pidFile = path.join(dir, 'pid');
+    const started = Date.now();
+    const err = await runTool('sh', ['-c', `sleep 30 & echo $! > ${pidFile}; wait`], { timeoutMs: 300 }).catch((e) => e);
+    expect(err.code).toBe('TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it('an unexpected exit code is a ToolFailedError with stderr kept for the log', async () => {
+    const err = await runTool('sh', ['-c', 'echo broken >&2; exit 3']).catch((e) => e);
+    expect(err).toBeInstanceOf(ToolFailedError);
+    expect(err.exitCode).toBe(3);
+    expect(err.stderr).toContain('broken');
+    expect(err.message).not.toContain('broken'); // never shown to the client
+    expect((await runTool('sh', ['-c', 'exit 3'], { okExitCodes: [0, 3] })).exitCode).toBe(3);
+  });
+
+  it('caps stdout: OUTPUT_TOO_LARGE, or truncation on request', async () => {
+    const err = await runTool('sh', ['-c', 'yes'], { maxStdout: 1000 }).catch((e) => e);
+    expect(err.code).toBe('OUTPUT_TOO_LARGE');
+    const r = await runTool('sh', ['-c', 'yes'], { maxStdout: 1000, onStdoutOverflow: 'truncate' });
+    expect(r.truncated).toBe(true);
+    expect(r.stdout.length).toBe(1000);
+  });
+
+  it('a missing tool is an engine failure, not a crash', async () => {
+    const err = await runTool('definitely-not-a-tool-xyz', []).catch((e) => e);
+    expect(err.code).toBe('ENGINE_FAILED');
+  });
+
+  it('cancellation kills the tool (ABORTED)', async () => {
+    const ac = new AbortController();
+    const p = runTool('sleep', ['30'], { signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    expect((await p.catch((e) => e)).code).toBe('ABORTED');
+  });
+
+  it('applies rlimits through prlimit: a file larger than allowed is refused', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
+    const f = path.join(dir, 'big');
+    const err = await runTool('sh', ['-c', `head -c 3000000 /dev/zero > ${f}`], { fileSizeLimitBytes: 1_000_000 }).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(['OUTPUT_TOO_LARGE', 'ENGINE_FAILED']).toContain(err.code);
+    expect(existsSync(f) ? readFileSync(f).length : 0).toBeLessThanOrEqual(1_000_000);
+  });
+
+  it('takes a limiter slot: a full queue refuses before spawning', async () => {
+    const limiter = new Limiter({ concurrency: 1, queueSize: 0 });
+    const first = runTool('sleep', ['0.3'], { limiter });
+    const err = await runTool('true', [], { limiter }).catch((e) => e);
+    expect(err.code).toBe('QUEUE_FULL');
+    await first;
+  });
+});

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../helper';
+import { bearer, jwtClaims, login, post, refreshCookie, registerAndVerify } from './auth-helper';
+
+const refreshWithCookie = (t: TestApp, token: string) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: {}, cookies: { df_refresh: token } });
+
+describe('POST /api/v1/auth/refresh', () => {
+  let t: TestApp;
+  let email: string;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    ({ email } = await registerAndVerify(t));
+  });
+  afterAll(() => t.close());
+
+  describe('200', () => {
+    it('rotates: a new refresh token each time (body), same session, new cookie', async () => {
+      const { tokens } = await login(t, email);
+      const res = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
+      expect(res.statusCode).toBe(200);
+      const next = res.json().data.tokens;
+      expect(next).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 });
+      expect(next.refreshToken).not.toBe(tokens.refreshToken);
+      expect(jwtClaims(next.accessToken).sid).toBe(jwtClaims(tokens.accessToken).sid);
+      expect(refreshCookie(res)).toMatchObject({ value: next.refreshToken, httpOnly: true, path: '/api/v1/auth' });
+      const [s] = await t.database.sql.query<{ generation: number }>('SELECT generation FROM sessions WHERE id = $1', [
+        jwtClaims(next.accessToken).sid,
+      ]);
+      expect(s!.generation).toBe(1);
+      const me = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(next.accessToken) });
+      expect(me.statusCode).toBe(200);
+    });
+
+    it('reads the token from the df_refresh cookie (the web app sends {})', async () => {
+      const { cookie } = await login(t, email);
+      const res = await refreshWithCookie(t, cookie!.value);
+      expect(res.statusCode).toBe(200);
+      const again = await refreshWithCookie(t, refreshCookie(res)!.value);
+      expect(again.statusCode).toBe(200);
+    });
+
+    it('accepts a POST with no body at all', async () => {
+      const { tokens } = await login(t, email);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        cookies: { df_refresh: tokens.refreshToken },
+      });
+      expect(res.statusCode).toBe(200);
+    });
+  });
+
+  describe('401', () => {
+    it('a reused refresh token revokes the whole session; the rotated token fails too', async () => {
+      const { tokens } = await login(t, email);
+      const rotated = (await post(t, '/refresh', { refreshToken: tokens.refreshToken })).json().data.tokens;
+
+      const reuse = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
+      expect(reuse.statusCode).toBe(401);
+      expect(reuse.json()).toMatchObject({ code: 'INVALID_TOKEN', error: expect.stringMatching(/already used/) });
+      const cleared = refreshCookie(reuse);
+      expect(cleared?.value).toBe('');
+
+      const sid = jwtClaims(tokens.accessToken).sid;
+      const [s] = await t.database.sql.query<{ revoked_at: Date | null; revoked_reason: string }>(
+        'SELECT revoked_at, revoked_reason FROM sessions WHERE id = $1',
+        [sid],
+      );
+      expect(s!.revoked_at).not.toBeNull();
+      expect(s!.revoked_reason).toBe('reuse_detected');
+
+      const next = await post(t, '/refresh', { refreshToken: rotated.refreshToken });
+      expect(next.statusCode).toBe(401);
+      expect(next.json().code).toBe('INVALID_TOKEN');
+      const me = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(rotated.accessToken) });
+      expect(me.statusCode).toBe(401);
+      const audit = await t.database.sql.query(
+        "SELECT 1 FROM audit_log WHERE action = 'refresh_token_reuse' AND details LIKE $1",
+        [`%${sid}%`],
+      );
+      expect(audit).toHaveLength(1);
+    });
+
+    it('an expired session is refused', async () => {
+      const { tokens } = await login(t, email);
+      await t.database.sql.query("UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE id = $1", [
+        jwtClaims(tokens.accessToken).sid,
+      ]);
+      const res = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'INVALID_TOKEN', error: expect.stringMatching(/expired/) });
+    });
+
+    it('an unknown token, and no token at all, are refused', async () => {
+      const unknown = await post(t, '/refresh', { refreshToken: 'x'.repeat(43) });
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.json().code).toBe('INVALID_TOKEN');
+      const none = await post(t, '/refresh', {});
+      expect(none.statusCode).toBe(401);
+      expect(none.json().error).toMatch(/No refresh token/);
+    });
+
+    it('a deactivated account cannot refresh', async () => {
+      const other = await registerAndVerify(t);
+      const { tokens } = await login(t, other.email);
+      await t.database.sql.query('UPDATE users SET is_active = false WHERE id = $1', [other.userId]);
+      const res = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('ACCOUNT_DISABLED');
+    });
+  });
+});
+
+describe('POST /api/v1/auth/logout', () => {
+  let t: TestApp;
+  let email: string;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    ({ email } = await registerAndVerify(t));
+  });
+  afterAll(() => t.close());
+
+  const revokedReason = async (accessToken: string) =>
+    (
+      await t.database.sql.query<{ revoked_reason: string | null }>(
+        'SELECT revoked_reason FROM sessions WHERE id = $1',
+        [jwtClaims(accessToken).sid],
+      )
+    )[0]!.revoked_reason;
+
+  it('with the refresh token in the body: ends the session and clears the cookie', async () => {
+    const { tokens } = await login(t, email);
+    const res = await post(t, '/logout', { refreshToken: tokens.refreshToken });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: 'Signed out.' });
+    const cookie = refreshCookie(res);
+    expect(cookie).toMatchObject({ value: '', path: '/api/v1/auth' });
+    expect(await revokedReason(tokens.accessToken)).toBe('logout');
+    expect((await post(t, '/refresh', { refreshToken: tokens.refreshToken })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(tokens.accessToken) })).statusCode,
+    ).toBe(401);
+  });
+
+  it('with the cookie', async () => {
+    const { tokens } = await login(t, email);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      payload: {},
+      cookies: { df_refresh: tokens.refreshToken },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await revokedReason(tokens.accessToken)).toBe('logout');
+  });
+
+  it('with only the access token', async () => {
+    const { tokens } = await login(t, email);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: bearer(tokens.accessToken) });
+    expect(res.statusCode).toBe(200);
+    expect(await revokedReason(tokens.accessToken)).toBe('logout');
+  });
+
+  it('with nothing, or a dead token: still 200, nothing else ends', async () => {
+    const { tokens } = await login(t, email);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout' })).statusCode).toBe(200);
+    expect((await post(t, '/logout', { refreshToken: 'not-a-token' })).statusCode).toBe(200);
+    expect((await post(t, '/logout', {}, { authorization: 'Bearer not.a.jwt' })).statusCode).toBe(200);
+    expect(await revokedReason(tokens.accessToken)).toBeNull();
+  });
+});

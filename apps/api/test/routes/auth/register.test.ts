@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../helper';
+import { PASSWORD, mailsTo, mailedToken, post, refreshCookie, registerBody, uniqueEmail } from './auth-helper';
+
+describe('POST /api/v1/auth/register', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  describe('201', () => {
+    it('creates an unverified account, answers without tokens and mails a verification link', async () => {
+      const body = registerBody({ email: '  Ada.Mixed@Example.COM ' });
+      const res = await post(t, '/register', body);
+      expect(res.statusCode).toBe(201);
+      const json = res.json();
+      expect(json.success).toBe(true);
+      expect(json.message).toMatch(/check your email/i);
+      expect(json.data.tokens).toBeUndefined();
+      expect(refreshCookie(res)).toBeUndefined();
+      expect(json.data.user).toMatchObject({
+        email: 'ada.mixed@example.com',
+        name: 'Ada Lovelace',
+        company: 'Analytical Engines',
+        role: 'user',
+        isActive: true,
+        emailVerified: false,
+        emailVerifiedAt: null,
+        registrationSource: 'web',
+        plan: 'free',
+        plans: expect.any(Array),
+        activeplan: null,
+        lastLoginAt: null,
+      });
+      const mails = mailsTo(t, 'ada.mixed@example.com');
+      expect(mails).toHaveLength(1);
+      expect(mails[0]).toContain('Subject: Verify your DocFlow e-mail address');
+      expect(mailedToken(t, 'ada.mixed@example.com', '/verify-email')).toMatch(/^[\w-]{43}$/);
+      const [row] = await t.database.sql.query<{ expires_at: Date; created_at: Date }>(
+        'SELECT v.expires_at, v.created_at FROM email_verifications v JOIN users u ON u.id = v.user_id WHERE u.email = $1',
+        ['ada.mixed@example.com'],
+      );
+      const hours = (new Date(row!.expires_at).getTime() - new Date(row!.created_at).getTime()) / 3600_000;
+      expect(hours).toBeCloseTo(24, 1);
+    });
+
+    it('accepts a missing or empty company', async () => {
+      const res = await post(t, '/register', registerBody({ company: undefined }));
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data.user.company).toBeNull();
+      const res2 = await post(t, '/register', registerBody({ company: '' }));
+      expect(res2.json().data.user.company).toBeNull();
+    });
+  });
+
+  describe('409', () => {
+    it('refuses an e-mail already registered, whatever its case', async () => {
+      const body = registerBody();
+      expect((await post(t, '/register', body)).statusCode).toBe(201);
+      const res = await post(t, '/register', { ...body, email: body.email.toUpperCase() });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({
+        success: false,
+        code: 'EMAIL_TAKEN',
+        error: expect.stringMatching(/already exists/),
+      });
+      expect(mailsTo(t, body.email)).toHaveLength(1);
+    });
+  });
+
+  describe('422', () => {
+    it('refuses a weak password, naming what is missing', async () => {
+      const res = await post(t, '/register', registerBody({ password: 'Password1!', confirmPassword: 'Password1!' }));
+      expect(res.statusCode).toBe(422);
+      const json = res.json();
+      expect(json.code).toBe('WEAK_PASSWORD');
+      expect(json.error).toMatch(/too weak.*too common/i);
+      expect(json.details.validation.requirements.notCommon).toBe(false);
+
+      const short = await post(t, '/register', registerBody({ password: 'xK3!q', confirmPassword: 'xK3!q' }));
+      expect(short.json()).toMatchObject({
+        code: 'WEAK_PASSWORD',
+        error: expect.stringMatching(/at least 8 characters/),
+      });
+    });
+
+    it('refuses a password containing the name or e-mail', async () => {
+      const email = uniqueEmail('lovelace');
+      const res = await post(
+        t,
+        '/register',
+        registerBody({ email, password: 'Lovelace-2024-x', confirmPassword: 'Lovelace-2024-x' }),
+      );
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ code: 'WEAK_PASSWORD', error: expect.stringMatching(/name or e-mail/) });
+    });
+
+    it("answers 'Passwords do not match' when the confirmation differs", async () => {
+      const res = await post(t, '/register', registerBody({ confirmPassword: `${PASSWORD}x` }));
+      expect(res.statusCode).toBe(422);
+      const json = res.json();
+      expect(json.code).toBe('VALIDATION_ERROR');
+      expect(json.error).toContain('Passwords do not match');
+      expect(json.details.fields).toContainEqual({ field: 'confirmPassword', message: 'Passwords do not match' });
+    });
+
+    it("answers 'Please accept the terms and conditions' when terms are refused or missing", async () => {
+      for (const acceptTerms of [false, undefined]) {
+        const res = await post(t, '/register', registerBody({ acceptTerms }));
+        expect(res.statusCode).toBe(422);
+        expect(res.json().code).toBe('VALIDATION_ERROR');
+        expect(res.json().error).toContain('Please accept the terms and conditions');
+      }
+    });
+
+    it('names each missing or malformed field', async () => {
+      const res = await post(t, '/register', {
+        email: 'not-an-email',
+        password: PASSWORD,
+        confirmPassword: 'other',
+        acceptTerms: false,
+      });
+      expect(res.statusCode).toBe(422);
+      const fields = res.json().details.fields.map((f: { field: string }) => f.field);
+      expect(fields).toEqual(expect.arrayContaining(['name', 'email', 'confirmPassword', 'acceptTerms']));
+    });
+  });
+
+  describe('400 / 413', () => {
+    it('answers 400 INVALID_JSON to a malformed body', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/register',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"name": "Ada", ',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, code: 'INVALID_JSON' });
+    });
+
+    it('answers 413 to a body over BODY_LIMIT (1 MiB)', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/register',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(registerBody({ company: 'x'.repeat(1_100_000) })),
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().code).toBe('PAYLOAD_TOO_LARGE');
+    });
+  });
+});
+
+describe('POST /api/v1/auth/register with EMAIL_VERIFICATION=false', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { EMAIL_VERIFICATION: 'false' } });
+  });
+  afterAll(() => t.close());
+
+  it('signs the user in at once: tokens, cookie, no mail; login works without verification', async () => {
+    const body = registerBody();
+    const res = await post(t, '/register', body);
+    expect(res.statusCode).toBe(201);
+    const { user, tokens } = res.json().data;
+    expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 });
+    expect(refreshCookie(res)?.value).toBe(tokens.refreshToken);
+    expect(user.emailVerified).toBe(false);
+    expect(mailsTo(t, body.email)).toHaveLength(0);
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/me',
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
+    expect(me.json().data.user.email).toBe(body.email);
+    expect((await post(t, '/login', { email: body.email, password: PASSWORD })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startServer, waitForLink, type E2eServer } from './support/server';
+import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
+import { registerByApi, signIn, uniqueEmail } from './support/flows';
+
+/**
+ * Every page at desktop (1280×800) and phone (390×844) width, saved to e2e/artifacts/ (gitignored) for review.
+ * Each page must render without a browser error and without horizontal overflow on a phone.
+ */
+describe('screenshots', () => {
+  let server: E2eServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const [size, viewport] of Object.entries(viewports)) {
+    it(`captures every page at ${size} width`, async () => {
+      const { page, watch, context } = await newPage(browser, viewport);
+      const noOverflow = async (name: string) => {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} overflows horizontally by ${overflow}px`).toBeLessThanOrEqual(0);
+      };
+      const shot = async (name: string) => {
+        await page.waitForLoadState('networkidle');
+        await noOverflow(name);
+        await screenshot(page, `${name}-${size}`);
+      };
+
+      await page.goto(`${server.url}/`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await shot('landing');
+      if (size === 'phone') {
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await page.locator('#landing-mobile-menu').waitFor();
+        await page.screenshot({ path: `${(await import('./support/browser')).artifactsDir}/landing-menu-phone.png` });
+        await page.getByRole('button', { name: 'Close menu' }).click();
+      }
+
+      await page.goto(`${server.url}/login`);
+      await page.getByRole('button', { name: 'Sign In' }).waitFor();
+      await shot('login');
+
+      await page.goto(`${server.url}/register`);
+      await page.getByLabel('Password', { exact: true }).fill('Sunny-Kettle-42!');
+      await page.getByTestId('password-strength-label').filter({ hasText: /\(\d\/4\)/ }).waitFor();
+      await page.getByRole('button', { name: 'Create Account' }).click();
+      await page.getByText('Please accept the terms and conditions').waitFor();
+      await shot('register');
+
+      // A real account waiting for verification, then its link.
+      const email = uniqueEmail(`shot-${size}`);
+      await page.goto(`${server.url}/register`);
+      await page.getByLabel('Full name').fill('Screen Shot');
+      await page.getByLabel('Email address').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill('Sunny-Kettle-42!');
+      await page.getByLabel('Confirm password').fill('Sunny-Kettle-42!');
+      await page.getByRole('checkbox', { name: /I agree/ }).click();
+      await page.getByRole('button', { name: 'Create Account' }).click();
+      await page.waitForURL(/\/check-email$/);
+      await shot('check-email');
+
+      const link = await waitForLink(server.dataDir, email, '/verify-email');
+      await page.goto(link);
+      await page.getByRole('heading', { name: 'Email verified!' }).waitFor();
+      await shot('verify-email');
+      // The verification page with a bad token: the API answers 400 on purpose.
+      watch.expect(/\/api\/v1\/auth\/verify-email\?token=not-a-real-token$/, 400);
+      await page.goto(`${server.url}/verify-email?token=not-a-real-token`);
+      await page.getByRole('heading', { name: 'Verification failed' }).waitFor();
+      await shot('verify-email-error');
+
+      // Signed in by the verification: the shell.
+      await page.goto(`${server.url}/dashboard`);
+      await page.getByTestId('shell-title').waitFor();
+      await shot('dashboard');
+      if (size === 'phone') {
+        await page.getByRole('button', { name: 'Open navigation' }).click();
+        await page.getByRole('dialog').waitFor();
+        await screenshot(page, 'dashboard-nav-phone');
+        await page.getByRole('button', { name: 'Close navigation' }).click();
+      } else {
+        await page.getByTestId('user-menu').click();
+        await page.getByRole('menu').waitFor();
+        await screenshot(page, 'user-menu-desktop');
+        await page.keyboard.press('Escape');
+      }
+
+      await page.goto(`${server.url}/settings`);
+      await page.getByTestId('session-row').first().waitFor();
+      await shot('settings');
+
+      await page.goto(`${server.url}/support`);
+      await page.getByRole('heading', { name: 'How can we help?' }).waitFor();
+      await shot('support');
+
+      // Unknown path while signed in → /dashboard; signed out → /.
+      await page.goto(`${server.url}/this/does/not/exist`);
+      await page.waitForURL(/\/dashboard$/);
+      await context.clearCookies();
+      await page.evaluate(() => localStorage.clear());
+      await page.goto(`${server.url}/this/does/not/exist`);
+      await page.waitForURL((u) => u.pathname === '/');
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await shot('404-redirect');
+
+      await page.goto(`${server.url}/forgot-password`);
+      await shot('forgot-password');
+      await page.goto(`${server.url}/reset-password?token=x`);
+      await shot('reset-password');
+
+      watch.assertClean();
+      await context.close();
+    });
+  }
+
+  it('renders the support page for a signed-in user with the playground link', async () => {
+    const email = uniqueEmail('support');
+    await registerByApi(server.url, { name: 'Support User', email });
+    await fetch((await waitForLink(server.dataDir, email, '/verify-email')).replace('/verify-email?', '/api/v1/auth/verify-email?'));
+    const { page, watch, context } = await newPage(browser);
+    await signIn(page, server.url, email);
+    await page.goto(`${server.url}/support`);
+    await page.getByRole('link', { name: 'Open Playground' }).click();
+    await page.waitForURL(/\/playground$/);
+    watch.assertClean();
+    await context.close();
+  });
+});

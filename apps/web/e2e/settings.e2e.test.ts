@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startServer, type E2eServer } from './support/server';
+import { launchBrowser, newPage } from './support/browser';
+import { registerByApi, signIn, strongPassword, toastText, uniqueEmail } from './support/flows';
+
+/** /settings: the profile, the password and the sessions, against the real API. */
+describe('settings', () => {
+  let server: E2eServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ env: { EMAIL_VERIFICATION: 'false' } }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('updates the profile', async () => {
+    const email = uniqueEmail('profile');
+    await registerByApi(server.url, { name: 'Profile User', email });
+    const { page, watch, context } = await newPage(browser);
+    await signIn(page, server.url, email);
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Profile Settings' }).click();
+    await page.waitForURL(/\/settings$/);
+
+    const profile = page.getByRole('form', { name: 'Profile' });
+    await profile.getByLabel('Full name').fill('Renamed User');
+    await profile.getByLabel('Company').fill('Acme');
+    await profile.getByLabel('Country').selectOption('FR');
+    await profile.getByLabel('Time zone').selectOption('Europe/Paris');
+    await profile.getByLabel('Language').selectOption('fr');
+    await profile.getByRole('button', { name: 'Save changes' }).click();
+    await toastText(page, 'Profil mis à jour avec succès');
+    const [row] = await server.sql<Record<string, string>>('SELECT name, company, country, timezone, language FROM users WHERE email = $1', [email]);
+    expect(row).toEqual({ name: 'Renamed User', company: 'Acme', country: 'FR', timezone: 'Europe/Paris', language: 'fr' });
+    // The header follows the store.
+    expect(await page.getByTestId('user-menu').textContent()).toContain('Renamed User');
+    await page.reload();
+    expect(await page.getByRole('form', { name: 'Profile' }).getByLabel('Full name').inputValue()).toBe('Renamed User');
+    watch.assertClean();
+    await context.close();
+  });
+
+  it('lists the sessions, marks this device, revokes one and then all the others', async () => {
+    const email = uniqueEmail('sessions');
+    await registerByApi(server.url, { name: 'Session User', email });
+    const others = await Promise.all([newPage(browser), newPage(browser), newPage(browser)]);
+    for (const o of others) await signIn(o.page, server.url, email);
+    const { page, watch, context } = await newPage(browser);
+    await signIn(page, server.url, email);
+    await page.goto(`${server.url}/settings`);
+    const rows = page.getByTestId('session-row');
+    // The sign-up through the API opened one more session.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length >= 4);
+    const before = await rows.count();
+    expect(await rows.filter({ hasText: 'This device' }).count()).toBe(1);
+    expect(await rows.filter({ hasText: '127.0.0.1' }).count()).toBeGreaterThanOrEqual(4);
+
+    await rows.filter({ hasNotText: 'This device' }).first().getByRole('button', { name: /Revoke session/ }).click();
+    await toastText(page, 'Session révoquée avec succès');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="session-row"]').length === n, before - 1);
+
+    await page.getByRole('button', { name: 'Revoke all other sessions' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke sessions' }).click();
+    await toastText(page, 'Sessions révoquées avec succès');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 1);
+    expect(await rows.first().textContent()).toContain('This device');
+    watch.assertClean();
+    await context.close();
+    for (const o of others) await o.context.close();
+  });
+
+  it('changes the password: a wrong current one is shown in the form, the right one succeeds', async () => {
+    const email = uniqueEmail('chpw');
+    await registerByApi(server.url, { name: 'Password User', email });
+    const { page, watch, context } = await newPage(browser);
+    await signIn(page, server.url, email);
+    await page.goto(`${server.url}/settings`);
+    const form = page.getByRole('form', { name: 'Change password' });
+    watch.expect(/\/api\/v1\/auth\/change-password$/, 401);
+    await form.getByLabel('Current password').fill('Wrong-Password-1');
+    await form.getByLabel('New password', { exact: true }).fill('Fresh-Otter-55%');
+    await form.getByLabel('Confirm new password').fill('Fresh-Otter-55%');
+    await form.getByRole('button', { name: 'Update password' }).click();
+    await page.getByTestId('change-password-error').waitFor();
+    // Still signed in: a wrong current password is not a session failure.
+    expect(new URL(page.url()).pathname).toBe('/settings');
+
+    await form.getByLabel('Current password').fill(strongPassword);
+    await form.getByRole('button', { name: 'Update password' }).click();
+    await toastText(page, 'Mot de passe modifié avec succès');
+    expect(await form.getByLabel('Current password').inputValue()).toBe('');
+    watch.assertClean();
+    await context.close();
+
+    const again = await newPage(browser);
+    await signIn(again.page, server.url, email, 'Fresh-Otter-55%');
+    again.watch.assertClean();
+    await again.context.close();
+  });
+});

@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../../api/src/config/env';
+import { openDatabase, type Database } from '../../../api/src/data/db';
+import { migrate } from '../../../api/src/data/migrate';
+import { buildApp } from '../../../api/src/app';
+import { ensureOwner } from '../../../api/src/services/accounts/seed-owner';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const webRoot = path.resolve(here, '../..');
+export const webDist = path.join(webRoot, 'dist');
+export const repoRoot = path.resolve(webRoot, '../..');
+
+/** Build the dashboard once if it is missing (the root `npm test` builds it through scripts/bootstrap.mjs). */
+export function ensureWebBuilt(): void {
+  if (existsSync(path.join(webDist, 'index.html'))) return;
+  execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
+}
+
+export interface E2eServer {
+  url: string;
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  dataDir: string;
+  /** Run SQL against the server's database (e.g. to change a role or revoke a session). */
+  sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** An owner account created at start (ADMIN_EMAIL / ADMIN_PASSWORD), as `npm start` does. */
+  owner?: { email: string; password: string; name?: string };
+  env?: Record<string, string>;
+}
+
+/**
+ * The real DocFlow server in-process, as apps/api/src/server.ts starts it, but on a free port with a temporary
+ * DATA_DIR (database and mail outbox) and the built dashboard from apps/web/dist.
+ */
+export async function startServer(opts: StartOptions = {}): Promise<E2eServer> {
+  ensureWebBuilt();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-e2e-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST: webDist,
+    // Generous sign-in throttle: the suites sign in many times from one address.
+    LOGIN_DAILY_IP_CAP: '10000',
+    ...opts.env,
+  });
+  const database = await openDatabase({ dataDir: config.dataDir });
+  await migrate(database);
+  const app = await buildApp({ config, database, logger: false });
+  if (opts.owner) {
+    await ensureOwner(app.db, { email: opts.owner.email, password: opts.owner.password, name: opts.owner.name ?? 'Owner' });
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the server has no TCP address');
+  const url = `http://127.0.0.1:${address.port}`;
+  // PUBLIC_URL = the listening address (known only now): the links in the mails point at it.
+  config.PUBLIC_URL = url;
+  config.publicUrl = url;
+  return {
+    url,
+    app,
+    config,
+    database,
+    dataDir,
+    sql: (text, params) => database.sql.query(text, params),
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface OutboxMail {
+  file: string;
+  to: string;
+  subject: string;
+  /** The decoded message (quoted-printable soft breaks and =3D undone). */
+  body: string;
+}
+
+/** Undo the quoted-printable encoding nodemailer may use. */
+export function decodeQuotedPrintable(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=3D/gi, '=')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** Mails in DATA_DIR/mail, oldest first. */
+export function readOutbox(dataDir: string): OutboxMail[] {
+  const dir = path.join(dataDir, 'mail');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((file) => {
+      const raw = readFileSync(path.join(dir, file), 'utf8');
+      const header = (name: string) => new RegExp(`^${name}:\\s*(.+)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
+      return { file, to: header('To'), subject: header('Subject'), body: decodeQuotedPrintable(raw) };
+    });
+}
+
+/** Wait for a mail to `to` whose body holds a `pathPrefix` link, and return that link. */
+export async function waitForLink(dataDir: string, to: string, pathPrefix: string, opts: { after?: number; timeoutMs?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  const escaped = pathPrefix.replace(/[/?.]/g, (c) => `\\${c}`);
+  const re = new RegExp(`https?://[^\\s"'<>]*${escaped}\\?token=[^\\s"'<>&]+`);
+  while (Date.now() < deadline) {
+    const mails = readOutbox(dataDir)
+      .slice(opts.after ?? 0)
+      .filter((m) => m.to.toLowerCase().includes(to.toLowerCase()));
+    for (const m of mails.reverse()) {
+      const link = re.exec(m.body)?.[0];
+      if (link) return link;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const seen = readOutbox(dataDir).map((m) => `  ${m.to}: ${m.subject}`);
+  throw new Error(`no ${pathPrefix} mail to ${to} in ${path.join(dataDir, 'mail')}; the outbox holds:\n${seen.join('\n')}`);
+}

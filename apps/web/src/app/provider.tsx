@@ -1,0 +1,31 @@
+import { useEffect, type ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { TooltipProvider } from '@radix-ui/react-tooltip';
+import { Toaster } from '@/components/ui/toaster';
+import { queryClient } from '@/lib/react-query';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { getNotificationsQueryOptions } from '@/features/notifications/api/notifications';
+
+/** Start-up (spec-1 §4): a stored token counts as signed in and the user is re-read; notifications are fetched once. */
+function Bootstrap() {
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  useEffect(() => {
+    void useAuthStore.getState().initialize();
+  }, []);
+  useEffect(() => {
+    if (isAuthenticated) void queryClient.prefetchQuery(getNotificationsQueryOptions());
+  }, [isAuthenticated]);
+  return null;
+}
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TooltipProvider delayDuration={200}>
+        <Bootstrap />
+        {children}
+        <Toaster />
+      </TooltipProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,5 @@
+import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
+
+export default function DashboardRoute() {
+  return <DashboardPage />;
+}

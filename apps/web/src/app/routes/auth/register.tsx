@@ -1,0 +1,25 @@
+import { useNavigate } from 'react-router';
+import { AuthLayout } from '@/components/layouts/auth-layout';
+import { paths } from '@/config/paths';
+import { FreeTrialPanel } from '@/features/auth/components/auth-asides';
+import { RegisterForm } from '@/features/auth/components/register-form';
+
+export default function RegisterRoute() {
+  const navigate = useNavigate();
+  return (
+    <AuthLayout
+      title="Create your account"
+      heading="Create your account"
+      subheading="Get an API key and start converting documents today."
+      aside={<FreeTrialPanel />}
+      asideOnMobile
+    >
+      <RegisterForm
+        onSuccess={({ verificationRequired, email }) => {
+          // Without tokens the account waits for e-mail verification; with tokens the gate moves on to /dashboard.
+          if (verificationRequired) navigate(paths.auth.checkEmail.getHref(), { state: { email } });
+        }}
+      />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,159 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { CheckCircle2, Link2Off, Loader2, XCircle } from 'lucide-react';
+import { AuthLayout } from '@/components/layouts/auth-layout';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { constants, messages } from '@/config/messages';
+import { paths } from '@/config/paths';
+import { errorMessage } from '@/lib/api-client';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+
+type State = { kind: 'loading' } | { kind: 'success' } | { kind: 'error'; message: string } | { kind: 'no-token' };
+
+/**
+ * Verification tokens are single-use: the same token is verified once per page load even when React runs the effect
+ * twice (StrictMode) or the component remounts. "Try Again" asks explicitly for a new attempt.
+ */
+const attempts = new Map<string, Promise<unknown>>();
+function verifyOnce(token: string, verify: (t: string) => Promise<unknown>, fresh = false): Promise<unknown> {
+  if (fresh || !attempts.has(token)) attempts.set(token, verify(token));
+  return attempts.get(token)!;
+}
+
+/** /verify-email?token=…: states loading, success (5-second countdown to /dashboard), error, no-token (spec-1 §2). */
+export default function VerifyEmailRoute() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const navigate = useNavigate();
+  const verifyEmail = useAuthStore((s) => s.verifyEmail);
+  const [state, setState] = useState<State>(token ? { kind: 'loading' } : { kind: 'no-token' });
+  const [seconds, setSeconds] = useState<number>(constants.verifyRedirectSeconds);
+  const retried = useRef(false);
+
+  const run = useCallback(
+    (fresh: boolean) => {
+      if (!token) return;
+      setState({ kind: 'loading' });
+      let cancelled = false;
+      verifyOnce(token, verifyEmail, fresh).then(
+        () => !cancelled && setState({ kind: 'success' }),
+        (err: unknown) =>
+          !cancelled &&
+          setState({
+            kind: 'error',
+            message: errorMessage(err, retried.current ? messages.verify.retryFailure : messages.verify.firstFailure),
+          }),
+      );
+      return () => {
+        cancelled = true;
+      };
+    },
+    [token, verifyEmail],
+  );
+
+  useEffect(() => {
+    if (!token) {
+      setState({ kind: 'no-token' });
+      return;
+    }
+    return run(false);
+  }, [token, run]);
+
+  const goToDashboard = useCallback(() => navigate(paths.app.dashboard.getHref(), { replace: true }), [navigate]);
+
+  // Success: count 5 → 0, then go to the dashboard.
+  useEffect(() => {
+    if (state.kind !== 'success') return;
+    setSeconds(constants.verifyRedirectSeconds);
+    const id = setInterval(() => setSeconds((s) => Math.max(0, s - 1)), 1000);
+    return () => clearInterval(id);
+  }, [state.kind]);
+  useEffect(() => {
+    if (state.kind === 'success' && seconds === 0) goToDashboard();
+  }, [state.kind, seconds, goToDashboard]);
+
+  return (
+    <AuthLayout title="Verify your email" centered>
+      <Card>
+        <CardContent className="px-6 py-10 text-center sm:px-10">
+          {state.kind === 'loading' && (
+            <div aria-live="polite">
+              <Loader2 className="mx-auto h-12 w-12 animate-spin text-indigo-600" aria-hidden="true" />
+              <h1 className="mt-6 text-2xl font-bold text-slate-900">Verifying your email…</h1>
+              <p className="mt-2 text-sm text-slate-600">This only takes a moment.</p>
+            </div>
+          )}
+
+          {state.kind === 'success' && (
+            <div aria-live="polite">
+              <div className="mx-auto grid h-16 w-16 place-items-center rounded-full bg-emerald-100 text-emerald-600">
+                <CheckCircle2 className="h-9 w-9" aria-hidden="true" />
+              </div>
+              <h1 className="mt-6 text-2xl font-bold text-slate-900">Email verified!</h1>
+              <p className="mt-2 text-sm text-slate-600">Your account is active. Welcome to DocFlow.</p>
+              <p className="mt-6 text-sm text-slate-500" data-testid="verify-countdown">
+                Redirecting to your dashboard in <span className="font-semibold tabular-nums text-slate-900">{seconds}</span>{' '}
+                second{seconds === 1 ? '' : 's'}…
+              </p>
+              <div className="mx-auto mt-3 h-1.5 max-w-xs overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
+                <div
+                  className="h-full rounded-full bg-emerald-500 transition-[width] duration-1000 ease-linear"
+                  style={{ width: `${(seconds / constants.verifyRedirectSeconds) * 100}%` }}
+                />
+              </div>
+              <Button className="mt-8" size="lg" onClick={goToDashboard}>
+                Go to Dashboard
+              </Button>
+            </div>
+          )}
+
+          {state.kind === 'error' && (
+            <div>
+              <div className="mx-auto grid h-16 w-16 place-items-center rounded-full bg-rose-100 text-rose-600">
+                <XCircle className="h-9 w-9" aria-hidden="true" />
+              </div>
+              <h1 className="mt-6 text-2xl font-bold text-slate-900">Verification failed</h1>
+              <p className="mt-2 text-sm text-rose-700" role="alert" data-testid="verify-error">
+                {state.message}
+              </p>
+              <p className="mt-4 text-sm text-slate-600">
+                This can happen when the verification link has expired or is invalid. Try again, or sign in to request a new link.
+              </p>
+              <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+                <Button
+                  onClick={() => {
+                    retried.current = true;
+                    run(true);
+                  }}
+                >
+                  Try Again
+                </Button>
+                <Button variant="secondary" onClick={() => navigate(paths.auth.login.getHref())}>
+                  Back to Login
+                </Button>
+              </div>
+            </div>
+          )}
+
+          {state.kind === 'no-token' && (
+            <div>
+              <div className="mx-auto grid h-16 w-16 place-items-center rounded-full bg-amber-100 text-amber-600">
+                <Link2Off className="h-8 w-8" aria-hidden="true" />
+              </div>
+              <h1 className="mt-6 text-2xl font-bold text-slate-900">Invalid verification link</h1>
+              <p className="mt-2 text-sm text-slate-600">{messages.verify.missingToken}</p>
+              <p className="mt-2 text-sm text-slate-500">{messages.verify.missingTokenHint}</p>
+              <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+                <Button onClick={() => navigate(paths.auth.register.getHref())}>Create New Account</Button>
+                <Button variant="secondary" onClick={() => navigate(paths.auth.login.getHref())}>
+                  I Already Have an Account
+                </Button>
+              </div>
+            </div>
+          )}
+        </CardContent>
+      </Card>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,8 @@
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { SupportPage } from '@/features/support/components/support-page';
+
+/** /support: public (spec-2). */
+export default function SupportRoute() {
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  return <SupportPage isAuthenticated={isAuthenticated} />;
+}

@@ -1,0 +1,34 @@
+/** Every route of the dashboard, each with the href builder the links use (bulletproof-react's paths.ts). */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  support: { path: '/support', getHref: () => '/support' },
+  apiDocs: { path: '/api-docs', getHref: () => '/api-docs' },
+  auth: {
+    login: { path: '/login', getHref: () => '/login' },
+    register: { path: '/register', getHref: () => '/register' },
+    checkEmail: { path: '/check-email', getHref: () => '/check-email' },
+    verifyEmail: {
+      path: '/verify-email',
+      getHref: (token?: string) => (token ? `/verify-email?token=${encodeURIComponent(token)}` : '/verify-email'),
+    },
+    forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+    resetPassword: {
+      path: '/reset-password',
+      getHref: (token?: string) => (token ? `/reset-password?token=${encodeURIComponent(token)}` : '/reset-password'),
+    },
+  },
+  app: {
+    dashboard: { path: '/dashboard', getHref: () => '/dashboard' },
+    keys: { path: '/keys', getHref: () => '/keys' },
+    analytics: { path: '/analytics', getHref: () => '/analytics' },
+    playground: { path: '/playground', getHref: () => '/playground' },
+    plans: { path: '/plans', getHref: () => '/plans' },
+    settings: { path: '/settings', getHref: () => '/settings' },
+  },
+  admin: {
+    users: { path: '/admin/users', getHref: () => '/admin/users' },
+    systemMonitor: { path: '/admin/system-monitor', getHref: () => '/admin/system-monitor' },
+    monitor: { path: '/admin/monitor', getHref: () => '/admin/monitor' },
+    settings: { path: '/admin/settings', getHref: () => '/admin/settings' },
+  },
+} as const;

@@ -1,0 +1,238 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import type { TApiKey } from '@docflow/contracts';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { ApiKeysPage } from '../api-keys-page';
+import { json, makeKey, makePlan, mockFetch } from './fixtures';
+
+const toast = vi.hoisted(() => ({
+  success: vi.fn(),
+  error: vi.fn(),
+  info: vi.fn(),
+  warning: vi.fn(),
+  message: vi.fn(),
+  dismiss: vi.fn(),
+}));
+vi.mock('@/lib/toast', () => ({ toast }));
+
+const keys: TApiKey[] = [
+  makeKey({ id: 'k1', name: 'Billing worker', currentUsage: 95_000, lastUsedAt: '2025-05-01T08:00:00Z' }),
+  makeKey({
+    id: 'k2',
+    name: '',
+    environment: 'development',
+    isActive: false,
+    currentUsage: 10,
+    keyPrefix: 'dfk_test_xyz',
+    planName: 'free',
+    planDisplayName: 'Free',
+    limits: { ...makeKey().limits, maxRequestsPerMonth: 1000, maxRequestsPerMinute: 5 },
+    expiresAt: '2099-01-01T00:00:00Z',
+  }),
+  makeKey({ id: 'k3', name: 'Reports', environment: 'staging', currentUsage: 75_000 }),
+];
+
+const plansBody = { success: true, data: { plans: [makePlan()] } };
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <ApiKeysPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+/** A fake server holding `list`; mutations change it like the real one. */
+function serve(list: TApiKey[]) {
+  return mockFetch((method, path, body) => {
+    if (path === '/api/v1/plans') return json(200, plansBody);
+    if (method === 'GET' && path === '/api/v1/my/api-keys')
+      return json(200, {
+        success: true,
+        data: { apiKeys: list, pagination: { page: 1, limit: 100, total: list.length, totalPages: 1 } },
+      });
+    const m = /^\/api\/v1\/my\/api-keys\/([^/]+)(\/regenerate)?$/.exec(path);
+    if (!m) return undefined;
+    const i = list.findIndex((k) => k.id === m[1]);
+    if (method === 'DELETE') {
+      list.splice(i, 1);
+      return json(200, { success: true, data: { id: m[1] } });
+    }
+    if (method === 'PUT') {
+      list[i] = { ...list[i]!, ...(body as object) };
+      return json(200, { success: true, data: { apiKey: list[i] } });
+    }
+    if (method === 'POST' && m[2]) {
+      list[i] = { ...list[i]!, keyPrefix: 'dfk_live_new' };
+      return json(200, { success: true, data: { apiKey: { ...list[i], key: 'dfk_live_new_FULLSECRET' } } });
+    }
+    return undefined;
+  });
+}
+
+const cardOf = (name: string) => screen.getByRole('article', { name });
+
+describe('ApiKeysPage', () => {
+  beforeEach(() => {
+    useAuthStore.setState({
+      user: {
+        id: 'u',
+        email: 'a@b.c',
+        name: 'A',
+        company: null,
+        role: 'user',
+        isActive: true,
+        emailVerified: true,
+        emailVerifiedAt: null,
+        registrationSource: 'web',
+        country: null,
+        timezone: null,
+        language: null,
+        createdAt: '',
+        lastLoginAt: null,
+        plan: 'free',
+        plans: [],
+        activeplan: null,
+      },
+      token: 'access',
+      isAuthenticated: true,
+    });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    vi.clearAllMocks();
+  });
+
+  it('shows 4 skeleton cards while loading', () => {
+    mockFetch((_m, path) => (path === '/api/v1/plans' ? json(200, plansBody) : new Promise<Response>(() => undefined)));
+    renderPage();
+    expect(screen.getAllByTestId('api-key-skeleton')).toHaveLength(4);
+    expect(screen.getByRole('heading', { name: 'API Keys', level: 1 })).toBeInTheDocument();
+  });
+
+  it('shows the load error banner with the French default', async () => {
+    mockFetch((_m, path) => (path === '/api/v1/plans' ? json(200, plansBody) : new Response('', { status: 502 })));
+    renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Erreur lors du chargement des clés API');
+    expect(toast.error).toHaveBeenCalledWith('Erreur lors du chargement des clés API', { id: 'api-keys-load-error' });
+  });
+
+  it('offers the first key only when no search term is entered', async () => {
+    serve([]);
+    renderPage();
+    expect(await screen.findByText('No API keys found')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create your first API key' })).toBeInTheDocument();
+  });
+
+  it('renders each card and filters with the search box', async () => {
+    serve([...keys]);
+    renderPage();
+    await screen.findByRole('article', { name: 'Billing worker' });
+    expect(screen.getAllByTestId('api-key-card')).toHaveLength(3);
+
+    const unnamed = within(cardOf('Unnamed Key'));
+    expect(unnamed.getByText('Inactive')).toBeInTheDocument();
+    expect(unnamed.getByText('Development')).toBeInTheDocument();
+    expect(unnamed.getByText('Never')).toBeInTheDocument();
+    expect(unnamed.getByText('5 / min')).toBeInTheDocument();
+    expect(unnamed.getByLabelText('Key prefix')).toHaveTextContent(/^dfk_test•+$/);
+    expect(unnamed.getByText(/Expires Jan 1, 2099/)).toBeInTheDocument();
+    expect(unnamed.getByRole('progressbar')).toHaveAttribute('data-level', 'ok');
+
+    const billing = within(cardOf('Billing worker'));
+    expect(billing.getByRole('progressbar')).toHaveAttribute('data-level', 'critical');
+    expect(billing.getByText('95% of monthly limit')).toBeInTheDocument();
+    expect(billing.getByText('Never expires')).toBeInTheDocument();
+    expect(billing.getByText('PDF')).toBeInTheDocument();
+    expect(within(cardOf('Reports')).getByRole('progressbar')).toHaveAttribute('data-level', 'warning');
+
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search API keys' }), 'report');
+    expect(screen.getAllByTestId('api-key-card')).toHaveLength(1);
+    await userEvent.clear(screen.getByRole('searchbox'));
+    await userEvent.type(screen.getByRole('searchbox'), 'nothing-like-this');
+    expect(screen.getByText('No API keys found')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create your first API key' })).not.toBeInTheDocument();
+  });
+
+  it('asks the browser to confirm a delete, then removes the key', async () => {
+    const list = [...keys];
+    serve(list);
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    renderPage();
+    await screen.findByRole('article', { name: 'Reports' });
+
+    const openMenu = () => userEvent.click(screen.getByRole('button', { name: 'Actions for Reports' }));
+    await openMenu();
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    expect(confirm).toHaveBeenLastCalledWith(
+      'Are you sure you want to delete this API key? This action cannot be undone.',
+    );
+    expect(list).toHaveLength(3);
+
+    await openMenu();
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Reports' })).not.toBeInTheDocument());
+    expect(toast.success).toHaveBeenCalledWith('Clé API supprimée avec succès !');
+  });
+
+  it('disables and enables with the French toasts', async () => {
+    serve([...keys]);
+    renderPage();
+    await screen.findByRole('article', { name: 'Reports' });
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Reports' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Disable' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Clé API désactivée avec succès !'));
+    expect(within(cardOf('Reports')).getByText('Inactive')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Reports' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Enable' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Clé API activée avec succès !'));
+  });
+
+  it('regenerates after the confirmation and shows the new key in French', async () => {
+    serve([...keys]);
+    renderPage();
+    await screen.findByRole('article', { name: 'Billing worker' });
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Billing worker' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Regenerate' }));
+
+    const confirmDialog = await screen.findByRole('dialog', { name: 'Regenerate API key?' });
+    const effects = within(confirmDialog)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(effects).toHaveLength(5);
+    expect(effects.join(' ')).toMatch(/new secret/i);
+    expect(effects.join(' ')).toMatch(/stops working immediately/);
+    expect(effects.join(' ')).toMatch(/transferred/);
+    expect(effects.join(' ')).toMatch(/shown only once/);
+    expect(effects.join(' ')).toMatch(/cannot be undone/);
+    await userEvent.click(within(confirmDialog).getByRole('button', { name: 'Regenerate key' }));
+
+    const done = await screen.findByRole('dialog', { name: 'Clé API regénérée' });
+    expect(within(done).getByTestId('secret-api-key')).toHaveTextContent('dfk_live_new_FULLSECRET');
+    expect(within(done).getByText('Nouvellement générée')).toBeInTheDocument();
+    expect(within(done).getByText('Billing worker')).toBeInTheDocument();
+    expect(within(done).getByText('Production')).toBeInTheDocument();
+    expect(within(done).getByText(/Mettez à jour cette clé/)).toBeInTheDocument();
+    expect(toast.success).toHaveBeenCalledWith('Clé API regénérée avec succès !');
+
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    Object.defineProperty(window, 'isSecureContext', { value: true, configurable: true });
+    await userEvent.click(within(done).getByRole('button', { name: 'Copier la clé API' }));
+    expect(writeText).toHaveBeenCalledWith('dfk_live_new_FULLSECRET');
+    expect(toast.success).toHaveBeenCalledWith('Clé API copiée dans le presse-papiers !');
+
+    writeText.mockRejectedValueOnce(new Error('denied'));
+    await userEvent.click(within(done).getByRole('button', { name: 'Copier la clé API' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Impossible de copier la clé API'));
+  });
+});

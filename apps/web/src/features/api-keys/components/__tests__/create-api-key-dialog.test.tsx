@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import type { TPlan } from '@docflow/contracts';
+import { CreateApiKeyDialog, type PlansState } from '../create-api-key-dialog';
+import { json, makeKey, makePlan, mockFetch } from './fixtures';
+
+const toast = vi.hoisted(() => ({
+  success: vi.fn(),
+  error: vi.fn(),
+  info: vi.fn(),
+  warning: vi.fn(),
+  message: vi.fn(),
+  dismiss: vi.fn(),
+}));
+vi.mock('@/lib/toast', () => ({ toast }));
+
+const plans: TPlan[] = [
+  makePlan({ name: 'free', displayName: 'Free', sortOrder: 1 }),
+  makePlan({
+    name: 'pro',
+    displayName: 'Pro',
+    price: 29,
+    sortOrder: 2,
+    isRecommended: true,
+    maxRequestsPerMonth: 100_000,
+  }),
+  makePlan({ name: 'enterprise', displayName: 'Enterprise', price: 99, sortOrder: 3 }),
+];
+
+function renderDialog(state: Partial<PlansState> = {}, canUsePlan: (n: string) => boolean = (n) => n === 'free') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const refetch = vi.fn();
+  const onOpenChange = vi.fn();
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <CreateApiKeyDialog
+          open
+          onOpenChange={onOpenChange}
+          plans={{ data: plans, isPending: false, isError: false, refetch, ...state }}
+          canUsePlan={canUsePlan}
+        />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { refetch, onOpenChange };
+}
+
+describe('CreateApiKeyDialog', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.clearAllMocks();
+  });
+
+  it('keeps the create button disabled until the trimmed name is not empty', async () => {
+    renderDialog();
+    const create = screen.getByRole('button', { name: 'Create API Key' });
+    expect(create).toBeDisabled();
+    const name = screen.getByLabelText('Key name');
+    await userEvent.type(name, '   ');
+    expect(create).toBeDisabled();
+    await userEvent.type(name, 'My key');
+    expect(create).toBeEnabled();
+    await userEvent.clear(name);
+    expect(create).toBeDisabled();
+  });
+
+  it('defaults to development and to the first usable plan; plans not owned are disabled with a trial hint', () => {
+    renderDialog();
+    expect(screen.getByRole('radio', { name: 'Development' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Staging' })).not.toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Production' })).not.toBeChecked();
+    const free = screen.getByRole('radio', { name: 'Free' });
+    const pro = screen.getByRole('radio', { name: 'Pro' });
+    expect(free).toBeChecked();
+    expect(free).toBeEnabled();
+    expect(pro).toBeDisabled();
+    expect(pro).toHaveAccessibleDescription(/Start a free trial on the Plans page/);
+    const proRow = pro.closest('label')!;
+    expect(within(proRow).getByText('Recommended')).toBeInTheDocument();
+    expect(pro).toHaveAccessibleDescription(/29\s\$US \/month/);
+    expect(within(proRow).getByText('100,000 requests / month')).toBeInTheDocument();
+    expect(within(proRow).getByRole('link', { name: 'Plans page' })).toHaveAttribute('href', '/plans');
+  });
+
+  it('picks pro by default when the user may use it', () => {
+    renderDialog({}, () => true);
+    expect(screen.getByRole('radio', { name: 'Pro' })).toBeChecked();
+  });
+
+  it("says 'Aucun plan disponible' with a reload when there is no plan", async () => {
+    const { refetch } = renderDialog({ data: [] });
+    expect(screen.getByText('Aucun plan disponible')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Recharger' }));
+    expect(refetch).toHaveBeenCalled();
+  });
+
+  it('creates the key and shows it once with its details', async () => {
+    const fetchMock = mockFetch((method, path, body) => {
+      if (method === 'POST' && path === '/api/v1/my/api-keys') {
+        expect(body).toEqual({ name: 'Billing worker', environment: 'staging', planName: 'free' });
+        return json(201, {
+          success: true,
+          data: { apiKey: makeKey({ key: 'dfk_live_abc_SECRET', environment: 'staging', planDisplayName: 'Free' }) },
+        });
+      }
+      return undefined;
+    });
+    renderDialog();
+    await userEvent.type(screen.getByLabelText('Key name'), '  Billing worker ');
+    await userEvent.click(screen.getByRole('radio', { name: 'Staging' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create API Key' }));
+    expect(await screen.findByTestId('secret-api-key')).toHaveTextContent('dfk_live_abc_SECRET');
+    expect(screen.getByRole('dialog', { name: 'API key created' })).toBeInTheDocument();
+    expect(toast.success).toHaveBeenCalledWith('Clé API créée avec succès !');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("toasts the server's error, else the French default", async () => {
+    mockFetch(() =>
+      json(422, {
+        success: false,
+        error: 'Key name may contain only letters',
+        code: 'VALIDATION_ERROR',
+        requestId: 'r',
+      }),
+    );
+    renderDialog();
+    await userEvent.type(screen.getByLabelText('Key name'), 'bad!');
+    await userEvent.click(screen.getByRole('button', { name: 'Create API Key' }));
+    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith('Key name may contain only letters'));
+
+    mockFetch(() => new Response('', { status: 502 }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create API Key' }));
+    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith('Erreur lors de la création de la clé API'));
+  });
+});

@@ -1,0 +1,174 @@
+import { useId, type ReactNode } from 'react';
+import {
+  CalendarClock,
+  Clock,
+  Gauge,
+  KeyRound,
+  MoreVertical,
+  Power,
+  PowerOff,
+  RefreshCw,
+  Settings,
+  Trash2,
+} from 'lucide-react';
+import type { TApiKey } from '@docflow/contracts';
+import { Badge } from '@/components/ui/badge';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { cn } from '@/utils/cn';
+import {
+  environmentLabel,
+  environmentTone,
+  formatCount,
+  formatDate,
+  formatDateTime,
+  keyPlanName,
+  maskKey,
+} from '../utils/key-display';
+import { UsageBar } from './usage-bar';
+
+const endpointLabel: Record<string, string> = {
+  conversion: 'Conversion',
+  pdf: 'PDF',
+  ocr: 'OCR',
+  qrcode: 'QR Codes',
+  batch: 'Batch',
+  webhook: 'Webhooks',
+};
+
+export interface ApiKeyCardProps {
+  apiKey: TApiKey;
+  onToggle: (key: TApiKey) => void;
+  onRegenerate: (key: TApiKey) => void;
+  onDelete: (key: TApiKey) => void;
+  busy?: boolean;
+}
+
+function Detail({ icon: Icon, label, children }: { icon: typeof Clock; label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="flex items-center gap-1.5 text-xs font-medium uppercase tracking-wide text-slate-400">
+        <Icon className="h-3.5 w-3.5" aria-hidden="true" />
+        {label}
+      </dt>
+      <dd className="mt-0.5 truncate text-sm text-slate-800">{children}</dd>
+    </div>
+  );
+}
+
+export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: ApiKeyCardProps) {
+  const titleId = useId();
+  const name = apiKey.name?.trim() || 'Unnamed Key';
+  const expired = apiKey.expiresAt ? new Date(apiKey.expiresAt).getTime() < Date.now() : false;
+
+  return (
+    <article
+      aria-labelledby={titleId}
+      aria-busy={busy || undefined}
+      data-testid="api-key-card"
+      data-key-id={apiKey.id}
+      className={cn(
+        'flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition-opacity',
+        !apiKey.isActive && 'bg-slate-50/80',
+        busy && 'opacity-60',
+      )}
+    >
+      <header className="flex items-start gap-3">
+        <div
+          className={cn(
+            'grid h-10 w-10 shrink-0 place-items-center rounded-xl',
+            apiKey.isActive ? 'bg-indigo-50 text-indigo-600' : 'bg-slate-200 text-slate-500',
+          )}
+        >
+          <KeyRound className="h-5 w-5" aria-hidden="true" />
+        </div>
+        <div className="min-w-0 flex-1">
+          <h3 id={titleId} className="truncate font-semibold text-slate-900">
+            {name}
+          </h3>
+          <div className="mt-1.5 flex flex-wrap gap-1.5">
+            {!apiKey.isActive && <Badge tone="rose">Inactive</Badge>}
+            <Badge tone={environmentTone[apiKey.environment]}>{environmentLabel[apiKey.environment]}</Badge>
+            <Badge tone="indigo">{keyPlanName(apiKey)}</Badge>
+          </div>
+        </div>
+        <DropdownMenu>
+          <DropdownMenuTrigger
+            className="grid h-9 w-9 shrink-0 place-items-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            aria-label={`Actions for ${name}`}
+            disabled={busy}
+          >
+            <MoreVertical className="h-4 w-4" aria-hidden="true" />
+          </DropdownMenuTrigger>
+          <DropdownMenuContent>
+            <DropdownMenuItem onSelect={() => onToggle(apiKey)}>
+              {apiKey.isActive ? (
+                <PowerOff className="h-4 w-4" aria-hidden="true" />
+              ) : (
+                <Power className="h-4 w-4" aria-hidden="true" />
+              )}
+              {apiKey.isActive ? 'Disable' : 'Enable'}
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onRegenerate(apiKey)}>
+              <RefreshCw className="h-4 w-4" aria-hidden="true" />
+              Regenerate
+            </DropdownMenuItem>
+            <DropdownMenuItem>
+              <Settings className="h-4 w-4" aria-hidden="true" />
+              Settings
+            </DropdownMenuItem>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem
+              onSelect={() => onDelete(apiKey)}
+              className="text-rose-600 data-[highlighted]:bg-rose-50 data-[highlighted]:text-rose-700"
+            >
+              <Trash2 className="h-4 w-4" aria-hidden="true" />
+              Delete
+            </DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </header>
+
+      <div className="flex items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-inset ring-slate-200">
+        <code className="truncate font-mono text-sm text-slate-700" aria-label="Key prefix">
+          {maskKey(apiKey.keyPrefix)}
+        </code>
+      </div>
+
+      <UsageBar used={apiKey.currentUsage} limit={apiKey.limits.maxRequestsPerMonth} />
+
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
+        <Detail icon={Clock} label="Last used">
+          {apiKey.lastUsedAt ? formatDateTime(apiKey.lastUsedAt) : 'Never'}
+        </Detail>
+        <Detail icon={CalendarClock} label="Created">
+          {formatDate(apiKey.createdAt)}
+        </Detail>
+        <Detail icon={Gauge} label="Rate limit">
+          {formatCount(apiKey.limits.maxRequestsPerMinute)} / min
+        </Detail>
+        <Detail icon={KeyRound} label="Plan">
+          {keyPlanName(apiKey)} · {formatCount(apiKey.limits.maxRequestsPerMonth)} / month
+        </Detail>
+      </dl>
+
+      <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+        <ul className="flex flex-wrap gap-1.5" aria-label="Allowed endpoints">
+          {apiKey.allowedEndpoints.map((e) => (
+            <li key={e}>
+              <Badge>{endpointLabel[e] ?? e}</Badge>
+            </li>
+          ))}
+        </ul>
+        <p className={cn('text-xs', expired ? 'font-medium text-rose-600' : 'text-slate-500')}>
+          {apiKey.expiresAt ? `${expired ? 'Expired' : 'Expires'} ${formatDate(apiKey.expiresAt)}` : 'Never expires'}
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,322 @@
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { AlertTriangle, CheckCircle2, Loader2, Lock, RefreshCw, Sparkles } from 'lucide-react';
+import { apiKeyEnvironments, type TApiKey, type TApiKeyEnvironment, type TPlan } from '@docflow/contracts';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { paths } from '@/config/paths';
+import { cn } from '@/utils/cn';
+import { formatBytes, formatPlanPrice, visiblePlans } from '@/features/plans/utils/format-plan';
+import { useCreateApiKey } from '../api/create-api-key';
+import { environmentLabel, formatCount, keyPlanName } from '../utils/key-display';
+import { keyMessages } from '../utils/messages';
+import { SecretKeyField } from './secret-key-field';
+
+export interface PlansState {
+  data?: TPlan[];
+  isPending: boolean;
+  isError: boolean;
+  isFetching?: boolean;
+  refetch: () => unknown;
+}
+
+export interface CreateApiKeyDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  plans: PlansState;
+  /** Only plans the user owns, and free, can carry a new key. */
+  canUsePlan: (planName: string) => boolean;
+}
+
+/** Spec-2 §9: the default plan of a new key is pro (when the user may use it), the default environment development. */
+const DEFAULT_PLAN = 'pro';
+
+const environmentHint: Record<TApiKeyEnvironment, string> = {
+  development: 'Local work and tests',
+  staging: 'Pre-production checks',
+  production: 'Live traffic',
+};
+
+function pickDefaultPlan(plans: TPlan[], canUse: (n: string) => boolean): string | undefined {
+  if (plans.some((p) => p.name === DEFAULT_PLAN && canUse(p.name))) return DEFAULT_PLAN;
+  return plans.find((p) => canUse(p.name))?.name;
+}
+
+function CreatedView({ apiKey, onDone }: { apiKey: TApiKey; onDone: () => void }) {
+  return (
+    <div className="mt-4 space-y-5" data-testid="api-key-created">
+      <div className="flex items-start gap-3 rounded-xl bg-emerald-50 p-3 text-sm text-emerald-800 ring-1 ring-inset ring-emerald-200">
+        <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+        <p>Your API key is ready. Copy it now: for your security it will not be shown again.</p>
+      </div>
+      {apiKey.key && <SecretKeyField value={apiKey.key} />}
+      <dl className="grid grid-cols-2 gap-3 rounded-xl bg-slate-50 p-4 text-sm">
+        <div>
+          <dt className="text-slate-500">Name</dt>
+          <dd className="font-medium text-slate-900">{apiKey.name}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Environment</dt>
+          <dd className="font-medium text-slate-900">{environmentLabel[apiKey.environment]}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Plan</dt>
+          <dd className="font-medium text-slate-900">{keyPlanName(apiKey)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Monthly limit</dt>
+          <dd className="font-medium text-slate-900">{formatCount(apiKey.limits.maxRequestsPerMonth)} requests</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Rate limit</dt>
+          <dd className="font-medium text-slate-900">{formatCount(apiKey.limits.maxRequestsPerMinute)} / min</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Key prefix</dt>
+          <dd className="font-mono font-medium text-slate-900">{apiKey.keyPrefix.slice(0, 8)}…</dd>
+        </div>
+      </dl>
+      <p className="text-xs text-slate-500">
+        Send it in the <code className="rounded bg-slate-100 px-1 py-0.5">x-api-key</code> header of your requests.
+      </p>
+      <div className="flex justify-end">
+        <Button onClick={onDone}>Done</Button>
+      </div>
+    </div>
+  );
+}
+
+export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: CreateApiKeyDialogProps) {
+  const nameId = useId();
+  const create = useCreateApiKey();
+  const [name, setName] = useState('');
+  const [environment, setEnvironment] = useState<TApiKeyEnvironment>('development');
+  const [planName, setPlanName] = useState<string | undefined>(undefined);
+  const [created, setCreated] = useState<TApiKey | null>(null);
+
+  const listed = useMemo(() => visiblePlans(plans.data ?? []), [plans.data]);
+
+  // Choose the default plan once the list is known, and whenever the chosen one is no longer usable.
+  useEffect(() => {
+    if (!open) return;
+    if (!planName || !listed.some((p) => p.name === planName && canUsePlan(p.name)))
+      setPlanName(pickDefaultPlan(listed, canUsePlan));
+  }, [open, listed, canUsePlan, planName]);
+
+  const reset = () => {
+    setName('');
+    setEnvironment('development');
+    setPlanName(undefined);
+    setCreated(null);
+    create.reset();
+  };
+
+  const changeOpen = (next: boolean) => {
+    if (!next && create.isPending) return;
+    onOpenChange(next);
+    if (!next) reset();
+  };
+
+  const canSubmit = name.trim().length > 0 && !create.isPending;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!canSubmit) return;
+    create.mutate({ name: name.trim(), environment, planName }, { onSuccess: (key) => setCreated(key) });
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={changeOpen}>
+      <DialogContent
+        title={created ? 'API key created' : 'Create API Key'}
+        description={
+          created
+            ? undefined
+            : 'A key authenticates your calls to the processing API. Its limits come from the plan you pick.'
+        }
+        className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto"
+        onInteractOutside={(e) => {
+          if (create.isPending || created) e.preventDefault();
+        }}
+      >
+        {created ? (
+          <CreatedView apiKey={created} onDone={() => changeOpen(false)} />
+        ) : (
+          <form onSubmit={submit} className="mt-5 space-y-6" noValidate>
+            <div className="space-y-1.5">
+              <Label htmlFor={nameId}>Key name</Label>
+              <Input
+                id={nameId}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                placeholder="e.g. Production backend"
+                maxLength={100}
+                autoComplete="off"
+                required
+                autoFocus
+              />
+              <p className="text-xs text-slate-500">
+                3 to 100 characters: letters, digits, spaces, hyphens and underscores.
+              </p>
+            </div>
+
+            <fieldset>
+              <legend className="text-sm font-medium text-slate-700">Environment</legend>
+              <div className="mt-2 grid grid-cols-3 gap-2">
+                {apiKeyEnvironments.map((env) => (
+                  <label
+                    key={env}
+                    className={cn(
+                      'flex cursor-pointer items-start gap-2 rounded-xl border p-2.5 text-sm transition-colors sm:gap-2.5 sm:p-3',
+                      'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600',
+                      environment === env
+                        ? 'border-indigo-500 bg-indigo-50/60'
+                        : 'border-slate-200 hover:border-slate-300',
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="environment"
+                      value={env}
+                      checked={environment === env}
+                      onChange={() => setEnvironment(env)}
+                      aria-labelledby={`${nameId}-env-${env}`}
+                      aria-describedby={`${nameId}-env-${env}-hint`}
+                      className="mt-0.5 h-4 w-4 accent-indigo-600"
+                    />
+                    <span>
+                      <span id={`${nameId}-env-${env}`} className="block truncate font-medium text-slate-900">
+                        {environmentLabel[env]}
+                      </span>
+                      <span id={`${nameId}-env-${env}-hint`} className="hidden text-xs text-slate-500 sm:block">
+                        {environmentHint[env]}
+                      </span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+
+            <fieldset>
+              <legend className="text-sm font-medium text-slate-700">Plan</legend>
+              {plans.isPending ? (
+                <p className="mt-3 flex items-center gap-2 text-sm text-slate-500" role="status">
+                  <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading plans…
+                </p>
+              ) : listed.length === 0 ? (
+                <div className="mt-2 flex flex-col items-center gap-3 rounded-xl border border-dashed border-slate-300 p-5 text-center">
+                  <p className="flex items-center gap-2 text-sm font-medium text-slate-700">
+                    <AlertTriangle className="h-4 w-4 text-amber-500" aria-hidden="true" />
+                    {keyMessages.noPlans}
+                  </p>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    onClick={() => void plans.refetch()}
+                    isLoading={plans.isFetching}
+                  >
+                    {!plans.isFetching && <RefreshCw className="h-4 w-4" aria-hidden="true" />}
+                    Recharger
+                  </Button>
+                </div>
+              ) : (
+                <div className="mt-2 space-y-2">
+                  {listed.map((plan) => {
+                    const usable = canUsePlan(plan.name);
+                    const price = formatPlanPrice(plan);
+                    const labelId = `${nameId}-plan-${plan.name}`;
+                    const detailsId = `${labelId}-details`;
+                    const hintId = `${labelId}-hint`;
+                    return (
+                      <label
+                        key={plan.id}
+                        data-plan={plan.name}
+                        className={cn(
+                          'flex items-start gap-3 rounded-xl border p-4 text-sm transition-colors',
+                          'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600',
+                          !usable && 'cursor-not-allowed bg-slate-50 opacity-75',
+                          usable && 'cursor-pointer',
+                          usable && planName === plan.name ? 'border-indigo-500 bg-indigo-50/60' : 'border-slate-200',
+                          usable && planName !== plan.name && 'hover:border-slate-300',
+                        )}
+                      >
+                        <input
+                          type="radio"
+                          name="plan"
+                          value={plan.name}
+                          checked={planName === plan.name}
+                          disabled={!usable}
+                          onChange={() => setPlanName(plan.name)}
+                          aria-labelledby={labelId}
+                          aria-describedby={usable ? detailsId : `${detailsId} ${hintId}`}
+                          className="mt-0.5 h-4 w-4 accent-indigo-600"
+                        />
+                        <span className="min-w-0 flex-1">
+                          <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                            <span id={labelId} className="font-semibold text-slate-900">
+                              {plan.displayName}
+                            </span>
+                            <span className="font-mono text-xs text-slate-400">{plan.name}</span>
+                            {plan.isRecommended && (
+                              <Badge tone="indigo">
+                                <Sparkles className="h-3 w-3" aria-hidden="true" />
+                                Recommended
+                              </Badge>
+                            )}
+                            <span className="ml-auto font-semibold text-slate-900">
+                              {price.amount}
+                              <span className="font-normal text-slate-500"> {price.period}</span>
+                            </span>
+                          </span>
+                          <span id={detailsId}>
+                            {plan.description && <span className="mt-1 block text-slate-600">{plan.description}</span>}
+                            <span className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
+                              <span className="sr-only">{`${price.amount} ${price.period}.`}</span>
+                              <span>{formatCount(plan.maxRequestsPerMonth)} requests / month</span>
+                              <span>{formatBytes(plan.maxFileSize)} per file</span>
+                              <span>{formatCount(plan.maxRequestsPerMinute)} requests / min</span>
+                            </span>
+                          </span>
+                          {!usable && (
+                            <span
+                              id={hintId}
+                              className="mt-2 flex items-center gap-1.5 text-xs font-medium text-amber-700"
+                            >
+                              <Lock className="h-3.5 w-3.5" aria-hidden="true" />
+                              <span>
+                                Start a free trial on the{' '}
+                                <Link
+                                  to={paths.app.plans.getHref()}
+                                  className="underline underline-offset-2 hover:text-amber-900"
+                                >
+                                  Plans page
+                                </Link>{' '}
+                                to use this plan.
+                              </span>
+                            </span>
+                          )}
+                        </span>
+                      </label>
+                    );
+                  })}
+                </div>
+              )}
+            </fieldset>
+
+            <div className="sticky -bottom-6 -mx-6 -mb-6 flex flex-col-reverse gap-2 rounded-b-2xl border-t border-slate-100 bg-white px-6 py-4 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={() => changeOpen(false)} disabled={create.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={!canSubmit} isLoading={create.isPending}>
+                Create API Key
+              </Button>
+            </div>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,18 @@
+import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
+
+/**
+ * Spec-2 §8: a key error shows the server's `error` field, else its `message`, else the French default. A call that
+ * never reached the server keeps the client's own wording ('Erreur de connexion', the timeout text).
+ */
+export function keyErrorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) return err.serverMessage ?? (err.status === 0 ? err.message : fallback);
+  return fallback;
+}
+
+/** Toast a key error, except an expired session: the API client already said 'Session expirée…'. */
+export function toastKeyError(err: unknown, fallback: string, id?: string): void {
+  if (err instanceof ApiError && err.status === 401) return;
+  if (id) toast.error(keyErrorMessage(err, fallback), { id });
+  else toast.error(keyErrorMessage(err, fallback));
+}

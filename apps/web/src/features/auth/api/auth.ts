@@ -1,0 +1,77 @@
+import type { TPasswordValidation, TSession, TTokens, TUser } from '@docflow/contracts';
+import { messages } from '@/config/messages';
+import { ApiError, api } from '@/lib/api-client';
+
+/**
+ * The account calls (spec-1 §7), typed by the contracts package. The refresh token never appears here: the server
+ * keeps it in the httpOnly `df_refresh` cookie, which the client sends on every /auth call.
+ * Auth-flow calls are `silent`: the store and the screens show their own messages (spec-1 §4, §8).
+ */
+interface Envelope<T> {
+  success: true;
+  message?: string;
+  data: T;
+}
+export type AuthPayload = Envelope<{ user: TUser; tokens?: TTokens }>;
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  rememberMe?: boolean;
+}
+export interface RegisterInput {
+  name: string;
+  email: string;
+  company?: string | null;
+  password: string;
+  confirmPassword: string;
+  acceptTerms: boolean;
+}
+export interface ResetPasswordInput {
+  token: string;
+  password: string;
+  confirmPassword: string;
+}
+export interface ChangePasswordInput {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+export interface UpdateProfileInput {
+  name?: string;
+  company?: string | null;
+  country?: string | null;
+  timezone?: string | null;
+  language?: string | null;
+}
+
+const flow = { silent: true, skipRefresh: true } as const;
+
+/** Spec-1 §8 service-level fallback: the server's error or message field, else a fixed text. */
+function withFallback<T>(p: Promise<T>, fallback: string): Promise<T> {
+  return p.catch((err: unknown) => {
+    if (err instanceof ApiError && !err.serverMessage)
+      throw new ApiError({ status: err.status, code: err.code, message: fallback, requestId: err.requestId, details: err.details });
+    throw err;
+  });
+}
+
+export const authApi = {
+  login: (input: LoginInput) => withFallback(api.post<AuthPayload>('/auth/login', input, flow), messages.service.loginFailed),
+  register: (input: RegisterInput) =>
+    withFallback(api.post<AuthPayload>('/auth/register', input, flow), messages.service.registrationFailed),
+  logout: () => api.post<unknown>('/auth/logout', {}, flow),
+  verifyEmail: (token: string) => api.get<AuthPayload>('/auth/verify-email', { ...flow, query: { token } }),
+  resendVerification: (email: string) => api.post<Envelope<unknown>>('/auth/resend-verification', { email }, flow),
+  forgotPassword: (email: string) => api.post<Envelope<unknown>>('/auth/forgot-password', { email }, flow),
+  resetPassword: (input: ResetPasswordInput) => api.post<AuthPayload>('/auth/reset-password', input, flow),
+  validatePassword: (input: { password: string; email?: string; name?: string }, signal?: AbortSignal) =>
+    api.post<Envelope<{ validation: TPasswordValidation }>>('/auth/validate-password', input, { ...flow, signal }),
+  me: () => api.get<Envelope<{ user: TUser }>>('/auth/me', { silent: true }),
+  updateMe: (input: UpdateProfileInput) => api.patch<Envelope<{ user: TUser }>>('/auth/me', input, { silent: true }),
+  changePassword: (input: ChangePasswordInput) =>
+    api.post<Envelope<{ tokens?: TTokens } | undefined>>('/auth/change-password', input, { silent: true }),
+  sessions: () => api.get<Envelope<{ sessions: TSession[] }>>('/auth/sessions', { silent: true }),
+  revokeSession: (id: string) => api.delete<unknown>(`/auth/sessions/${encodeURIComponent(id)}`, { silent: true }),
+  revokeAllSessions: () => api.post<Envelope<{ revokedCount: number }>>('/auth/revoke-all-sessions', {}, { silent: true }),
+};

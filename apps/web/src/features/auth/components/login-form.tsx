@@ -1,0 +1,111 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { PasswordInput } from '@/components/ui/password-input';
+import { Alert } from '@/components/ui/alert';
+import { messages } from '@/config/messages';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { loginSchema, validate, type FieldErrors, type LoginValues } from '@/features/auth/api/schemas';
+
+export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
+  const login = useAuthStore((s) => s.login);
+  const isLoading = useAuthStore((s) => s.isLoading);
+  const navigate = useNavigate();
+  const [values, setValues] = useState<LoginValues>({ email: '', password: '', rememberMe: false });
+  const [errors, setErrors] = useState<FieldErrors<LoginValues>>({});
+  const [formError, setFormError] = useState<{ message: string; code?: string } | null>(null);
+
+  const set = <K extends keyof LoginValues>(key: K, value: LoginValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const found = validate(loginSchema, values);
+    if (found) {
+      setErrors(found);
+      return;
+    }
+    try {
+      await login({ email: values.email.trim(), password: values.password, rememberMe: values.rememberMe });
+      onSuccess?.();
+    } catch (err) {
+      // Spec-1 §8: the server's error field, else 'Email ou mot de passe incorrect'.
+      const server = err instanceof ApiError ? err.serverMessage : undefined;
+      setFormError({ message: server ?? messages.login.failure, code: err instanceof ApiError ? err.code : undefined });
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Sign in">
+      {formError && (
+        <Alert tone="error" data-testid="login-error">
+          <p>{formError.message}</p>
+          {formError.code === 'EMAIL_NOT_VERIFIED' && (
+            <button
+              type="button"
+              className="mt-1 font-semibold underline underline-offset-2"
+              onClick={() => {
+                useAuthStore.setState({ pendingEmail: values.email.trim() });
+                navigate(paths.auth.checkEmail.getHref(), { state: { email: values.email.trim() } });
+              }}
+            >
+              Resend the verification email
+            </button>
+          )}
+        </Alert>
+      )}
+      <Field label="Email address" error={errors.email}>
+        <Input
+          type="email"
+          name="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          value={values.email}
+          onChange={(e) => set('email', e.target.value)}
+          required
+        />
+      </Field>
+      <Field
+        label="Password"
+        error={errors.password}
+        aside={
+          <Link to={paths.auth.forgotPassword.getHref()} className="text-sm font-medium text-indigo-600 hover:text-indigo-500">
+            Forgot password?
+          </Link>
+        }
+      >
+        <PasswordInput
+          name="password"
+          autoComplete="current-password"
+          placeholder="••••••••"
+          value={values.password}
+          onChange={(e) => set('password', e.target.value)}
+          required
+        />
+      </Field>
+      <div className="flex items-center gap-2">
+        <Checkbox id="remember-me" checked={values.rememberMe} onCheckedChange={(c) => set('rememberMe', c === true)} />
+        <label htmlFor="remember-me" className="text-sm text-slate-600">
+          Remember me
+        </label>
+      </div>
+      <Button type="submit" size="lg" className="w-full" isLoading={isLoading}>
+        Sign In
+      </Button>
+      <p className="text-center text-sm text-slate-600">
+        Don&apos;t have an account?{' '}
+        <Link to={paths.auth.register.getHref()} className="font-semibold text-indigo-600 hover:text-indigo-500">
+          Create one for free
+        </Link>
+      </p>
+    </form>
+  );
+}

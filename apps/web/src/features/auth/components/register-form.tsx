@@ -1,0 +1,158 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { PasswordInput } from '@/components/ui/password-input';
+import { Alert } from '@/components/ui/alert';
+import { messages } from '@/config/messages';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { registerSchema, validate, type FieldErrors, type RegisterValues } from '@/features/auth/api/schemas';
+import { PasswordStrength } from './password-strength';
+
+export interface RegisterFormProps {
+  /** Called after the account is created; `verificationRequired` when the server sent no tokens. */
+  onSuccess?: (result: { verificationRequired: boolean; email: string }) => void;
+}
+
+/** Spec-1 §8: the server's error field, else the error's message, else 'Registration failed. Please try again.' */
+function registerFailure(err: unknown): string {
+  if (err instanceof ApiError) return err.serverMessage ?? err.message ?? messages.register.failure;
+  if (err instanceof Error && err.message) return err.message;
+  return messages.register.failure;
+}
+
+export function RegisterForm({ onSuccess }: RegisterFormProps) {
+  const register = useAuthStore((s) => s.register);
+  const isLoading = useAuthStore((s) => s.isLoading);
+  const [values, setValues] = useState<RegisterValues>({
+    name: '',
+    email: '',
+    company: '',
+    password: '',
+    confirmPassword: '',
+    acceptTerms: false,
+  });
+  const [errors, setErrors] = useState<FieldErrors<RegisterValues>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const set = <K extends keyof RegisterValues>(key: K, value: RegisterValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const found = validate(registerSchema, values);
+    if (found) {
+      setErrors(found);
+      return;
+    }
+    try {
+      const email = values.email.trim();
+      const result = await register({
+        name: values.name.trim(),
+        email,
+        company: values.company?.trim() || undefined,
+        password: values.password,
+        confirmPassword: values.confirmPassword,
+        acceptTerms: values.acceptTerms,
+      });
+      onSuccess?.({ verificationRequired: result.verificationRequired, email });
+    } catch (err) {
+      setFormError(registerFailure(err));
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Create your account">
+      {formError && (
+        <Alert tone="error" data-testid="register-error">
+          {formError}
+        </Alert>
+      )}
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field label="Full name" error={errors.name} className="sm:col-span-2">
+          <Input name="name" autoComplete="name" placeholder="Ada Lovelace" value={values.name} onChange={(e) => set('name', e.target.value)} required />
+        </Field>
+        <Field label="Email address" error={errors.email}>
+          <Input
+            type="email"
+            name="email"
+            autoComplete="email"
+            placeholder="you@company.com"
+            value={values.email}
+            onChange={(e) => set('email', e.target.value)}
+            required
+          />
+        </Field>
+        <Field label="Company" optional error={errors.company}>
+          <Input name="company" autoComplete="organization" placeholder="Acme Inc." value={values.company} onChange={(e) => set('company', e.target.value)} />
+        </Field>
+        <Field label="Password" error={errors.password} className="sm:col-span-2">
+          <PasswordInput
+            name="password"
+            autoComplete="new-password"
+            placeholder="Create a strong password"
+            value={values.password}
+            onChange={(e) => set('password', e.target.value)}
+            required
+          />
+        </Field>
+        <div className="sm:col-span-2 -mt-2">
+          <PasswordStrength password={values.password} email={values.email} name={values.name} />
+        </div>
+        <Field label="Confirm password" error={errors.confirmPassword} className="sm:col-span-2">
+          <PasswordInput
+            name="confirmPassword"
+            autoComplete="new-password"
+            placeholder="Repeat your password"
+            value={values.confirmPassword}
+            onChange={(e) => set('confirmPassword', e.target.value)}
+            required
+          />
+        </Field>
+      </div>
+      <div className="space-y-1.5">
+        <div className="flex items-start gap-2">
+          <Checkbox
+            id="accept-terms"
+            className="mt-0.5"
+            checked={values.acceptTerms}
+            onCheckedChange={(c) => set('acceptTerms', c === true)}
+            invalid={!!errors.acceptTerms}
+            aria-describedby={errors.acceptTerms ? 'accept-terms-error' : undefined}
+          />
+          <label htmlFor="accept-terms" className="text-sm text-slate-600">
+            I agree to the{' '}
+            <Link to={paths.support.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
+              Terms of Service
+            </Link>{' '}
+            and{' '}
+            <Link to={paths.support.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
+              Privacy Policy
+            </Link>
+          </label>
+        </div>
+        {errors.acceptTerms && (
+          <p id="accept-terms-error" role="alert" className="text-sm text-rose-600">
+            {errors.acceptTerms}
+          </p>
+        )}
+      </div>
+      <Button type="submit" size="lg" className="w-full" isLoading={isLoading}>
+        Create Account
+      </Button>
+      <p className="text-center text-sm text-slate-600">
+        Already have an account?{' '}
+        <Link to={paths.auth.login.getHref()} className="font-semibold text-indigo-600 hover:text-indigo-500">
+          Sign in
+        </Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { paths } from '@/config/paths';
+import { isAdminRole } from '@/utils/role';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+
+/** Where a signed-in user lands after /login: the page that sent them there, else the dashboard. */
+function afterSignIn(state: unknown): string {
+  const from = (state as { from?: string } | null)?.from;
+  return from && from.startsWith('/') && !from.startsWith('//') ? from : paths.app.dashboard.getHref();
+}
+
+/** `/`, /login, /register: visitors only; signed-in users go to /dashboard (spec-1 route table). */
+export function VisitorsOnly() {
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  const location = useLocation();
+  if (isAuthenticated) return <Navigate to={afterSignIn(location.state)} replace />;
+  return <Outlet />;
+}
+
+/** The application pages: signed-in users only; visitors go to /login (and come back after signing in). */
+export function RequireAuth() {
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  const location = useLocation();
+  if (!isAuthenticated) {
+    return <Navigate to={paths.auth.login.getHref()} replace state={{ from: location.pathname + location.search }} />;
+  }
+  return <Outlet />;
+}
+
+/** /admin/*: admin, super_admin and owner only; other users go to /dashboard. Checked on the client only (spec-1 §6). */
+export function RequireAdmin() {
+  const role = useAuthStore((s) => s.user?.role);
+  if (!isAdminRole(role)) return <Navigate to={paths.app.dashboard.getHref()} replace />;
+  return <Outlet />;
+}
+
+/** Any other path: signed-in users go to /dashboard, visitors to /. */
+export function CatchAll() {
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  return <Navigate to={isAuthenticated ? paths.app.dashboard.getHref() : paths.home.getHref()} replace />;
+}

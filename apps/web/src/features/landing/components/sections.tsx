@@ -1,0 +1,270 @@
+import {
+  BadgeCheck,
+  Braces,
+  Clock,
+  FileStack,
+  FileText,
+  Gauge,
+  Layers,
+  Lock,
+  QrCode,
+  ScanText,
+  Server,
+  ShieldCheck,
+  Sparkles,
+  Webhook,
+  type LucideIcon,
+} from 'lucide-react';
+
+export function SectionHeading({ eyebrow, title, text, dark }: { eyebrow: string; title: string; text?: string; dark?: boolean }) {
+  return (
+    <div className="mx-auto max-w-2xl text-center">
+      <p className={dark ? 'text-sm font-semibold text-indigo-300' : 'text-sm font-semibold text-indigo-600'}>{eyebrow}</p>
+      <h2 className={`mt-2 text-3xl font-bold tracking-tight sm:text-4xl ${dark ? 'text-white' : 'text-slate-900'}`}>{title}</h2>
+      {text && <p className={`mt-4 text-lg leading-8 ${dark ? 'text-slate-300' : 'text-slate-600'}`}>{text}</p>}
+    </div>
+  );
+}
+
+/** Spec-1 §1 marketing claims. */
+const stats = [
+  { value: '99.9%', label: 'Uptime' },
+  { value: '234 ms', label: 'Average response' },
+  { value: '15+', label: 'Formats' },
+  { value: '50+', label: 'Endpoints' },
+];
+
+export function StatsStrip() {
+  return (
+    <section aria-label="Key figures" className="border-y border-slate-200 bg-white">
+      <dl className="mx-auto grid max-w-7xl grid-cols-2 gap-px bg-slate-200 sm:grid-cols-4">
+        {stats.map((s) => (
+          <div key={s.label} className="flex flex-col items-center gap-1 bg-white px-4 py-8">
+            <dt className="order-2 text-sm text-slate-500">{s.label}</dt>
+            <dd className="order-1 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{s.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+interface FeatureCard {
+  icon: LucideIcon;
+  title: string;
+  text: string;
+  endpoints: string[];
+  tone: string;
+}
+
+const features: FeatureCard[] = [
+  {
+    icon: FileText,
+    title: 'Document conversion',
+    text: 'Word, Excel, PowerPoint, HTML, Markdown, images and more to PDF, with automatic format detection.',
+    endpoints: ['POST /conversion/auto-to-pdf', 'POST /conversion/word-to-pdf', 'POST /conversion/html-to-pdf'],
+    tone: 'bg-indigo-50 text-indigo-600',
+  },
+  {
+    icon: ScanText,
+    title: 'OCR',
+    text: 'Extract text from scans and photos in several languages, with confidence scores and word positions.',
+    endpoints: ['POST /ocr/extract', 'POST /ocr/enhanced', 'POST /ocr/searchable-pdf'],
+    tone: 'bg-violet-50 text-violet-600',
+  },
+  {
+    icon: Layers,
+    title: 'PDF operations',
+    text: 'Merge, split, watermark, protect, compress, read metadata and extract text from any PDF.',
+    endpoints: ['POST /pdf/merge', 'POST /pdf/watermark', 'POST /pdf/protect'],
+    tone: 'bg-sky-50 text-sky-600',
+  },
+  {
+    icon: QrCode,
+    title: 'QR codes',
+    text: 'Ten QR types from a JSON body — URL, WiFi, contact cards, events and more — as PNG or SVG.',
+    endpoints: ['POST /qrcode/url', 'POST /qrcode/wifi', 'POST /qrcode/contact'],
+    tone: 'bg-emerald-50 text-emerald-600',
+  },
+  {
+    icon: FileStack,
+    title: 'Batch conversion',
+    text: 'Send up to 50 files in one call and get a zip of PDFs with a per-file report.',
+    endpoints: ['POST /conversion/batch-to-pdf'],
+    tone: 'bg-amber-50 text-amber-600',
+  },
+  {
+    icon: Webhook,
+    title: 'Async jobs & webhooks',
+    text: 'Long work runs as a job; poll its progress or receive a signed webhook when it is done.',
+    endpoints: ['GET /jobs/{id}', 'GET /jobs/{id}/result'],
+    tone: 'bg-rose-50 text-rose-600',
+  },
+];
+
+export function Features() {
+  return (
+    <section id="features" className="scroll-mt-16 bg-slate-50 py-20 sm:py-28">
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHeading
+          eyebrow="Features"
+          title="Everything your documents need"
+          text="Four groups of endpoints, one consistent API: multipart in, files or JSON out, clear errors."
+        />
+        <div className="mt-16 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {features.map((f) => (
+            <article key={f.title} className="group rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md">
+              <span className={`grid h-11 w-11 place-items-center rounded-xl ${f.tone}`}>
+                <f.icon className="h-5 w-5" aria-hidden="true" />
+              </span>
+              <h3 className="mt-5 text-lg font-semibold text-slate-900">{f.title}</h3>
+              <p className="mt-2 text-sm leading-6 text-slate-600">{f.text}</p>
+              <ul className="mt-5 space-y-1.5" aria-label={`${f.title} endpoints`}>
+                {f.endpoints.map((e) => (
+                  <li key={e}>
+                    <code className="rounded-md bg-slate-100 px-2 py-1 font-mono text-xs text-slate-700">{e}</code>
+                  </li>
+                ))}
+              </ul>
+            </article>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const capabilities = [
+  {
+    title: 'Conversion',
+    icon: FileText,
+    items: ['15+ formats to PDF', 'Automatic format detection', 'Word, Excel, PowerPoint, OpenDocument', 'HTML, URL and Markdown', 'Images: JPEG, PNG, TIFF, WebP', 'Batch of up to 50 files'],
+  },
+  {
+    title: 'OCR',
+    icon: ScanText,
+    items: ['Several languages', 'Enhanced accuracy mode', 'Image quality analysis', 'Confidence scores', 'Word positions', 'Character whitelist'],
+  },
+  {
+    title: 'PDF',
+    icon: Layers,
+    items: ['Watermark', 'Merge and split', 'Password protection', 'Metadata', 'Analysis and text extraction', 'Compression analysis'],
+  },
+  {
+    title: 'QR codes',
+    icon: QrCode,
+    items: ['URL, WiFi, Contact', 'Event, Location, SMS', 'Email, Phone, Text', 'Generic payloads', 'PNG or SVG output', 'Custom colours and size'],
+  },
+];
+
+export function Capabilities() {
+  return (
+    <section className="bg-white py-20 sm:py-28" aria-labelledby="capabilities-heading">
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <div className="mx-auto max-w-2xl text-center">
+          <p className="text-sm font-semibold text-indigo-600">Capabilities</p>
+          <h2 id="capabilities-heading" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+            Over 50 endpoints, ready today
+          </h2>
+        </div>
+        <div className="mt-14 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">
+          {capabilities.map((c) => (
+            <div key={c.title}>
+              <h3 className="flex items-center gap-2 text-base font-semibold text-slate-900">
+                <c.icon className="h-5 w-5 text-indigo-600" aria-hidden="true" /> {c.title}
+              </h3>
+              <ul className="mt-4 space-y-2.5">
+                {c.items.map((i) => (
+                  <li key={i} className="flex items-start gap-2 text-sm text-slate-600">
+                    <BadgeCheck className="mt-0.5 h-4 w-4 shrink-0 text-emerald-500" aria-hidden="true" />
+                    {i}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const reasons = [
+  { icon: Gauge, title: 'Fast', text: '234 ms average response, with warm engines and streaming uploads.' },
+  { icon: Clock, title: 'Reliable', text: '99.9% uptime. A bad document never takes the service down.' },
+  { icon: ShieldCheck, title: 'Secure', text: 'Hashed API keys, per-key limits, and files deleted as soon as they are processed.' },
+  { icon: Braces, title: 'Developer-first', text: 'OpenAPI docs, a playground, code samples and errors that name the field to fix.' },
+  { icon: Server, title: 'Self-hostable', text: 'Run it on your own servers: one command, no third-party services.' },
+  { icon: Lock, title: 'Predictable pricing', text: 'Clear monthly quotas and rate limits, visible in real time on your dashboard.' },
+];
+
+export function WhyChoose() {
+  return (
+    <section id="why-choose" className="scroll-mt-16 bg-slate-950 py-20 sm:py-28">
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHeading dark eyebrow="Why DocFlow" title="Why developers choose DocFlow" text="Built by developers who were tired of gluing five tools together." />
+        <div className="mt-16 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-3">
+          {reasons.map((r) => (
+            <div key={r.title} className="flex gap-4">
+              <span className="grid h-10 w-10 shrink-0 place-items-center rounded-lg bg-indigo-500/15 text-indigo-300 ring-1 ring-inset ring-indigo-400/20">
+                <r.icon className="h-5 w-5" aria-hidden="true" />
+              </span>
+              <div>
+                <h3 className="font-semibold text-white">{r.title}</h3>
+                <p className="mt-1 text-sm leading-6 text-slate-400">{r.text}</p>
+              </div>
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const testimonials = [
+  {
+    quote: 'We moved our invoice pipeline to DocFlow in a day. Conversions that took seconds now come back before the spinner shows.',
+    name: 'Maya Chen',
+    role: 'CTO, Ledgerly',
+  },
+  {
+    quote: 'The OCR word positions and confidence scores let us build a review screen for scanned contracts without a single extra library.',
+    name: 'Lucas Martin',
+    role: 'Lead engineer, Contractly',
+  },
+  {
+    quote: 'Self-hosting it was one command. Our compliance team loves that documents never leave our network.',
+    name: 'Priya Raman',
+    role: 'Platform lead, HealthBridge',
+  },
+];
+
+export function Testimonials() {
+  return (
+    <section id="testimonials" className="scroll-mt-16 bg-white py-20 sm:py-28">
+      <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+        <SectionHeading eyebrow="Testimonials" title="Loved by developers" />
+        <div className="mt-16 grid gap-6 lg:grid-cols-3">
+          {testimonials.map((t) => (
+            <figure key={t.name} className="flex flex-col rounded-2xl border border-slate-200 bg-slate-50 p-6">
+              <Sparkles className="h-5 w-5 text-indigo-500" aria-hidden="true" />
+              <blockquote className="mt-4 flex-1 text-sm leading-6 text-slate-700">“{t.quote}”</blockquote>
+              <figcaption className="mt-6 flex items-center gap-3">
+                <span className="grid h-10 w-10 place-items-center rounded-full bg-gradient-to-br from-indigo-500 to-violet-600 text-sm font-bold text-white" aria-hidden="true">
+                  {t.name
+                    .split(' ')
+                    .map((p) => p[0])
+                    .join('')}
+                </span>
+                <span>
+                  <span className="block text-sm font-semibold text-slate-900">{t.name}</span>
+                  <span className="block text-xs text-slate-500">{t.role}</span>
+                </span>
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,158 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { AlertCircle, Headset, Inbox, Loader2, RefreshCw, ShieldCheck } from 'lucide-react';
+import type { TApiKey, TPlan, TUser } from '@docflow/contracts';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { messages } from '@/config/messages';
+import { isApiError } from '@/lib/api-client';
+import { useUser } from '@/features/auth/stores/auth-store';
+import { usePlans } from '../api/get-plans';
+import { useStartTrial } from '../api/start-trial';
+import { ownsPlan, resolvePlanOwnership } from '../utils/plan-ownership';
+import { visiblePlans } from '../utils/format-plan';
+import { PlanCard, type PlanCardStatus } from './plan-card';
+
+export interface PlansPageProps {
+  /** The user's API keys (their plans count as owned); composed in by the route. */
+  apiKeys?: ReadonlyArray<Pick<TApiKey, 'planName' | 'planDisplayName' | 'isActive'>>;
+}
+
+/** Days left of a running trial, from the user's plan entry. */
+function trialDaysLeft(user: TUser | null, planName: string): number | null {
+  const entry = user?.plans.find((p) => p.planName === planName && p.status === 'trial' && p.isActive);
+  if (!entry?.expiresAt) return null;
+  const ms = new Date(entry.expiresAt).getTime() - Date.now();
+  return Number.isFinite(ms) ? Math.max(0, Math.ceil(ms / 86_400_000)) : null;
+}
+
+function CenteredState({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center justify-center rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center">
+      {children}
+    </div>
+  );
+}
+
+export function PlansPage({ apiKeys }: PlansPageProps) {
+  const user = useUser();
+  const plansQuery = usePlans();
+  const startTrial = useStartTrial();
+  const [pendingPlan, setPendingPlan] = useState<string | null>(null);
+
+  const ownership = useMemo(
+    () => resolvePlanOwnership({ user, plans: plansQuery.data, apiKeys }),
+    [user, plansQuery.data, apiKeys],
+  );
+  const shown = useMemo(() => visiblePlans(plansQuery.data ?? []), [plansQuery.data]);
+
+  const statusOf = (plan: TPlan): PlanCardStatus => {
+    if (!ownsPlan(ownership, plan.name)) return 'none';
+    return ownership.hasMultiple && ownership.primary === plan.name ? 'primary' : 'active';
+  };
+
+  const choose = (plan: TPlan) => {
+    setPendingPlan(plan.name);
+    startTrial.mutate(plan.name, { onSettled: () => setPendingPlan(null) });
+  };
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-8">
+      <title>Plans · DocFlow</title>
+      <header className="flex flex-col items-center gap-3 text-center">
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Choose Your Plan</h1>
+        <p className="max-w-2xl text-slate-600">
+          Scale document processing with the limits your application needs. Switch or add plans whenever you like.
+        </p>
+        <p className="flex items-center gap-2 text-sm text-slate-600">
+          Current plan:
+          <Badge tone="indigo" data-testid="current-plan-badge">
+            {ownership.label}
+          </Badge>
+        </p>
+      </header>
+
+      {plansQuery.isPending ? (
+        <CenteredState>
+          <Loader2 className="h-8 w-8 animate-spin text-indigo-600" aria-hidden="true" />
+          <p className="mt-3 text-sm text-slate-600" role="status">
+            {messages.plans.loading}
+          </p>
+        </CenteredState>
+      ) : plansQuery.isError ? (
+        <CenteredState>
+          <div className="grid h-12 w-12 place-items-center rounded-full bg-rose-100 text-rose-600">
+            <AlertCircle className="h-6 w-6" aria-hidden="true" />
+          </div>
+          <div role="alert" className="mt-3">
+            <p className="font-semibold text-slate-900">{messages.plans.error}</p>
+            <p className="mt-1 text-sm text-slate-600">
+              {isApiError(plansQuery.error)
+                ? (plansQuery.error.serverMessage ?? plansQuery.error.message)
+                : plansQuery.error.message}
+            </p>
+          </div>
+          <Button
+            className="mt-5"
+            variant="secondary"
+            onClick={() => void plansQuery.refetch()}
+            isLoading={plansQuery.isFetching}
+          >
+            {!plansQuery.isFetching && <RefreshCw className="h-4 w-4" aria-hidden="true" />}
+            Retry
+          </Button>
+        </CenteredState>
+      ) : shown.length === 0 ? (
+        <CenteredState>
+          <Inbox className="h-10 w-10 text-slate-400" aria-hidden="true" />
+          <p className="mt-3 font-semibold text-slate-900">No plans available</p>
+          <p className="mt-1 text-sm text-slate-600">
+            No plan is open for subscription right now. Please come back later.
+          </p>
+        </CenteredState>
+      ) : (
+        <div className="grid gap-6 pt-3 md:grid-cols-2 lg:grid-cols-3" data-testid="plans-grid">
+          {shown.map((plan) => (
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              status={statusOf(plan)}
+              trialDaysLeft={trialDaysLeft(user, plan.name)}
+              onChoose={choose}
+              isPending={pendingPlan === plan.name}
+              disabled={pendingPlan !== null && pendingPlan !== plan.name}
+            />
+          ))}
+        </div>
+      )}
+
+      <footer className="space-y-6">
+        <section
+          aria-labelledby="contact-sales-title"
+          className="flex flex-col items-start gap-4 rounded-2xl bg-gradient-to-r from-slate-900 to-indigo-900 p-6 text-white sm:flex-row sm:items-center sm:justify-between sm:p-8"
+        >
+          <div className="flex gap-4">
+            <div className="grid h-11 w-11 shrink-0 place-items-center rounded-xl bg-white/10">
+              <Headset className="h-5 w-5" aria-hidden="true" />
+            </div>
+            <div>
+              <h2 id="contact-sales-title" className="text-lg font-semibold">
+                Need something bigger?
+              </h2>
+              <p className="mt-1 text-sm text-indigo-100">
+                Custom limits, dedicated infrastructure, an SLA and volume pricing: talk to our team.
+              </p>
+            </div>
+          </div>
+          <Button variant="light">Contact Sales</Button>
+        </section>
+        <div className="flex flex-col items-center gap-1 text-center text-sm text-slate-500">
+          <p className="flex items-center gap-1.5">
+            <ShieldCheck className="h-4 w-4 text-emerald-500" aria-hidden="true" />
+            All plans include a 14-day free trial. No credit card required.
+          </p>
+          <p>Prices exclude taxes. You can cancel anytime.</p>
+        </div>
+      </footer>
+    </div>
+  );
+}

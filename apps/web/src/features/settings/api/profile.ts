@@ -1,0 +1,28 @@
+import { useMutation } from '@tanstack/react-query';
+import type { TUser } from '@docflow/contracts';
+import { messages } from '@/config/messages';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
+import { authApi, type UpdateProfileInput } from '@/features/auth/api/auth';
+import { useAuthStore } from '@/features/auth/stores/auth-store';
+
+/** Wording the specification does not give. */
+export const profileText = {
+  saved: 'Profil mis à jour avec succès',
+} as const;
+
+export const updateProfile = async (input: UpdateProfileInput): Promise<TUser> => (await authApi.updateMe(input)).data.user;
+
+/** PATCH /auth/me; the store's user is replaced by the server's answer. 422 is left to the form. */
+export function useUpdateProfile() {
+  return useMutation({
+    mutationFn: updateProfile,
+    onSuccess: (user) => {
+      useAuthStore.getState().setUser(user);
+      toast.success(profileText.saved);
+    },
+    onError: (err) => {
+      if (!(err instanceof ApiError && err.status === 422)) toast.error(errorMessage(err, messages.http.fallback));
+    },
+  });
+}

@@ -1,0 +1,146 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import type { TUser } from '@docflow/contracts';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { Alert } from '@/components/ui/alert';
+import { ApiError } from '@/lib/api-client';
+import { useUpdateProfile } from '@/features/settings/api/profile';
+import { browserTimeZone, countryOptions, languageOptions, timeZoneOptions, withCurrent } from '@/features/settings/utils/locale-options';
+
+interface Values {
+  name: string;
+  company: string;
+  country: string;
+  timezone: string;
+  language: string;
+}
+
+const fromUser = (u: TUser | null): Values => ({
+  name: u?.name ?? '',
+  company: u?.company ?? '',
+  country: u?.country ?? '',
+  timezone: u?.timezone ?? '',
+  language: u?.language ?? '',
+});
+
+export function ProfileForm({ user }: { user: TUser | null }) {
+  const update = useUpdateProfile();
+  const [values, setValues] = useState<Values>(() => fromUser(user));
+  const [nameError, setNameError] = useState<string | undefined>();
+  const [formError, setFormError] = useState<string | null>(null);
+  const zones = useMemo(() => timeZoneOptions().map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), []);
+  const detected = browserTimeZone();
+
+  // Follow the server's copy when it changes (after save or start-up refresh).
+  useEffect(() => setValues(fromUser(user)), [user]);
+
+  const dirty = JSON.stringify(values) !== JSON.stringify(fromUser(user));
+  const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const name = values.name.trim();
+    if (name.length < 2) {
+      setNameError(name ? 'Name must be at least 2 characters' : 'Full name is required');
+      return;
+    }
+    try {
+      await update.mutateAsync({
+        name,
+        company: values.company.trim() || null,
+        country: values.country || null,
+        timezone: values.timezone || null,
+        language: values.language || null,
+      });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422) setFormError(err.serverMessage ?? err.message);
+    }
+  }
+
+  return (
+    <Card>
+      <form onSubmit={onSubmit} noValidate aria-label="Profile">
+        <CardHeader>
+          <CardTitle>Profile</CardTitle>
+          <CardDescription>How you appear in DocFlow, and your regional preferences.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5 sm:grid-cols-2">
+          {formError && (
+            <Alert className="sm:col-span-2" tone="error">
+              {formError}
+            </Alert>
+          )}
+          <Field label="Full name" error={nameError}>
+            <Input
+              name="name"
+              autoComplete="name"
+              value={values.name}
+              onChange={(e) => {
+                set('name', e.target.value);
+                setNameError(undefined);
+              }}
+            />
+          </Field>
+          <Field label="Email address" hint="Contact support to change your email address.">
+            <Input value={user?.email ?? ''} disabled readOnly />
+          </Field>
+          <Field label="Company" optional>
+            <Input name="company" autoComplete="organization" value={values.company} onChange={(e) => set('company', e.target.value)} />
+          </Field>
+          <Field label="Country" optional>
+            <Select name="country" value={values.country} onChange={(e) => set('country', e.target.value)}>
+              <option value="">Not set</option>
+              {withCurrent(countryOptions, values.country).map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field
+            label="Time zone"
+            optional
+            aside={
+              detected && values.timezone !== detected ? (
+                <button type="button" className="text-xs font-semibold text-indigo-600 hover:text-indigo-500" onClick={() => set('timezone', detected)}>
+                  Use {detected.replace(/_/g, ' ')}
+                </button>
+              ) : undefined
+            }
+          >
+            <Select name="timezone" value={values.timezone} onChange={(e) => set('timezone', e.target.value)}>
+              <option value="">Not set</option>
+              {withCurrent(zones, values.timezone).map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field label="Language" optional>
+            <Select name="language" value={values.language} onChange={(e) => set('language', e.target.value)}>
+              <option value="">Not set</option>
+              {withCurrent(languageOptions, values.language).map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        </CardContent>
+        <CardFooter>
+          <Button variant="ghost" disabled={!dirty || update.isPending} onClick={() => setValues(fromUser(user))}>
+            Cancel
+          </Button>
+          <Button type="submit" isLoading={update.isPending} disabled={!dirty}>
+            Save changes
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { categoryOf, groupByCategory, topEndpoints } from '../endpoint-categories';
+import { sortRecommendations } from '../recommendations';
+
+describe('usage by category', () => {
+  it('groups by the path', () => {
+    expect(categoryOf('/pdf/merge')).toBe('pdf');
+    expect(categoryOf('/api/v1/conversion/batch-to-pdf')).toBe('conversion');
+    expect(categoryOf('/qrcode/url')).toBe('qrcode');
+    expect(categoryOf('/ocr/extract')).toBe('ocr');
+    expect(categoryOf('/ping')).toBe('other');
+    expect(categoryOf('/pdfx')).toBe('other');
+  });
+
+  it('totals each category, keeps the four even when empty and adds Other only when used', () => {
+    const rows = groupByCategory([
+      { path: '/pdf/merge', requests: 30, successRate: 100 },
+      { path: '/pdf/split', requests: 10, successRate: 100 },
+      { path: '/ocr/extract', requests: 60, successRate: 90 },
+    ]);
+    expect(rows.map((r) => [r.label, r.requests])).toEqual([
+      ['PDF Operations', 40],
+      ['Document Conversion', 0],
+      ['QR Code', 0],
+      ['OCR', 60],
+    ]);
+    expect(rows[0]!.share).toBe(40);
+    expect(rows[0]!.endpoints.map((e) => e.path)).toEqual(['/pdf/merge', '/pdf/split']);
+    expect(groupByCategory([{ path: '/ping', requests: 2, successRate: 100 }]).at(-1)).toMatchObject({
+      label: 'Other',
+      requests: 2,
+    });
+  });
+
+  it('keeps the 8 busiest endpoints', () => {
+    const many = Array.from({ length: 12 }, (_, i) => ({ path: `/pdf/op${i}`, requests: i, successRate: 100 }));
+    const top = topEndpoints(many);
+    expect(top).toHaveLength(8);
+    expect(top[0]!.path).toBe('/pdf/op11');
+  });
+});
+
+describe('recommendations', () => {
+  it('orders by priority high, medium, low and keeps at most the limit', () => {
+    const r = (title: string, priority: 'high' | 'medium' | 'low') => ({ title, message: '', priority });
+    const sorted = sortRecommendations([r('a', 'low'), r('b', 'high'), r('c', 'medium'), r('d', 'high')], 2);
+    expect(sorted.map((x) => x.title)).toEqual(['b', 'd']);
+    expect(sortRecommendations(undefined)).toEqual([]);
+  });
+});

@@ -1,0 +1,56 @@
+export const formatNumber = (n: number): string => new Intl.NumberFormat('en-US').format(Math.round(n));
+
+export const formatCompact = (n: number): string =>
+  new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+
+/** 99.5 → `99.5%`, 100 → `100%`, 0.04 → `<0.1%`. */
+export function formatRate(p: number): string {
+  if (!Number.isFinite(p)) return '—';
+  if (p === 0) return '0%';
+  if (p > 0 && p < 0.1) return '<0.1%';
+  return `${Number.isInteger(p) ? p : p.toFixed(1).replace(/\.0$/, '')}%`;
+}
+
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms) || ms <= 0) return '0 ms';
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+}
+
+export function formatDate(
+  iso: string | null | undefined,
+  opts: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' },
+): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleDateString('en-US', opts);
+}
+
+/** A `YYYY-MM-DD` day of a series, as `Jan 5` (read in UTC: the server's days are UTC). */
+export function formatDay(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(d.getTime())
+    ? day
+    : d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** "3 minutes ago", "yesterday", or the date. */
+export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'Never';
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return 'Never';
+  const s = Math.round((now - t) / 1000);
+  const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  if (Math.abs(s) < 60) return 'just now';
+  if (Math.abs(s) < 3600) return rtf.format(-Math.round(s / 60), 'minute');
+  if (Math.abs(s) < 86_400) return rtf.format(-Math.round(s / 3600), 'hour');
+  if (Math.abs(s) < 7 * 86_400) return rtf.format(-Math.round(s / 86_400), 'day');
+  return formatDate(iso);
+}
+
+export function formatMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('fr-FR', { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
+  } catch {
+    return `${formatNumber(amount)} ${currency}`;
+  }
+}

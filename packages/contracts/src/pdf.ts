@@ -1,0 +1,269 @@
+import { z } from 'zod';
+import { successEnvelope } from './common';
+
+/**
+ * PDF operations (group `pdf`): multipart forms (text fields arrive as strings and are coerced) and the JSON answers.
+ * The form schemas below list only the text fields; each route's documentation adds its file field(s).
+ */
+
+/** A file part of a multipart form, for the API reference. */
+export const ZUploadFile = z.string().meta({ format: 'binary' });
+
+/** Multipart booleans: true/false/1/0/yes/no/on/off. */
+export const ZFormBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === 'on');
+
+const pageSpec = (what: string) =>
+  z
+    .string()
+    .max(10_000)
+    .describe(`${what}: page numbers and ranges, e.g. "1-3,5,8-" ("8-" = to the last page); "all" or empty = every page`);
+
+const hexColor = z
+  .string()
+  .regex(/^#([\da-fA-F]{3}|[\da-fA-F]{6})$/, 'must be a colour like #rgb or #rrggbb');
+
+/** Passwords travel in forms; a line break cannot be passed to the PDF tools safely. */
+const password = z.string().max(127).regex(/^[^\r\n]*$/, 'must not contain line breaks');
+
+export const ZPdfPasswordField = z.object({
+  password: password.optional().describe('Password of an encrypted input PDF (user or owner password)'),
+});
+
+export const ZMergePdfFields = z.object({
+  order: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('New order of the uploaded files, 1-based, e.g. "2,1,3" (default: as sent)'),
+});
+export type TMergePdfFields = z.infer<typeof ZMergePdfFields>;
+
+export const ZSplitMode = z.enum(['ranges', 'every', 'each']);
+export const ZSplitPdfFields = ZPdfPasswordField.extend({
+  mode: ZSplitMode.default('ranges').describe('ranges: one file per range of `ranges`; every: chunks of `every` pages; each: one file per page'),
+  ranges: pageSpec('For mode=ranges, each comma-separated item becomes one file').optional(),
+  every: z.coerce.number().int().min(1).max(100_000).optional().describe('For mode=every: pages per file'),
+});
+export type TSplitPdfFields = z.infer<typeof ZSplitPdfFields>;
+
+export const ZPagesFields = ZPdfPasswordField.extend({ pages: pageSpec('Pages').optional() });
+export const ZExtractPagesFields = ZPdfPasswordField.extend({ pages: pageSpec('Pages to keep, in this order') });
+export const ZDeletePagesFields = ZPdfPasswordField.extend({ pages: pageSpec('Pages to remove') });
+export const ZReorderPdfFields = ZPdfPasswordField.extend({
+  order: z.string().max(10_000).describe('Every page once in the new order, e.g. "3,1,2" or "2-5,1", or "reverse"'),
+});
+
+export const ZRotateAngle = z.enum(['90', '180', '270']);
+export const ZRotatePdfFields = ZPdfPasswordField.extend({
+  angle: z.union([z.literal(90), z.literal(180), z.literal(270), ZRotateAngle]).transform((v) => Number(v) as 90 | 180 | 270).describe('Clockwise: 90, 180 or 270'),
+  pages: pageSpec('Pages to rotate').optional(),
+});
+
+export const stampPositions = [
+  'center',
+  'top-left',
+  'top-center',
+  'top-right',
+  'middle-left',
+  'middle-right',
+  'bottom-left',
+  'bottom-center',
+  'bottom-right',
+  'diagonal',
+] as const;
+export const ZStampPosition = z.enum(stampPositions);
+
+export const ZWatermarkPdfFields = ZPdfPasswordField.extend({
+  text: z.string().min(1).max(500).optional().describe('Watermark text (or send an `image` file)'),
+  position: ZStampPosition.default('diagonal'),
+  opacity: z.coerce.number().min(0).max(1).default(0.3),
+  fontSize: z.coerce.number().min(4).max(500).optional().describe('Points (default 48; "diagonal" fits the text to the page)'),
+  font: z.enum(['helvetica', 'helvetica-bold', 'times', 'courier']).default('helvetica-bold'),
+  color: hexColor.default('#808080'),
+  rotation: z.coerce.number().min(-360).max(360).optional().describe('Degrees counter-clockwise (default 0, or the page diagonal for "diagonal")'),
+  repeat: ZFormBoolean.default(false).describe('Tile the watermark over the whole page'),
+  spacingX: z.coerce.number().min(0).max(2000).default(100).describe('Horizontal gap between tiles, points'),
+  spacingY: z.coerce.number().min(0).max(2000).default(100).describe('Vertical gap between tiles, points'),
+  scale: z.coerce.number().min(0.01).max(1).default(0.25).describe('Image watermark width as a fraction of the page width'),
+  margin: z.coerce.number().min(0).max(500).default(36).describe('Distance from the edges for edge positions, points'),
+  pages: pageSpec('Pages to watermark').optional(),
+});
+export type TWatermarkPdfFields = z.infer<typeof ZWatermarkPdfFields>;
+
+export const ZPageNumbersFields = ZPdfPasswordField.extend({
+  position: ZStampPosition.exclude(['diagonal']).default('bottom-center'),
+  format: z.string().min(1).max(200).default('Page {n} of {total}').describe('{n}: page number, {total}: number of the last page'),
+  startAt: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  fontSize: z.coerce.number().min(4).max(200).default(12),
+  color: hexColor.default('#000000'),
+  margin: z.coerce.number().min(0).max(500).default(24),
+  pages: pageSpec('Pages to number').optional(),
+});
+
+export const ZProtectPdfFields = ZPdfPasswordField.extend({
+  userPassword: password.optional().describe('Needed to open the file (empty: opens freely, restrictions still apply)'),
+  ownerPassword: password.optional().describe('Needed to change restrictions (default: a random one nobody knows)'),
+  permissions: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Comma list of what stays allowed: print, copy, modify, annotate; "all" or "none" (default: all)'),
+  allowPrint: ZFormBoolean.optional(),
+  allowCopy: ZFormBoolean.optional(),
+  allowModify: ZFormBoolean.optional(),
+  allowAnnotate: ZFormBoolean.optional(),
+});
+export const pdfPermissionNames = ['print', 'copy', 'modify', 'annotate'] as const;
+
+export const ZUnlockPdfFields = z.object({ password: password.describe('The user or owner password') });
+
+export const ZMetadataUpdateFields = ZPdfPasswordField.extend({
+  title: z.string().max(2000).optional(),
+  author: z.string().max(2000).optional(),
+  subject: z.string().max(2000).optional(),
+  keywords: z.string().max(2000).optional(),
+  creator: z.string().max(2000).optional(),
+  producer: z.string().max(2000).optional(),
+  creationDate: z.iso.datetime({ offset: true }).optional().describe('ISO 8601'),
+  modificationDate: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 (default: now)'),
+  clear: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Comma list of fields to remove: title, author, subject, keywords, creator, producer'),
+});
+
+export const ZExtractTextFields = ZPdfPasswordField.extend({
+  pageRange: pageSpec('Pages to read').optional(),
+  layout: ZFormBoolean.default(false).describe('Keep the physical layout (columns, spacing)'),
+  words: ZFormBoolean.default(false).describe('Add word bounding boxes (points, origin top-left)'),
+});
+
+export const ZCompressionLevel = z.enum(['low', 'medium', 'high']);
+export const ZCompressPdfFields = ZPdfPasswordField.extend({
+  level: ZCompressionLevel.default('medium').describe('low: lossless; medium: images to 150 dpi; high: images to 72 dpi'),
+});
+
+export const ZToImagesFields = ZPdfPasswordField.extend({
+  format: z.enum(['png', 'jpg', 'jpeg']).default('png').transform((f) => (f === 'jpeg' ? 'jpg' : f) as 'png' | 'jpg'),
+  dpi: z.coerce.number().int().min(36).max(600).default(150),
+  quality: z.coerce.number().int().min(10).max(100).default(85).describe('JPEG quality'),
+  pages: pageSpec('Pages to render').optional(),
+});
+
+export const ZExtractImagesFields = ZPdfPasswordField.extend({ pages: pageSpec('Pages to read').optional() });
+export const ZPasswordOnlyFields = ZPdfPasswordField;
+
+// ------------------------------------------------------------------ answers
+
+/** A file answer as JSON (`Accept: application/json`). */
+export const ZFileResult = z
+  .object({
+    fileName: z.string(),
+    mimeType: z.string(),
+    size: z.number().int(),
+    pages: z.number().int().optional(),
+    base64: z.string(),
+  })
+  .meta({ id: 'FileResult' });
+export const ZFileResultResponse = successEnvelope(ZFileResult);
+export type TFileResult = z.infer<typeof ZFileResult>;
+
+export const ZPdfMetadata = z
+  .object({
+    title: z.string().nullable(),
+    author: z.string().nullable(),
+    subject: z.string().nullable(),
+    keywords: z.string().nullable(),
+    creator: z.string().nullable(),
+    producer: z.string().nullable(),
+    creationDate: z.string().nullable(),
+    modificationDate: z.string().nullable(),
+    pdfVersion: z.string().nullable(),
+    pages: z.number().int(),
+    encrypted: z.boolean(),
+  })
+  .meta({ id: 'PdfMetadata' });
+export const ZPdfMetadataResponse = successEnvelope(ZPdfMetadata);
+
+export const ZSizeBreakdown = z
+  .object({
+    total: z.number().int(),
+    images: z.number().int(),
+    fonts: z.number().int(),
+    content: z.number().int(),
+    other: z.number().int(),
+    objects: z.number().int(),
+    imageCount: z.number().int(),
+    fontCount: z.number().int(),
+  })
+  .meta({ id: 'PdfSizeBreakdown' });
+
+export const ZPdfAnalysis = z
+  .object({
+    pages: z.number().int(),
+    pdfVersion: z.string().nullable(),
+    encrypted: z.boolean(),
+    linearized: z.boolean(),
+    tagged: z.boolean(),
+    form: z.enum(['none', 'AcroForm', 'XFA']),
+    javascript: z.boolean(),
+    scanned: z.boolean().describe('Pages are images without a text layer'),
+    textPages: z.array(z.number().int()),
+    pageSizes: z.array(z.object({ page: z.number().int(), width: z.number(), height: z.number(), rotate: z.number().int(), label: z.string().nullable() })),
+    fonts: z.array(
+      z.object({ name: z.string(), type: z.string(), encoding: z.string(), embedded: z.boolean(), subset: z.boolean(), unicode: z.boolean() }),
+    ),
+    images: z.array(
+      z.object({
+        page: z.number().int(),
+        width: z.number().int(),
+        height: z.number().int(),
+        colorSpace: z.string(),
+        bitsPerComponent: z.number().int(),
+        encoding: z.string(),
+        xPpi: z.number(),
+        yPpi: z.number(),
+        bytes: z.number().int(),
+      }),
+    ),
+    fileSize: z.number().int(),
+    sizeBreakdown: ZSizeBreakdown.nullable(),
+  })
+  .meta({ id: 'PdfAnalysis' });
+export const ZPdfAnalysisResponse = successEnvelope(ZPdfAnalysis);
+
+export const ZTextWord = z.object({ text: z.string(), xMin: z.number(), yMin: z.number(), xMax: z.number(), yMax: z.number() });
+export const ZExtractTextResult = z
+  .object({
+    pages: z.array(
+      z.object({
+        page: z.number().int(),
+        text: z.string(),
+        width: z.number().optional(),
+        height: z.number().optional(),
+        words: z.array(ZTextWord).optional(),
+      }),
+    ),
+    text: z.string(),
+    pageCount: z.number().int(),
+  })
+  .meta({ id: 'PdfText' });
+export const ZExtractTextResponse = successEnvelope(ZExtractTextResult);
+
+export const ZCompressionAnalysis = z
+  .object({
+    originalSize: z.number().int(),
+    breakdown: ZSizeBreakdown,
+    images: z.object({ count: z.number().int(), bytes: z.number().int(), maxPpi: z.number().int() }),
+    fonts: z.object({ count: z.number().int(), embedded: z.number().int(), bytes: z.number().int() }),
+    estimates: z.array(
+      z.object({ level: ZCompressionLevel, estimatedSize: z.number().int(), estimatedReduction: z.number(), method: z.string() }),
+    ),
+    recommendation: ZCompressionLevel,
+    reason: z.string(),
+  })
+  .meta({ id: 'PdfCompressionAnalysis' });
+export const ZCompressionAnalysisResponse = successEnvelope(ZCompressionAnalysis);
