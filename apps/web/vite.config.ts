@@ -10,7 +10,11 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': src } },
   server: {
-    proxy: { '/api': 'http://localhost:3000', '/api-docs': 'http://localhost:3000', '/health': 'http://localhost:3000' },
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/api-docs': 'http://localhost:3000',
+      '/health': 'http://localhost:3000',
+    },
   },
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
 });

@@ -26,17 +26,31 @@ const { users } = await api('data/schema/index.ts');
 const { createApiKey } = await api('services/api-keys/index.ts');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-bench-'));
-const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'none'), REDIS_URL: process.env.BENCH_REDIS_URL ?? '' });
+const config = loadConfig({
+  NODE_ENV: 'production',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  WEB_DIST: path.join(dataDir, 'none'),
+  REDIS_URL: process.env.BENCH_REDIS_URL ?? '',
+});
 const database = await openDatabase({});
 await migrate(database);
 const app = await buildApp({ config, database, logger: false });
 // The same answer as /ping, without the guard.
 app.get('/api/v1/ping-plain', async () => ({
   success: true,
-  data: { plan: 'custom', keyPrefix: 'dfk_test_abc', environment: 'development', remaining: { minute: 1, hour: 1, month: 1 } },
+  data: {
+    plan: 'custom',
+    keyPrefix: 'dfk_test_abc',
+    environment: 'development',
+    remaining: { minute: 1, hour: 1, month: 1 },
+  },
 }));
 await app.ready();
-const [user] = await database.db.insert(users).values({ email: 'bench@example.test', name: 'Bench', passwordHash: 'x', emailVerifiedAt: new Date() }).returning();
+const [user] = await database.db
+  .insert(users)
+  .values({ email: 'bench@example.test', name: 'Bench', passwordHash: 'x', emailVerifiedAt: new Date() })
+  .returning();
 const huge = 1_000_000_000;
 const { key } = await createApiKey(database.db, user.id, {
   name: 'Bench key',
@@ -101,7 +115,10 @@ await load(guarded.path, guarded.headers, 500, C);
 const out = { plain: { p50: [], p99: [], rps: [] }, guarded: { p50: [], p99: [], rps: [] } };
 for (let r = 0; r < ROUNDS; r++) {
   // Interleaved rounds, so a noisy neighbour hurts both sides alike.
-  for (const [name, target] of [['plain', plain], ['guarded', guarded]]) {
+  for (const [name, target] of [
+    ['plain', plain],
+    ['guarded', guarded],
+  ]) {
     const seq = await load(target.path, target.headers, Math.floor(N / 3), 1); // latency, one at a time
     const par = await load(target.path, target.headers, N, C); // throughput
     out[name].p50.push(seq.p50);
@@ -117,14 +134,20 @@ const P = { p50: median(out.plain.p50), p99: median(out.plain.p99), rps: median(
 const G = { p50: median(out.guarded.p50), p99: median(out.guarded.p99), rps: median(out.guarded.rps) };
 const added99 = G.p99 - P.p99;
 const ratio = G.rps / P.rps;
-console.log(`guard overhead on GET /api/v1/ping (${config.REDIS_URL ? 'Redis' : 'memory'} limiters, PGlite, ${ROUNDS} rounds, medians)`);
+console.log(
+  `guard overhead on GET /api/v1/ping (${config.REDIS_URL ? 'Redis' : 'memory'} limiters, PGlite, ${ROUNDS} rounds, medians)`,
+);
 console.log(`                    p50 ms    p99 ms    req/s (c=${C})`);
 console.log(`  plain handler   ${f(P.p50).padStart(8)}  ${f(P.p99).padStart(8)}  ${P.rps.toFixed(0).padStart(8)}`);
 console.log(`  with the guard  ${f(G.p50).padStart(8)}  ${f(G.p99).padStart(8)}  ${G.rps.toFixed(0).padStart(8)}`);
-console.log(`  added: p50 ${f(G.p50 - P.p50)} ms, p99 ${f(added99)} ms; throughput ratio ${ratio.toFixed(2)} (${metered} usage events written)`);
+console.log(
+  `  added: p50 ${f(G.p50 - P.p50)} ms, p99 ${f(added99)} ms; throughput ratio ${ratio.toFixed(2)} (${metered} usage events written)`,
+);
 const ok99 = added99 < 1;
 const okRps = ratio >= 0.5;
-console.log(`  targets: p99 added < 1 ms ${ok99 ? 'MET' : 'MISSED'}; throughput >= 0.5x plain ${okRps ? 'MET' : 'MISSED'}`);
+console.log(
+  `  targets: p99 added < 1 ms ${ok99 ? 'MET' : 'MISSED'}; throughput >= 0.5x plain ${okRps ? 'MET' : 'MISSED'}`,
+);
 
 agent.destroy();
 await app.close();

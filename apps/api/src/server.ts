@@ -23,10 +23,11 @@ async function main(): Promise<void> {
   if (applied.length) app.log.info({ applied }, 'migrations applied');
   if (await ensureOwner(app.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, name: config.ADMIN_NAME }))
     app.log.info({ email: config.ADMIN_EMAIL }, 'owner account created');
-  app.addHook('onClose', async () => database.close());
   closeWithGrace(async (signal) => {
     app.log.info({ signal }, 'shutting down');
+    // The database closes last: the app's own shutdown (the usage meter's final write) still needs it.
     await app.close();
+    await database.close();
   });
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(`DocFlow ready: dashboard ${config.publicUrl}/ · API ${config.publicUrl}/api/v1 · docs ${config.publicUrl}/api-docs`);

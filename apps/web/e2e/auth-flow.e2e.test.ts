@@ -29,7 +29,10 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Company').fill('Analytical Engines');
     await page.getByLabel('Password', { exact: true }).fill(strongPassword);
     // The live strength meter asks the server (debounced).
-    await page.getByTestId('password-strength-label').filter({ hasText: /\(\d\/4\)/ }).waitFor();
+    await page
+      .getByTestId('password-strength-label')
+      .filter({ hasText: /\(\d\/4\)/ })
+      .waitFor();
     await page.getByLabel('Confirm password').fill(strongPassword);
     await page.getByRole('checkbox', { name: /I agree/ }).click();
     await page.getByRole('button', { name: 'Create Account' }).click();
@@ -41,7 +44,9 @@ describe('accounts in the browser', () => {
     // Resend really calls the API and shows 'Sending...' for at least 2 s.
     const resend = page.getByRole('button', { name: /Resend Verification Email|Sending\.\.\./ });
     const started = Date.now();
-    const call = page.waitForRequest((r) => r.url().endsWith('/api/v1/auth/resend-verification') && r.method() === 'POST');
+    const call = page.waitForRequest(
+      (r) => r.url().endsWith('/api/v1/auth/resend-verification') && r.method() === 'POST',
+    );
     await resend.click();
     expect(JSON.parse((await call).postData() ?? '{}')).toEqual({ email });
     await page.getByRole('button', { name: 'Sending...' }).waitFor();
@@ -58,13 +63,18 @@ describe('accounts in the browser', () => {
     const first = Number(/(\d+)/.exec((await countdown.textContent()) ?? '')?.[1]);
     expect(first).toBeGreaterThanOrEqual(4);
     expect(first).toBeLessThanOrEqual(5);
-    await page.waitForFunction(() => /in 2 seconds/.test(document.querySelector('[data-testid="verify-countdown"]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /in 2 seconds/.test(document.querySelector('[data-testid="verify-countdown"]')?.textContent ?? ''),
+    );
     await page.waitForURL(/\/dashboard$/, { timeout: 8000 });
     expect(await page.getByTestId('shell-title').textContent()).toBe('Dashboard');
     expect(await page.getByTestId('role-label').textContent()).toBe('user');
 
     // The persisted store holds token, isAuthenticated and user — and no refresh token.
-    const stored = await page.evaluate(() => ({ store: localStorage.getItem('auth-store'), refresh: localStorage.getItem('refresh_token') }));
+    const stored = await page.evaluate(() => ({
+      store: localStorage.getItem('auth-store'),
+      refresh: localStorage.getItem('refresh_token'),
+    }));
     const state = JSON.parse(stored.store ?? '{}').state;
     expect(Object.keys(state).sort()).toEqual(['isAuthenticated', 'token', 'user']);
     expect(state.user.email).toBe(email);
@@ -127,7 +137,12 @@ describe('accounts in the browser', () => {
     const { page, watch, context } = await newPage(browser);
     await page.goto(`${server.url}/register`);
     await page.getByRole('button', { name: 'Create Account' }).click();
-    for (const text of ['Full name is required', 'Email is required', 'Password is required', 'Please accept the terms and conditions']) {
+    for (const text of [
+      'Full name is required',
+      'Email is required',
+      'Password is required',
+      'Please accept the terms and conditions',
+    ]) {
       await page.getByText(text, { exact: true }).waitFor();
     }
     await page.getByLabel('Full name').fill('Katherine Johnson');

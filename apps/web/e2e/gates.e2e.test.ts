@@ -21,7 +21,10 @@ describe('route gates, shell and session', () => {
 
   beforeAll(async () => {
     // Verification off: accounts made through the API can sign in at once.
-    [server, browser] = await Promise.all([startServer({ owner, env: { EMAIL_VERIFICATION: 'false' } }), launchBrowser()]);
+    [server, browser] = await Promise.all([
+      startServer({ owner, env: { EMAIL_VERIFICATION: 'false' } }),
+      launchBrowser(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -30,17 +33,41 @@ describe('route gates, shell and session', () => {
 
   it('sends visitors to /login from the application pages and to / from unknown paths', async () => {
     const { page, watch, context } = await newPage(browser);
-    for (const path of ['/dashboard', '/keys', '/analytics', '/playground', '/plans', '/settings', '/admin/users', '/admin/system-monitor', '/admin/monitor', '/admin/settings']) {
+    for (const path of [
+      '/dashboard',
+      '/keys',
+      '/analytics',
+      '/playground',
+      '/plans',
+      '/settings',
+      '/admin/users',
+      '/admin/system-monitor',
+      '/admin/monitor',
+      '/admin/settings',
+    ]) {
       expect(await landOn(page, server.url, path), path).toBe('/login');
     }
     expect(await landOn(page, server.url, '/no/such/page')).toBe('/');
     await page.getByRole('heading', { level: 1, name: /document API/ }).waitFor();
-    for (const path of ['/', '/login', '/register', '/support', '/check-email', '/verify-email', '/forgot-password', '/reset-password']) {
+    for (const path of [
+      '/',
+      '/login',
+      '/register',
+      '/support',
+      '/check-email',
+      '/verify-email',
+      '/forgot-password',
+      '/reset-password',
+    ]) {
       expect(await landOn(page, server.url, path), path).toBe(path);
     }
     // The no-token state of the verification page.
     await page.goto(`${server.url}/verify-email`);
-    await page.getByText('The verification link is invalid or missing. Please check your email or request a new verification link.').waitFor();
+    await page
+      .getByText(
+        'The verification link is invalid or missing. Please check your email or request a new verification link.',
+      )
+      .waitFor();
     await page.getByText('Make sure to click the complete link received in your email.').waitFor();
     await page.getByRole('button', { name: 'Create New Account' }).click();
     await page.waitForURL(/\/register$/);
@@ -56,13 +83,32 @@ describe('route gates, shell and session', () => {
     expect(await page.getByTestId('shell-title').textContent()).toBe('Dashboard');
     expect(await page.getByTestId('role-label').textContent()).toBe('user');
     const nav = page.getByRole('navigation', { name: 'Main' }).first();
-    for (const name of ['Dashboard', 'API Keys', 'Analytics', 'Playground', 'Plans', 'Settings', 'Support', 'API Docs']) {
+    for (const name of [
+      'Dashboard',
+      'API Keys',
+      'Analytics',
+      'Playground',
+      'Plans',
+      'Settings',
+      'Support',
+      'API Docs',
+    ]) {
       expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
     }
-    for (const name of ['Users', 'System Monitor', 'Admin Settings']) expect(await nav.getByRole('link', { name }).count(), name).toBe(0);
+    for (const name of ['Users', 'System Monitor', 'Admin Settings'])
+      expect(await nav.getByRole('link', { name }).count(), name).toBe(0);
     expect(await nav.getByRole('link', { name: 'API Docs' }).getAttribute('target')).toBe('_blank');
 
-    for (const path of ['/admin/users', '/admin/system-monitor', '/admin/monitor', '/admin/settings', '/', '/login', '/register', '/nope']) {
+    for (const path of [
+      '/admin/users',
+      '/admin/system-monitor',
+      '/admin/monitor',
+      '/admin/settings',
+      '/',
+      '/login',
+      '/register',
+      '/nope',
+    ]) {
       expect(await landOn(page, server.url, path), path).toBe('/dashboard');
     }
     for (const path of ['/keys', '/analytics', '/playground', '/plans', '/settings', '/support']) {
@@ -85,7 +131,8 @@ describe('route gates, shell and session', () => {
       expect(await page.getByTestId('shell-title').textContent()).toBe('Admin Dashboard');
       expect(await page.getByTestId('role-label').textContent()).toBe(who.role);
       const nav = page.getByRole('navigation', { name: 'Main' }).first();
-      for (const name of ['Users', 'System Monitor', 'Admin Settings']) expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
+      for (const name of ['Users', 'System Monitor', 'Admin Settings'])
+        expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
       for (const path of ['/admin/users', '/admin/system-monitor', '/admin/monitor', '/admin/settings']) {
         expect(await landOn(page, server.url, path), path).toBe(path);
       }
@@ -109,13 +156,10 @@ describe('route gates, shell and session', () => {
     await registerByApi(server.url, { name: 'Notified User', email });
     const [{ id }] = await server.sql<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
     for (const [i, type] of (['info', 'success', 'warning'] as const).entries()) {
-      await server.sql(`INSERT INTO notifications (user_id, type, title, message, created_at) VALUES ($1, $2, $3, $4, now() - ($5 || ' minutes')::interval)`, [
-        id,
-        type,
-        `Title ${i}`,
-        `Message number ${i}`,
-        String(i * 5),
-      ]);
+      await server.sql(
+        `INSERT INTO notifications (user_id, type, title, message, created_at) VALUES ($1, $2, $3, $4, now() - ($5 || ' minutes')::interval)`,
+        [id, type, `Title ${i}`, `Message number ${i}`, String(i * 5)],
+      );
     }
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
@@ -126,12 +170,18 @@ describe('route gates, shell and session', () => {
     await page.getByTestId('notifications-bell').click();
     const item = page.getByTestId('notification-item').filter({ hasText: 'Title 1' });
     await item.click();
-    await page.waitForFunction((n) => document.querySelector('[data-testid="notifications-badge"]')?.textContent === String(n), initial - 1);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="notifications-badge"]')?.textContent === String(n),
+      initial - 1,
+    );
     expect(await item.getAttribute('data-read')).toBe('true');
     await page.getByRole('menuitem', { name: 'Mark all as read' }).click();
     await toastText(page, 'Toutes les notifications ont été marquées comme lues');
     expect(await page.getByTestId('notifications-badge').count()).toBe(0);
-    const [{ unread }] = await server.sql<{ unread: number }>('SELECT count(*)::int AS unread FROM notifications WHERE user_id = $1 AND read_at IS NULL', [id]);
+    const [{ unread }] = await server.sql<{ unread: number }>(
+      'SELECT count(*)::int AS unread FROM notifications WHERE user_id = $1 AND read_at IS NULL',
+      [id],
+    );
     expect(unread).toBe(0);
     watch.assertClean();
     await context.close();
@@ -171,7 +221,10 @@ describe('route gates, shell and session', () => {
     await registerByApi(server.url, { name: 'Expiring User', email });
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
-    await server.sql(`UPDATE sessions SET revoked_at = now(), revoked_reason = 'test' WHERE user_id = (SELECT id FROM users WHERE email = $1)`, [email]);
+    await server.sql(
+      `UPDATE sessions SET revoked_at = now(), revoked_reason = 'test' WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+      [email],
+    );
     watch.expect(/\/api\/v1\/auth\/sessions$/, 401);
     watch.expect(/\/api\/v1\/auth\/refresh$/, 401);
     // A client-side navigation to a page that calls the API.

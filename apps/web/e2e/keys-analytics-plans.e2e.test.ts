@@ -159,7 +159,7 @@ describe('plans, API keys and analytics in the browser', () => {
     await signIn(phone.page, server.url, email);
     await phone.page.getByRole('heading', { name: 'Welcome back, Grace!' }).waitFor();
     await phone.page.getByTestId('dashboard-plan-badge').filter({ hasText: 'Pro +1' }).waitFor();
-    await shot(phone.page, 'dashboard-phone');
+    await shot(phone.page, 'dashboard-usage-phone');
     await go(phone.page, '/keys', 'API Keys');
     await phone.page.getByRole('article', { name: 'Invoice service' }).waitFor();
     await shot(phone.page, 'keys-phone');
@@ -183,7 +183,7 @@ describe('plans, API keys and analytics in the browser', () => {
     await go(page, '/dashboard', /Welcome back/);
     await page.getByRole('region', { name: 'Welcome' }).getByText('3', { exact: true }).first().waitFor();
     await page.getByRole('region', { name: 'Plan details' }).waitFor();
-    await shot(page, 'dashboard-desktop');
+    await shot(page, 'dashboard-usage-desktop');
 
     // Regenerate: the confirmation lists the effects, then the French dialog shows the new key.
     await go(page, '/keys', 'API Keys');

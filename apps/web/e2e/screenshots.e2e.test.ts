@@ -49,7 +49,10 @@ describe('screenshots', () => {
 
       await page.goto(`${server.url}/register`);
       await page.getByLabel('Password', { exact: true }).fill('Sunny-Kettle-42!');
-      await page.getByTestId('password-strength-label').filter({ hasText: /\(\d\/4\)/ }).waitFor();
+      await page
+        .getByTestId('password-strength-label')
+        .filter({ hasText: /\(\d\/4\)/ })
+        .waitFor();
       await page.getByRole('button', { name: 'Create Account' }).click();
       await page.getByText('Please accept the terms and conditions').waitFor();
       await shot('register');
@@ -123,7 +126,12 @@ describe('screenshots', () => {
   it('renders the support page for a signed-in user with the playground link', async () => {
     const email = uniqueEmail('support');
     await registerByApi(server.url, { name: 'Support User', email });
-    await fetch((await waitForLink(server.dataDir, email, '/verify-email')).replace('/verify-email?', '/api/v1/auth/verify-email?'));
+    await fetch(
+      (await waitForLink(server.dataDir, email, '/verify-email')).replace(
+        '/verify-email?',
+        '/api/v1/auth/verify-email?',
+      ),
+    );
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
     await page.goto(`${server.url}/support`);

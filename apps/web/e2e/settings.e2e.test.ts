@@ -34,8 +34,17 @@ describe('settings', () => {
     await profile.getByLabel('Language').selectOption('fr');
     await profile.getByRole('button', { name: 'Save changes' }).click();
     await toastText(page, 'Profil mis à jour avec succès');
-    const [row] = await server.sql<Record<string, string>>('SELECT name, company, country, timezone, language FROM users WHERE email = $1', [email]);
-    expect(row).toEqual({ name: 'Renamed User', company: 'Acme', country: 'FR', timezone: 'Europe/Paris', language: 'fr' });
+    const [row] = await server.sql<Record<string, string>>(
+      'SELECT name, company, country, timezone, language FROM users WHERE email = $1',
+      [email],
+    );
+    expect(row).toEqual({
+      name: 'Renamed User',
+      company: 'Acme',
+      country: 'FR',
+      timezone: 'Europe/Paris',
+      language: 'fr',
+    });
     // The header follows the store.
     expect(await page.getByTestId('user-menu').textContent()).toContain('Renamed User');
     await page.reload();
@@ -59,9 +68,16 @@ describe('settings', () => {
     expect(await rows.filter({ hasText: 'This device' }).count()).toBe(1);
     expect(await rows.filter({ hasText: '127.0.0.1' }).count()).toBeGreaterThanOrEqual(4);
 
-    await rows.filter({ hasNotText: 'This device' }).first().getByRole('button', { name: /Revoke session/ }).click();
+    await rows
+      .filter({ hasNotText: 'This device' })
+      .first()
+      .getByRole('button', { name: /Revoke session/ })
+      .click();
     await toastText(page, 'Session révoquée avec succès');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="session-row"]').length === n, before - 1);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="session-row"]').length === n,
+      before - 1,
+    );
 
     await page.getByRole('button', { name: 'Revoke all other sessions' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke sessions' }).click();

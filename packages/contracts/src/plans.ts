@@ -23,7 +23,11 @@ export const ZPlan = z
     maxFileSize: z.number().int().describe('Bytes per uploaded file'),
     maxPagesPerPdf: z.number().int().nullable(),
     maxApiKeysPerUser: z.number().int().describe('Keys a user may hold on this plan'),
-    burstLimit: z.number().int().nullable().describe('Token-bucket capacity; refilled at maxRequestsPerMinute per minute'),
+    burstLimit: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Token-bucket capacity; refilled at maxRequestsPerMinute per minute'),
     allowedEndpoints: z.array(ZEndpointGroup),
     features: z.array(z.string()),
     validityDays: z.number().int().nullable().describe('Days a key on this plan stays valid; null = unlimited'),

@@ -19,7 +19,11 @@ export const ZRecommendation = z.object({
 });
 export type TRecommendation = z.infer<typeof ZRecommendation>;
 
-export const ZDayPoint = z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), requests: z.number().int(), errors: z.number().int() });
+export const ZDayPoint = z.object({
+  date: z.string().describe('YYYY-MM-DD (UTC)'),
+  requests: z.number().int(),
+  errors: z.number().int(),
+});
 
 export const ZUsageAnalytics = z
   .object({
@@ -67,7 +71,12 @@ export const ZUsageAnalytics = z
       byEndpoint: z
         .record(
           z.string(),
-          z.object({ group: z.string(), requests: z.number().int(), successRate: z.number(), avgResponseTime: z.number() }),
+          z.object({
+            group: z.string(),
+            requests: z.number().int(),
+            successRate: z.number(),
+            avgResponseTime: z.number(),
+          }),
         )
         .describe('Keyed by endpoint path, e.g. "/pdf/merge"'),
     }),
@@ -75,7 +84,9 @@ export const ZUsageAnalytics = z
     errors: z
       .object({
         total: z.number().int(),
-        byCode: z.array(z.object({ code: z.string(), status: z.number().int(), count: z.number().int(), lastSeen: z.string() })),
+        byCode: z.array(
+          z.object({ code: z.string(), status: z.number().int(), count: z.number().int(), lastSeen: z.string() }),
+        ),
         recent: z.array(
           z.object({
             endpoint: z.string(),

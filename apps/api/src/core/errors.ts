@@ -94,7 +94,7 @@ export class EngineChainError extends EngineError {
       code === 'UNSUPPORTED_OPERATION'
         ? `No configured engine can perform ${operation}${errors.length ? ` (${errors.map((e) => e.message).join('; ')})` : ''}`
         : code === 'INVALID_PDF' && !errors.some((e) => e.code === 'INVALID_PDF')
-          ? 'The PDF could not be processed: it is damaged or uses features the engines cannot handle'
+          ? 'The PDF could not be processed: it is damaged or uses features the engines cannot handle (POST /pdf/repair may help)'
           : (representative?.message ?? `${operation} failed`);
     super(code, message, { cause: new AggregateError(errors, `${operation}: all engines failed`), details: representative?.details });
     this.name = 'EngineChainError';
@@ -113,6 +113,8 @@ function chainCode(errors: EngineError[]): EngineErrorCode {
   if (tried.every((e) => e.documentFault)) return 'INVALID_PDF';
   return tried.every((e) => e.code === tried[0]!.code) ? tried[0]!.code : 'ENGINE_FAILED';
 }
+
+export const INVALID_PDF_MESSAGE = 'The PDF is damaged or not a valid PDF and could not be read (POST /pdf/repair may recover it)';
 
 export const isEngineError = (e: unknown): e is EngineError => e instanceof EngineError;
 

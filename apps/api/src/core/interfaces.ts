@@ -15,6 +15,8 @@ export interface PageCount {
   /** The real number of pages (a page tree walk when the declared /Count is implausible). */
   pages: number;
   encrypted: boolean;
+  /** The page tree's /Count when it disagreed with the real count (the file should be normalised before use). */
+  declaredPages?: number;
 }
 export interface PageCounter {
   countPages(input: string, opts: { password?: string }, ctx: OpContext): Promise<PageCount>;

@@ -101,6 +101,11 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
   });
   app.decorate('apiKeyGuard', { cache, limits, meter });
   app.decorateRequest('apiKeyState', null);
+  // preClose: write the buffered usage while the database is surely open (onClose hooks run last-added first, and
+  // server.ts closes the database in one added after this); onShutdown writes what in-flight requests add after it.
+  app.addHook('preClose', async () => {
+    await meter.flush().catch(() => undefined);
+  });
   app.onShutdown(async () => {
     await meter.close();
     await limits.close();
@@ -174,18 +179,26 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
       if (!rec.userActive)
         throw new AppError('ACCOUNT_DISABLED', 'The account owning this API key has been deactivated');
       state.rec = rec;
+      const lim = effectiveLimits(rec.plan, rec.customLimits);
+      // Refusals from here on know the key: their answers carry its limit headers too (nothing is counted).
+      const refuse = async (err: AppError): Promise<never> => {
+        const peek = await limits.peek(rec.keyId, lim).catch(() => null);
+        if (peek) reply.headers(peek.headers);
+        throw new AppError(err.code, err.message, { details: err.details, headers: peek?.headers });
+      };
       const plan = planState(rec, now);
       if (plan !== 'ok') {
         const end = rec.subscription?.expiresAt;
-        throw new AppError(
-          'PLAN_EXPIRED',
-          plan === 'expired'
-            ? `The ${rec.plan.displayName} plan of this key ${rec.subscription?.status === 'trial' ? 'trial ' : ''}ended${end ? ` on ${day(end)}` : ''}: its keys are suspended until an administrator renews it. Keys on the Free plan keep working.`
-            : `This key's ${rec.plan.displayName} plan is not active on your account: start its trial or ask an administrator.`,
-          { details: { planName: rec.plan.name, expiresAt: end ? end.toISOString() : null } },
+        await refuse(
+          new AppError(
+            'PLAN_EXPIRED',
+            plan === 'expired'
+              ? `The ${rec.plan.displayName} plan of this key ${rec.subscription?.status === 'trial' ? 'trial ' : ''}ended${end ? ` on ${day(end)}` : ''}: its keys are suspended until an administrator renews it. Keys on the Free plan keep working.`
+              : `This key's ${rec.plan.displayName} plan is not active on your account: start its trial or ask an administrator.`,
+            { details: { planName: rec.plan.name, expiresAt: end ? end.toISOString() : null } },
+          ),
         );
       }
-      const lim = effectiveLimits(rec.plan, rec.customLimits);
       const ctx: ApiKeyContext = {
         keyId: rec.keyId,
         userId: rec.userId,
@@ -203,18 +216,20 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
       };
       if (group !== ANY_GROUP && !lim.allowedEndpoints.includes(group)) {
         const upgrade = await cheapestAllowing(group);
-        throw new AppError(
-          'ENDPOINT_NOT_ALLOWED',
-          `The ${group} endpoints are not included in ${rec.customLimits ? 'this custom key' : `the ${rec.plan.displayName} plan`}` +
-            (upgrade ? `; they are available from the ${upgrade.displayName} plan` : ''),
-          {
-            details: {
-              group,
-              planName: rec.plan.name,
-              requiredPlan: upgrade?.name ?? null,
-              allowedEndpoints: lim.allowedEndpoints,
+        await refuse(
+          new AppError(
+            'ENDPOINT_NOT_ALLOWED',
+            `The ${group} endpoints are not included in ${rec.customLimits ? 'this custom key' : `the ${rec.plan.displayName} plan`}` +
+              (upgrade ? `; they are available from the ${upgrade.displayName} plan` : ''),
+            {
+              details: {
+                group,
+                planName: rec.plan.name,
+                requiredPlan: upgrade?.name ?? null,
+                allowedEndpoints: lim.allowedEndpoints,
+              },
             },
-          },
+          ),
         );
       }
       const decision = await limits.consume(rec.keyId, ctx.limits);

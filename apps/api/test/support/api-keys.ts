@@ -48,7 +48,11 @@ export async function createTestUser(t: TestApp, opts: { email?: string; role?: 
     .returning();
   const [session] = await t.app.db
     .insert(sessions)
-    .values({ userId: user!.id, tokenHash: sha256(randomBytes(32).toString('hex')), expiresAt: new Date(Date.now() + 86_400_000) })
+    .values({
+      userId: user!.id,
+      tokenHash: sha256(randomBytes(32).toString('hex')),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
     .returning();
   const accessToken = await t.app.accessTokens.sign({ sub: user!.id, role: user!.role, sid: session!.id });
   return { userId: user!.id, email, accessToken };
@@ -58,7 +62,10 @@ export async function createTestUser(t: TestApp, opts: { email?: string; role?: 
  * A verified user holding an API key on `plan` (default free): paid plans get a trial (or an active subscription)
  * through the subscriptions service, the key comes from the api-keys service, exactly as the routes do it.
  */
-export async function createUserWithApiKey(t: TestApp, opts: CreateUserWithApiKeyOptions = {}): Promise<UserWithApiKey> {
+export async function createUserWithApiKey(
+  t: TestApp,
+  opts: CreateUserWithApiKeyOptions = {},
+): Promise<UserWithApiKey> {
   const plan = opts.plan ?? 'free';
   const { userId, accessToken } = await createTestUser(t, { email: opts.email, role: opts.role });
   if (plan !== 'free') {

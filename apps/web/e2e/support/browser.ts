@@ -14,7 +14,15 @@ export const viewports = {
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -37,7 +45,8 @@ export class ErrorWatch {
       if (res.status() >= 400) this.seen.push({ url: res.url(), status: res.status() });
     });
     page.on('console', (msg) => {
-      if (msg.type() === 'error' && !this.isExpected(msg)) this.errors.push(`console: ${msg.text()} @ ${msg.location().url}`);
+      if (msg.type() === 'error' && !this.isExpected(msg))
+        this.errors.push(`console: ${msg.text()} @ ${msg.location().url}`);
     });
     page.on('pageerror', (err) => this.errors.push(`pageerror: ${err.message}`));
   }
@@ -52,7 +61,10 @@ export class ErrorWatch {
     if (!m) return false;
     const status = Number(m[1]);
     const url = msg.location().url;
-    return this.expected.some((e) => e.status === status && e.url.test(url)) && this.seen.some((s) => s.url === url && s.status === status);
+    return (
+      this.expected.some((e) => e.status === status && e.url.test(url)) &&
+      this.seen.some((s) => s.url === url && s.status === status)
+    );
   }
 
   assertClean(): void {
@@ -66,7 +78,10 @@ export interface E2ePage {
   watch: ErrorWatch;
 }
 
-export async function newPage(browser: Browser, viewport: { width: number; height: number } = viewports.desktop): Promise<E2ePage> {
+export async function newPage(
+  browser: Browser,
+  viewport: { width: number; height: number } = viewports.desktop,
+): Promise<E2ePage> {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, reducedMotion: 'reduce' });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);

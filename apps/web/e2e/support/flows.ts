@@ -10,12 +10,21 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 /** Create an account straight through the API (no browser). */
-export async function registerByApi(baseUrl: string, user: { name: string; email: string; password?: string }): Promise<Response> {
+export async function registerByApi(
+  baseUrl: string,
+  user: { name: string; email: string; password?: string },
+): Promise<Response> {
   const password = user.password ?? strongPassword;
   const res = await fetch(`${baseUrl}/api/v1/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: user.name, email: user.email, password, confirmPassword: password, acceptTerms: true }),
+    body: JSON.stringify({
+      name: user.name,
+      email: user.email,
+      password,
+      confirmPassword: password,
+      acceptTerms: true,
+    }),
   });
   if (res.status !== 201) throw new Error(`register ${user.email}: ${res.status} ${await res.text()}`);
   return res;

@@ -60,7 +60,11 @@ export async function startServer(opts: StartOptions = {}): Promise<E2eServer> {
   await migrate(database);
   const app = await buildApp({ config, database, logger: false });
   if (opts.owner) {
-    await ensureOwner(app.db, { email: opts.owner.email, password: opts.owner.password, name: opts.owner.name ?? 'Owner' });
+    await ensureOwner(app.db, {
+      email: opts.owner.email,
+      password: opts.owner.password,
+      name: opts.owner.name ?? 'Owner',
+    });
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -92,11 +96,14 @@ export interface OutboxMail {
   body: string;
 }
 
-/** Undo the quoted-printable encoding nodemailer may use. */
+/**
+ * Undo the quoted-printable encoding nodemailer uses: soft line breaks (`=` at a line end) and `=XX` escapes such as
+ * `=3D`. One pass over the escapes: decoding `=3D` first and then the rest would turn `token=3DAB…` into `token=AB…`
+ * and then decode `=AB` a second time.
+ */
 export function decodeQuotedPrintable(raw: string): string {
   return raw
     .replace(/=\r?\n/g, '')
-    .replace(/=3D/gi, '=')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
@@ -115,7 +122,12 @@ export function readOutbox(dataDir: string): OutboxMail[] {
 }
 
 /** Wait for a mail to `to` whose body holds a `pathPrefix` link, and return that link. */
-export async function waitForLink(dataDir: string, to: string, pathPrefix: string, opts: { after?: number; timeoutMs?: number } = {}): Promise<string> {
+export async function waitForLink(
+  dataDir: string,
+  to: string,
+  pathPrefix: string,
+  opts: { after?: number; timeoutMs?: number } = {},
+): Promise<string> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   const escaped = pathPrefix.replace(/[/?.]/g, (c) => `\\${c}`);
   const re = new RegExp(`https?://[^\\s"'<>]*${escaped}\\?token=[^\\s"'<>&]+`);
@@ -130,5 +142,7 @@ export async function waitForLink(dataDir: string, to: string, pathPrefix: strin
     await new Promise((r) => setTimeout(r, 100));
   }
   const seen = readOutbox(dataDir).map((m) => `  ${m.to}: ${m.subject}`);
-  throw new Error(`no ${pathPrefix} mail to ${to} in ${path.join(dataDir, 'mail')}; the outbox holds:\n${seen.join('\n')}`);
+  throw new Error(
+    `no ${pathPrefix} mail to ${to} in ${path.join(dataDir, 'mail')}; the outbox holds:\n${seen.join('\n')}`,
+  );
 }

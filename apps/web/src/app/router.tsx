@@ -51,7 +51,10 @@ export const routes: RouteObject[] = [
                 Component: RequireAdmin,
                 children: [
                   { path: paths.admin.users.path, lazy: lazy(() => import('./routes/app/admin/users')) },
-                  { path: paths.admin.systemMonitor.path, lazy: lazy(() => import('./routes/app/admin/system-monitor')) },
+                  {
+                    path: paths.admin.systemMonitor.path,
+                    lazy: lazy(() => import('./routes/app/admin/system-monitor')),
+                  },
                   { path: paths.admin.monitor.path, lazy: lazy(() => import('./routes/app/admin/system-monitor')) },
                   { path: paths.admin.settings.path, lazy: lazy(() => import('./routes/app/admin/settings')) },
                 ],

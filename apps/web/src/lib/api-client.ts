@@ -197,7 +197,12 @@ export function refreshAccessToken(): Promise<string> {
     refreshing = (async () => {
       const res = await send(
         buildUrl('/auth/refresh'),
-        { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{}', credentials: 'include' },
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: '{}',
+          credentials: 'include',
+        },
         constants.requestTimeoutMs,
       );
       if (!res.ok) throw await readError(res);
@@ -218,13 +223,35 @@ function expireSession(): void {
   toast.error(messages.http[401], { id: 'session-expired' });
 }
 
-export async function request<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
+const pending = new Set<Promise<unknown>>();
+
+/**
+ * Resolves once no call is in flight (or after `timeoutMs`). Logout waits for it before revoking the session, so
+ * answers to calls made just before do not come back 401 and look like an expired session.
+ */
+export async function whenIdle(timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (pending.size > 0 && Date.now() < deadline) {
+    await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, deadline - Date.now()))]);
+  }
+}
+
+export function request<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const p = doRequest<T>(path, opts);
+  pending.add(p);
+  const done = () => void pending.delete(p);
+  p.then(done, done);
+  return p;
+}
+
+async function doRequest<T>(path: string, opts: RequestOptions): Promise<T> {
   const method = opts.method ?? 'GET';
   const url = buildUrl(path, opts.query);
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   let body: BodyInit | undefined;
   if (opts.body !== undefined) {
-    if (opts.body instanceof FormData || opts.body instanceof Blob || typeof opts.body === 'string') body = opts.body as BodyInit;
+    if (opts.body instanceof FormData || opts.body instanceof Blob || typeof opts.body === 'string')
+      body = opts.body as BodyInit;
     else {
       body = JSON.stringify(opts.body);
       headers['Content-Type'] = 'application/json';
@@ -248,7 +275,10 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
   const fail = (err: ApiError): never => {
     if (!opts.silent) {
       // A 401 that is not about the session (no token sent, or e.g. a wrong current password) gets the server's words.
-      const msg = err.status === 401 ? (err.serverMessage ?? messages.http.fallback) : globalErrorMessage(err.status, err.serverMessage);
+      const msg =
+        err.status === 401
+          ? (err.serverMessage ?? messages.http.fallback)
+          : globalErrorMessage(err.status, err.serverMessage);
       if (msg) toast.error(msg);
     }
     throw err;
@@ -265,6 +295,8 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
 
   if (res.status === 401 && sentToken && !opts.skipRefresh) {
     const first = await readError(res);
+    // Signed out while this call was in flight: nothing to refresh, nothing to tell.
+    if (!bridge.getToken()) throw first;
     if (!SESSION_CODES.has(first.code) && !first.code.startsWith('HTTP_')) return fail(first);
     try {
       // Another call may have refreshed while this one was in flight: replay with the new token without refreshing.
@@ -295,14 +327,16 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
 
 export const api = {
   request,
-  get: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...opts, method: 'GET' }),
+  get: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...opts, method: 'GET' }),
   post: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...opts, method: 'POST', body }),
   put: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...opts, method: 'PUT', body }),
   patch: <T = unknown>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...opts, method: 'PATCH', body }),
-  delete: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...opts, method: 'DELETE' }),
+  delete: <T = unknown>(path: string, opts?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...opts, method: 'DELETE' }),
 };
 
 /** The message a screen shows for a failure: the server's text, else the client's, else `fallback`. */

@@ -40,7 +40,9 @@ export function mockFetch(routes: Record<string, Handler | Handler[]>) {
         /* keep the text */
       }
     }
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+    const headers = Object.fromEntries(
+      Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     const call: RecordedCall = { method, url, path, headers, body, credentials: init.credentials };
     calls.push(call);
     if (init.signal?.aborted) throw new DOMException('Aborted', 'AbortError');

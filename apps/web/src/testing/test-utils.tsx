@@ -7,7 +7,11 @@ import userEvent from '@testing-library/user-event';
 /** Render inside a fresh QueryClient and a memory router; `routes` adds pages to land on after navigation. */
 export function renderWithProviders(
   ui: ReactElement,
-  { path = '/', initialEntries = [path], routes = {} }: { path?: string; initialEntries?: string[]; routes?: Record<string, ReactNode> } = {},
+  {
+    path = '/',
+    initialEntries = [path],
+    routes = {},
+  }: { path?: string; initialEntries?: string[]; routes?: Record<string, ReactNode> } = {},
 ) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const user = userEvent.setup();

@@ -5,7 +5,8 @@ import type { TUserRole } from '@docflow/contracts';
  * first chunk does not carry zod; the list matches contracts' `adminRoles`.
  */
 export const adminRoles: readonly TUserRole[] = ['admin', 'super_admin', 'owner'];
-export const isAdminRole = (role: string | null | undefined): boolean => !!role && (adminRoles as readonly string[]).includes(role);
+export const isAdminRole = (role: string | null | undefined): boolean =>
+  !!role && (adminRoles as readonly string[]).includes(role);
 
 /** The role as shown: underscores become spaces (spec-1 §2), e.g. super_admin → "super admin". */
 export const roleLabel = (role: string): string => role.replace(/_/g, ' ');

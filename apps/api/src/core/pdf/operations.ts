@@ -88,6 +88,15 @@ export async function preparePdf(
     p = out(job, 'decrypted.pdf');
     await job.engines.run('decrypt', (f) => f(file.path, p, { password: opts.password }, job.ctx), job.signal);
   }
+  if (count.declaredPages !== undefined && count.declaredPages !== count.pages) {
+    // The page tree lies about its size (e.g. /Count 1000000000 over one page): rebuild it from the real pages, so
+    // that no later engine trusts or allocates by the lie.
+    // A one-input merge builds a fresh page tree (qpdf refuses to reuse one whose /Count is wrong).
+    const rebuilt = out(job, 'normalised.pdf');
+    const source = p;
+    await job.engines.run('merge', (f) => f([source], rebuilt, job.ctx), job.signal);
+    p = rebuilt;
+  }
   return { path: p, filename: file.filename, size: file.size, pages: count.pages, wasEncrypted: count.encrypted, version };
 }
 

@@ -50,8 +50,9 @@ export const passwordResets = pgTable(
 );
 
 /**
- * One row per signed-in device. The refresh token rotates on every use; `tokenHash` is the current one and
- * `previousTokenHash` the one it replaced, so presenting an old token is detected as reuse and revokes the session.
+ * One row per signed-in device. The refresh token rotates on every use; `tokenHash` is the SHA-256 of the current
+ * one and every spent hash goes to session_used_tokens, so presenting an old token is detected as reuse and revokes
+ * the session.
  */
 export const sessions = pgTable(
   'sessions',

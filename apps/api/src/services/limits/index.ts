@@ -121,7 +121,7 @@ export class Limits {
     const bucket = await this.buckets.take(keyId, capacity, perMinute, 1);
     if (!bucket.allowed) {
       const retry = Math.max(1, Math.ceil(((1 - bucket.tokens) * 60) / perMinute));
-      const [h, m] = await Promise.all([this.peek(this.hour, keyId), this.peek(this.month, monthKey)]);
+      const [h, m] = await Promise.all([this.peekWindow(this.hour, keyId), this.peekWindow(this.month, monthKey)]);
       return this.decide(limits, {
         refused: 'minute',
         retry,
@@ -139,7 +139,7 @@ export class Limits {
     const h = await this.hour.consume(keyId, 1);
     if (h.consumedPoints > limits.maxRequestsPerHour) {
       await Promise.all([this.hour.reward(keyId, 1), giveBackBucket()]);
-      const m = await this.peek(this.month, monthKey);
+      const m = await this.peekWindow(this.month, monthKey);
       const reset = secs(h.msBeforeNext);
       return this.decide(limits, {
         refused: 'hour',
@@ -180,6 +180,34 @@ export class Limits {
     });
   }
 
+  /** The state of a key's windows without counting a call (for the headers of answers refused before the limits). */
+  async peek(keyId: string, limits: RateLimits): Promise<LimitDecision> {
+    const now = this.now();
+    const capacity = limits.burstLimit ?? limits.maxRequestsPerMinute;
+    const month = monthBounds(now);
+    const [bucket, h, m] = await Promise.all([
+      this.buckets.take(keyId, capacity, limits.maxRequestsPerMinute, 0),
+      this.peekWindow(this.hour, keyId),
+      this.peekWindow(this.month, `${keyId}:${month.id}`),
+    ]);
+    return this.decide(limits, {
+      minute: {
+        remaining: Math.floor(bucket.tokens),
+        reset: Math.ceil(((capacity - bucket.tokens) * 60) / limits.maxRequestsPerMinute),
+        limit: capacity,
+      },
+      hour: {
+        remaining: Math.max(0, limits.maxRequestsPerHour - (h?.consumedPoints ?? 0)),
+        reset: secs(h?.msBeforeNext ?? HOUR * 1000),
+      },
+      month: {
+        remaining: Math.max(0, limits.maxRequestsPerMonth - (m?.consumedPoints ?? 0)),
+        reset: Math.max(1, Math.ceil((month.end - now) / 1000)),
+      },
+      monthUsed: m?.consumedPoints ?? 0,
+    });
+  }
+
   /** A month counter was just created (first call of the month here, restart, expiry, failover): add what the rollups know. */
   private async seedMonth(
     keyId: string,
@@ -197,10 +225,10 @@ export class Limits {
       this.seeding.set(monthKey, pending);
     }
     await pending;
-    return (await this.peek(this.month, monthKey)) ?? fresh;
+    return (await this.peekWindow(this.month, monthKey)) ?? fresh;
   }
 
-  private async peek(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
+  private async peekWindow(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
     try {
       return await limiter.get(key);
     } catch {

@@ -177,3 +177,32 @@ describe('POST /api/v1/auth/register with EMAIL_VERIFICATION=false', () => {
     expect((await post(t, '/login', { email: body.email, password: PASSWORD })).statusCode).toBe(200);
   });
 });
+
+describe('POST /api/v1/auth/register when the mail server fails', () => {
+  let t: TestApp;
+  let failing = true;
+  const sent: string[] = [];
+  beforeAll(async () => {
+    t = await buildTestApp({
+      mailer: {
+        mode: 'smtp',
+        async send(mail) {
+          if (failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+          sent.push(mail.to);
+        },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('still creates the account, says the mail was not sent, and a resend works later', async () => {
+    const body = registerBody();
+    const res = await post(t, '/register', body);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().message).toMatch(/could not be sent/);
+    failing = false;
+    await t.database.sql.query("UPDATE email_verifications SET created_at = now() - interval '2 minutes'");
+    expect((await post(t, '/resend-verification', { email: body.email })).statusCode).toBe(200);
+    expect(sent).toEqual([body.email]);
+  });
+});

@@ -55,9 +55,14 @@ const contentTypes = (main: string) =>
 
 function multipart(fileName: string, data: Buffer): { payload: Buffer; headers: Record<string, string> } {
   const boundary = '----docflowtest' + Math.random().toString(16).slice(2);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, data, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, data, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 describe('POST /conversion/detect', () => {
@@ -68,7 +73,16 @@ describe('POST /conversion/detect', () => {
   beforeAll(async () => {
     process.env.DOCFLOW_TMP_DIR = tmp; // the request workspaces land here, where the test can watch them
     t = await buildTestApp();
-    key = (await createUserWithApiKey(t, { customLimits: { maxRequestsPerMinute: 1000, burstLimit: null, maxFileSize: 5 * 1_048_576, allowedEndpoints: ['conversion'] } })).apiKey;
+    key = (
+      await createUserWithApiKey(t, {
+        customLimits: {
+          maxRequestsPerMinute: 1000,
+          burstLimit: null,
+          maxFileSize: 5 * 1_048_576,
+          allowedEndpoints: ['conversion'],
+        },
+      })
+    ).apiKey;
   });
   afterAll(async () => {
     await t.close();
@@ -79,25 +93,143 @@ describe('POST /conversion/detect', () => {
 
   const detect = async (fileName: string, data: Buffer, apiKey = key) => {
     const { payload, headers } = multipart(fileName, data);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/conversion/detect', payload, headers: { ...headers, 'x-api-key': apiKey } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/conversion/detect',
+      payload,
+      headers: { ...headers, 'x-api-key': apiKey },
+    });
     return res;
   };
 
   const cases: Array<[string, string, () => Promise<Buffer> | Buffer, string, 'container' | 'magic' | 'text']> = [
-    ['docx by [Content_Types].xml', 'report.bin', () => makeZip([{ name: '[Content_Types].xml', data: contentTypes('wordprocessingml.document.main') }, { name: 'word/document.xml', data: '<w:document/>' }]), 'docx', 'container'],
-    ['xlsx', 'data', () => makeZip([{ name: '[Content_Types].xml', data: contentTypes('spreadsheetml.sheet.main') }, { name: 'xl/workbook.xml', data: '<workbook/>' }]), 'xlsx', 'container'],
-    ['pptx', 'slides.zip', () => makeZip([{ name: '[Content_Types].xml', data: contentTypes('presentationml.presentation.main') }, { name: 'ppt/presentation.xml', data: '<p/>' }]), 'pptx', 'container'],
-    ['odt by its mimetype entry', 'letter.docx', () => makeZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.text', store: true }, { name: 'content.xml', data: '<office:document-content/>' }]), 'odt', 'container'],
-    ['ods', 'x', () => makeZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', store: true }, { name: 'content.xml', data: '<c/>' }]), 'ods', 'container'],
-    ['odp', 'x', () => makeZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.presentation', store: true }, { name: 'content.xml', data: '<c/>' }]), 'odp', 'container'],
-    ['epub', 'book', () => makeZip([{ name: 'mimetype', data: 'application/epub+zip', store: true }, { name: 'META-INF/container.xml', data: '<container/>' }, { name: 'OEBPS/content.opf', data: '<package/>' }]), 'epub', 'container'],
+    [
+      'docx by [Content_Types].xml',
+      'report.bin',
+      () =>
+        makeZip([
+          { name: '[Content_Types].xml', data: contentTypes('wordprocessingml.document.main') },
+          { name: 'word/document.xml', data: '<w:document/>' },
+        ]),
+      'docx',
+      'container',
+    ],
+    [
+      'xlsx',
+      'data',
+      () =>
+        makeZip([
+          { name: '[Content_Types].xml', data: contentTypes('spreadsheetml.sheet.main') },
+          { name: 'xl/workbook.xml', data: '<workbook/>' },
+        ]),
+      'xlsx',
+      'container',
+    ],
+    [
+      'pptx',
+      'slides.zip',
+      () =>
+        makeZip([
+          { name: '[Content_Types].xml', data: contentTypes('presentationml.presentation.main') },
+          { name: 'ppt/presentation.xml', data: '<p/>' },
+        ]),
+      'pptx',
+      'container',
+    ],
+    [
+      'odt by its mimetype entry',
+      'letter.docx',
+      () =>
+        makeZip([
+          { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text', store: true },
+          { name: 'content.xml', data: '<office:document-content/>' },
+        ]),
+      'odt',
+      'container',
+    ],
+    [
+      'ods',
+      'x',
+      () =>
+        makeZip([
+          { name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', store: true },
+          { name: 'content.xml', data: '<c/>' },
+        ]),
+      'ods',
+      'container',
+    ],
+    [
+      'odp',
+      'x',
+      () =>
+        makeZip([
+          { name: 'mimetype', data: 'application/vnd.oasis.opendocument.presentation', store: true },
+          { name: 'content.xml', data: '<c/>' },
+        ]),
+      'odp',
+      'container',
+    ],
+    [
+      'epub',
+      'book',
+      () =>
+        makeZip([
+          { name: 'mimetype', data: 'application/epub+zip', store: true },
+          { name: 'META-INF/container.xml', data: '<container/>' },
+          { name: 'OEBPS/content.opf', data: '<package/>' },
+        ]),
+      'epub',
+      'container',
+    ],
     ['pdf', 'doc.txt', () => Buffer.from('%PDF-1.7\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'), 'pdf', 'magic'],
-    ['png', 'pic', () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } }).png().toBuffer(), 'png', 'magic'],
-    ['csv', 'export.txt', () => Buffer.from('name,age,city\nAda,36,London\nAlan,41,Wilmslow\nGrace,85,Arlington\n'), 'csv', 'text'],
-    ['html', 'page.txt', () => Buffer.from('<!DOCTYPE html>\n<html><head><title>x</title></head><body><p>Hi</p></body></html>'), 'html', 'text'],
-    ['markdown', 'notes.txt', () => Buffer.from('# Title\n\nSome **bold** text and a [link](https://example.com).\n\n- one\n- two\n'), 'md', 'text'],
-    ['svg', 'logo.txt', () => Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'), 'svg', 'text'],
-    ['plain text', 'a.bin', () => Buffer.from('Dear reader,\nthis is a plain letter without any markup at all.\nRegards.\n'), 'txt', 'text'],
+    [
+      'png',
+      'pic',
+      () =>
+        sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } })
+          .png()
+          .toBuffer(),
+      'png',
+      'magic',
+    ],
+    [
+      'csv',
+      'export.txt',
+      () => Buffer.from('name,age,city\nAda,36,London\nAlan,41,Wilmslow\nGrace,85,Arlington\n'),
+      'csv',
+      'text',
+    ],
+    [
+      'html',
+      'page.txt',
+      () => Buffer.from('<!DOCTYPE html>\n<html><head><title>x</title></head><body><p>Hi</p></body></html>'),
+      'html',
+      'text',
+    ],
+    [
+      'markdown',
+      'notes.txt',
+      () => Buffer.from('# Title\n\nSome **bold** text and a [link](https://example.com).\n\n- one\n- two\n'),
+      'md',
+      'text',
+    ],
+    [
+      'svg',
+      'logo.txt',
+      () =>
+        Buffer.from(
+          '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+        ),
+      'svg',
+      'text',
+    ],
+    [
+      'plain text',
+      'a.bin',
+      () => Buffer.from('Dear reader,\nthis is a plain letter without any markup at all.\nRegards.\n'),
+      'txt',
+      'text',
+    ],
   ];
 
   for (const [title, name, make, format, method] of cases) {
@@ -112,7 +244,10 @@ describe('POST /conversion/detect', () => {
   }
 
   it('a ppsx slideshow and unknown binary data', async () => {
-    const ppsx = await detect('show', makeZip([{ name: '[Content_Types].xml', data: contentTypes('presentationml.slideshow.main') }]));
+    const ppsx = await detect(
+      'show',
+      makeZip([{ name: '[Content_Types].xml', data: contentTypes('presentationml.slideshow.main') }]),
+    );
     expect(ppsx.json().data).toMatchObject({ format: 'ppsx', route: '/conversion/powerpoint-to-pdf', supported: true });
     const junk = await detect('noise', Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7919) % 256)));
     expect(junk.json().data).toMatchObject({ format: null, confidence: 0, supported: false });
@@ -133,7 +268,9 @@ describe('POST /conversion/detect', () => {
     const chunk = Buffer.alloc(64 * 1024, 0x42);
     const total = 8 * 1_048_576;
     async function* body() {
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`);
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      );
       while (sent < total) {
         sent += chunk.length;
         yield chunk;
@@ -176,12 +313,21 @@ describe('POST /conversion/detect', () => {
     const res = await detect('a.txt', Buffer.from('hello'), pdfOnly);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('ENDPOINT_NOT_ALLOWED');
-    const none = await t.app.inject({ method: 'POST', url: '/api/v1/conversion/detect', ...multipart('a.txt', Buffer.from('x')) });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/conversion/detect',
+      ...multipart('a.txt', Buffer.from('x')),
+    });
     expect(none.statusCode).toBe(401);
   });
 
   it('refuses a request that is not multipart, and one without a file', async () => {
-    const json = await t.app.inject({ method: 'POST', url: '/api/v1/conversion/detect', payload: { a: 1 }, headers: { 'x-api-key': key } });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/conversion/detect',
+      payload: { a: 1 },
+      headers: { 'x-api-key': key },
+    });
     expect(json.statusCode).toBe(415);
     const boundary = '----nofile';
     const empty = await t.app.inject({

@@ -13,7 +13,12 @@ describe('/my/api-keys', () => {
   afterAll(() => t.close());
 
   const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1/my${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+    t.app.inject({
+      method,
+      url: `/api/v1/my${url}`,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload ? { payload } : {}),
+    });
 
   it('needs a dashboard access token (an API key is not one)', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/my/api-keys' })).statusCode).toBe(401);
@@ -33,7 +38,14 @@ describe('/my/api-keys', () => {
       planName: 'free', // pro is not owned: the default falls back to free
       planDisplayName: 'Free',
       currentUsage: 0,
-      limits: { maxRequestsPerMinute: 5, maxRequestsPerHour: 100, maxRequestsPerMonth: 1000, maxFileSize: 5_242_880, maxPagesPerPdf: 10, burstLimit: 10 },
+      limits: {
+        maxRequestsPerMinute: 5,
+        maxRequestsPerHour: 100,
+        maxRequestsPerMonth: 1000,
+        maxFileSize: 5_242_880,
+        maxPagesPerPdf: 10,
+        burstLimit: 10,
+      },
       allowedEndpoints: ['conversion'],
       lastUsedAt: null,
       expiresAt: null,
@@ -64,7 +76,8 @@ describe('/my/api-keys', () => {
     await t.database.sql.exec(`UPDATE plans SET validity_days = 30 WHERE name = 'enterprise'`);
     try {
       expect((await call(accessToken, 'POST', '/subscriptions', { planName: 'enterprise' })).statusCode).toBe(201);
-      const ent = (await call(accessToken, 'POST', '/api-keys', { name: 'Ent key', planName: 'enterprise' })).json().data.apiKey;
+      const ent = (await call(accessToken, 'POST', '/api-keys', { name: 'Ent key', planName: 'enterprise' })).json()
+        .data.apiKey;
       const days = (Date.parse(ent.expiresAt) - Date.parse(ent.createdAt)) / 86_400_000;
       expect(days).toBeCloseTo(30, 5);
     } finally {
@@ -80,7 +93,9 @@ describe('/my/api-keys', () => {
       expect(r.json().code).toBe('VALIDATION_ERROR');
     }
     expect((await call(accessToken, 'POST', '/api-keys', { name: 'Clé été_2-x' })).statusCode).toBe(201);
-    expect((await call(accessToken, 'POST', '/api-keys', { name: 'Good name', environment: 'qa' })).statusCode).toBe(422);
+    expect((await call(accessToken, 'POST', '/api-keys', { name: 'Good name', environment: 'qa' })).statusCode).toBe(
+      422,
+    );
     const pro = await call(accessToken, 'POST', '/api-keys', { name: 'Pro key', planName: 'pro' });
     expect(pro.statusCode).toBe(422);
     expect(pro.json().code).toBe('PLAN_NOT_OWNED');
@@ -93,17 +108,26 @@ describe('/my/api-keys', () => {
     expect(first.statusCode).toBe(201);
     const second = await call(accessToken, 'POST', '/api-keys', { name: 'Free two' });
     expect(second.statusCode).toBe(422);
-    expect(second.json()).toMatchObject({ code: 'KEY_LIMIT_REACHED', details: { planName: 'free', maxApiKeysPerUser: 1 } });
+    expect(second.json()).toMatchObject({
+      code: 'KEY_LIMIT_REACHED',
+      details: { planName: 'free', maxApiKeysPerUser: 1 },
+    });
     // Disabled keys still count.
     await call(accessToken, 'PUT', `/api-keys/${first.json().data.apiKey.id}`, { isActive: false });
     expect((await call(accessToken, 'POST', '/api-keys', { name: 'Free two' })).statusCode).toBe(422);
     // Another plan has its own allowance.
     await call(accessToken, 'POST', '/subscriptions', { planName: 'pro' });
-    const pros = await Promise.all(Array.from({ length: 6 }, (_, i) => call(accessToken, 'POST', '/api-keys', { name: `Pro ${i}`, planName: 'pro' })));
+    const pros = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call(accessToken, 'POST', '/api-keys', { name: `Pro ${i}`, planName: 'pro' }),
+      ),
+    );
     expect(pros.filter((r) => r.statusCode === 201)).toHaveLength(5);
     expect(pros.filter((r) => r.statusCode === 422)).toHaveLength(1);
     await call(accessToken, 'DELETE', `/api-keys/${first.json().data.apiKey.id}`);
-    expect((await call(accessToken, 'POST', '/api-keys', { name: 'Free again', planName: 'free' })).statusCode).toBe(201);
+    expect((await call(accessToken, 'POST', '/api-keys', { name: 'Free again', planName: 'free' })).statusCode).toBe(
+      201,
+    );
   });
 
   it('lists with pagination, isActive filter and this month usage', async () => {
@@ -118,10 +142,13 @@ describe('/my/api-keys', () => {
     expect(new Set(ids).size).toBe(4);
     const off = ids[0];
     await call(accessToken, 'PUT', `/api-keys/${off}`, { isActive: false });
-    expect((await call(accessToken, 'GET', '/api-keys?isActive=false')).json().data.apiKeys.map((k: { id: string }) => k.id)).toEqual([off]);
+    expect(
+      (await call(accessToken, 'GET', '/api-keys?isActive=false')).json().data.apiKeys.map((k: { id: string }) => k.id),
+    ).toEqual([off]);
     expect((await call(accessToken, 'GET', '/api-keys?isActive=true')).json().data.pagination.total).toBe(3);
 
-    for (let i = 0; i < 3; i++) await t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': apiKey } });
+    for (let i = 0; i < 3; i++)
+      await t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': apiKey } });
     await t.app.apiKeyGuard.meter.flush();
     const withStats = await call(accessToken, 'GET', '/api-keys?includeStats=true&limit=10');
     const used = withStats.json().data.apiKeys.find((k: { keyPrefix: string }) => k.keyPrefix === apiKey.slice(0, 12));
@@ -164,7 +191,9 @@ describe('/my/api-keys', () => {
     // The key is untouched and still works.
     const [row] = await t.app.db.select().from(apiKeys).where(eq(apiKeys.id, owner.keyId));
     expect(row).toMatchObject({ isActive: true, deletedAt: null });
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': owner.apiKey } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': owner.apiKey } })).statusCode,
+    ).toBe(200);
     expect((await call(thief.accessToken, 'GET', '/api-keys/not-a-uuid')).statusCode).toBe(422);
   });
 });

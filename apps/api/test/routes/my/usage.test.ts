@@ -11,7 +11,9 @@ describe('/my/usage, /my/dashboard and /admin/stats/overview: real figures', () 
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestAppWith((app) => {
-      app.get('/pdf/merge-test', { ...app.processingGuard('pdf') }, async (_req, reply) => reply.code(200).send({ ok: true }));
+      app.get('/pdf/merge-test', { ...app.processingGuard('pdf') }, async (_req, reply) =>
+        reply.code(200).send({ ok: true }),
+      );
       app.get('/pdf/broken-test', { ...app.processingGuard('pdf') }, async () => {
         throw new Error('engine exploded');
       });
@@ -19,8 +21,10 @@ describe('/my/usage, /my/dashboard and /admin/stats/overview: real figures', () 
   });
   afterAll(() => t.close());
 
-  const get = (token: string, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${token}` } });
-  const hit = (key: string, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'x-api-key': key } });
+  const get = (token: string, url: string) =>
+    t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${token}` } });
+  const hit = (key: string, url: string) =>
+    t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'x-api-key': key } });
 
   it('a new user: zeros for every day of the period and a create-a-key recommendation', async () => {
     const { accessToken } = await createTestUser(t);
@@ -29,7 +33,13 @@ describe('/my/usage, /my/dashboard and /admin/stats/overview: real figures', () 
     const u = res.json().data.usage;
     expect(u.usage.byDay).toHaveLength(7);
     expect(u.usage.byDay.at(-1)).toEqual({ date: today(), requests: 0, errors: 0 });
-    expect(u.summary).toMatchObject({ totalApiKeys: 0, activeApiKeys: 0, totalRequests: 0, successRate: 100, avgResponseTime: 0 });
+    expect(u.summary).toMatchObject({
+      totalApiKeys: 0,
+      activeApiKeys: 0,
+      totalRequests: 0,
+      successRate: 100,
+      avgResponseTime: 0,
+    });
     expect(u.recommendations[0]).toMatchObject({ title: 'Create your first API key', priority: 'high' });
     expect((await get(accessToken, '/my/usage?period=last_90_days')).json().data.usage.usage.byDay).toHaveLength(90);
     expect((await get(accessToken, '/my/usage?period=yesterday')).statusCode).toBe(422);
@@ -66,10 +76,17 @@ describe('/my/usage, /my/dashboard and /admin/stats/overview: real figures', () 
       '/ping': { group: 'system', requests: 3, successRate: 100, avgResponseTime: expect.any(Number) },
       '/pdf/broken-test': { group: 'pdf', requests: 2, successRate: 0, avgResponseTime: expect.any(Number) },
     });
-    const byKey = Object.fromEntries(u.usage.byApiKey.map((k: { keyId: string; requests: number; successRate: number }) => [k.keyId, k]));
+    const byKey = Object.fromEntries(
+      u.usage.byApiKey.map((k: { keyId: string; requests: number; successRate: number }) => [k.keyId, k]),
+    );
     expect(byKey[a.keyId]).toMatchObject({ requests: 8, successRate: 75 });
     expect(byKey[a.keyId].lastUsed).not.toBeNull();
-    expect(u.limits).toMatchObject({ hasMultiplePlans: true, planName: 'pro', planDisplayName: 'Pro', maxRequestsPerMonth: 100000 });
+    expect(u.limits).toMatchObject({
+      hasMultiplePlans: true,
+      planName: 'pro',
+      planDisplayName: 'Pro',
+      maxRequestsPerMonth: 100000,
+    });
     expect(u.limits.plans.sort()).toEqual(['free', 'pro']);
     // This month's quota counts the calls that passed the limits: 8 on the pro key, 3 pings on the free key (the 403s do not count).
     expect(u.limits.currentMonthUsage).toBe(11);
@@ -87,12 +104,20 @@ describe('/my/usage, /my/dashboard and /admin/stats/overview: real figures', () 
     expect(u.recommendations.map((r: { title: string }) => r.title)).toContain('Success rate below 95%');
 
     const dash = (await get(a.accessToken, '/my/dashboard')).json().data.dashboard;
-    expect(dash).toMatchObject({ requestsToday: 13, requestsThisMonth: 13, totalApiKeys: 2, activeApiKeys: 2, planName: 'pro' });
+    expect(dash).toMatchObject({
+      requestsToday: 13,
+      requestsThisMonth: 13,
+      totalApiKeys: 2,
+      activeApiKeys: 2,
+      planName: 'pro',
+    });
     expect(dash.series).toHaveLength(30);
   });
 
   it('80% of the monthly quota is notified once per key and month', async () => {
-    const k = await createUserWithApiKey(t, { customLimits: { maxRequestsPerMonth: 5, maxRequestsPerMinute: 100, burstLimit: null } });
+    const k = await createUserWithApiKey(t, {
+      customLimits: { maxRequestsPerMonth: 5, maxRequestsPerMinute: 100, burstLimit: null },
+    });
     for (let i = 0; i < 5; i++) await hit(k.apiKey, '/ping');
     await new Promise((r) => setTimeout(r, 100));
     const notes = await t.app.db.select().from(notifications).where(eq(notifications.userId, k.userId));

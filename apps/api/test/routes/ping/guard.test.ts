@@ -33,7 +33,12 @@ describe('API-key guard on /ping and group-gated routes', () => {
       const { apiKey } = await createUserWithApiKey(t, { plan: 'free' });
       const a = await ping(apiKey);
       expect(a.statusCode).toBe(200);
-      expect(a.json().data).toEqual({ plan: 'free', keyPrefix: apiKey.slice(0, 12), environment: 'development', remaining: { minute: 9, hour: 99, month: 999 } });
+      expect(a.json().data).toEqual({
+        plan: 'free',
+        keyPrefix: apiKey.slice(0, 12),
+        environment: 'development',
+        remaining: { minute: 9, hour: 99, month: 999 },
+      });
       expect(a.headers['ratelimit-limit']).toBe('10');
       expect(a.headers['ratelimit-remaining']).toBe('9');
       expect(Number(a.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
@@ -89,7 +94,10 @@ describe('API-key guard on /ping and group-gated routes', () => {
 
     it('a well-formed key that does not exist', async () => {
       const { apiKey } = await createUserWithApiKey(t);
-      await t.app.db.update(apiKeys).set({ keyHash: 'gone' }).where(eq(apiKeys.keyPrefix, apiKey.slice(0, 12)));
+      await t.app.db
+        .update(apiKeys)
+        .set({ keyHash: 'gone' })
+        .where(eq(apiKeys.keyPrefix, apiKey.slice(0, 12)));
       t.app.apiKeyGuard.cache.clear();
       const res = await ping(apiKey);
       expect(res.statusCode).toBe(401);
@@ -109,15 +117,29 @@ describe('API-key guard on /ping and group-gated routes', () => {
       const auth = { authorization: `Bearer ${accessToken}` };
       expect((await ping(apiKey)).statusCode).toBe(200);
 
-      const off = await t.app.inject({ method: 'PUT', url: `/api/v1/my/api-keys/${keyId}`, headers: auth, payload: { isActive: false } });
+      const off = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/my/api-keys/${keyId}`,
+        headers: auth,
+        payload: { isActive: false },
+      });
       expect(off.statusCode).toBe(200);
       const disabled = await ping(apiKey);
       expect(disabled.statusCode).toBe(401);
       expect(disabled.json().error).toMatch(/disabled/);
-      await t.app.inject({ method: 'PUT', url: `/api/v1/my/api-keys/${keyId}`, headers: auth, payload: { isActive: true } });
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/my/api-keys/${keyId}`,
+        headers: auth,
+        payload: { isActive: true },
+      });
       expect((await ping(apiKey)).statusCode).toBe(200);
 
-      const regen = await t.app.inject({ method: 'POST', url: `/api/v1/my/api-keys/${keyId}/regenerate`, headers: auth });
+      const regen = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/my/api-keys/${keyId}/regenerate`,
+        headers: auth,
+      });
       expect(regen.statusCode).toBe(200);
       const fresh = regen.json().data.apiKey.key as string;
       expect(fresh).not.toBe(apiKey);
@@ -138,7 +160,10 @@ describe('API-key guard on /ping and group-gated routes', () => {
 
       const other = await createUserWithApiKey(t);
       expect((await ping(other.apiKey)).statusCode).toBe(200);
-      await t.app.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, other.keyId));
+      await t.app.db
+        .update(apiKeys)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(apiKeys.id, other.keyId));
       await sleep(1100);
       const expired = await ping(other.apiKey);
       expect(expired.statusCode).toBe(401);
@@ -165,11 +190,15 @@ describe('API-key guard on /ping and group-gated routes', () => {
     it('an expired trial: 402 PLAN_EXPIRED until an admin renews the plan', async () => {
       const { apiKey, userId } = await createUserWithApiKey(t, { plan: 'pro' });
       expect((await ping(apiKey)).statusCode).toBe(200);
-      await t.app.db.update(subscriptions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(subscriptions.userId, userId));
+      await t.app.db
+        .update(subscriptions)
+        .set({ expiresAt: new Date(Date.now() - 60_000) })
+        .where(eq(subscriptions.userId, userId));
       t.app.apiKeyGuard.cache.clear();
       const res = await ping(apiKey);
       expect(res.statusCode).toBe(402);
       expect(res.json().code).toBe('PLAN_EXPIRED');
+      expect(res.headers['ratelimit-policy']).toBe('100;w=60;burst=200, 5000;w=3600, 100000;w=2592000');
       expect(res.json().error).toMatch(/Pro plan .*trial ended on \d{4}-\d{2}-\d{2}.*administrator renews/);
       await renewSubscription(t.app.db, userId, 'pro', 30);
       t.app.apiKeyGuard.cache.clear();
@@ -178,18 +207,40 @@ describe('API-key guard on /ping and group-gated routes', () => {
 
     it('a group outside the plan: 403 ENDPOINT_NOT_ALLOWED naming the cheapest plan that has it', async () => {
       const free = await createUserWithApiKey(t, { plan: 'free' });
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/test/pdf-op', headers: { 'x-api-key': free.apiKey } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/test/pdf-op',
+        headers: { 'x-api-key': free.apiKey },
+      });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toMatchObject({ code: 'ENDPOINT_NOT_ALLOWED', details: { group: 'pdf', requiredPlan: 'pro' } });
-      expect(res.json().error).toMatch(/pdf endpoints are not included in the Free plan; they are available from the Pro plan/);
+      expect(res.json()).toMatchObject({
+        code: 'ENDPOINT_NOT_ALLOWED',
+        details: { group: 'pdf', requiredPlan: 'pro' },
+      });
+      expect(res.json().error).toMatch(
+        /pdf endpoints are not included in the Free plan; they are available from the Pro plan/,
+      );
+      // Refused before the limits: nothing counted, the headers still tell the key's limits.
+      expect(res.headers['ratelimit-policy']).toBe('5;w=60;burst=10, 100;w=3600, 1000;w=2592000');
+      expect(res.headers['ratelimit-remaining']).toBe('10');
 
       const pro = await createUserWithApiKey(t, { plan: 'pro' });
-      expect((await t.app.inject({ method: 'GET', url: '/api/v1/test/pdf-op', headers: { 'x-api-key': pro.apiKey } })).statusCode).toBe(200);
-      const batch = await t.app.inject({ method: 'GET', url: '/api/v1/test/batch-op', headers: { 'x-api-key': pro.apiKey } });
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/v1/test/pdf-op', headers: { 'x-api-key': pro.apiKey } }))
+          .statusCode,
+      ).toBe(200);
+      const batch = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/test/batch-op',
+        headers: { 'x-api-key': pro.apiKey },
+      });
       expect(batch.statusCode).toBe(403);
       expect(batch.json().error).toMatch(/Enterprise/);
       const ent = await createUserWithApiKey(t, { plan: 'enterprise' });
-      expect((await t.app.inject({ method: 'GET', url: '/api/v1/test/batch-op', headers: { 'x-api-key': ent.apiKey } })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/v1/test/batch-op', headers: { 'x-api-key': ent.apiKey } }))
+          .statusCode,
+      ).toBe(200);
     });
   });
 
@@ -222,7 +273,9 @@ describe('API-key guard on /ping and group-gated routes', () => {
     });
 
     it('the hourly window refuses without charging the bucket or the month', async () => {
-      const { apiKey } = await createUserWithApiKey(t, { customLimits: { maxRequestsPerMinute: 100, burstLimit: null, maxRequestsPerHour: 2 } });
+      const { apiKey } = await createUserWithApiKey(t, {
+        customLimits: { maxRequestsPerMinute: 100, burstLimit: null, maxRequestsPerHour: 2 },
+      });
       expect((await ping(apiKey)).statusCode).toBe(200);
       const second = await ping(apiKey);
       expect(second.json().data.remaining).toEqual({ minute: 98, hour: 0, month: 99_998 });
@@ -235,7 +288,9 @@ describe('API-key guard on /ping and group-gated routes', () => {
     });
 
     it('the monthly quota: 429 QUOTA_EXCEEDED, refused calls not counted', async () => {
-      const { apiKey } = await createUserWithApiKey(t, { customLimits: { maxRequestsPerMinute: 100, burstLimit: null, maxRequestsPerHour: 50, maxRequestsPerMonth: 3 } });
+      const { apiKey } = await createUserWithApiKey(t, {
+        customLimits: { maxRequestsPerMinute: 100, burstLimit: null, maxRequestsPerHour: 50, maxRequestsPerMonth: 3 },
+      });
       for (let i = 0; i < 3; i++) expect((await ping(apiKey)).statusCode).toBe(200);
       for (let i = 0; i < 4; i++) {
         const r = await ping(apiKey);
@@ -266,19 +321,43 @@ describe('API-key guard on /ping and group-gated routes', () => {
       await t.app.inject({ method: 'GET', url: '/api/v1/test/pdf-op', headers: { 'x-api-key': apiKey } });
       await t.app.inject({ method: 'GET', url: '/api/v1/test/fail', headers: { 'x-api-key': apiKey } });
       // Nothing is written on the request path.
-      const none = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from usage_events where key_id = $1`, [keyId]);
+      const none = await t.database.sql.query<{ n: number }>(
+        `select count(*)::int as n from usage_events where key_id = $1`,
+        [keyId],
+      );
       expect(none[0]!.n).toBe(0);
       expect(t.app.apiKeyGuard.meter.pending).toBeGreaterThanOrEqual(6);
       await t.app.apiKeyGuard.meter.flush();
       expect(t.app.apiKeyGuard.meter.batches - before).toBe(1);
-      const rows = await t.database.sql.query<{ endpoint: string; endpoint_group: string; status_code: number; error_code: string | null; counted: boolean; duration_ms: number }>(
+      const rows = await t.database.sql.query<{
+        endpoint: string;
+        endpoint_group: string;
+        status_code: number;
+        error_code: string | null;
+        counted: boolean;
+        duration_ms: number;
+      }>(
         `select endpoint, endpoint_group, status_code, error_code, counted, duration_ms from usage_events where key_id = $1 order by id`,
         [keyId],
       );
       expect(rows).toHaveLength(6);
-      expect(rows.slice(0, 4).every((r) => r.endpoint === '/ping' && r.status_code === 200 && r.counted && r.endpoint_group === 'system')).toBe(true);
-      expect(rows[4]).toMatchObject({ endpoint: '/test/pdf-op', status_code: 403, error_code: 'ENDPOINT_NOT_ALLOWED', counted: false });
-      expect(rows[5]).toMatchObject({ endpoint: '/test/fail', status_code: 500, error_code: 'INTERNAL_ERROR', counted: true });
+      expect(
+        rows
+          .slice(0, 4)
+          .every((r) => r.endpoint === '/ping' && r.status_code === 200 && r.counted && r.endpoint_group === 'system'),
+      ).toBe(true);
+      expect(rows[4]).toMatchObject({
+        endpoint: '/test/pdf-op',
+        status_code: 403,
+        error_code: 'ENDPOINT_NOT_ALLOWED',
+        counted: false,
+      });
+      expect(rows[5]).toMatchObject({
+        endpoint: '/test/fail',
+        status_code: 500,
+        error_code: 'INTERNAL_ERROR',
+        counted: true,
+      });
       const daily = await t.database.sql.query<{ endpoint: string; requests: number; counted: number; errors: number }>(
         `select endpoint, requests, counted, errors from usage_daily where key_id = $1 order by endpoint`,
         [keyId],
@@ -293,29 +372,57 @@ describe('API-key guard on /ping and group-gated routes', () => {
       // More calls add to the same rollup rows (upsert), not new ones.
       await ping(apiKey);
       await t.app.apiKeyGuard.meter.flush();
-      const [again] = await t.database.sql.query<{ requests: number }>(`select requests from usage_daily where key_id = $1 and endpoint = '/ping'`, [keyId]);
+      const [again] = await t.database.sql.query<{ requests: number }>(
+        `select requests from usage_daily where key_id = $1 and endpoint = '/ping'`,
+        [keyId],
+      );
       expect(again!.requests).toBe(5);
     });
 
     it('flushes by itself within about a second, and many calls share few batches', async () => {
-      const { apiKey, keyId } = await createUserWithApiKey(t, { customLimits: { maxRequestsPerMinute: 10_000, burstLimit: null } });
+      const { apiKey, keyId } = await createUserWithApiKey(t, {
+        customLimits: { maxRequestsPerMinute: 10_000, burstLimit: null },
+      });
       await ping(apiKey);
       await sleep(1300);
-      const [r] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from usage_events where key_id = $1`, [keyId]);
+      const [r] = await t.database.sql.query<{ n: number }>(
+        `select count(*)::int as n from usage_events where key_id = $1`,
+        [keyId],
+      );
       expect(r!.n).toBe(1);
       const before = t.app.apiKeyGuard.meter.batches;
       for (let i = 0; i < 200; i++) await ping(apiKey);
       await sleep(50);
       while (t.app.apiKeyGuard.meter.pending > 0 && t.app.apiKeyGuard.meter.batches === before) await sleep(20);
       await sleep(100);
-      const [r2] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from usage_events where key_id = $1`, [keyId]);
+      const [r2] = await t.database.sql.query<{ n: number }>(
+        `select count(*)::int as n from usage_events where key_id = $1`,
+        [keyId],
+      );
       expect(r2!.n).toBeGreaterThanOrEqual(200);
       expect(t.app.apiKeyGuard.meter.batches - before).toBeLessThanOrEqual(2);
     });
   });
 
+  it('closing the app writes the buffered usage', async () => {
+    const node = await buildTestAppWith(() => undefined, { database: t.database });
+    const { apiKey, keyId } = await createUserWithApiKey(node);
+    for (let i = 0; i < 3; i++)
+      await node.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': apiKey } });
+    expect(node.app.apiKeyGuard.meter.pending).toBe(3);
+    await node.close(); // the shared database stays open
+    const [r] = await t.database.sql.query<{ n: number }>(
+      `select count(*)::int as n from usage_events where key_id = $1`,
+      [keyId],
+    );
+    expect(r!.n).toBe(3);
+  });
+
   async function keyIdOf(key: string): Promise<string | undefined> {
-    const [row] = await t.app.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.keyPrefix, key.slice(0, 12)));
+    const [row] = await t.app.db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(eq(apiKeys.keyPrefix, key.slice(0, 12)));
     void sql;
     return row?.id;
   }

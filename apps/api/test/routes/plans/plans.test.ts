@@ -25,15 +25,37 @@ describe('plans catalogue (public)', () => {
       allowedEndpoints: ['conversion'],
       isRecommended: false,
     });
-    expect(plans[1]).toMatchObject({ price: 29, currency: 'USD', billingPeriod: 'monthly', maxRequestsPerMinute: 100, maxRequestsPerHour: 5000, maxRequestsPerMonth: 100000, maxFileSize: 50 * 1_048_576, maxPagesPerPdf: 1000, burstLimit: 200, maxApiKeysPerUser: 5, isRecommended: true });
+    expect(plans[1]).toMatchObject({
+      price: 29,
+      currency: 'USD',
+      billingPeriod: 'monthly',
+      maxRequestsPerMinute: 100,
+      maxRequestsPerHour: 5000,
+      maxRequestsPerMonth: 100000,
+      maxFileSize: 50 * 1_048_576,
+      maxPagesPerPdf: 1000,
+      burstLimit: 200,
+      maxApiKeysPerUser: 5,
+      isRecommended: true,
+    });
     expect(plans[1].allowedEndpoints).toEqual(['conversion', 'pdf', 'ocr', 'qrcode']);
-    expect(plans[2]).toMatchObject({ price: 99, maxRequestsPerMinute: 1000, maxRequestsPerHour: 50000, maxRequestsPerMonth: 1000000, maxFileSize: 500 * 1_048_576, maxPagesPerPdf: 10000, burstLimit: 2000, maxApiKeysPerUser: 50 });
+    expect(plans[2]).toMatchObject({
+      price: 99,
+      maxRequestsPerMinute: 1000,
+      maxRequestsPerHour: 50000,
+      maxRequestsPerMonth: 1000000,
+      maxFileSize: 500 * 1_048_576,
+      maxPagesPerPdf: 10000,
+      burstLimit: 2000,
+      maxApiKeysPerUser: 50,
+    });
     expect(plans[2].allowedEndpoints).toEqual(['conversion', 'pdf', 'ocr', 'qrcode', 'batch', 'webhook']);
     for (const p of plans) expect(p.features.length).toBeGreaterThan(0);
   });
 
   it('hides inactive or private plans', async () => {
-    await t.database.sql.exec(`INSERT INTO plans (name, display_name, max_requests_per_month, max_requests_per_hour, max_requests_per_minute, max_file_size, max_api_keys_per_user, allowed_endpoints, is_public, sort_order)
+    await t.database.sql
+      .exec(`INSERT INTO plans (name, display_name, max_requests_per_month, max_requests_per_hour, max_requests_per_minute, max_file_size, max_api_keys_per_user, allowed_endpoints, is_public, sort_order)
       VALUES ('internal', 'Internal', 10, 10, 10, 2048, 1, ARRAY['pdf'], false, 0)`);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/plans' });
     expect(res.json().data.plans.map((p: { name: string }) => p.name)).not.toContain('internal');
@@ -59,7 +81,10 @@ describe('plans catalogue (public)', () => {
     const pdf = data.comparison.find((r: { feature: string }) => r.feature === 'endpoint:pdf');
     expect(pdf.values).toEqual({ free: false, pro: true });
 
-    const table = await t.app.inject({ method: 'GET', url: '/api/v1/plans/compare?plans=free,pro,enterprise&format=table' });
+    const table = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/plans/compare?plans=free,pro,enterprise&format=table',
+    });
     expect(table.statusCode).toBe(200);
     expect(table.headers['content-type']).toMatch(/^text\/plain/);
     const lines = table.body.trim().split('\n');
@@ -73,10 +98,16 @@ describe('plans catalogue (public)', () => {
   });
 
   it('recommends by fit: volume, file size, groups and budget', async () => {
-    const small = await t.app.inject({ method: 'GET', url: '/api/v1/plans/recommendations?dailyRequests=20&fileSize=2&priority=cost' });
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/plans/recommendations?dailyRequests=20&fileSize=2&priority=cost',
+    });
     expect(small.json().data.best).toBe('free');
 
-    const ocr = await t.app.inject({ method: 'GET', url: '/api/v1/plans/recommendations?dailyRequests=1000&fileSize=20&needsOcr=true' });
+    const ocr = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/plans/recommendations?dailyRequests=1000&fileSize=20&needsOcr=true',
+    });
     const d = ocr.json().data;
     expect(d.best).toBe('pro');
     const free = d.recommendations.find((r: { plan: { name: string } }) => r.plan.name === 'free');
@@ -84,10 +115,16 @@ describe('plans catalogue (public)', () => {
     expect(free.warnings.join(' ')).toMatch(/ocr/);
     expect(d.recommendations[0].reasons.length).toBeGreaterThan(0);
 
-    const big = await t.app.inject({ method: 'GET', url: '/api/v1/plans/recommendations?dailyRequests=10000&needsQrcode=true' });
+    const big = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/plans/recommendations?dailyRequests=10000&needsQrcode=true',
+    });
     expect(big.json().data.best).toBe('enterprise');
 
-    const tight = await t.app.inject({ method: 'GET', url: '/api/v1/plans/recommendations?dailyRequests=10000&budget=50' });
+    const tight = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/plans/recommendations?dailyRequests=10000&budget=50',
+    });
     expect(tight.json().data.best).toBeNull();
     expect(tight.json().data.recommendations.every((r: { fits: boolean }) => !r.fits)).toBe(true);
   });

@@ -9,7 +9,13 @@ import { buildTestAppWith, createUserWithApiKey } from '../../support/api-keys';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const L = (o: Partial<RateLimits> = {}): RateLimits => ({ maxRequestsPerMinute: 100, maxRequestsPerHour: 1000, maxRequestsPerMonth: 10_000, burstLimit: null, ...o });
+const L = (o: Partial<RateLimits> = {}): RateLimits => ({
+  maxRequestsPerMinute: 100,
+  maxRequestsPerHour: 1000,
+  maxRequestsPerMonth: 10_000,
+  burstLimit: null,
+  ...o,
+});
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,7 +30,11 @@ async function freePort(): Promise<number> {
 
 async function startRedis(): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -82,7 +92,11 @@ describe.skipIf(!REDIS)('Limits on Redis (TEST_REDIS_URL)', () => {
     await a.consume(k, L({ maxRequestsPerMonth: 3 }));
     await b.consume(k, L({ maxRequestsPerMonth: 3 }));
     await a.consume(k, L({ maxRequestsPerMonth: 3 }));
-    for (const l of [a, b, a]) expect(await l.consume(k, L({ maxRequestsPerMonth: 3 }))).toMatchObject({ allowed: false, code: 'QUOTA_EXCEEDED' });
+    for (const l of [a, b, a])
+      expect(await l.consume(k, L({ maxRequestsPerMonth: 3 }))).toMatchObject({
+        allowed: false,
+        code: 'QUOTA_EXCEEDED',
+      });
     const probe = await b.consume(k, L({ maxRequestsPerMonth: 100 }));
     expect(probe.remaining).toEqual({ minute: 96, hour: 996, month: 96 });
     const hour = randomUUID();
@@ -116,7 +130,9 @@ describe.skipIf(!REDIS)('two API nodes on one Redis and one database', () => {
   });
 
   it('share one per-minute limit', async () => {
-    const { apiKey } = await createUserWithApiKey(first, { customLimits: { maxRequestsPerMinute: 4, burstLimit: null } });
+    const { apiKey } = await createUserWithApiKey(first, {
+      customLimits: { maxRequestsPerMinute: 4, burstLimit: null },
+    });
     const ping = (t: TestApp) => t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': apiKey } });
     const codes = [];
     for (const t of [first, second, first, second, first, second]) codes.push((await ping(t)).statusCode);

@@ -11,7 +11,10 @@ describe('UsageMeter: batched writes and daily rollups', () => {
   let userId: string;
   beforeAll(async () => {
     database = await openTestDatabase();
-    const [u] = await database.db.insert(users).values({ email: 'meter@example.test', name: 'Meter', passwordHash: 'x' }).returning();
+    const [u] = await database.db
+      .insert(users)
+      .values({ email: 'meter@example.test', name: 'Meter', passwordHash: 'x' })
+      .returning();
     userId = u!.id;
   });
   afterAll(() => database.close());
@@ -59,15 +62,47 @@ describe('UsageMeter: batched writes and daily rollups', () => {
     await meter.flush();
     meter.record(ev(k));
     await meter.close(); // close flushes what is left
-    const rows = await database.sql.query<{ day: string; endpoint: string; requests: number; counted: number; errors: number; total_duration_ms: string; bytes_in: string }>(
+    const rows = await database.sql.query<{
+      day: string;
+      endpoint: string;
+      requests: number;
+      counted: number;
+      errors: number;
+      total_duration_ms: string;
+      bytes_in: string;
+    }>(
       `select to_char(day, 'YYYY-MM-DD') as day, endpoint, requests, counted, errors, total_duration_ms::text, bytes_in::text from usage_daily where key_id = $1 order by day, endpoint`,
       [k],
     );
     const today = new Date().toISOString().slice(0, 10);
     expect(rows).toEqual([
-      { day: yesterday.toISOString().slice(0, 10), endpoint: '/pdf/merge', requests: 1, counted: 1, errors: 0, total_duration_ms: '10', bytes_in: '100' },
-      { day: today, endpoint: '/pdf/merge', requests: 4, counted: 3, errors: 2, total_duration_ms: '55', bytes_in: '1300' },
-      { day: today, endpoint: '/pdf/split', requests: 1, counted: 1, errors: 0, total_duration_ms: '10', bytes_in: '100' },
+      {
+        day: yesterday.toISOString().slice(0, 10),
+        endpoint: '/pdf/merge',
+        requests: 1,
+        counted: 1,
+        errors: 0,
+        total_duration_ms: '10',
+        bytes_in: '100',
+      },
+      {
+        day: today,
+        endpoint: '/pdf/merge',
+        requests: 4,
+        counted: 3,
+        errors: 2,
+        total_duration_ms: '55',
+        bytes_in: '1300',
+      },
+      {
+        day: today,
+        endpoint: '/pdf/split',
+        requests: 1,
+        counted: 1,
+        errors: 0,
+        total_duration_ms: '10',
+        bytes_in: '100',
+      },
     ]);
     const monthStart = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
     expect(await monthCountedBefore(database.db, k, monthStart)).toBe(yesterday >= monthStart ? 5 : 4);

@@ -15,7 +15,15 @@ import { json, mockFetch } from '@/testing/mock-fetch';
 configure({ asyncUtilTimeout: 8000 });
 
 vi.mock('@/lib/toast', () => ({
-  toast: { error: vi.fn(), success: vi.fn(), info: vi.fn(), warning: vi.fn(), message: vi.fn(), dismiss: vi.fn(), count: () => 0 },
+  toast: {
+    error: vi.fn(),
+    success: vi.fn(),
+    info: vi.fn(),
+    warning: vi.fn(),
+    message: vi.fn(),
+    dismiss: vi.fn(),
+    count: () => 0,
+  },
 }));
 
 function go(path: string) {
@@ -40,7 +48,16 @@ beforeEach(() => {
       json(200, {
         success: true,
         data: {
-          notifications: [{ id: 'n1', type: 'info', title: 'Welcome', message: 'Hello', timestamp: new Date().toISOString(), read: false }],
+          notifications: [
+            {
+              id: 'n1',
+              type: 'info',
+              title: 'Welcome',
+              message: 'Hello',
+              timestamp: new Date().toISOString(),
+              read: false,
+            },
+          ],
           unreadCount: 1,
         },
       }),
@@ -54,11 +71,14 @@ afterEach(() => {
 const path = (router: ReturnType<typeof go>) => router.state.location.pathname;
 
 describe('route gates (spec-1 §2)', () => {
-  it.each(['/dashboard', '/keys', '/settings', '/admin/users', '/admin/monitor'])('visitor at %s → /login', async (p) => {
-    const router = go(p);
-    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
-    expect(path(router)).toBe('/login');
-  });
+  it.each(['/dashboard', '/keys', '/settings', '/admin/users', '/admin/monitor'])(
+    'visitor at %s → /login',
+    async (p) => {
+      const router = go(p);
+      expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+      expect(path(router)).toBe('/login');
+    },
+  );
 
   it('visitor at an unknown path → /', async () => {
     const router = go('/nowhere/at/all');
@@ -66,12 +86,15 @@ describe('route gates (spec-1 §2)', () => {
     expect(path(router)).toBe('/');
   });
 
-  it.each(['/', '/login', '/register', '/nowhere', '/admin/users', '/admin/settings'])('signed-in user at %s → /dashboard', async (p) => {
-    signIn('user');
-    const router = go(p);
-    expect(await screen.findByTestId('shell-title')).toHaveTextContent('Dashboard');
-    expect(path(router)).toBe('/dashboard');
-  });
+  it.each(['/', '/login', '/register', '/nowhere', '/admin/users', '/admin/settings'])(
+    'signed-in user at %s → /dashboard',
+    async (p) => {
+      signIn('user');
+      const router = go(p);
+      expect(await screen.findByTestId('shell-title')).toHaveTextContent('Dashboard');
+      expect(path(router)).toBe('/dashboard');
+    },
+  );
 
   it.each<[TUserRole, string]>([
     ['admin', 'admin'],
@@ -84,7 +107,8 @@ describe('route gates (spec-1 §2)', () => {
     expect(screen.getByTestId('role-label')).toHaveTextContent(label);
     expect(path(router)).toBe('/admin/monitor');
     const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!;
-    for (const name of ['Users', 'System Monitor', 'Admin Settings']) expect(within(nav).getByRole('link', { name })).toBeInTheDocument();
+    for (const name of ['Users', 'System Monitor', 'Admin Settings'])
+      expect(within(nav).getByRole('link', { name })).toBeInTheDocument();
   });
 
   it('the plain user sidebar: the eight entries, API Docs in a new tab, no admin entries', async () => {

@@ -8,7 +8,15 @@ import { makeTokens, makeUser } from '@/testing/fixtures';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 
 vi.mock('@/lib/toast', () => ({
-  toast: { error: vi.fn(), success: vi.fn(), info: vi.fn(), warning: vi.fn(), message: vi.fn(), dismiss: vi.fn(), count: () => 0 },
+  toast: {
+    error: vi.fn(),
+    success: vi.fn(),
+    info: vi.fn(),
+    warning: vi.fn(),
+    message: vi.fn(),
+    dismiss: vi.fn(),
+    count: () => 0,
+  },
 }));
 
 function renderAt(url: string) {
@@ -39,7 +47,10 @@ afterEach(() => {
 describe('/verify-email (spec-1 §2)', () => {
   it('success: counts down 5 → 0, then goes to /dashboard', async () => {
     vi.useFakeTimers();
-    const f = mockFetch({ 'GET /api/v1/auth/verify-email': () => json(200, { success: true, data: { user: makeUser(), tokens: makeTokens() } }) });
+    const f = mockFetch({
+      'GET /api/v1/auth/verify-email': () =>
+        json(200, { success: true, data: { user: makeUser(), tokens: makeTokens() } }),
+    });
     renderAt('/verify-email?token=good-1');
     expect(screen.getByText('Verifying your email…')).toBeInTheDocument();
     await act(async () => {
@@ -64,7 +75,10 @@ describe('/verify-email (spec-1 §2)', () => {
   });
 
   it('success: Go to Dashboard leaves at once', async () => {
-    mockFetch({ 'GET /api/v1/auth/verify-email': () => json(200, { success: true, data: { user: makeUser(), tokens: makeTokens() } }) });
+    mockFetch({
+      'GET /api/v1/auth/verify-email': () =>
+        json(200, { success: true, data: { user: makeUser(), tokens: makeTokens() } }),
+    });
     renderAt('/verify-email?token=good-2');
     fireEvent.click(await screen.findByRole('button', { name: 'Go to Dashboard' }));
     expect(screen.getByText('dashboard page')).toBeInTheDocument();
@@ -72,7 +86,10 @@ describe('/verify-email (spec-1 §2)', () => {
 
   it('error: shows the message and the static text; Try Again verifies again; Back to Login', async () => {
     const f = mockFetch({
-      'GET /api/v1/auth/verify-email': [() => apiError(400, 'TOKEN_EXPIRED', 'This verification link has expired'), () => json(400, {})],
+      'GET /api/v1/auth/verify-email': [
+        () => apiError(400, 'TOKEN_EXPIRED', 'This verification link has expired'),
+        () => json(400, {}),
+      ],
     });
     renderAt('/verify-email?token=bad-1');
     expect(await screen.findByTestId('verify-error')).toHaveTextContent('This verification link has expired');
@@ -88,7 +105,9 @@ describe('/verify-email (spec-1 §2)', () => {
     const f = mockFetch({});
     renderAt('/verify-email');
     expect(
-      screen.getByText('The verification link is invalid or missing. Please check your email or request a new verification link.'),
+      screen.getByText(
+        'The verification link is invalid or missing. Please check your email or request a new verification link.',
+      ),
     ).toBeInTheDocument();
     expect(screen.getByText('Make sure to click the complete link received in your email.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'I Already Have an Account' })).toBeInTheDocument();

@@ -18,7 +18,11 @@ function NavigationProgress() {
   const navigation = useNavigation();
   if (navigation.state === 'idle') return null;
   return (
-    <div className="fixed inset-x-0 top-0 z-[100] h-0.5 overflow-hidden bg-indigo-100" role="progressbar" aria-label="Loading page">
+    <div
+      className="fixed inset-x-0 top-0 z-[100] h-0.5 overflow-hidden bg-indigo-100"
+      role="progressbar"
+      aria-label="Loading page"
+    >
       <div className="h-full w-1/3 animate-[progress_1s_ease-in-out_infinite] bg-indigo-600" />
     </div>
   );

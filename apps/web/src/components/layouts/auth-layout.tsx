@@ -24,11 +24,17 @@ export function AuthLayout({ title, heading, subheading, children, aside, asideO
       <title>{`${title} · DocFlow`}</title>
       <div className={cn('flex flex-1 flex-col px-4 py-6 sm:px-6 lg:px-12', centered && 'items-center')}>
         <header className={cn('w-full', centered ? 'max-w-lg' : 'mx-auto max-w-md')}>
-          <Link to={paths.home.getHref()} className="inline-block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-600" aria-label="DocFlow home">
+          <Link
+            to={paths.home.getHref()}
+            className="inline-block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-600"
+            aria-label="DocFlow home"
+          >
             <Logo />
           </Link>
         </header>
-        <main className={cn('flex w-full flex-1 flex-col justify-center py-10', centered ? 'max-w-lg' : 'mx-auto max-w-md')}>
+        <main
+          className={cn('flex w-full flex-1 flex-col justify-center py-10', centered ? 'max-w-lg' : 'mx-auto max-w-md')}
+        >
           {(heading || subheading) && (
             <div className="mb-8">
               {heading && <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{heading}</h1>}

@@ -63,7 +63,6 @@ const adminNav: NavItem[] = [
   { name: 'Admin Settings', to: paths.admin.settings.getHref(), icon: SlidersHorizontal },
 ];
 
-
 function NavSection({ title, items, onNavigate }: { title?: string; items: NavItem[]; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   return (
@@ -76,8 +75,17 @@ function NavSection({ title, items, onNavigate }: { title?: string; items: NavIt
           if (item.external) {
             return (
               <li key={item.name}>
-                <a href={item.to} target="_blank" rel="noreferrer" className={cn(base, 'text-slate-300 hover:bg-white/5 hover:text-white')} onClick={onNavigate}>
-                  <item.icon className="h-4.5 w-4.5 shrink-0 text-slate-400 group-hover:text-slate-200" aria-hidden="true" />
+                <a
+                  href={item.to}
+                  target="_blank"
+                  rel="noreferrer"
+                  className={cn(base, 'text-slate-300 hover:bg-white/5 hover:text-white')}
+                  onClick={onNavigate}
+                >
+                  <item.icon
+                    className="h-4.5 w-4.5 shrink-0 text-slate-400 group-hover:text-slate-200"
+                    aria-hidden="true"
+                  />
                   <span className="flex-1">{item.name}</span>
                   <ExternalLink className="h-3.5 w-3.5 text-slate-500" aria-hidden="true" />
                   <span className="sr-only">(opens in a new tab)</span>
@@ -86,7 +94,8 @@ function NavSection({ title, items, onNavigate }: { title?: string; items: NavIt
             );
           }
           // /admin/monitor shows the same page as /admin/system-monitor.
-          const alsoActive = item.to === paths.admin.systemMonitor.getHref() && pathname === paths.admin.monitor.getHref();
+          const alsoActive =
+            item.to === paths.admin.systemMonitor.getHref() && pathname === paths.admin.monitor.getHref();
           return (
             <li key={item.name}>
               <NavLink
@@ -104,7 +113,10 @@ function NavSection({ title, items, onNavigate }: { title?: string; items: NavIt
                 {({ isActive }) => (
                   <>
                     <item.icon
-                      className={cn('h-4.5 w-4.5 shrink-0', isActive || alsoActive ? 'text-indigo-300' : 'text-slate-400 group-hover:text-slate-200')}
+                      className={cn(
+                        'h-4.5 w-4.5 shrink-0',
+                        isActive || alsoActive ? 'text-indigo-300' : 'text-slate-400 group-hover:text-slate-200',
+                      )}
                       aria-hidden="true"
                     />
                     {item.name}
@@ -123,7 +135,12 @@ function SidebarContent({ isAdmin, onNavigate }: { isAdmin: boolean; onNavigate?
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 shrink-0 items-center px-5">
-        <Link to={paths.app.dashboard.getHref()} onClick={onNavigate} aria-label="DocFlow dashboard" className="rounded-lg focus-visible:outline-2 focus-visible:outline-indigo-400">
+        <Link
+          to={paths.app.dashboard.getHref()}
+          onClick={onNavigate}
+          aria-label="DocFlow dashboard"
+          className="rounded-lg focus-visible:outline-2 focus-visible:outline-indigo-400"
+        >
           <Logo dark />
         </Link>
       </div>
@@ -135,7 +152,11 @@ function SidebarContent({ isAdmin, onNavigate }: { isAdmin: boolean; onNavigate?
       <div className="m-3 rounded-xl bg-gradient-to-br from-indigo-500/20 to-violet-500/10 p-4 ring-1 ring-inset ring-white/10">
         <p className="text-sm font-semibold text-white">Need more requests?</p>
         <p className="mt-1 text-xs text-slate-300">Upgrade for batch conversion, OCR and higher limits.</p>
-        <Link to={paths.app.plans.getHref()} onClick={onNavigate} className="mt-3 inline-flex text-xs font-semibold text-indigo-300 hover:text-indigo-200">
+        <Link
+          to={paths.app.plans.getHref()}
+          onClick={onNavigate}
+          className="mt-3 inline-flex text-xs font-semibold text-indigo-300 hover:text-indigo-200"
+        >
           View plans →
         </Link>
       </div>
@@ -170,6 +191,11 @@ function UserMenu() {
         <DropdownMenuLabel className="font-normal">
           <span className="block truncate text-sm font-semibold text-slate-900">{user?.name}</span>
           <span className="block truncate text-xs text-slate-500">{user?.email}</span>
+          {user?.role && (
+            <span className="mt-1.5 inline-flex rounded-full bg-slate-100 px-2 py-0.5 text-[11px] font-medium capitalize text-slate-600 sm:hidden">
+              {roleLabel(user.role)}
+            </span>
+          )}
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => navigate(paths.app.settings.getHref())}>
@@ -245,7 +271,9 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
               <span
                 className={cn(
                   'hidden rounded-full px-2.5 py-0.5 text-xs font-medium capitalize ring-1 ring-inset sm:inline-flex',
-                  isAdmin ? 'bg-violet-50 text-violet-700 ring-violet-200' : 'bg-slate-100 text-slate-600 ring-slate-200',
+                  isAdmin
+                    ? 'bg-violet-50 text-violet-700 ring-violet-200'
+                    : 'bg-slate-100 text-slate-600 ring-slate-200',
                 )}
                 data-testid="role-label"
               >

@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 
 /** The heading block at the top of every application page (also sets the document title). */
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
       <title>{`${title} · DocFlow`}</title>

@@ -17,7 +17,11 @@ export function Alert({
 }: HTMLAttributes<HTMLDivElement> & { tone?: keyof typeof tones; title?: ReactNode }) {
   const { box, icon: Icon } = tones[tone];
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={cn('flex gap-3 rounded-lg p-3 text-sm ring-1 ring-inset', box, className)} {...props}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={cn('flex gap-3 rounded-lg p-3 text-sm ring-1 ring-inset', box, className)}
+      {...props}
+    >
       <Icon className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
       <div className="space-y-1">
         {title && <p className="font-medium">{title}</p>}

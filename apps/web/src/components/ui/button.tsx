@@ -3,11 +3,14 @@ import { Loader2 } from 'lucide-react';
 import { cn } from '@/utils/cn';
 
 const variants = {
-  primary: 'bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-indigo-600 disabled:bg-indigo-400',
-  secondary: 'bg-white text-slate-700 ring-1 ring-inset ring-slate-300 shadow-sm hover:bg-slate-50 focus-visible:outline-indigo-600',
+  primary:
+    'bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-indigo-600 disabled:bg-indigo-400',
+  secondary:
+    'bg-white text-slate-700 ring-1 ring-inset ring-slate-300 shadow-sm hover:bg-slate-50 focus-visible:outline-indigo-600',
   ghost: 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-indigo-600',
   danger: 'bg-rose-600 text-white shadow-sm hover:bg-rose-500 focus-visible:outline-rose-600 disabled:bg-rose-400',
-  'danger-outline': 'bg-white text-rose-600 ring-1 ring-inset ring-rose-200 hover:bg-rose-50 focus-visible:outline-rose-600',
+  'danger-outline':
+    'bg-white text-rose-600 ring-1 ring-inset ring-rose-200 hover:bg-rose-50 focus-visible:outline-rose-600',
   light: 'bg-white text-indigo-700 shadow-sm hover:bg-indigo-50 focus-visible:outline-white',
   'outline-light': 'text-white ring-1 ring-inset ring-white/30 hover:bg-white/10 focus-visible:outline-white',
   link: 'text-indigo-600 hover:text-indigo-500 underline-offset-4 hover:underline px-0 py-0 h-auto focus-visible:outline-indigo-600',
@@ -42,7 +45,16 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   ref?: Ref<HTMLButtonElement>;
 }
 
-export function Button({ variant, size, isLoading, className, children, disabled, type = 'button', ...props }: ButtonProps) {
+export function Button({
+  variant,
+  size,
+  isLoading,
+  className,
+  children,
+  disabled,
+  type = 'button',
+  ...props
+}: ButtonProps) {
   return (
     <button
       type={type}

@@ -3,7 +3,11 @@ import { Check } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { cn } from '@/utils/cn';
 
-export function Checkbox({ className, invalid, ...rest }: ComponentProps<typeof CheckboxPrimitive.Root> & { invalid?: boolean }) {
+export function Checkbox({
+  className,
+  invalid,
+  ...rest
+}: ComponentProps<typeof CheckboxPrimitive.Root> & { invalid?: boolean }) {
   return (
     <CheckboxPrimitive.Root
       className={cn(

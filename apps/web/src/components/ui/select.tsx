@@ -12,10 +12,17 @@ export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
 export function Select({ className, invalid, children, ...props }: SelectProps) {
   return (
     <div className="relative">
-      <select className={cn(inputClasses, 'appearance-none pr-9', invalid && 'ring-rose-400', className)} aria-invalid={invalid || undefined} {...props}>
+      <select
+        className={cn(inputClasses, 'appearance-none pr-9', invalid && 'ring-rose-400', className)}
+        aria-invalid={invalid || undefined}
+        {...props}
+      >
         {children}
       </select>
-      <ChevronDown className="pointer-events-none absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+      <ChevronDown
+        className="pointer-events-none absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400"
+        aria-hidden="true"
+      />
     </div>
   );
 }

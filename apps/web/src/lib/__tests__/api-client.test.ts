@@ -5,7 +5,15 @@ import { toast } from '@/lib/toast';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 
 vi.mock('@/lib/toast', () => ({
-  toast: { error: vi.fn(), success: vi.fn(), info: vi.fn(), warning: vi.fn(), message: vi.fn(), dismiss: vi.fn(), count: () => 0 },
+  toast: {
+    error: vi.fn(),
+    success: vi.fn(),
+    info: vi.fn(),
+    warning: vi.fn(),
+    message: vi.fn(),
+    dismiss: vi.fn(),
+    count: () => 0,
+  },
 }));
 
 let token: string | null = 'access-old';
@@ -54,7 +62,9 @@ describe('api client: the request', () => {
       'fetch',
       vi.fn(
         (_url: string, init: RequestInit) =>
-          new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')))),
+          new Promise((_resolve, reject) =>
+            init.signal!.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))),
+          ),
       ),
     );
     const p = api.get('/slow', { silent: true });
@@ -106,12 +116,18 @@ describe('api client: the global error table (spec-1 §8)', () => {
 });
 
 describe('api client: 401, refresh and replay', () => {
-  const refreshed = (t: string) => () => json(200, { success: true, data: { tokens: { accessToken: t, refreshToken: 'r', expiresIn: 900, tokenType: 'Bearer' } } });
+  const refreshed = (t: string) => () =>
+    json(200, {
+      success: true,
+      data: { tokens: { accessToken: t, refreshToken: 'r', expiresIn: 900, tokenType: 'Bearer' } },
+    });
 
   it('refreshes once with the cookie and replays the call with the new token', async () => {
     const f = mockFetch({
       'GET /api/v1/me-things': (c) =>
-        c.headers.authorization === 'Bearer access-new' ? json(200, { ok: true }) : apiError(401, 'INVALID_TOKEN', 'expired'),
+        c.headers.authorization === 'Bearer access-new'
+          ? json(200, { ok: true })
+          : apiError(401, 'INVALID_TOKEN', 'expired'),
       'POST /api/v1/auth/refresh': refreshed('access-new'),
     });
     await expect(api.get('/me-things')).resolves.toEqual({ ok: true });
@@ -129,9 +145,12 @@ describe('api client: 401, refresh and replay', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const f = mockFetch({
-      'GET /api/v1/a': (c) => (c.headers.authorization === 'Bearer access-new' ? json(200, 'a') : apiError(401, 'INVALID_TOKEN')),
-      'GET /api/v1/b': (c) => (c.headers.authorization === 'Bearer access-new' ? json(200, 'b') : apiError(401, 'TOKEN_EXPIRED')),
-      'GET /api/v1/c': (c) => (c.headers.authorization === 'Bearer access-new' ? json(200, 'c') : apiError(401, 'UNAUTHORIZED')),
+      'GET /api/v1/a': (c) =>
+        c.headers.authorization === 'Bearer access-new' ? json(200, 'a') : apiError(401, 'INVALID_TOKEN'),
+      'GET /api/v1/b': (c) =>
+        c.headers.authorization === 'Bearer access-new' ? json(200, 'b') : apiError(401, 'TOKEN_EXPIRED'),
+      'GET /api/v1/c': (c) =>
+        c.headers.authorization === 'Bearer access-new' ? json(200, 'c') : apiError(401, 'UNAUTHORIZED'),
       'POST /api/v1/auth/refresh': async () => {
         await gate;
         return refreshed('access-new')();
@@ -165,19 +184,38 @@ describe('api client: 401, refresh and replay', () => {
   });
 
   it('does not refresh for a 401 that is not about the session (wrong current password)', async () => {
-    const f = mockFetch({ 'POST /api/v1/auth/change-password': () => apiError(401, 'INVALID_CREDENTIALS', 'The current password is wrong') });
+    const f = mockFetch({
+      'POST /api/v1/auth/change-password': () => apiError(401, 'INVALID_CREDENTIALS', 'The current password is wrong'),
+    });
     await expect(api.post('/auth/change-password', {})).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     expect(f.callsTo('POST /api/v1/auth/refresh')).toHaveLength(0);
     expect(onSessionExpired).not.toHaveBeenCalled();
     expect(toast.error).toHaveBeenCalledWith('The current password is wrong');
   });
 
+  it('stays quiet when the 401 answers a call made before signing out', async () => {
+    let answer!: (r: Response) => void;
+    const f = mockFetch({ 'GET /api/v1/slow': () => new Promise<Response>((r) => (answer = r)) });
+    const p = api.get('/slow');
+    await vi.waitFor(() => expect(f.calls).toHaveLength(1));
+    token = null; // signed out meanwhile
+    answer(apiError(401, 'INVALID_TOKEN', 'Session expired or revoked'));
+    await expect(p).rejects.toMatchObject({ status: 401 });
+    expect(f.callsTo('POST /api/v1/auth/refresh')).toHaveLength(0);
+    expect(onSessionExpired).not.toHaveBeenCalled();
+    expect(toast.error).not.toHaveBeenCalled();
+  });
+
   it('does not refresh without a token or with skipRefresh', async () => {
-    const f = mockFetch({ 'POST /api/v1/auth/login': () => apiError(401, 'INVALID_CREDENTIALS', 'Invalid email or password') });
+    const f = mockFetch({
+      'POST /api/v1/auth/login': () => apiError(401, 'INVALID_CREDENTIALS', 'Invalid email or password'),
+    });
     token = null;
     await expect(api.post('/auth/login', {}, { silent: true })).rejects.toMatchObject({ status: 401 });
     token = 'access-old';
-    await expect(api.post('/auth/login', {}, { silent: true, skipRefresh: true })).rejects.toMatchObject({ status: 401 });
+    await expect(api.post('/auth/login', {}, { silent: true, skipRefresh: true })).rejects.toMatchObject({
+      status: 401,
+    });
     expect(f.callsTo('POST /api/v1/auth/refresh')).toHaveLength(0);
     expect(toast.error).not.toHaveBeenCalled();
   });

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
-import { EngineError, unsupported } from '../../errors';
+import { EngineError, unsupported, INVALID_PDF_MESSAGE } from '../../errors';
 import type { CompressionLevel, Engine, OpContext, RenderedPage } from '../../interfaces';
 import { pageRuns } from '../../pages';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
@@ -53,7 +53,7 @@ export function classifyGsError(err: unknown): unknown {
   const s = err.stderr + err.stdout.toString('utf8');
   if (/password/i.test(s)) return new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', { cause: err });
   if (/syntaxerror|undefined in|ioerror|Couldn't initialise file|No pages|not a PDF|Unrecoverable error/i.test(s)) {
-    return new EngineError('INVALID_PDF', 'The PDF is damaged or not a valid PDF and could not be read', { cause: err });
+    return new EngineError('INVALID_PDF', INVALID_PDF_MESSAGE, { cause: err });
   }
   return err;
 }

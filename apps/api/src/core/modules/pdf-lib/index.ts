@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PDFDocument, PDFName, PDFDict, PDFHexString, degrees, type PDFPage } from 'pdf-lib';
 import { defineModule, type EngineContext } from '../../engine-module';
-import { EngineError } from '../../errors';
+import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
 import type { Engine, MetadataUpdate, OpContext, PageBox, PdfMetadata } from '../../interfaces';
 
 const ZConfig = z.object({
@@ -66,7 +66,7 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
         if ((err as Error).name === 'EncryptedPDFError') {
           throw new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', { cause: err });
         }
-        throw new EngineError('INVALID_PDF', 'The PDF is damaged or not a valid PDF and could not be read', { cause: err });
+        throw new EngineError('INVALID_PDF', INVALID_PDF_MESSAGE, { cause: err });
       }
     };
     const save = async (doc: PDFDocument, file: string) => writeFile(file, await doc.save({ useObjectStreams: true }));

@@ -2,7 +2,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
-import { EngineError, unsupported } from '../../errors';
+import { EngineError, unsupported, INVALID_PDF_MESSAGE } from '../../errors';
 import type {
   Engine,
   FontInfo,
@@ -35,7 +35,7 @@ export function classifyPopplerError(err: unknown, passwordGiven = false): unkno
       : new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', { cause: err });
   }
   if (err.exitCode === 1 || /May not be a PDF file|Couldn't (find trailer|read xref)|PDF file is damaged/i.test(s)) {
-    return new EngineError('INVALID_PDF', 'The PDF is damaged or not a valid PDF and could not be read', { cause: err });
+    return new EngineError('INVALID_PDF', INVALID_PDF_MESSAGE, { cause: err });
   }
   return err;
 }

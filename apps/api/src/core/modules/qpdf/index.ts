@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
-import { EngineError } from '../../errors';
+import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
 import type { Engine, OpContext, PageCount, PdfPermissions, SizeBreakdown } from '../../interfaces';
 import { compressPages } from '../../pages';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
@@ -33,7 +33,7 @@ export function classifyQpdfError(err: unknown, passwordGiven: boolean): unknown
       s,
     )
   ) {
-    return new EngineError('INVALID_PDF', 'The PDF is damaged or not a valid PDF and could not be read', { cause: err });
+    return new EngineError('INVALID_PDF', INVALID_PDF_MESSAGE, { cause: err });
   }
   return err;
 }
@@ -161,7 +161,7 @@ export const qpdfModule = defineModule<QpdfConfig>({
       });
       let pages = 0;
       for (const l of walk.stdout.toString('utf8').split('\n')) if (/^page \d+: /.test(l)) pages++;
-      return { pages, encrypted };
+      return { pages, encrypted, ...(Number.isSafeInteger(claim) ? { declaredPages: claim } : {}) };
     };
 
     return {
@@ -202,7 +202,7 @@ export const qpdfModule = defineModule<QpdfConfig>({
         await run(['--decrypt', input, output], c, { password: opts.password ?? '' });
       },
       async sizeBreakdown(input, c) {
-        const r = await run(['--json', '--json-key=objects', '--json-stream-data=none', input], c, {
+        const r = await run(['--json', '--json-key=qpdf', '--json-stream-data=none', input], c, {
           maxStdout: ctx.maxOutputBytes,
         });
         const size = (await stat(input)).size;

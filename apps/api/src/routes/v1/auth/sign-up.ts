@@ -33,18 +33,18 @@ export const signUpRoutes: FastifyPluginAsyncZod = async (app) => {
       if (result.verificationRequired) {
         return reply.code(201).send({
           success: true as const,
-          message: 'Account created. Check your email and click the link to activate your account.',
+          message: result.mailSent
+            ? 'Account created. Check your email and click the link to activate your account.'
+            : 'Account created, but the verification email could not be sent. Ask for a new one in a moment.',
           data: { user: result.user },
         });
       }
       setRefreshCookie(app, reply, result.signedIn.tokens.refreshToken, result.signedIn.refreshTtlSeconds);
-      return reply
-        .code(201)
-        .send({
-          success: true as const,
-          message: 'Account created.',
-          data: { user: result.user, tokens: result.signedIn.tokens },
-        });
+      return reply.code(201).send({
+        success: true as const,
+        message: 'Account created.',
+        data: { user: result.user, tokens: result.signedIn.tokens },
+      });
     },
   );
 

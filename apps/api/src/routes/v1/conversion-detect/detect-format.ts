@@ -3,7 +3,18 @@ import path from 'node:path';
 import { fileTypeFromFile } from 'file-type';
 import { readZipEntries } from './zip-entries';
 
-export type FormatCategory = 'document' | 'spreadsheet' | 'presentation' | 'image' | 'pdf' | 'text' | 'web' | 'ebook' | 'archive' | 'other' | 'unknown';
+export type FormatCategory =
+  | 'document'
+  | 'spreadsheet'
+  | 'presentation'
+  | 'image'
+  | 'pdf'
+  | 'text'
+  | 'web'
+  | 'ebook'
+  | 'archive'
+  | 'other'
+  | 'unknown';
 
 export interface DetectedFormat {
   format: string | null;
@@ -60,7 +71,12 @@ export const formats: Record<string, Known> = {
 
 const aliases: Record<string, string> = { jpeg: 'jpg', tiff: 'tif', htm: 'html', markdown: 'md', text: 'txt' };
 
-function result(format: string | null, confidence: number, method: DetectedFormat['method'], mime?: string): DetectedFormat {
+function result(
+  format: string | null,
+  confidence: number,
+  method: DetectedFormat['method'],
+  mime?: string,
+): DetectedFormat {
   const known = format ? formats[format] : undefined;
   return {
     format,
@@ -108,7 +124,8 @@ async function inspectZip(file: string, size: number): Promise<DetectedFormat | 
     if (byName.has('word/document.xml')) return result('docx', 0.9, 'container');
     if (byName.has('xl/workbook.xml')) return result('xlsx', 0.9, 'container');
     if (byName.has('ppt/presentation.xml')) return result('pptx', 0.9, 'container');
-    if (byName.has('META-INF/container.xml') && zip.entries.some((e) => e.name.endsWith('.opf'))) return result('epub', 0.85, 'container');
+    if (byName.has('META-INF/container.xml') && zip.entries.some((e) => e.name.endsWith('.opf')))
+      return result('epub', 0.85, 'container');
     return result('zip', 0.9, 'magic');
   } finally {
     await zip.close();
@@ -125,12 +142,20 @@ function sniffText(buf: Buffer): DetectedFormat | null {
   let control = 0;
   for (const b of buf) if ((b >= 0x01 && b <= 0x08) || (b >= 0x0e && b <= 0x1f)) control++;
   if (control > text.length / 100) return null;
-  const head = text.slice(0, 4096).replace(/^\uFEFF/, '').trimStart();
+  const head = text
+    .slice(0, 4096)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   const lower = head.toLowerCase();
   if (lower.startsWith('{\\rtf')) return result('rtf', 0.95, 'magic');
-  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return result('svg', 0.95, 'text');
-  if (/^(<!--[\s\S]*?-->\s*)*<!doctype html/i.test(head) || /^<html[\s>]/i.test(head)) return result('html', 0.95, 'text');
-  if (/<(html|head|body)[\s>]/i.test(head) || (/<(div|p|table|h[1-6]|span|a)\b[^>]*>/i.test(head) && /<\/(div|p|table|h[1-6]|span|a)>/i.test(head)))
+  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i.test(head))
+    return result('svg', 0.95, 'text');
+  if (/^(<!--[\s\S]*?-->\s*)*<!doctype html/i.test(head) || /^<html[\s>]/i.test(head))
+    return result('html', 0.95, 'text');
+  if (
+    /<(html|head|body)[\s>]/i.test(head) ||
+    (/<(div|p|table|h[1-6]|span|a)\b[^>]*>/i.test(head) && /<\/(div|p|table|h[1-6]|span|a)>/i.test(head))
+  )
     return result('html', 0.75, 'text');
   const lines = text.split(/\r?\n/).slice(0, 200);
   const nonEmpty = lines.filter((l) => l.trim() !== '');
@@ -163,13 +188,19 @@ function sniffText(buf: Buffer): DetectedFormat | null {
 export async function detectFormat(file: string, size: number, fileName?: string): Promise<DetectedFormat> {
   const ft = await fileTypeFromFile(file).catch(() => undefined);
   if (ft) {
-    if (ft.ext === 'zip' || ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub'].includes(ft.ext) || ft.mime.includes('openxmlformats')) {
+    if (
+      ft.ext === 'zip' ||
+      ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub'].includes(ft.ext) ||
+      ft.mime.includes('openxmlformats')
+    ) {
       const inside = await inspectZip(file, size);
       if (inside) return inside;
     }
     if (ft.ext === 'cfb') {
       // Old Office binaries share one container; the extension tells which application wrote it.
-      const ext = fileName ? (aliases[path.extname(fileName).slice(1).toLowerCase()] ?? path.extname(fileName).slice(1).toLowerCase()) : '';
+      const ext = fileName
+        ? (aliases[path.extname(fileName).slice(1).toLowerCase()] ?? path.extname(fileName).slice(1).toLowerCase())
+        : '';
       if (['doc', 'xls', 'ppt'].includes(ext)) return result(ext, 0.8, 'magic');
       return result(null, 0.3, 'magic', ft.mime);
     }

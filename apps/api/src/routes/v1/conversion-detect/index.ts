@@ -43,7 +43,11 @@ export const conversionDetectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const limits = request.apiKey!.limits;
-      const upload = await receiveUpload(request, { maxFileSize: limits.maxFileSize, maxFiles: 1, fileFields: ['file'] });
+      const upload = await receiveUpload(request, {
+        maxFileSize: limits.maxFileSize,
+        maxFiles: 1,
+        fileFields: ['file'],
+      });
       const file = upload.files[0];
       if (!file) throw new AppError('INVALID_INPUT', 'Send the document in a multipart field named "file"');
       request.usage.bytesIn = file.size;

@@ -58,7 +58,13 @@ export async function readZipEntries(path: string, fileSize: number): Promise<Zi
       const extraLen = cd.readUInt16LE(p + 30);
       const commentLen = cd.readUInt16LE(p + 32);
       const localHeaderOffset = cd.readUInt32LE(p + 42);
-      entries.push({ name: cd.subarray(p + 46, p + 46 + nameLen).toString('utf8'), method, compressedSize, size, localHeaderOffset });
+      entries.push({
+        name: cd.subarray(p + 46, p + 46 + nameLen).toString('utf8'),
+        method,
+        compressedSize,
+        size,
+        localHeaderOffset,
+      });
       p += 46 + nameLen + extraLen + commentLen;
     }
     const reader: ZipReader = {

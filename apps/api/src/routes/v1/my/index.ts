@@ -36,8 +36,18 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/subscriptions',
-    { schema: { tags: ['plans'], security, summary: 'My plans: the free plan, trials and subscriptions', response: { 200: ZSubscriptionsResponse, 401: ZErrorResponse } } },
-    async (request) => ({ success: true as const, data: { subscriptions: await listSubscriptions(app.db, currentUser(request).id) } }),
+    {
+      schema: {
+        tags: ['plans'],
+        security,
+        summary: 'My plans: the free plan, trials and subscriptions',
+        response: { 200: ZSubscriptionsResponse, 401: ZErrorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { subscriptions: await listSubscriptions(app.db, currentUser(request).id) },
+    }),
   );
   app.post(
     '/subscriptions',
@@ -54,7 +64,10 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
       const subscription = await startSubscription(app.db, currentUser(request).id, request.body.planName);
       return reply.code(201).send({
         success: true as const,
-        message: subscription.status === 'trial' ? `Free trial of ${subscription.planDisplayName} started` : `${subscription.planDisplayName} plan active`,
+        message:
+          subscription.status === 'trial'
+            ? `Free trial of ${subscription.planDisplayName} started`
+            : `${subscription.planDisplayName} plan active`,
         data: { subscription },
       });
     },
@@ -62,8 +75,18 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api-keys',
-    { schema: { ...keys, summary: 'My API keys, newest first', querystring: ZApiKeysQuery, response: { 200: ZApiKeysResponse, 401: ZErrorResponse } } },
-    async (request) => ({ success: true as const, data: await listApiKeys(app.db, currentUser(request).id, request.query) }),
+    {
+      schema: {
+        ...keys,
+        summary: 'My API keys, newest first',
+        querystring: ZApiKeysQuery,
+        response: { 200: ZApiKeysResponse, 401: ZErrorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listApiKeys(app.db, currentUser(request).id, request.query),
+    }),
   );
   app.post(
     '/api-keys',
@@ -77,18 +100,36 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { dto } = await createApiKey(app.db, currentUser(request).id, request.body);
-      return reply.code(201).send({ success: true as const, message: 'Clé API créée avec succès !', data: { apiKey: dto } });
+      return reply
+        .code(201)
+        .send({ success: true as const, message: 'Clé API créée avec succès !', data: { apiKey: dto } });
     },
   );
   app.get(
     '/api-keys/:id',
-    { schema: { ...keys, summary: 'One of my API keys', params: ZIdParam, response: { 200: ZApiKeyResponse, ...errors } } },
-    async (request) => ({ success: true as const, data: { apiKey: await getApiKey(app.db, currentUser(request).id, request.params.id) } }),
+    {
+      schema: {
+        ...keys,
+        summary: 'One of my API keys',
+        params: ZIdParam,
+        response: { 200: ZApiKeyResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { apiKey: await getApiKey(app.db, currentUser(request).id, request.params.id) },
+    }),
   );
   app.put(
     '/api-keys/:id',
     {
-      schema: { ...keys, summary: 'Rename, disable or enable a key', params: ZIdParam, body: ZUpdateApiKeyRequest, response: { 200: ZApiKeyResponse, ...errors } },
+      schema: {
+        ...keys,
+        summary: 'Rename, disable or enable a key',
+        params: ZIdParam,
+        body: ZUpdateApiKeyRequest,
+        response: { 200: ZApiKeyResponse, ...errors },
+      },
     },
     async (request) => {
       const { dto, oldHash } = await updateApiKey(app.db, currentUser(request).id, request.params.id, request.body);
@@ -98,7 +139,14 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.delete(
     '/api-keys/:id',
-    { schema: { ...keys, summary: 'Delete a key (it stops working at once)', params: ZIdParam, response: { 200: ZDeleteApiKeyResponse, ...errors } } },
+    {
+      schema: {
+        ...keys,
+        summary: 'Delete a key (it stops working at once)',
+        params: ZIdParam,
+        response: { 200: ZDeleteApiKeyResponse, ...errors },
+      },
+    },
     async (request) => {
       const { oldHash } = await deleteApiKey(app.db, currentUser(request).id, request.params.id);
       app.apiKeyGuard.cache.evict(oldHash);
@@ -110,7 +158,8 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         ...keys,
-        summary: 'New secret for a key: the old one is invalid at once, usage stays; the new key is in this answer only',
+        summary:
+          'New secret for a key: the old one is invalid at once, usage stays; the new key is in this answer only',
         params: ZIdParam,
         response: { 200: ZApiKeyResponse, ...errors },
       },
@@ -124,12 +173,33 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/usage',
-    { schema: { tags: ['usage'], security, summary: 'My usage analytics over a period', querystring: ZUsageQuery, response: { 200: ZUsageResponse, 401: ZErrorResponse } } },
-    async (request) => ({ success: true as const, data: { usage: await getMyUsage(app.db, currentUser(request).id, request.query) } }),
+    {
+      schema: {
+        tags: ['usage'],
+        security,
+        summary: 'My usage analytics over a period',
+        querystring: ZUsageQuery,
+        response: { 200: ZUsageResponse, 401: ZErrorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { usage: await getMyUsage(app.db, currentUser(request).id, request.query) },
+    }),
   );
   app.get(
     '/dashboard',
-    { schema: { tags: ['usage'], security, summary: 'Figures of the dashboard page', response: { 200: ZDashboardResponse, 401: ZErrorResponse } } },
-    async (request) => ({ success: true as const, data: { dashboard: await getDashboard(app.db, currentUser(request).id) } }),
+    {
+      schema: {
+        tags: ['usage'],
+        security,
+        summary: 'Figures of the dashboard page',
+        response: { 200: ZDashboardResponse, 401: ZErrorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { dashboard: await getDashboard(app.db, currentUser(request).id) },
+    }),
   );
 };

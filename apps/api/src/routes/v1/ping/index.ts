@@ -12,7 +12,13 @@ export const pingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['processing'],
         security: [{ apiKey: [] }],
         summary: 'Check an API key and see what is left of its limits',
-        response: { 200: ZPingResponse, 401: ZErrorResponse, 402: ZErrorResponse, 403: ZErrorResponse, 429: ZErrorResponse },
+        response: {
+          200: ZPingResponse,
+          401: ZErrorResponse,
+          402: ZErrorResponse,
+          403: ZErrorResponse,
+          429: ZErrorResponse,
+        },
       },
     },
     async (request) => {
@@ -20,7 +26,12 @@ export const pingRoutes: FastifyPluginAsyncZod = async (app) => {
       const remaining = state.decision!.remaining;
       return {
         success: true as const,
-        data: { plan: state.rec!.plan.name, keyPrefix: state.rec!.keyPrefix, environment: state.rec!.environment, remaining },
+        data: {
+          plan: state.rec!.plan.name,
+          keyPrefix: state.rec!.keyPrefix,
+          environment: state.rec!.environment,
+          remaining,
+        },
       };
     },
   );

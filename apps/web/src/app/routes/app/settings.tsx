@@ -31,10 +31,16 @@ export default function SettingsRoute() {
               </div>
               <div>
                 <p className="text-xs text-slate-500">Member since</p>
-                <p className="font-medium text-slate-900">{new Date(user.createdAt).toLocaleDateString('en', { dateStyle: 'medium' })}</p>
+                <p className="font-medium text-slate-900">
+                  {new Date(user.createdAt).toLocaleDateString('en', { dateStyle: 'medium' })}
+                </p>
               </div>
               <div className="ml-auto">
-                {user.emailVerified ? <Badge tone="green">Email verified</Badge> : <Badge tone="amber">Email not verified</Badge>}
+                {user.emailVerified ? (
+                  <Badge tone="green">Email verified</Badge>
+                ) : (
+                  <Badge tone="amber">Email not verified</Badge>
+                )}
               </div>
             </CardContent>
           </Card>

@@ -12,9 +12,21 @@ import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { forgotPasswordSchema, validate } from '@/features/auth/api/schemas';
 
 const steps = [
-  { icon: Inbox, title: 'Check your inbox', text: 'Open the email we just sent you. It can take a minute; look in spam too.' },
-  { icon: MousePointerClick, title: 'Click the link', text: 'The verification link confirms that the address is yours.' },
-  { icon: LayoutDashboard, title: 'Access your dashboard', text: 'You are signed in and can create your first API key.' },
+  {
+    icon: Inbox,
+    title: 'Check your inbox',
+    text: 'Open the email we just sent you. It can take a minute; look in spam too.',
+  },
+  {
+    icon: MousePointerClick,
+    title: 'Click the link',
+    text: 'The verification link confirms that the address is yours.',
+  },
+  {
+    icon: LayoutDashboard,
+    title: 'Access your dashboard',
+    text: 'You are signed in and can create your first API key.',
+  },
 ];
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -18,8 +18,13 @@ export default function ResetPasswordRoute() {
           {token ? (
             <>
               <h1 className="text-2xl font-bold tracking-tight text-slate-900">Choose a new password</h1>
-              <p className="mb-6 mt-2 text-sm text-slate-600">Pick a strong password you don&apos;t use anywhere else.</p>
-              <ResetPasswordForm token={token} onSuccess={() => navigate(paths.app.dashboard.getHref(), { replace: true })} />
+              <p className="mb-6 mt-2 text-sm text-slate-600">
+                Pick a strong password you don&apos;t use anywhere else.
+              </p>
+              <ResetPasswordForm
+                token={token}
+                onSuccess={() => navigate(paths.app.dashboard.getHref(), { replace: true })}
+              />
             </>
           ) : (
             <div className="text-center">
@@ -28,7 +33,8 @@ export default function ResetPasswordRoute() {
               </div>
               <h1 className="mt-5 text-2xl font-bold text-slate-900">Invalid reset link</h1>
               <p className="mt-2 text-sm text-slate-600">
-                This password-reset link is invalid or incomplete. Make sure to open the complete link from your email, or ask for a new one.
+                This password-reset link is invalid or incomplete. Make sure to open the complete link from your email,
+                or ask for a new one.
               </p>
               <Link to={paths.auth.forgotPassword.getHref()} className={buttonVariants({ className: 'mt-6' })}>
                 Request a new link

@@ -93,8 +93,9 @@ export default function VerifyEmailRoute() {
               <h1 className="mt-6 text-2xl font-bold text-slate-900">Email verified!</h1>
               <p className="mt-2 text-sm text-slate-600">Your account is active. Welcome to DocFlow.</p>
               <p className="mt-6 text-sm text-slate-500" data-testid="verify-countdown">
-                Redirecting to your dashboard in <span className="font-semibold tabular-nums text-slate-900">{seconds}</span>{' '}
-                second{seconds === 1 ? '' : 's'}…
+                Redirecting to your dashboard in{' '}
+                <span className="font-semibold tabular-nums text-slate-900">{seconds}</span> second
+                {seconds === 1 ? '' : 's'}…
               </p>
               <div className="mx-auto mt-3 h-1.5 max-w-xs overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
                 <div
@@ -118,7 +119,8 @@ export default function VerifyEmailRoute() {
                 {state.message}
               </p>
               <p className="mt-4 text-sm text-slate-600">
-                This can happen when the verification link has expired or is invalid. Try again, or sign in to request a new link.
+                This can happen when the verification link has expired or is invalid. Try again, or sign in to request a
+                new link.
               </p>
               <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
                 <Button

@@ -51,16 +51,25 @@ const flow = { silent: true, skipRefresh: true } as const;
 function withFallback<T>(p: Promise<T>, fallback: string): Promise<T> {
   return p.catch((err: unknown) => {
     if (err instanceof ApiError && !err.serverMessage)
-      throw new ApiError({ status: err.status, code: err.code, message: fallback, requestId: err.requestId, details: err.details });
+      throw new ApiError({
+        status: err.status,
+        code: err.code,
+        message: fallback,
+        requestId: err.requestId,
+        details: err.details,
+      });
     throw err;
   });
 }
 
 export const authApi = {
-  login: (input: LoginInput) => withFallback(api.post<AuthPayload>('/auth/login', input, flow), messages.service.loginFailed),
+  login: (input: LoginInput) =>
+    withFallback(api.post<AuthPayload>('/auth/login', input, flow), messages.service.loginFailed),
   register: (input: RegisterInput) =>
     withFallback(api.post<AuthPayload>('/auth/register', input, flow), messages.service.registrationFailed),
-  logout: () => api.post<unknown>('/auth/logout', {}, flow),
+  /** The cookie names the session; `accessToken` (the one just cleared from the store) is the fallback. */
+  logout: (accessToken?: string | null) =>
+    api.post<unknown>('/auth/logout', {}, { ...flow, skipAuth: true, headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {} }),
   verifyEmail: (token: string) => api.get<AuthPayload>('/auth/verify-email', { ...flow, query: { token } }),
   resendVerification: (email: string) => api.post<Envelope<unknown>>('/auth/resend-verification', { email }, flow),
   forgotPassword: (email: string) => api.post<Envelope<unknown>>('/auth/forgot-password', { email }, flow),
@@ -73,5 +82,6 @@ export const authApi = {
     api.post<Envelope<{ tokens?: TTokens } | undefined>>('/auth/change-password', input, { silent: true }),
   sessions: () => api.get<Envelope<{ sessions: TSession[] }>>('/auth/sessions', { silent: true }),
   revokeSession: (id: string) => api.delete<unknown>(`/auth/sessions/${encodeURIComponent(id)}`, { silent: true }),
-  revokeAllSessions: () => api.post<Envelope<{ revokedCount: number }>>('/auth/revoke-all-sessions', {}, { silent: true }),
+  revokeAllSessions: () =>
+    api.post<Envelope<{ revokedCount: number }>>('/auth/revoke-all-sessions', {}, { silent: true }),
 };

@@ -46,7 +46,11 @@ export const resetPasswordSchema = z
   });
 
 export const changePasswordSchema = z
-  .object({ currentPassword: z.string().min(1, formText.currentPasswordRequired), newPassword: password, confirmPassword: z.string() })
+  .object({
+    currentPassword: z.string().min(1, formText.currentPasswordRequired),
+    newPassword: password,
+    confirmPassword: z.string(),
+  })
   .refine((v) => !v.newPassword || v.newPassword === v.confirmPassword, {
     path: ['confirmPassword'],
     message: messages.register.passwordsMismatch,

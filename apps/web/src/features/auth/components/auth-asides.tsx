@@ -15,7 +15,9 @@ export function FreeTrialPanel() {
         <Gift className="h-3.5 w-3.5" aria-hidden="true" /> Free trial
       </div>
       <h2 className="mt-4 text-2xl font-bold tracking-tight">Start building in minutes</h2>
-      <p className="mt-2 text-sm text-slate-300">Everything you need to convert, OCR and edit documents from your own code.</p>
+      <p className="mt-2 text-sm text-slate-300">
+        Everything you need to convert, OCR and edit documents from your own code.
+      </p>
       <ul className="mt-6 space-y-3" aria-label="Free trial">
         {items.map((item) => (
           <li key={item} className="flex items-center gap-3 text-sm text-slate-100">

@@ -39,7 +39,8 @@ export function ForgotPasswordForm() {
         <div>
           <h2 className="text-lg font-semibold text-slate-900">Check your inbox</h2>
           <p className="mt-2 text-sm text-slate-600">
-            If an account exists for <strong>{sentTo}</strong>, we sent a link to reset its password. The link is valid for a limited time.
+            If an account exists for <strong>{sentTo}</strong>, we sent a link to reset its password. The link is valid
+            for a limited time.
           </p>
         </div>
         <div className="flex flex-col gap-3">

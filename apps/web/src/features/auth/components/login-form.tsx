@@ -77,7 +77,10 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
         label="Password"
         error={errors.password}
         aside={
-          <Link to={paths.auth.forgotPassword.getHref()} className="text-sm font-medium text-indigo-600 hover:text-indigo-500">
+          <Link
+            to={paths.auth.forgotPassword.getHref()}
+            className="text-sm font-medium text-indigo-600 hover:text-indigo-500"
+          >
             Forgot password?
           </Link>
         }

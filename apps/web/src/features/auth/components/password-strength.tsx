@@ -22,7 +22,17 @@ const requirementLabels: Record<keyof TPasswordValidation['requirements'], strin
 };
 
 /** Live password-strength meter fed by POST /auth/validate-password (debounced). */
-export function PasswordStrength({ password, email, name, id }: { password: string; email?: string; name?: string; id?: string }) {
+export function PasswordStrength({
+  password,
+  email,
+  name,
+  id,
+}: {
+  password: string;
+  email?: string;
+  name?: string;
+  id?: string;
+}) {
   const { validation, isChecking } = usePasswordStrength(password, { email, name });
   if (!password) return null;
   const level = validation ? levels[validation.strength] : undefined;
@@ -31,14 +41,20 @@ export function PasswordStrength({ password, email, name, id }: { password: stri
     <div id={id} className="space-y-2 rounded-lg bg-slate-50 p-3 ring-1 ring-inset ring-slate-200" aria-live="polite">
       <div className="flex items-center justify-between text-xs">
         <span className="font-medium text-slate-600">Password strength</span>
-        <span className={cn('flex items-center gap-1 font-semibold', level?.text ?? 'text-slate-400')} data-testid="password-strength-label">
+        <span
+          className={cn('flex items-center gap-1 font-semibold', level?.text ?? 'text-slate-400')}
+          data-testid="password-strength-label"
+        >
           {isChecking && <Loader2 className="h-3 w-3 animate-spin" aria-hidden="true" />}
           {level ? `${level.label} (${validation!.score}/4)` : 'Checking…'}
         </span>
       </div>
       <div className="grid grid-cols-5 gap-1" aria-hidden="true">
         {Array.from({ length: 5 }, (_, i) => (
-          <div key={i} className={cn('h-1.5 rounded-full transition-colors', i < filled && level ? level.bar : 'bg-slate-200')} />
+          <div
+            key={i}
+            className={cn('h-1.5 rounded-full transition-colors', i < filled && level ? level.bar : 'bg-slate-200')}
+          />
         ))}
       </div>
       {validation && (

@@ -77,7 +77,14 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
       )}
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Full name" error={errors.name} className="sm:col-span-2">
-          <Input name="name" autoComplete="name" placeholder="Ada Lovelace" value={values.name} onChange={(e) => set('name', e.target.value)} required />
+          <Input
+            name="name"
+            autoComplete="name"
+            placeholder="Ada Lovelace"
+            value={values.name}
+            onChange={(e) => set('name', e.target.value)}
+            required
+          />
         </Field>
         <Field label="Email address" error={errors.email}>
           <Input
@@ -91,7 +98,13 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
           />
         </Field>
         <Field label="Company" optional error={errors.company}>
-          <Input name="company" autoComplete="organization" placeholder="Acme Inc." value={values.company} onChange={(e) => set('company', e.target.value)} />
+          <Input
+            name="company"
+            autoComplete="organization"
+            placeholder="Acme Inc."
+            value={values.company}
+            onChange={(e) => set('company', e.target.value)}
+          />
         </Field>
         <Field label="Password" error={errors.password} className="sm:col-span-2">
           <PasswordInput

@@ -12,7 +12,12 @@ export function usePasswordStrength(password: string, context: { email?: string;
   const query = useQuery({
     queryKey: ['password-strength', debounced, email, name],
     queryFn: async ({ signal }) =>
-      (await authApi.validatePassword({ password: debounced, email: email || undefined, name: name || undefined }, signal)).data.validation,
+      (
+        await authApi.validatePassword(
+          { password: debounced, email: email || undefined, name: name || undefined },
+          signal,
+        )
+      ).data.validation,
     enabled: debounced.length > 0,
     staleTime: Infinity,
     gcTime: 60_000,

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { TUser } from '@docflow/contracts';
 import { constants, messages } from '@/config/messages';
-import { ApiError, configureApiAuth, errorMessage, refreshAccessToken } from '@/lib/api-client';
+import { ApiError, configureApiAuth, errorMessage, refreshAccessToken, whenIdle } from '@/lib/api-client';
 import { queryClient } from '@/lib/react-query';
 import { toast } from '@/lib/toast';
 import {
@@ -92,9 +92,14 @@ export const useAuthStore = create<AuthState>()(
           }),
 
         logout: async () => {
-          // The cookie carries the refresh token; the server revokes that session and clears the cookie.
-          if (get().token) await authApi.logout().catch(() => undefined);
+          const token = get().token;
+          // Signed out locally first: the pages leave and start no new calls. Calls already in flight finish while
+          // the session is still valid; then the server revokes it (named by the cookie) and clears the cookie.
           get().clearSession();
+          if (token) {
+            await whenIdle();
+            await authApi.logout(token).catch(() => undefined);
+          }
           toast.success(messages.toast.logoutSuccess);
         },
 
@@ -116,7 +121,14 @@ export const useAuthStore = create<AuthState>()(
               set({ user: res.data.user, token: tokens.accessToken, isAuthenticated: true, pendingEmail: null });
             } else {
               const current = get().user;
-              if (current) set({ user: { ...current, emailVerified: true, emailVerifiedAt: res.data.user?.emailVerifiedAt ?? new Date().toISOString() } });
+              if (current)
+                set({
+                  user: {
+                    ...current,
+                    emailVerified: true,
+                    emailVerifiedAt: res.data.user?.emailVerifiedAt ?? new Date().toISOString(),
+                  },
+                });
             }
             toast.success(messages.toast.emailVerified);
             return res.data.user;

@@ -8,9 +8,17 @@ export function CallToAction() {
   return (
     <section className="bg-white px-4 py-20 sm:px-6 sm:py-24 lg:px-8">
       <div className="relative mx-auto max-w-5xl overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-600 via-indigo-600 to-violet-700 px-6 py-16 text-center shadow-xl sm:px-16">
-        <div className="pointer-events-none absolute -right-24 -top-24 h-72 w-72 rounded-full bg-white/10 blur-2xl" aria-hidden="true" />
-        <div className="pointer-events-none absolute -bottom-24 -left-24 h-72 w-72 rounded-full bg-fuchsia-400/20 blur-2xl" aria-hidden="true" />
-        <h2 className="relative text-3xl font-bold tracking-tight text-white sm:text-4xl">Ready to process your first document?</h2>
+        <div
+          className="pointer-events-none absolute -right-24 -top-24 h-72 w-72 rounded-full bg-white/10 blur-2xl"
+          aria-hidden="true"
+        />
+        <div
+          className="pointer-events-none absolute -bottom-24 -left-24 h-72 w-72 rounded-full bg-fuchsia-400/20 blur-2xl"
+          aria-hidden="true"
+        />
+        <h2 className="relative text-3xl font-bold tracking-tight text-white sm:text-4xl">
+          Ready to process your first document?
+        </h2>
         <p className="relative mx-auto mt-4 max-w-xl text-lg text-indigo-100">
           1,000 free API calls, every feature, 14 days free. No credit card required.
         </p>
@@ -88,7 +96,12 @@ export function LandingFooter() {
                         {l.label}
                       </a>
                     ) : (
-                      <a href={l.href} className={cls} target={l.external ? '_blank' : undefined} rel={l.external ? 'noreferrer' : undefined}>
+                      <a
+                        href={l.href}
+                        className={cls}
+                        target={l.external ? '_blank' : undefined}
+                        rel={l.external ? 'noreferrer' : undefined}
+                      >
                         {l.label}
                       </a>
                     )}

@@ -32,23 +32,35 @@ export function Hero() {
             onClick={(e) => scrollToSection(e, 'features')}
             className="inline-flex items-center gap-2 rounded-full bg-white/5 px-3 py-1 text-xs font-medium text-indigo-200 ring-1 ring-inset ring-white/10 hover:bg-white/10"
           >
-            <span className="rounded-full bg-indigo-500 px-2 py-0.5 text-[10px] font-bold uppercase tracking-wide text-white">New</span>
+            <span className="rounded-full bg-indigo-500 px-2 py-0.5 text-[10px] font-bold uppercase tracking-wide text-white">
+              New
+            </span>
             OCR in 6 languages, batch up to 50 files
             <ArrowRight className="h-3 w-3" aria-hidden="true" />
           </a>
           <h1 className="mt-6 text-4xl font-bold tracking-tight text-white sm:text-5xl lg:text-6xl">
             The document API{' '}
-            <span className="bg-gradient-to-r from-indigo-300 via-violet-300 to-fuchsia-300 bg-clip-text text-transparent">developers enjoy</span>
+            <span className="bg-gradient-to-r from-indigo-300 via-violet-300 to-fuchsia-300 bg-clip-text text-transparent">
+              developers enjoy
+            </span>
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-8 text-slate-300">
-            Convert 15+ formats to PDF, run OCR, merge, split, watermark and protect PDFs, and generate QR codes — with one
-            REST API and one key.
+            Convert 15+ formats to PDF, run OCR, merge, split, watermark and protect PDFs, and generate QR codes — with
+            one REST API and one key.
           </p>
           <div className="mt-10 flex flex-col gap-3 sm:flex-row">
-            <Link to={paths.auth.register.getHref()} className={buttonVariants({ size: 'lg', className: 'bg-indigo-500 hover:bg-indigo-400' })}>
+            <Link
+              to={paths.auth.register.getHref()}
+              className={buttonVariants({ size: 'lg', className: 'bg-indigo-500 hover:bg-indigo-400' })}
+            >
               Get Started Free <ArrowRight className="h-4 w-4" aria-hidden="true" />
             </Link>
-            <a href={paths.apiDocs.getHref()} target="_blank" rel="noreferrer" className={buttonVariants({ variant: 'outline-light', size: 'lg' })}>
+            <a
+              href={paths.apiDocs.getHref()}
+              target="_blank"
+              rel="noreferrer"
+              className={buttonVariants({ variant: 'outline-light', size: 'lg' })}
+            >
               Read the Docs
             </a>
           </div>
@@ -56,7 +68,10 @@ export function Hero() {
         </div>
 
         <div className="relative min-w-0">
-          <div className="absolute -inset-4 -z-10 rounded-3xl bg-gradient-to-tr from-indigo-500/20 to-fuchsia-500/10 blur-2xl" aria-hidden="true" />
+          <div
+            className="absolute -inset-4 -z-10 rounded-3xl bg-gradient-to-tr from-indigo-500/20 to-fuchsia-500/10 blur-2xl"
+            aria-hidden="true"
+          />
           <div className="overflow-hidden rounded-2xl bg-slate-900/80 shadow-2xl ring-1 ring-white/10">
             <div className="flex items-center justify-between border-b border-white/5 px-4 py-3">
               <div className="flex items-center gap-2">
@@ -73,11 +88,18 @@ export function Hero() {
                 className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs text-slate-400 hover:bg-white/5 hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-400"
                 aria-label={copied ? 'Copied' : 'Copy the command'}
               >
-                {copied ? <Check className="h-3.5 w-3.5 text-emerald-400" aria-hidden="true" /> : <Copy className="h-3.5 w-3.5" aria-hidden="true" />}
+                {copied ? (
+                  <Check className="h-3.5 w-3.5 text-emerald-400" aria-hidden="true" />
+                ) : (
+                  <Copy className="h-3.5 w-3.5" aria-hidden="true" />
+                )}
                 {copied ? 'Copied' : 'Copy'}
               </button>
             </div>
-            <pre className="overflow-x-auto p-5 font-mono text-[13px] leading-6 text-slate-300" data-testid="hero-command">
+            <pre
+              className="overflow-x-auto p-5 font-mono text-[13px] leading-6 text-slate-300"
+              data-testid="hero-command"
+            >
               <code>
                 <span className="text-emerald-400">curl</span> -X <span className="text-sky-300">POST</span> {origin}
                 <span className="text-white">/api/v1/conversion/auto-to-pdf</span> \{'\n'}

@@ -23,7 +23,8 @@ export function LandingHeader() {
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
 
-  const linkCls = 'rounded-md px-3 py-2 text-sm font-medium text-slate-300 transition-colors hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-400';
+  const linkCls =
+    'rounded-md px-3 py-2 text-sm font-medium text-slate-300 transition-colors hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-400';
   const close = () => setOpen(false);
 
   return (
@@ -33,13 +34,25 @@ export function LandingHeader() {
         scrolled || open ? 'border-b border-white/10 bg-slate-950/90 backdrop-blur' : 'bg-transparent',
       )}
     >
-      <nav className="mx-auto flex h-16 max-w-7xl items-center justify-between px-4 sm:px-6 lg:px-8" aria-label="Global">
-        <Link to={paths.home.getHref()} className="rounded-lg focus-visible:outline-2 focus-visible:outline-indigo-400" aria-label="DocFlow home">
+      <nav
+        className="mx-auto flex h-16 max-w-7xl items-center justify-between px-4 sm:px-6 lg:px-8"
+        aria-label="Global"
+      >
+        <Link
+          to={paths.home.getHref()}
+          className="rounded-lg focus-visible:outline-2 focus-visible:outline-indigo-400"
+          aria-label="DocFlow home"
+        >
           <Logo dark />
         </Link>
         <div className="hidden items-center gap-1 md:flex">
           {nav.map((n) => (
-            <a key={n.section} href={`#${n.section}`} className={linkCls} onClick={(e) => scrollToSection(e, n.section)}>
+            <a
+              key={n.section}
+              href={`#${n.section}`}
+              className={linkCls}
+              onClick={(e) => scrollToSection(e, n.section)}
+            >
               {n.label}
             </a>
           ))}
@@ -54,7 +67,10 @@ export function LandingHeader() {
           <Link to={paths.auth.login.getHref()} className={linkCls}>
             Sign In
           </Link>
-          <Link to={paths.auth.register.getHref()} className={buttonVariants({ size: 'sm', className: 'bg-indigo-500 hover:bg-indigo-400' })}>
+          <Link
+            to={paths.auth.register.getHref()}
+            className={buttonVariants({ size: 'sm', className: 'bg-indigo-500 hover:bg-indigo-400' })}
+          >
             Get Started
           </Link>
         </div>
@@ -85,18 +101,36 @@ export function LandingHeader() {
                 {n.label}
               </a>
             ))}
-            <a href={paths.apiDocs.getHref()} target="_blank" rel="noreferrer" className="rounded-lg px-3 py-3 text-base font-medium text-slate-200 hover:bg-white/5" onClick={close}>
+            <a
+              href={paths.apiDocs.getHref()}
+              target="_blank"
+              rel="noreferrer"
+              className="rounded-lg px-3 py-3 text-base font-medium text-slate-200 hover:bg-white/5"
+              onClick={close}
+            >
               Documentation
             </a>
-            <Link to={paths.support.getHref()} className="rounded-lg px-3 py-3 text-base font-medium text-slate-200 hover:bg-white/5" onClick={close}>
+            <Link
+              to={paths.support.getHref()}
+              className="rounded-lg px-3 py-3 text-base font-medium text-slate-200 hover:bg-white/5"
+              onClick={close}
+            >
               Support
             </Link>
           </div>
           <div className="mt-4 grid grid-cols-2 gap-3">
-            <Link to={paths.auth.login.getHref()} className={buttonVariants({ variant: 'outline-light' })} onClick={close}>
+            <Link
+              to={paths.auth.login.getHref()}
+              className={buttonVariants({ variant: 'outline-light' })}
+              onClick={close}
+            >
               Sign In
             </Link>
-            <Link to={paths.auth.register.getHref()} className={buttonVariants({ className: 'bg-indigo-500 hover:bg-indigo-400' })} onClick={close}>
+            <Link
+              to={paths.auth.register.getHref()}
+              className={buttonVariants({ className: 'bg-indigo-500 hover:bg-indigo-400' })}
+              onClick={close}
+            >
               Get Started
             </Link>
           </div>

@@ -21,7 +21,12 @@ export const landingPlans = [
     price: '$29',
     period: '/month',
     description: 'For production apps that need every endpoint.',
-    features: ['50,000 requests/month', 'Conversion, PDF, OCR and QR codes', 'Batch up to 20 files', 'Priority email support'],
+    features: [
+      '50,000 requests/month',
+      'Conversion, PDF, OCR and QR codes',
+      'Batch up to 20 files',
+      'Priority email support',
+    ],
     cta: { label: 'Start Free Trial', to: paths.auth.register.getHref() },
     popular: true,
   },
@@ -30,7 +35,13 @@ export const landingPlans = [
     price: '$199',
     period: '/month',
     description: 'For high volumes and custom needs.',
-    features: ['500,000 requests/month', 'Unlimited file size (100MB+)', 'Batch up to 50 files', 'Custom limits', 'SLA'],
+    features: [
+      '500,000 requests/month',
+      'Unlimited file size (100MB+)',
+      'Batch up to 50 files',
+      'Custom limits',
+      'SLA',
+    ],
     cta: { label: 'Contact Sales', to: paths.support.getHref() },
     popular: false,
   },
@@ -40,14 +51,20 @@ export function Pricing() {
   return (
     <section id="pricing" className="scroll-mt-16 bg-slate-50 py-20 sm:py-28">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading eyebrow="Pricing" title="Simple, transparent pricing" text="Start free. Upgrade when your traffic grows. Cancel anytime." />
+        <SectionHeading
+          eyebrow="Pricing"
+          title="Simple, transparent pricing"
+          text="Start free. Upgrade when your traffic grows. Cancel anytime."
+        />
         <div className="mx-auto mt-16 grid max-w-md gap-6 lg:max-w-none lg:grid-cols-3 lg:items-stretch">
           {landingPlans.map((p) => (
             <article
               key={p.name}
               className={cn(
                 'relative flex flex-col rounded-3xl p-8',
-                p.popular ? 'bg-slate-950 text-white shadow-2xl shadow-indigo-900/30 ring-2 ring-indigo-500 lg:-my-4 lg:py-12' : 'bg-white shadow-sm ring-1 ring-slate-200',
+                p.popular
+                  ? 'bg-slate-950 text-white shadow-2xl shadow-indigo-900/30 ring-2 ring-indigo-500 lg:-my-4 lg:py-12'
+                  : 'bg-white shadow-sm ring-1 ring-slate-200',
               )}
               aria-label={`${p.name} plan`}
             >
@@ -64,8 +81,14 @@ export function Pricing() {
               </p>
               <ul className="mt-8 flex-1 space-y-3">
                 {p.features.map((f) => (
-                  <li key={f} className={cn('flex items-start gap-3 text-sm', p.popular ? 'text-slate-200' : 'text-slate-700')}>
-                    <Check className={cn('mt-0.5 h-4 w-4 shrink-0', p.popular ? 'text-indigo-300' : 'text-indigo-600')} aria-hidden="true" />
+                  <li
+                    key={f}
+                    className={cn('flex items-start gap-3 text-sm', p.popular ? 'text-slate-200' : 'text-slate-700')}
+                  >
+                    <Check
+                      className={cn('mt-0.5 h-4 w-4 shrink-0', p.popular ? 'text-indigo-300' : 'text-indigo-600')}
+                      aria-hidden="true"
+                    />
                     {f}
                   </li>
                 ))}

@@ -16,11 +16,25 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 
-export function SectionHeading({ eyebrow, title, text, dark }: { eyebrow: string; title: string; text?: string; dark?: boolean }) {
+export function SectionHeading({
+  eyebrow,
+  title,
+  text,
+  dark,
+}: {
+  eyebrow: string;
+  title: string;
+  text?: string;
+  dark?: boolean;
+}) {
   return (
     <div className="mx-auto max-w-2xl text-center">
-      <p className={dark ? 'text-sm font-semibold text-indigo-300' : 'text-sm font-semibold text-indigo-600'}>{eyebrow}</p>
-      <h2 className={`mt-2 text-3xl font-bold tracking-tight sm:text-4xl ${dark ? 'text-white' : 'text-slate-900'}`}>{title}</h2>
+      <p className={dark ? 'text-sm font-semibold text-indigo-300' : 'text-sm font-semibold text-indigo-600'}>
+        {eyebrow}
+      </p>
+      <h2 className={`mt-2 text-3xl font-bold tracking-tight sm:text-4xl ${dark ? 'text-white' : 'text-slate-900'}`}>
+        {title}
+      </h2>
       {text && <p className={`mt-4 text-lg leading-8 ${dark ? 'text-slate-300' : 'text-slate-600'}`}>{text}</p>}
     </div>
   );
@@ -113,7 +127,10 @@ export function Features() {
         />
         <div className="mt-16 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {features.map((f) => (
-            <article key={f.title} className="group rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md">
+            <article
+              key={f.title}
+              className="group rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md"
+            >
               <span className={`grid h-11 w-11 place-items-center rounded-xl ${f.tone}`}>
                 <f.icon className="h-5 w-5" aria-hidden="true" />
               </span>
@@ -138,22 +155,50 @@ const capabilities = [
   {
     title: 'Conversion',
     icon: FileText,
-    items: ['15+ formats to PDF', 'Automatic format detection', 'Word, Excel, PowerPoint, OpenDocument', 'HTML, URL and Markdown', 'Images: JPEG, PNG, TIFF, WebP', 'Batch of up to 50 files'],
+    items: [
+      '15+ formats to PDF',
+      'Automatic format detection',
+      'Word, Excel, PowerPoint, OpenDocument',
+      'HTML, URL and Markdown',
+      'Images: JPEG, PNG, TIFF, WebP',
+      'Batch of up to 50 files',
+    ],
   },
   {
     title: 'OCR',
     icon: ScanText,
-    items: ['Several languages', 'Enhanced accuracy mode', 'Image quality analysis', 'Confidence scores', 'Word positions', 'Character whitelist'],
+    items: [
+      'Several languages',
+      'Enhanced accuracy mode',
+      'Image quality analysis',
+      'Confidence scores',
+      'Word positions',
+      'Character whitelist',
+    ],
   },
   {
     title: 'PDF',
     icon: Layers,
-    items: ['Watermark', 'Merge and split', 'Password protection', 'Metadata', 'Analysis and text extraction', 'Compression analysis'],
+    items: [
+      'Watermark',
+      'Merge and split',
+      'Password protection',
+      'Metadata',
+      'Analysis and text extraction',
+      'Compression analysis',
+    ],
   },
   {
     title: 'QR codes',
     icon: QrCode,
-    items: ['URL, WiFi, Contact', 'Event, Location, SMS', 'Email, Phone, Text', 'Generic payloads', 'PNG or SVG output', 'Custom colours and size'],
+    items: [
+      'URL, WiFi, Contact',
+      'Event, Location, SMS',
+      'Email, Phone, Text',
+      'Generic payloads',
+      'PNG or SVG output',
+      'Custom colours and size',
+    ],
   },
 ];
 
@@ -192,17 +237,34 @@ export function Capabilities() {
 const reasons = [
   { icon: Gauge, title: 'Fast', text: '234 ms average response, with warm engines and streaming uploads.' },
   { icon: Clock, title: 'Reliable', text: '99.9% uptime. A bad document never takes the service down.' },
-  { icon: ShieldCheck, title: 'Secure', text: 'Hashed API keys, per-key limits, and files deleted as soon as they are processed.' },
-  { icon: Braces, title: 'Developer-first', text: 'OpenAPI docs, a playground, code samples and errors that name the field to fix.' },
+  {
+    icon: ShieldCheck,
+    title: 'Secure',
+    text: 'Hashed API keys, per-key limits, and files deleted as soon as they are processed.',
+  },
+  {
+    icon: Braces,
+    title: 'Developer-first',
+    text: 'OpenAPI docs, a playground, code samples and errors that name the field to fix.',
+  },
   { icon: Server, title: 'Self-hostable', text: 'Run it on your own servers: one command, no third-party services.' },
-  { icon: Lock, title: 'Predictable pricing', text: 'Clear monthly quotas and rate limits, visible in real time on your dashboard.' },
+  {
+    icon: Lock,
+    title: 'Predictable pricing',
+    text: 'Clear monthly quotas and rate limits, visible in real time on your dashboard.',
+  },
 ];
 
 export function WhyChoose() {
   return (
     <section id="why-choose" className="scroll-mt-16 bg-slate-950 py-20 sm:py-28">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading dark eyebrow="Why DocFlow" title="Why developers choose DocFlow" text="Built by developers who were tired of gluing five tools together." />
+        <SectionHeading
+          dark
+          eyebrow="Why DocFlow"
+          title="Why developers choose DocFlow"
+          text="Built by developers who were tired of gluing five tools together."
+        />
         <div className="mt-16 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-3">
           {reasons.map((r) => (
             <div key={r.title} className="flex gap-4">
@@ -223,12 +285,14 @@ export function WhyChoose() {
 
 const testimonials = [
   {
-    quote: 'We moved our invoice pipeline to DocFlow in a day. Conversions that took seconds now come back before the spinner shows.',
+    quote:
+      'We moved our invoice pipeline to DocFlow in a day. Conversions that took seconds now come back before the spinner shows.',
     name: 'Maya Chen',
     role: 'CTO, Ledgerly',
   },
   {
-    quote: 'The OCR word positions and confidence scores let us build a review screen for scanned contracts without a single extra library.',
+    quote:
+      'The OCR word positions and confidence scores let us build a review screen for scanned contracts without a single extra library.',
     name: 'Lucas Martin',
     role: 'Lead engineer, Contractly',
   },
@@ -250,7 +314,10 @@ export function Testimonials() {
               <Sparkles className="h-5 w-5 text-indigo-500" aria-hidden="true" />
               <blockquote className="mt-4 flex-1 text-sm leading-6 text-slate-700">“{t.quote}”</blockquote>
               <figcaption className="mt-6 flex items-center gap-3">
-                <span className="grid h-10 w-10 place-items-center rounded-full bg-gradient-to-br from-indigo-500 to-violet-600 text-sm font-bold text-white" aria-hidden="true">
+                <span
+                  className="grid h-10 w-10 place-items-center rounded-full bg-gradient-to-br from-indigo-500 to-violet-600 text-sm font-bold text-white"
+                  aria-hidden="true"
+                >
                   {t.name
                     .split(' ')
                     .map((p) => p[0])

@@ -9,7 +9,11 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/utils/cn';
-import { useMarkAllNotificationsRead, useMarkNotificationRead, useNotifications } from '@/features/notifications/api/notifications';
+import {
+  useMarkAllNotificationsRead,
+  useMarkNotificationRead,
+  useNotifications,
+} from '@/features/notifications/api/notifications';
 
 const typeIcon = {
   success: { icon: CheckCircle2, cls: 'bg-emerald-50 text-emerald-600' },
@@ -46,7 +50,11 @@ function NotificationRow({ n, onRead }: { n: TNotification; onRead: (id: string)
       </span>
       <span className="min-w-0 flex-1">
         <span className="flex items-center gap-2">
-          <span className={cn('truncate text-sm', n.read ? 'font-medium text-slate-700' : 'font-semibold text-slate-900')}>{n.title}</span>
+          <span
+            className={cn('truncate text-sm', n.read ? 'font-medium text-slate-700' : 'font-semibold text-slate-900')}
+          >
+            {n.title}
+          </span>
           {!n.read && <span className="h-2 w-2 shrink-0 rounded-full bg-indigo-600" aria-hidden="true" />}
         </span>
         <span className="mt-0.5 block text-xs leading-relaxed text-slate-600">{n.message}</span>
@@ -86,7 +94,9 @@ export function NotificationsBell() {
         <div className="flex items-center justify-between px-4 py-3">
           <p className="text-sm font-semibold text-slate-900">Notifications</p>
           {unread > 0 && (
-            <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">{unread} new</span>
+            <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">
+              {unread} new
+            </span>
           )}
         </div>
         <DropdownMenuSeparator className="my-0" />
@@ -96,14 +106,18 @@ export function NotificationsBell() {
               <Spinner className="h-5 w-5" />
             </div>
           )}
-          {isError && <p className="px-3 py-6 text-center text-sm text-slate-500">Notifications could not be loaded.</p>}
+          {isError && (
+            <p className="px-3 py-6 text-center text-sm text-slate-500">Notifications could not be loaded.</p>
+          )}
           {data && data.notifications.length === 0 && (
             <div className="px-3 py-8 text-center">
               <Bell className="mx-auto h-6 w-6 text-slate-300" aria-hidden="true" />
               <p className="mt-2 text-sm text-slate-500">You&apos;re all caught up.</p>
             </div>
           )}
-          {data?.notifications.map((n) => <NotificationRow key={n.id} n={n} onRead={(id) => markRead.mutate(id)} />)}
+          {data?.notifications.map((n) => (
+            <NotificationRow key={n.id} n={n} onRead={(id) => markRead.mutate(id)} />
+          ))}
         </div>
         {data && data.notifications.length > 0 && (
           <>

@@ -11,7 +11,8 @@ export const profileText = {
   saved: 'Profil mis à jour avec succès',
 } as const;
 
-export const updateProfile = async (input: UpdateProfileInput): Promise<TUser> => (await authApi.updateMe(input)).data.user;
+export const updateProfile = async (input: UpdateProfileInput): Promise<TUser> =>
+  (await authApi.updateMe(input)).data.user;
 
 /** PATCH /auth/me; the store's user is replaced by the server's answer. 422 is left to the form. */
 export function useUpdateProfile() {

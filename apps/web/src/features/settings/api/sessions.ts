@@ -7,7 +7,8 @@ import { authApi } from '@/features/auth/api/auth';
 
 export const getSessions = async (): Promise<TSession[]> => (await authApi.sessions()).data.sessions;
 
-export const getSessionsQueryOptions = () => queryOptions({ queryKey: ['auth', 'sessions'], queryFn: getSessions, staleTime: 0 });
+export const getSessionsQueryOptions = () =>
+  queryOptions({ queryKey: ['auth', 'sessions'], queryFn: getSessions, staleTime: 0 });
 
 export const useSessions = () => useQuery(getSessionsQueryOptions());
 

@@ -59,14 +59,29 @@ export function ChangePasswordForm() {
             </Alert>
           )}
           <Field label="Current password" error={errors.currentPassword}>
-            <PasswordInput name="currentPassword" autoComplete="current-password" value={values.currentPassword} onChange={(e) => set('currentPassword', e.target.value)} />
+            <PasswordInput
+              name="currentPassword"
+              autoComplete="current-password"
+              value={values.currentPassword}
+              onChange={(e) => set('currentPassword', e.target.value)}
+            />
           </Field>
           <div className="grid gap-5 sm:grid-cols-2">
             <Field label="New password" error={errors.newPassword}>
-              <PasswordInput name="newPassword" autoComplete="new-password" value={values.newPassword} onChange={(e) => set('newPassword', e.target.value)} />
+              <PasswordInput
+                name="newPassword"
+                autoComplete="new-password"
+                value={values.newPassword}
+                onChange={(e) => set('newPassword', e.target.value)}
+              />
             </Field>
             <Field label="Confirm new password" error={errors.confirmPassword}>
-              <PasswordInput name="confirmPassword" autoComplete="new-password" value={values.confirmPassword} onChange={(e) => set('confirmPassword', e.target.value)} />
+              <PasswordInput
+                name="confirmPassword"
+                autoComplete="new-password"
+                value={values.confirmPassword}
+                onChange={(e) => set('confirmPassword', e.target.value)}
+              />
             </Field>
           </div>
           <PasswordStrength password={values.newPassword} email={user?.email} name={user?.name} />

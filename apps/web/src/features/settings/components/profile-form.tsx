@@ -8,7 +8,13 @@ import { Select } from '@/components/ui/select';
 import { Alert } from '@/components/ui/alert';
 import { ApiError } from '@/lib/api-client';
 import { useUpdateProfile } from '@/features/settings/api/profile';
-import { browserTimeZone, countryOptions, languageOptions, timeZoneOptions, withCurrent } from '@/features/settings/utils/locale-options';
+import {
+  browserTimeZone,
+  countryOptions,
+  languageOptions,
+  timeZoneOptions,
+  withCurrent,
+} from '@/features/settings/utils/locale-options';
 
 interface Values {
   name: string;
@@ -89,7 +95,12 @@ export function ProfileForm({ user }: { user: TUser | null }) {
             <Input value={user?.email ?? ''} disabled readOnly />
           </Field>
           <Field label="Company" optional>
-            <Input name="company" autoComplete="organization" value={values.company} onChange={(e) => set('company', e.target.value)} />
+            <Input
+              name="company"
+              autoComplete="organization"
+              value={values.company}
+              onChange={(e) => set('company', e.target.value)}
+            />
           </Field>
           <Field label="Country" optional>
             <Select name="country" value={values.country} onChange={(e) => set('country', e.target.value)}>
@@ -106,7 +117,11 @@ export function ProfileForm({ user }: { user: TUser | null }) {
             optional
             aside={
               detected && values.timezone !== detected ? (
-                <button type="button" className="text-xs font-semibold text-indigo-600 hover:text-indigo-500" onClick={() => set('timezone', detected)}>
+                <button
+                  type="button"
+                  className="text-xs font-semibold text-indigo-600 hover:text-indigo-500"
+                  onClick={() => set('timezone', detected)}
+                >
                   Use {detected.replace(/_/g, ' ')}
                 </button>
               ) : undefined

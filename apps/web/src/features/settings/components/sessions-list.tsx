@@ -19,7 +19,11 @@ const fmt = (iso: string) => {
 
 function DeviceIcon({ session }: { session: TSession }) {
   const text = `${session.device} ${session.userAgent ?? ''}`.toLowerCase();
-  const Icon = /iphone|android|mobile|ipad/.test(text) ? Smartphone : /mac|windows|linux|chrome os/.test(text) ? Laptop : Monitor;
+  const Icon = /iphone|android|mobile|ipad/.test(text)
+    ? Smartphone
+    : /mac|windows|linux|chrome os/.test(text)
+      ? Laptop
+      : Monitor;
   return (
     <span className="grid h-10 w-10 shrink-0 place-items-center rounded-lg bg-slate-100 text-slate-500">
       <Icon className="h-5 w-5" aria-hidden="true" />
@@ -64,7 +68,11 @@ export function SessionsList() {
         {sessions.data && (
           <ul className="divide-y divide-slate-100" aria-label="Sessions">
             {sessions.data.map((s) => (
-              <li key={s.id} className="flex flex-col gap-3 px-6 py-4 sm:flex-row sm:items-center" data-testid="session-row">
+              <li
+                key={s.id}
+                className="flex flex-col gap-3 px-6 py-4 sm:flex-row sm:items-center"
+                data-testid="session-row"
+              >
                 <div className="flex min-w-0 flex-1 items-start gap-4">
                   <DeviceIcon session={s} />
                   <div className="min-w-0">

@@ -1,8 +1,62 @@
 /** Choices of the profile form. Countries are stored as ISO 3166-1 alpha-2 codes, languages as ISO 639-1 codes. */
 const countryCodes = [
-  'AR', 'AT', 'AU', 'BE', 'BR', 'CA', 'CH', 'CL', 'CN', 'CO', 'CZ', 'DE', 'DK', 'DZ', 'EG', 'ES', 'FI', 'FR', 'GB', 'GR',
-  'HK', 'HU', 'ID', 'IE', 'IL', 'IN', 'IT', 'JP', 'KE', 'KR', 'LU', 'MA', 'MX', 'MY', 'NG', 'NL', 'NO', 'NZ', 'PE', 'PH',
-  'PK', 'PL', 'PT', 'RO', 'SA', 'SE', 'SG', 'SN', 'TH', 'TN', 'TR', 'TW', 'UA', 'AE', 'US', 'VN', 'ZA',
+  'AR',
+  'AT',
+  'AU',
+  'BE',
+  'BR',
+  'CA',
+  'CH',
+  'CL',
+  'CN',
+  'CO',
+  'CZ',
+  'DE',
+  'DK',
+  'DZ',
+  'EG',
+  'ES',
+  'FI',
+  'FR',
+  'GB',
+  'GR',
+  'HK',
+  'HU',
+  'ID',
+  'IE',
+  'IL',
+  'IN',
+  'IT',
+  'JP',
+  'KE',
+  'KR',
+  'LU',
+  'MA',
+  'MX',
+  'MY',
+  'NG',
+  'NL',
+  'NO',
+  'NZ',
+  'PE',
+  'PH',
+  'PK',
+  'PL',
+  'PT',
+  'RO',
+  'SA',
+  'SE',
+  'SG',
+  'SN',
+  'TH',
+  'TN',
+  'TR',
+  'TW',
+  'UA',
+  'AE',
+  'US',
+  'VN',
+  'ZA',
 ];
 
 const regionNames = (() => {
@@ -44,7 +98,10 @@ export function browserTimeZone(): string | undefined {
 }
 
 /** Keep a stored value selectable even when it is not in our list. */
-export function withCurrent<T extends { value: string; label: string }>(options: T[], current: string | null | undefined): Array<{ value: string; label: string }> {
+export function withCurrent<T extends { value: string; label: string }>(
+  options: T[],
+  current: string | null | undefined,
+): Array<{ value: string; label: string }> {
   if (!current || options.some((o) => o.value === current)) return options;
   return [{ value: current, label: current }, ...options];
 }

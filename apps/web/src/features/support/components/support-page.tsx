@@ -1,5 +1,15 @@
 import { Link } from 'react-router';
-import { ArrowLeft, BookOpen, ChevronDown, ExternalLink, FlaskConical, LifeBuoy, Lock, Mail, MessageCircle } from 'lucide-react';
+import {
+  ArrowLeft,
+  BookOpen,
+  ChevronDown,
+  ExternalLink,
+  FlaskConical,
+  LifeBuoy,
+  Lock,
+  Mail,
+  MessageCircle,
+} from 'lucide-react';
 import { Logo } from '@/components/ui/logo';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -38,10 +48,17 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
       <title>Support · DocFlow</title>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6 lg:px-8">
-          <Link to={paths.home.getHref()} className="inline-flex items-center gap-2 rounded-lg text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <Link
+            to={paths.home.getHref()}
+            className="inline-flex items-center gap-2 rounded-lg text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
             <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to Home
           </Link>
-          <Link to={paths.home.getHref()} aria-label="DocFlow home" className="rounded-lg focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <Link
+            to={paths.home.getHref()}
+            aria-label="DocFlow home"
+            className="rounded-lg focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
             <Logo />
           </Link>
         </div>
@@ -58,14 +75,24 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
           </p>
         </section>
 
-        <section className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6 md:grid-cols-3 lg:px-8" aria-label="Ways to get help">
+        <section
+          className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6 md:grid-cols-3 lg:px-8"
+          aria-label="Ways to get help"
+        >
           <article className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
             <span className="grid h-11 w-11 place-items-center rounded-xl bg-indigo-50 text-indigo-600">
               <BookOpen className="h-5 w-5" aria-hidden="true" />
             </span>
             <h2 className="mt-5 text-lg font-semibold text-slate-900">Documentation</h2>
-            <p className="mt-2 flex-1 text-sm text-slate-600">Every endpoint with its parameters, answers, errors and examples.</p>
-            <a href={paths.apiDocs.getHref()} target="_blank" rel="noreferrer" className={buttonVariants({ variant: 'secondary', className: 'mt-6' })}>
+            <p className="mt-2 flex-1 text-sm text-slate-600">
+              Every endpoint with its parameters, answers, errors and examples.
+            </p>
+            <a
+              href={paths.apiDocs.getHref()}
+              target="_blank"
+              rel="noreferrer"
+              className={buttonVariants({ variant: 'secondary', className: 'mt-6' })}
+            >
               Open Documentation <ExternalLink className="h-4 w-4" aria-hidden="true" />
             </a>
           </article>
@@ -75,13 +102,21 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
               <FlaskConical className="h-5 w-5" aria-hidden="true" />
             </span>
             <h2 className="mt-5 text-lg font-semibold text-slate-900">API Playground</h2>
-            <p className="mt-2 flex-1 text-sm text-slate-600">Try conversions, OCR, PDF tools and QR codes from your browser.</p>
+            <p className="mt-2 flex-1 text-sm text-slate-600">
+              Try conversions, OCR, PDF tools and QR codes from your browser.
+            </p>
             {isAuthenticated ? (
-              <Link to={paths.app.playground.getHref()} className={buttonVariants({ variant: 'secondary', className: 'mt-6' })}>
+              <Link
+                to={paths.app.playground.getHref()}
+                className={buttonVariants({ variant: 'secondary', className: 'mt-6' })}
+              >
                 Open Playground
               </Link>
             ) : (
-              <Link to={paths.auth.login.getHref()} className={buttonVariants({ variant: 'secondary', className: 'mt-6' })}>
+              <Link
+                to={paths.auth.login.getHref()}
+                className={buttonVariants({ variant: 'secondary', className: 'mt-6' })}
+              >
                 <Lock className="h-4 w-4" aria-hidden="true" /> Sign In Required
               </Link>
             )}
@@ -92,7 +127,9 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
               <MessageCircle className="h-5 w-5" aria-hidden="true" />
             </span>
             <h2 className="mt-5 text-lg font-semibold text-slate-900">Contact Support</h2>
-            <p className="mt-2 flex-1 text-sm text-slate-600">Questions about your account, billing or an integration? Our team answers within one business day.</p>
+            <p className="mt-2 flex-1 text-sm text-slate-600">
+              Questions about your account, billing or an integration? Our team answers within one business day.
+            </p>
             {/* Inert by specification (spec-2 "Support page"): no support-message endpoint exists yet, so the button does nothing. */}
             <Button variant="secondary" className="mt-6">
               <Mail className="h-4 w-4" aria-hidden="true" /> Send Message
@@ -109,7 +146,10 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
               <details key={item.q} className="group px-6 py-1 [&_summary::-webkit-details-marker]:hidden">
                 <summary className="flex cursor-pointer list-none items-center justify-between gap-4 py-4 text-left text-sm font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600">
                   {item.q}
-                  <ChevronDown className="h-4 w-4 shrink-0 text-slate-400 transition-transform group-open:rotate-180" aria-hidden="true" />
+                  <ChevronDown
+                    className="h-4 w-4 shrink-0 text-slate-400 transition-transform group-open:rotate-180"
+                    aria-hidden="true"
+                  />
                 </summary>
                 <p className="pb-5 text-sm leading-6 text-slate-600">{item.a}</p>
               </details>
@@ -121,7 +161,8 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
           <div className="mx-auto max-w-3xl rounded-3xl bg-slate-950 px-6 py-12 text-center sm:px-12">
             <h2 className="text-2xl font-bold text-white">Still need help?</h2>
             <p className="mx-auto mt-3 max-w-md text-sm text-slate-300">
-              Can&apos;t find the answer you&apos;re looking for? Our support team is happy to help with the document-flow API.
+              Can&apos;t find the answer you&apos;re looking for? Our support team is happy to help with the
+              document-flow API.
             </p>
             {/* Inert by specification (spec-2 "Support page"): there is no contact endpoint; the button does nothing. */}
             <Button className="mt-8 bg-indigo-500 hover:bg-indigo-400" size="lg">

@@ -7,7 +7,11 @@ export default function AdminSettingsRoute() {
   return (
     <>
       <PageHeader title="Admin Settings" description="Platform-wide settings." />
-      <EmptyState icon={SlidersHorizontal} title="Coming soon" description="This page is being built. Check back shortly." />
+      <EmptyState
+        icon={SlidersHorizontal}
+        title="Coming soon"
+        description="This page is being built. Check back shortly."
+      />
     </>
   );
 }

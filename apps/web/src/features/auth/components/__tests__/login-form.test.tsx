@@ -7,7 +7,15 @@ import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/test-utils';
 
 vi.mock('@/lib/toast', () => ({
-  toast: { error: vi.fn(), success: vi.fn(), info: vi.fn(), warning: vi.fn(), message: vi.fn(), dismiss: vi.fn(), count: () => 0 },
+  toast: {
+    error: vi.fn(),
+    success: vi.fn(),
+    info: vi.fn(),
+    warning: vi.fn(),
+    message: vi.fn(),
+    dismiss: vi.fn(),
+    count: () => 0,
+  },
 }));
 
 beforeEach(() => {
@@ -51,8 +59,13 @@ describe('LoginForm', () => {
   });
 
   it('offers to resend the verification mail when the address is not verified', async () => {
-    mockFetch({ 'POST /api/v1/auth/login': () => apiError(403, 'EMAIL_NOT_VERIFIED', 'Please verify your email address first') });
-    const { user } = renderWithProviders(<LoginForm />, { path: '/login', routes: { '/check-email': <p>check email page</p> } });
+    mockFetch({
+      'POST /api/v1/auth/login': () => apiError(403, 'EMAIL_NOT_VERIFIED', 'Please verify your email address first'),
+    });
+    const { user } = renderWithProviders(<LoginForm />, {
+      path: '/login',
+      routes: { '/check-email': <p>check email page</p> },
+    });
     await submit(user, 'ada@example.com', 'Sunny-Kettle-42!');
     await user.click(await screen.findByRole('button', { name: 'Resend the verification email' }));
     expect(await screen.findByText('check email page')).toBeInTheDocument();
@@ -60,7 +73,9 @@ describe('LoginForm', () => {
   });
 
   it('signs in with Remember me', async () => {
-    const f = mockFetch({ 'POST /api/v1/auth/login': () => json(200, { success: true, data: { user: makeUser(), tokens: makeTokens() } }) });
+    const f = mockFetch({
+      'POST /api/v1/auth/login': () => json(200, { success: true, data: { user: makeUser(), tokens: makeTokens() } }),
+    });
     const onSuccess = vi.fn();
     const { user } = renderWithProviders(<LoginForm onSuccess={onSuccess} />);
     await user.click(screen.getByRole('checkbox', { name: 'Remember me' }));

@@ -7,10 +7,32 @@ import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/test-utils';
 
 vi.mock('@/lib/toast', () => ({
-  toast: { error: vi.fn(), success: vi.fn(), info: vi.fn(), warning: vi.fn(), message: vi.fn(), dismiss: vi.fn(), count: () => 0 },
+  toast: {
+    error: vi.fn(),
+    success: vi.fn(),
+    info: vi.fn(),
+    warning: vi.fn(),
+    message: vi.fn(),
+    dismiss: vi.fn(),
+    count: () => 0,
+  },
 }));
 
-const validation = { isValid: true, score: 3, strength: 'strong', feedback: ['Add another word or two.'], requirements: { minLength: true, lowercase: true, uppercase: true, number: true, special: false, notCommon: true, notPersonal: true } };
+const validation = {
+  isValid: true,
+  score: 3,
+  strength: 'strong',
+  feedback: ['Add another word or two.'],
+  requirements: {
+    minLength: true,
+    lowercase: true,
+    uppercase: true,
+    number: true,
+    special: false,
+    notCommon: true,
+    notPersonal: true,
+  },
+};
 
 beforeEach(() => {
   localStorage.clear();
@@ -21,7 +43,10 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-async function fill(user: ReturnType<typeof renderWithProviders>['user'], v: { name?: string; email?: string; password?: string; confirm?: string; terms?: boolean }) {
+async function fill(
+  user: ReturnType<typeof renderWithProviders>['user'],
+  v: { name?: string; email?: string; password?: string; confirm?: string; terms?: boolean },
+) {
   if (v.name) await user.type(screen.getByLabelText('Full name'), v.name);
   if (v.email) await user.type(screen.getByLabelText('Email address'), v.email);
   if (v.password) await user.type(screen.getByLabelText('Password', { selector: 'input' }), v.password);
@@ -43,9 +68,16 @@ describe('RegisterForm', () => {
   });
 
   it("says 'Passwords do not match' and 'Please accept the terms and conditions' (spec-1 §5)", async () => {
-    const f = mockFetch({ 'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }) });
+    const f = mockFetch({
+      'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }),
+    });
     const { user } = renderWithProviders(<RegisterForm />);
-    await fill(user, { name: 'Ada Lovelace', email: 'ada@example.com', password: 'Sunny-Kettle-42!', confirm: 'Sunny-Kettle-43!' });
+    await fill(user, {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      password: 'Sunny-Kettle-42!',
+      confirm: 'Sunny-Kettle-43!',
+    });
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
     expect(screen.getByText('Please accept the terms and conditions')).toBeInTheDocument();
@@ -62,7 +94,9 @@ describe('RegisterForm', () => {
   });
 
   it('shows the live strength meter from POST /auth/validate-password (debounced)', async () => {
-    const f = mockFetch({ 'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }) });
+    const f = mockFetch({
+      'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }),
+    });
     const { user } = renderWithProviders(<RegisterForm />);
     await user.type(screen.getByLabelText('Full name'), 'Ada');
     await user.type(screen.getByLabelText('Password', { selector: 'input' }), 'Sunny-Kettle-42!');
@@ -77,13 +111,22 @@ describe('RegisterForm', () => {
   it('registers and reports that verification is needed when no tokens come back', async () => {
     const f = mockFetch({
       'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }),
-      'POST /api/v1/auth/register': () => json(201, { success: true, data: { user: makeUser({ emailVerified: false }) } }),
+      'POST /api/v1/auth/register': () =>
+        json(201, { success: true, data: { user: makeUser({ emailVerified: false }) } }),
     });
     const onSuccess = vi.fn();
     const { user } = renderWithProviders(<RegisterForm onSuccess={onSuccess} />);
-    await fill(user, { name: 'Ada Lovelace', email: 'ada@example.com', password: 'Sunny-Kettle-42!', confirm: 'Sunny-Kettle-42!', terms: true });
+    await fill(user, {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      password: 'Sunny-Kettle-42!',
+      confirm: 'Sunny-Kettle-42!',
+      terms: true,
+    });
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    await waitFor(() => expect(onSuccess).toHaveBeenCalledWith({ verificationRequired: true, email: 'ada@example.com' }));
+    await waitFor(() =>
+      expect(onSuccess).toHaveBeenCalledWith({ verificationRequired: true, email: 'ada@example.com' }),
+    );
     expect(f.callsTo('POST /api/v1/auth/register')[0]!.body).toEqual({
       name: 'Ada Lovelace',
       email: 'ada@example.com',
@@ -99,7 +142,13 @@ describe('RegisterForm', () => {
       'POST /api/v1/auth/register': () => apiError(409, 'EMAIL_TAKEN', 'An account already exists for this email'),
     });
     const { user } = renderWithProviders(<RegisterForm />);
-    await fill(user, { name: 'Ada Lovelace', email: 'ada@example.com', password: 'Sunny-Kettle-42!', confirm: 'Sunny-Kettle-42!', terms: true });
+    await fill(user, {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      password: 'Sunny-Kettle-42!',
+      confirm: 'Sunny-Kettle-42!',
+      terms: true,
+    });
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByTestId('register-error')).toHaveTextContent('An account already exists for this email');
   });

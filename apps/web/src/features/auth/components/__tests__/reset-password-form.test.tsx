@@ -9,10 +9,32 @@ import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/test-utils';
 
 vi.mock('@/lib/toast', () => ({
-  toast: { error: vi.fn(), success: vi.fn(), info: vi.fn(), warning: vi.fn(), message: vi.fn(), dismiss: vi.fn(), count: () => 0 },
+  toast: {
+    error: vi.fn(),
+    success: vi.fn(),
+    info: vi.fn(),
+    warning: vi.fn(),
+    message: vi.fn(),
+    dismiss: vi.fn(),
+    count: () => 0,
+  },
 }));
 
-const validation = { isValid: true, score: 4, strength: 'very_strong', feedback: [], requirements: { minLength: true, lowercase: true, uppercase: true, number: true, special: true, notCommon: true, notPersonal: true } };
+const validation = {
+  isValid: true,
+  score: 4,
+  strength: 'very_strong',
+  feedback: [],
+  requirements: {
+    minLength: true,
+    lowercase: true,
+    uppercase: true,
+    number: true,
+    special: true,
+    notCommon: true,
+    notPersonal: true,
+  },
+};
 
 beforeEach(() => {
   localStorage.clear();
@@ -25,7 +47,9 @@ afterEach(() => {
 
 describe('ResetPasswordForm', () => {
   it('requires a password and a matching confirmation', async () => {
-    const f = mockFetch({ 'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }) });
+    const f = mockFetch({
+      'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }),
+    });
     const { user } = renderWithProviders(<ResetPasswordForm token="t" />);
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     expect(screen.getByText('Password is required')).toBeInTheDocument();
@@ -39,7 +63,8 @@ describe('ResetPasswordForm', () => {
   it('resets, signs in and calls back', async () => {
     const f = mockFetch({
       'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }),
-      'POST /api/v1/auth/reset-password': () => json(200, { success: true, data: { user: makeUser(), tokens: makeTokens('access-r') } }),
+      'POST /api/v1/auth/reset-password': () =>
+        json(200, { success: true, data: { user: makeUser(), tokens: makeTokens('access-r') } }),
     });
     const onSuccess = vi.fn();
     const { user } = renderWithProviders(<ResetPasswordForm token="tok" onSuccess={onSuccess} />);
@@ -47,7 +72,11 @@ describe('ResetPasswordForm', () => {
     await user.type(screen.getByLabelText('Confirm new password', { selector: 'input' }), 'Brave-Walrus-77?');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     await vi.waitFor(() => expect(onSuccess).toHaveBeenCalled());
-    expect(f.callsTo('POST /api/v1/auth/reset-password')[0]!.body).toEqual({ token: 'tok', password: 'Brave-Walrus-77?', confirmPassword: 'Brave-Walrus-77?' });
+    expect(f.callsTo('POST /api/v1/auth/reset-password')[0]!.body).toEqual({
+      token: 'tok',
+      password: 'Brave-Walrus-77?',
+      confirmPassword: 'Brave-Walrus-77?',
+    });
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, token: 'access-r' });
     expect(toast.success).toHaveBeenCalledWith('Mot de passe réinitialisé avec succès');
   });

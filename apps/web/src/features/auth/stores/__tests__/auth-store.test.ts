@@ -6,16 +6,28 @@ import { makeTokens, makeUser } from '@/testing/fixtures';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 
 vi.mock('@/lib/toast', () => ({
-  toast: { error: vi.fn(), success: vi.fn(), info: vi.fn(), warning: vi.fn(), message: vi.fn(), dismiss: vi.fn(), count: () => 0 },
+  toast: {
+    error: vi.fn(),
+    success: vi.fn(),
+    info: vi.fn(),
+    warning: vi.fn(),
+    message: vi.fn(),
+    dismiss: vi.fn(),
+    count: () => 0,
+  },
 }));
 
 const user = makeUser();
-const signedIn = (accessToken = 'access-1', u = user) => json(200, { success: true, data: { user: u, tokens: makeTokens(accessToken) } });
+const signedIn = (accessToken = 'access-1', u = user) =>
+  json(200, { success: true, data: { user: u, tokens: makeTokens(accessToken) } });
 const initial = useAuthStore.getState();
 
 beforeEach(() => {
   localStorage.clear();
-  useAuthStore.setState({ ...initial, user: null, token: null, isAuthenticated: false, isLoading: false, pendingEmail: null }, true);
+  useAuthStore.setState(
+    { ...initial, user: null, token: null, isAuthenticated: false, isLoading: false, pendingEmail: null },
+    true,
+  );
 });
 afterEach(() => {
   vi.clearAllMocks();
@@ -42,17 +54,27 @@ describe('auth store (spec-1 §4)', () => {
 
   it("login failure: throws the server's message, else 'Login failed'; stays signed out", async () => {
     mockFetch({
-      'POST /api/v1/auth/login': [() => apiError(401, 'INVALID_CREDENTIALS', 'Invalid email or password'), () => json(401, {})],
+      'POST /api/v1/auth/login': [
+        () => apiError(401, 'INVALID_CREDENTIALS', 'Invalid email or password'),
+        () => json(401, {}),
+      ],
     });
-    await expect(useAuthStore.getState().login({ email: 'a@b.co', password: 'x' })).rejects.toMatchObject({ message: 'Invalid email or password' });
-    await expect(useAuthStore.getState().login({ email: 'a@b.co', password: 'x' })).rejects.toMatchObject({ message: messages.service.loginFailed });
+    await expect(useAuthStore.getState().login({ email: 'a@b.co', password: 'x' })).rejects.toMatchObject({
+      message: 'Invalid email or password',
+    });
+    await expect(useAuthStore.getState().login({ email: 'a@b.co', password: 'x' })).rejects.toMatchObject({
+      message: messages.service.loginFailed,
+    });
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: false, token: null, isLoading: false });
     expect(toast.success).not.toHaveBeenCalled();
     expect(toast.error).not.toHaveBeenCalled();
   });
 
   it('register without tokens: awaits verification, remembers the e-mail, toasts the verify message', async () => {
-    mockFetch({ 'POST /api/v1/auth/register': () => json(201, { success: true, data: { user: makeUser({ emailVerified: false }) } }) });
+    mockFetch({
+      'POST /api/v1/auth/register': () =>
+        json(201, { success: true, data: { user: makeUser({ emailVerified: false }) } }),
+    });
     const r = await useAuthStore.getState().register({
       name: 'Ada',
       email: 'ada@example.com',
@@ -61,23 +83,38 @@ describe('auth store (spec-1 §4)', () => {
       acceptTerms: true,
     });
     expect(r.verificationRequired).toBe(true);
-    expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: false, token: null, pendingEmail: 'ada@example.com' });
+    expect(useAuthStore.getState()).toMatchObject({
+      isAuthenticated: false,
+      token: null,
+      pendingEmail: 'ada@example.com',
+    });
     expect(toast.success).toHaveBeenCalledWith("Compte créé ! Vérifiez votre email pour l'activer.");
   });
 
   it("register with tokens: signs in with 'Compte créé avec succès !'", async () => {
     mockFetch({ 'POST /api/v1/auth/register': () => signedIn('access-reg') });
-    const r = await useAuthStore.getState().register({ name: 'Ada', email: 'ada@example.com', password: 'pw', confirmPassword: 'pw', acceptTerms: true });
+    const r = await useAuthStore
+      .getState()
+      .register({ name: 'Ada', email: 'ada@example.com', password: 'pw', confirmPassword: 'pw', acceptTerms: true });
     expect(r.verificationRequired).toBe(false);
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, token: 'access-reg', user });
     expect(toast.success).toHaveBeenCalledWith('Compte créé avec succès !');
   });
 
   it("register failure: the server's message, else 'Registration failed'", async () => {
-    mockFetch({ 'POST /api/v1/auth/register': [() => apiError(409, 'EMAIL_TAKEN', 'This email is already registered'), () => json(500, {})] });
+    mockFetch({
+      'POST /api/v1/auth/register': [
+        () => apiError(409, 'EMAIL_TAKEN', 'This email is already registered'),
+        () => json(500, {}),
+      ],
+    });
     const input = { name: 'Ada', email: 'ada@example.com', password: 'pw', confirmPassword: 'pw', acceptTerms: true };
-    await expect(useAuthStore.getState().register(input)).rejects.toMatchObject({ message: 'This email is already registered' });
-    await expect(useAuthStore.getState().register(input)).rejects.toMatchObject({ message: messages.service.registrationFailed });
+    await expect(useAuthStore.getState().register(input)).rejects.toMatchObject({
+      message: 'This email is already registered',
+    });
+    await expect(useAuthStore.getState().register(input)).rejects.toMatchObject({
+      message: messages.service.registrationFailed,
+    });
   });
 
   it('logout: calls the server, then always clears the session and toasts — even when the call fails', async () => {
@@ -86,6 +123,8 @@ describe('auth store (spec-1 §4)', () => {
     await useAuthStore.getState().logout();
     expect(f.callsTo('POST /api/v1/auth/logout')).toHaveLength(1);
     expect(f.calls[0]!.credentials).toBe('include');
+    expect(f.calls[0]!.headers.authorization).toBe('Bearer access-1');
+    expect(f.calls[0]!.body).toEqual({});
     expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false });
     expect(toast.success).toHaveBeenCalledWith('Déconnexion réussie');
     expect(toast.error).not.toHaveBeenCalled();
@@ -115,7 +154,11 @@ describe('auth store (spec-1 §4)', () => {
   });
 
   it('verifyEmail without tokens: flips emailVerified on the current user', async () => {
-    useAuthStore.setState({ user: makeUser({ emailVerified: false, emailVerifiedAt: null }), token: 'access-1', isAuthenticated: true });
+    useAuthStore.setState({
+      user: makeUser({ emailVerified: false, emailVerifiedAt: null }),
+      token: 'access-1',
+      isAuthenticated: true,
+    });
     mockFetch({ 'GET /api/v1/auth/verify-email': () => json(200, { success: true, data: { user } }) });
     await useAuthStore.getState().verifyEmail('t');
     expect(useAuthStore.getState().user?.emailVerified).toBe(true);
@@ -123,8 +166,12 @@ describe('auth store (spec-1 §4)', () => {
   });
 
   it('verifyEmail failure: throws and stays signed out', async () => {
-    mockFetch({ 'GET /api/v1/auth/verify-email': () => apiError(400, 'TOKEN_EXPIRED', 'This verification link has expired') });
-    await expect(useAuthStore.getState().verifyEmail('t')).rejects.toMatchObject({ message: 'This verification link has expired' });
+    mockFetch({
+      'GET /api/v1/auth/verify-email': () => apiError(400, 'TOKEN_EXPIRED', 'This verification link has expired'),
+    });
+    await expect(useAuthStore.getState().verifyEmail('t')).rejects.toMatchObject({
+      message: 'This verification link has expired',
+    });
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
     expect(toast.error).not.toHaveBeenCalled();
   });
