@@ -26,9 +26,9 @@ export async function resetPassword(
   client: ClientInfo,
 ): Promise<SignedIn> {
   const found = await lookUpOneTimeToken(ctx.db, passwordResets, input.token);
-  if (found.status === 'unknown') throw new LinkTokenError('INVALID_TOKEN', UNKNOWN, 'unknown');
-  if (found.status === 'used') throw new LinkTokenError('INVALID_TOKEN', USED, 'used');
-  if (found.status === 'expired') throw new LinkTokenError('TOKEN_EXPIRED', EXPIRED, 'expired');
+  if (found.status === 'unknown') throw new LinkTokenError('INVALID_LINK', UNKNOWN, 'unknown');
+  if (found.status === 'used') throw new LinkTokenError('INVALID_LINK', USED, 'used');
+  if (found.status === 'expired') throw new LinkTokenError('LINK_EXPIRED', EXPIRED, 'expired');
 
   const current = await getUserById(ctx.db, found.userId);
   if (!current.isActive)
@@ -39,7 +39,7 @@ export async function resetPassword(
   assertStrongPassword(input.password, { email: current.email, name: current.name });
   const passwordHash = await hashPassword(input.password);
   if (!(await consumeOneTimeToken(ctx.db, passwordResets, found.id)))
-    throw new LinkTokenError('INVALID_TOKEN', USED, 'used');
+    throw new LinkTokenError('INVALID_LINK', USED, 'used');
 
   const [user] = await ctx.db
     .update(users)

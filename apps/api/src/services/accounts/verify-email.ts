@@ -15,18 +15,18 @@ const EXPIRED = 'This verification link has expired (links are valid for 24 hour
 /** Use a verification link: the e-mail becomes verified and the user is signed in (the dashboard counts down to /dashboard). */
 export async function verifyEmail(ctx: AccountContext, token: string, client: ClientInfo): Promise<SignedIn> {
   const found = await lookUpOneTimeToken(ctx.db, emailVerifications, token);
-  if (found.status === 'unknown') throw new LinkTokenError('INVALID_TOKEN', UNKNOWN, 'unknown');
-  if (found.status === 'used') throw new LinkTokenError('INVALID_TOKEN', USED, 'used');
-  if (found.status === 'expired') throw new LinkTokenError('TOKEN_EXPIRED', EXPIRED, 'expired');
+  if (found.status === 'unknown') throw new LinkTokenError('INVALID_LINK', UNKNOWN, 'unknown');
+  if (found.status === 'used') throw new LinkTokenError('INVALID_LINK', USED, 'used');
+  if (found.status === 'expired') throw new LinkTokenError('LINK_EXPIRED', EXPIRED, 'expired');
   if (!(await consumeOneTimeToken(ctx.db, emailVerifications, found.id)))
-    throw new LinkTokenError('INVALID_TOKEN', USED, 'used');
+    throw new LinkTokenError('INVALID_LINK', USED, 'used');
 
   const [user] = await ctx.db
     .update(users)
     .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: new Date() })
     .where(eq(users.id, found.userId))
     .returning();
-  if (!user) throw new LinkTokenError('INVALID_TOKEN', UNKNOWN, 'unknown');
+  if (!user) throw new LinkTokenError('INVALID_LINK', UNKNOWN, 'unknown');
   await discardUnusedTokens(ctx.db, emailVerifications, user.id);
   await recordAudit(ctx.db, { userId: user.id, action: 'email_verified', ip: client.ip });
   if (!user.isActive)

@@ -89,16 +89,16 @@ describe('password reset', () => {
       expect(res.json().data.user.emailVerified).toBe(true);
     });
 
-    it('a used link is refused (400 INVALID_TOKEN)', async () => {
+    it('a used link is refused (400 INVALID_LINK)', async () => {
       const { email } = await registerAndVerify(t);
       const token = await resetToken(email);
       expect((await reset(token)).statusCode).toBe(200);
       const again = await reset(token, 'Another-Secret-81');
       expect(again.statusCode).toBe(400);
-      expect(again.json()).toMatchObject({ code: 'INVALID_TOKEN', details: { reason: 'used' } });
+      expect(again.json()).toMatchObject({ code: 'INVALID_LINK', details: { reason: 'used' } });
     });
 
-    it('an expired link is refused (400 TOKEN_EXPIRED)', async () => {
+    it('an expired link is refused (400 LINK_EXPIRED)', async () => {
       const { email, userId } = await registerAndVerify(t);
       const token = await resetToken(email);
       await t.database.sql.query(
@@ -107,13 +107,13 @@ describe('password reset', () => {
       );
       const res = await reset(token);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'TOKEN_EXPIRED', error: expect.stringMatching(/expired/) });
+      expect(res.json()).toMatchObject({ code: 'LINK_EXPIRED', error: expect.stringMatching(/expired/) });
     });
 
     it('an unknown link is refused', async () => {
       const res = await reset('no-such-token');
       expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('INVALID_TOKEN');
+      expect(res.json().code).toBe('INVALID_LINK');
     });
 
     it('a weak password is refused with 422 and the link stays usable', async () => {

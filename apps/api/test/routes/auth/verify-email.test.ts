@@ -35,19 +35,19 @@ describe('GET /api/v1/auth/verify-email', () => {
   });
 
   describe('400', () => {
-    it('a used link: INVALID_TOKEN, reason used', async () => {
+    it('a used link: INVALID_LINK, reason used', async () => {
       const { token } = await registered();
       expect((await verify(t, token)).statusCode).toBe(200);
       const again = await verify(t, token);
       expect(again.statusCode).toBe(400);
       expect(again.json()).toMatchObject({
-        code: 'INVALID_TOKEN',
+        code: 'INVALID_LINK',
         error: expect.stringMatching(/already been used/),
         details: { reason: 'used' },
       });
     });
 
-    it('an expired link: TOKEN_EXPIRED', async () => {
+    it('an expired link: LINK_EXPIRED', async () => {
       const { email, token } = await registered();
       await t.database.sql.query(
         "UPDATE email_verifications SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM users WHERE email = $1)",
@@ -56,7 +56,7 @@ describe('GET /api/v1/auth/verify-email', () => {
       const res = await verify(t, token);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({
-        code: 'TOKEN_EXPIRED',
+        code: 'LINK_EXPIRED',
         error: expect.stringMatching(/expired/),
         details: { reason: 'expired' },
       });
@@ -64,10 +64,10 @@ describe('GET /api/v1/auth/verify-email', () => {
       expect(login.json().code).toBe('EMAIL_NOT_VERIFIED');
     });
 
-    it('an unknown link: INVALID_TOKEN, reason unknown', async () => {
+    it('an unknown link: INVALID_LINK, reason unknown', async () => {
       const res = await verify(t, 'made-up-token');
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'INVALID_TOKEN', details: { reason: 'unknown' } });
+      expect(res.json()).toMatchObject({ code: 'INVALID_LINK', details: { reason: 'unknown' } });
     });
   });
 
@@ -113,7 +113,7 @@ describe('POST /api/v1/auth/resend-verification', () => {
     await resend(body.email);
     const second = mailedToken(t, body.email, '/verify-email');
     expect(second).not.toBe(first);
-    expect((await verify(t, first)).json()).toMatchObject({ code: 'INVALID_TOKEN', details: { reason: 'unknown' } });
+    expect((await verify(t, first)).json()).toMatchObject({ code: 'INVALID_LINK', details: { reason: 'unknown' } });
     expect((await verify(t, second)).statusCode).toBe(200);
   });
 

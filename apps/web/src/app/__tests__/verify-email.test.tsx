@@ -87,7 +87,7 @@ describe('/verify-email (spec-1 §2)', () => {
   it('error: shows the message and the static text; Try Again verifies again; Back to Login', async () => {
     const f = mockFetch({
       'GET /api/v1/auth/verify-email': [
-        () => apiError(400, 'TOKEN_EXPIRED', 'This verification link has expired'),
+        () => apiError(400, 'LINK_EXPIRED', 'This verification link has expired'),
         () => json(400, {}),
       ],
     });

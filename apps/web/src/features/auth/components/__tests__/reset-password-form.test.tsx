@@ -84,7 +84,7 @@ describe('ResetPasswordForm', () => {
   it("shows the server's message for an expired link", async () => {
     mockFetch({
       'POST /api/v1/auth/validate-password': () => json(200, { success: true, data: { validation } }),
-      'POST /api/v1/auth/reset-password': () => apiError(400, 'TOKEN_EXPIRED', 'This reset link has expired'),
+      'POST /api/v1/auth/reset-password': () => apiError(400, 'LINK_EXPIRED', 'This reset link has expired'),
     });
     const { user } = renderWithProviders(<ResetPasswordForm token="tok" />);
     await user.type(screen.getByLabelText('New password', { selector: 'input' }), 'Brave-Walrus-77?');

@@ -167,7 +167,7 @@ describe('auth store (spec-1 §4)', () => {
 
   it('verifyEmail failure: throws and stays signed out', async () => {
     mockFetch({
-      'GET /api/v1/auth/verify-email': () => apiError(400, 'TOKEN_EXPIRED', 'This verification link has expired'),
+      'GET /api/v1/auth/verify-email': () => apiError(400, 'LINK_EXPIRED', 'This verification link has expired'),
     });
     await expect(useAuthStore.getState().verifyEmail('t')).rejects.toMatchObject({
       message: 'This verification link has expired',
