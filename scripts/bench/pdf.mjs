@@ -4,6 +4,7 @@
 //   node --import tsx scripts/bench/pdf.mjs          (or through `npm run bench`)
 //   BENCH_RUNS=9 BENCH_PAGES=200 BENCH_STRICT=1 node --import tsx scripts/bench/pdf.mjs
 // The server runs in its own process (as in production), started by this script with `--serve`.
+/* global setTimeout, FormData, Blob, fetch */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

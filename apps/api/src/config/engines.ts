@@ -53,6 +53,11 @@ export const ZProcessingEnv = z.object({
   PROCESSING_MEMORY_LIMIT_MB: z.coerce.number().int().min(0).default(2048),
   /** Largest file a tool may write (prlimit --fsize); 0: none. */
   PROCESSING_MAX_FILE_MB: z.coerce.number().int().min(0).default(1024),
+  /**
+   * Start merge, protect and whole-document text extraction while the inputs are checked (the answer still waits
+   * for the checks; a refusal kills the work). Off by default: limits are checked before any work starts.
+   */
+  PROCESSING_SPECULATE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
 });
 
 function moduleById(id: string): EngineModule<Record<string, unknown>> | undefined {
@@ -113,6 +118,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EnginesO
     maxOutputBytes: mb(p.PROCESSING_MAX_OUTPUT_MB),
     memoryLimitBytes: p.PROCESSING_MEMORY_LIMIT_MB ? mb(p.PROCESSING_MEMORY_LIMIT_MB) : undefined,
     fileSizeLimitBytes: p.PROCESSING_MAX_FILE_MB ? mb(p.PROCESSING_MAX_FILE_MB) : undefined,
+    speculate: p.PROCESSING_SPECULATE,
   };
 }
 

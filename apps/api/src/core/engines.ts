@@ -1,6 +1,5 @@
 import { runChain, type ChainLink } from './chain';
 import type { EngineContext, EngineHealth, EngineModule } from './engine-module';
-import { EngineError, asEngineError } from './errors';
 import type { Engine, OperationFn, OperationName } from './interfaces';
 import { Limiter, type LimiterStats } from './limiter';
 import { createToolRunner, type ToolRunner } from './run-tool';
@@ -16,6 +15,8 @@ export interface EnginesOptions {
   maxOutputBytes: number;
   memoryLimitBytes?: number;
   fileSizeLimitBytes?: number;
+  /** Overlap cheap operations with the input checks (see core/pdf/operations.ts, Speculation). */
+  speculate?: boolean;
 }
 
 export interface RunResult<R> {
@@ -88,23 +89,6 @@ export class Engines {
   ): Promise<RunResult<R>> {
     const r = await runChain(op, (this.links.get(op) ?? []) as ChainLink<OperationFn<K>>[], call, { signal });
     return { value: r.value, engine: r.engine };
-  }
-
-  /** Synchronous operations (QR encoding): the first engine that does not refuse. */
-  runSync<K extends OperationName, R>(op: K, call: (fn: OperationFn<K>) => R): RunResult<R> {
-    const links = (this.links.get(op) ?? []) as ChainLink<OperationFn<K>>[];
-    const errors: EngineError[] = [];
-    for (const l of links) {
-      try {
-        return { value: call(l.impl), engine: l.id };
-      } catch (err) {
-        const e = asEngineError(err, l.id);
-        if (e.code !== 'UNSUPPORTED_OPERATION' && e.code !== 'ENGINE_FAILED') throw e;
-        errors.push(e);
-      }
-    }
-    if (errors.length === 1) throw errors[0]!;
-    throw new EngineError('UNSUPPORTED_OPERATION', `No configured engine can perform ${op}`, {});
   }
 
   stats(): LimiterStats {

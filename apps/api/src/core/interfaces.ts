@@ -34,7 +34,8 @@ export interface PageBox {
   rotate: number;
 }
 export interface PageInspector {
-  pageBoxes(input: string, ctx: OpContext): Promise<PageBox[]>;
+  /** `pages`: the page count when already known (saves a read). */
+  pageBoxes(input: string, opts: { pages?: number }, ctx: OpContext): Promise<PageBox[]>;
 }
 
 export interface Merger {
@@ -181,7 +182,8 @@ export interface PageText {
   words?: TextWord[];
 }
 export interface TextExtractor {
-  extractText(input: string, opts: { pages: number[]; layout: boolean; words: boolean }, ctx: OpContext): Promise<PageText[]>;
+  /** `pages: 'all'`: the whole document, without knowing its page count first. */
+  extractText(input: string, opts: { pages: number[] | 'all'; layout: boolean; words: boolean }, ctx: OpContext): Promise<PageText[]>;
 }
 
 export type CompressionLevel = 'low' | 'medium' | 'high';
@@ -236,8 +238,8 @@ export interface QrCode {
   version: number;
 }
 export interface QrEncoder {
-  /** Synchronous on purpose: in-process, microseconds, no queue. Throws INVALID_INPUT over capacity. */
-  encodeQr(payload: string, opts: QrRenderOptions): QrCode;
+  /** In-process (a worker thread or the main one), no queue, no subprocess. INVALID_INPUT over capacity. */
+  encodeQr(payload: string, opts: QrRenderOptions): Promise<QrCode>;
 }
 
 export interface DecodedSymbol {

@@ -21,6 +21,12 @@ export interface RunToolOptions {
   /** Resource ceilings applied with prlimit(1): address space and largest file written. */
   memoryLimitBytes?: number;
   fileSizeLimitBytes?: number;
+  /**
+   * false: no prlimit wrapper (one exec fewer, a few ms) for tools that copy PDF objects without decoding their
+   * streams (page counting, merging, page selection, encryption); decoders (text, rendering, images, Ghostscript)
+   * keep the ceilings that stop decompression bombs.
+   */
+  rlimits?: boolean;
 }
 
 export interface ToolResult {
@@ -68,7 +74,7 @@ function spawnTool(cmd: string, args: string[], opts: RunToolOptions): Promise<T
   const limits: string[] = [];
   if (opts.memoryLimitBytes) limits.push(`--as=${Math.floor(opts.memoryLimitBytes)}`);
   if (opts.fileSizeLimitBytes) limits.push(`--fsize=${Math.floor(opts.fileSizeLimitBytes)}`);
-  if (limits.length && prlimitAvailable !== false) {
+  if (limits.length && prlimitAvailable !== false && opts.rlimits !== false) {
     file = 'prlimit';
     argv = [...limits, '--', cmd, ...args];
   }

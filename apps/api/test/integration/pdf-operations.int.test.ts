@@ -417,3 +417,32 @@ describe('bad input', () => {
     expect(input.pages).toBe(1);
   });
 });
+
+describe('speculation (work overlapped with the input checks)', () => {
+  it('a refusal by the checks kills the speculative work; its answer is never used', async () => {
+    const j = await job(10, testEngines({ PROCESSING_SPECULATE: 'true' }));
+    const big = await numberedPdf(40, 'Spec');
+    const files = [src(big), src(await numberedPdf(2, 'Small'))];
+    const spec = (await ops.speculateMerge(j, files))!;
+    const err = await engineErr(ops.prepareAll(files, (f) => ops.preparePdf(j, f, { label: f.filename }), spec));
+    expect(err.code).toBe('PAGE_LIMIT_EXCEEDED');
+    const outcome = await spec.result.then(() => 'finished', (e) => e.code);
+    expect(['ABORTED', 'finished']).toContain(outcome); // killed, or already done: either way not answered
+  });
+
+  it('an input changed by the checks (decrypted) is redone on the checked file', async () => {
+    const j = await job(undefined, testEngines({ PROCESSING_SPECULATE: 'true' }));
+    const locked = src(await encryptedPdf('owner'));
+    const spec = await ops.speculateText(j, locked, { layout: false, words: false });
+    const [input] = await ops.prepareAll([locked], (f) => ops.preparePdf(j, f, { label: 'x' }), spec);
+    expect(input!.path).not.toBe(locked.path);
+    const r = await ops.extractText(j, input!, { layout: false, words: false }, spec);
+    expect(r.pages.map((p) => p.text.split('\n')[0])).toEqual(['Secret Page 1', 'Secret Page 2']);
+  });
+
+  it('is off by default', async () => {
+    const e = testEngines({});
+    const j = await job(null, e);
+    expect(await ops.speculateMerge(j, [src(corpus('page_1.pdf'))])).toBeUndefined();
+  });
+});

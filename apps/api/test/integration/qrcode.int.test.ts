@@ -94,3 +94,19 @@ describe('QR payloads decode back exactly', () => {
     expect((await engines.run('decodeQr', (f) => f(one, { scratch: dir }))).value).toEqual([{ type: 'QR-Code', data: 'naïve' }]);
   });
 });
+
+describe('QR worker threads', () => {
+  it('encode off the main thread, with capacity errors kept as INVALID_INPUT', async () => {
+    const { QrEncodePool } = await import('../../src/core/qr/encode-pool');
+    const pool = new QrEncodePool(2);
+    try {
+      const codes = await Promise.all(Array.from({ length: 20 }, (_, i) => pool.encode(`worker ${i} é`, opts)!));
+      expect(zbar(codes[7]!.data)).toBe('worker 7 é');
+      const err = await pool.encode('x'.repeat(5000), opts)!.catch((e) => e);
+      expect(err).toMatchObject({ code: 'INVALID_INPUT' });
+      expect(err.message).toMatch(/^data: /);
+    } finally {
+      await pool.close();
+    }
+  });
+});

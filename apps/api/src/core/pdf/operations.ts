@@ -1,4 +1,4 @@
-import { readFile, stat, copyFile } from 'node:fs/promises';
+import { stat, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Engines } from '../engines';
 import { EngineError } from '../errors';
@@ -100,11 +100,69 @@ export async function preparePdf(
   return { path: p, filename: file.filename, size: file.size, pages: count.pages, wasEncrypted: count.encrypted, version };
 }
 
+// ---------------------------------------------------------------- speculation
+
+/**
+ * Work started while the inputs are still being checked, for operations whose bare tool is about as fast as the
+ * check itself (merge, text): the answer waits for both, so a refusal (page limit, password, damage) still comes
+ * first and the speculative work is killed at once; when the check changes the input (decrypted, page tree
+ * rebuilt), the speculative result is dropped and the work redone on the checked file.
+ */
+export interface Speculation<T> {
+  /** The inputs it ran on. */
+  paths: string[];
+  result: Promise<T>;
+  cancel(): void;
+}
+
+export function speculate<T>(job: PdfJob, paths: string[], fn: (ctx: OpContext) => Promise<T>): Speculation<T> {
+  const ac = new AbortController();
+  const onAbort = () => ac.abort();
+  job.signal?.addEventListener('abort', onAbort, { once: true });
+  const result = fn({ ...job.ctx, signal: ac.signal }).finally(() => job.signal?.removeEventListener('abort', onAbort));
+  result.catch(() => undefined); // awaited later, or cancelled
+  return { paths, result, cancel: () => ac.abort() };
+}
+
+/** Whether a speculation ran on exactly the files the checks approved. */
+const sameInputs = (spec: Speculation<unknown> | undefined, inputs: PreparedPdf[]) =>
+  !!spec && spec.paths.length === inputs.length && spec.paths.every((p, i) => p === inputs[i]!.path);
+
+/** Prepare several uploads together; on the first refusal, stop the speculation and rethrow. */
+export async function prepareAll<T>(
+  files: SourceFile[],
+  prepare: (f: SourceFile) => Promise<PreparedPdf>,
+  spec?: Speculation<T>,
+): Promise<PreparedPdf[]> {
+  try {
+    return await Promise.all(files.map(prepare));
+  } catch (err) {
+    spec?.cancel();
+    throw err;
+  }
+}
+
 // ---------------------------------------------------------------- page assembly
 
-export async function mergePdfs(job: PdfJob, inputs: PreparedPdf[]): Promise<OutputFile> {
+/** Start merging the raw uploads while they are checked (see Speculation). */
+export async function speculateMerge(job: PdfJob, files: SourceFile[]): Promise<Speculation<string> | undefined> {
+  if (job.engines.options.speculate === false) return undefined;
+  await Promise.all(files.map((f, i) => assertPdf(f.path, `files[${i + 1}] ("${f.filename}")`)));
+  const file = out(job, 'merged.pdf');
+  return speculate(job, files.map((f) => f.path), async (ctx) => {
+    await job.engines.run('merge', (f) => f(files.map((x) => x.path), file, ctx), ctx.signal);
+    return file;
+  });
+}
+
+export async function mergePdfs(job: PdfJob, inputs: PreparedPdf[], spec?: Speculation<string>): Promise<OutputFile> {
   const total = inputs.reduce((n, i) => n + i.pages, 0);
-  if (job.maxPages !== null && total > job.maxPages) throw pageLimitError('The merged document', total, job.maxPages);
+  if (job.maxPages !== null && total > job.maxPages) {
+    spec?.cancel();
+    throw pageLimitError('The merged document', total, job.maxPages);
+  }
+  if (spec && sameInputs(spec, inputs)) return { path: await spec.result, name: 'merged', pages: total };
+  spec?.cancel();
   const file = out(job, 'merged.pdf');
   await job.engines.run('merge', (f) => f(inputs.map((i) => i.path), file, job.ctx), job.signal);
   return { path: file, name: 'merged', pages: total };
@@ -182,7 +240,7 @@ export async function rotatePages(job: PdfJob, input: PreparedPdf, angle: 90 | 1
 // ---------------------------------------------------------------- stamps
 
 async function boxesFor(job: PdfJob, input: PreparedPdf, pages: number[]) {
-  const { value: boxes } = await job.engines.run('pageBoxes', (f) => f(input.path, job.ctx), job.signal);
+  const { value: boxes } = await job.engines.run('pageBoxes', (f) => f(input.path, { pages: input.pages }, job.ctx), job.signal);
   const want = new Set(pages);
   return boxes.filter((b) => want.has(b.page));
 }
@@ -209,21 +267,41 @@ export async function numberPages(job: PdfJob, input: PreparedPdf, spec: PageNum
 
 // ---------------------------------------------------------------- security
 
-export async function protectPdf(
-  job: PdfJob,
-  input: PreparedPdf,
-  opts: { userPassword?: string; ownerPassword?: string; permissions: PdfPermissions },
-): Promise<OutputFile> {
+export interface ProtectOptions {
+  userPassword?: string;
+  ownerPassword?: string;
+  permissions: PdfPermissions;
+}
+
+function checkProtect(opts: ProtectOptions): void {
   if (!opts.userPassword && !opts.ownerPassword) {
     throw new EngineError('INVALID_INPUT', 'userPassword, ownerPassword: give at least one password', { details: { field: 'userPassword' } });
   }
+}
+
+async function encryptTo(job: PdfJob, source: string, opts: ProtectOptions, ctx: OpContext): Promise<string> {
   const file = out(job, 'protected.pdf');
   await job.engines.run(
     'encrypt',
-    (f) => f(input.path, file, { userPassword: opts.userPassword ?? '', ownerPassword: opts.ownerPassword ?? '', permissions: opts.permissions }, job.ctx),
-    job.signal,
+    (f) => f(source, file, { userPassword: opts.userPassword ?? '', ownerPassword: opts.ownerPassword ?? '', permissions: opts.permissions }, ctx),
+    ctx.signal,
   );
-  return { path: file, name: 'protected', pages: input.pages };
+  return file;
+}
+
+/** Start encrypting the raw upload while it is checked (see Speculation). */
+export async function speculateProtect(job: PdfJob, file: SourceFile, opts: ProtectOptions): Promise<Speculation<string> | undefined> {
+  checkProtect(opts);
+  if (job.engines.options.speculate === false) return undefined;
+  await assertPdf(file.path, `"${file.filename}"`);
+  return speculate(job, [file.path], (ctx) => encryptTo(job, file.path, opts, ctx));
+}
+
+export async function protectPdf(job: PdfJob, input: PreparedPdf, opts: ProtectOptions, spec?: Speculation<string>): Promise<OutputFile> {
+  checkProtect(opts);
+  if (spec && sameInputs(spec, [input])) return { path: await spec.result, name: 'protected', pages: input.pages };
+  spec?.cancel();
+  return { path: await encryptTo(job, input.path, opts, job.ctx), name: 'protected', pages: input.pages };
 }
 
 /** `input` was prepared with its password (decrypted by preparePdf); an unencrypted upload is refused. */
@@ -269,13 +347,32 @@ export async function analyzePdf(job: PdfJob, input: PreparedPdf): Promise<Analy
   };
 }
 
+const wholeDocument = (spec?: string) => !spec?.trim() || ['all', '*'].includes(spec.trim().toLowerCase());
+
+/** Start extracting the whole text of an upload while it is checked (only when every page is asked). */
+export async function speculateText(job: PdfJob, file: SourceFile, opts: { pageRange?: string; layout: boolean; words: boolean }) {
+  if (!wholeDocument(opts.pageRange) || job.engines.options.speculate === false) return undefined;
+  await assertPdf(file.path, `"${file.filename}"`);
+  return speculate(job, [file.path], async (ctx) => {
+    const { value } = await job.engines.run('extractText', (f) => f(file.path, { pages: 'all', layout: opts.layout, words: opts.words }, ctx), ctx.signal);
+    return value;
+  });
+}
+
 export async function extractText(
   job: PdfJob,
   input: PreparedPdf,
   opts: { pageRange?: string; layout: boolean; words: boolean },
+  spec?: Speculation<PageText[]>,
 ): Promise<{ pages: PageText[]; text: string }> {
   const pages = parsePageSet(opts.pageRange, input.pages, 'pageRange');
-  const { value } = await job.engines.run('extractText', (f) => f(input.path, { pages, layout: opts.layout, words: opts.words }, job.ctx), job.signal);
+  let value: PageText[] | undefined;
+  if (spec && sameInputs(spec, [input])) {
+    const got = await spec.result;
+    // Used only when the tool saw the same pages as the check.
+    if (got.length === input.pages) value = got;
+  } else spec?.cancel();
+  value ??= (await job.engines.run('extractText', (f) => f(input.path, { pages, layout: opts.layout, words: opts.words }, job.ctx), job.signal)).value;
   return { pages: value, text: value.map((p) => p.text).join('\n\n') };
 }
 
@@ -425,11 +522,8 @@ export async function toPdfa(job: PdfJob, input: PreparedPdf): Promise<OutputFil
 export async function repairPdf(job: PdfJob, file: SourceFile, label: string): Promise<OutputFile> {
   await assertPdf(file.path, label);
   let source = file.path;
-  let known: number | null = null;
   try {
-    const prepared = await preparePdf(job, file, { label });
-    source = prepared.path;
-    known = prepared.pages;
+    source = (await preparePdf(job, file, { label })).path;
   } catch (err) {
     if (!(err instanceof EngineError) || !['INVALID_PDF', 'ENGINE_FAILED'].includes(err.code)) throw err;
   }
@@ -437,9 +531,5 @@ export async function repairPdf(job: PdfJob, file: SourceFile, label: string): P
   await job.engines.run('repair', (f) => f(source, output, job.ctx), job.signal);
   const { value: count } = await job.engines.run('countPages', (f) => f(output, {}, job.ctx), job.signal);
   if (job.maxPages !== null && count.pages > job.maxPages) throw pageLimitError(label, count.pages, job.maxPages);
-  void known;
   return { path: output, name: 'repaired', pages: count.pages };
 }
-
-/** Read a small file whole (watermark images). */
-export const readSmall = (p: string) => readFile(p);

@@ -78,7 +78,7 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
 
     return {
       id: 'pdf-lib',
-      pageBoxes: (input, c) => job(c, async () => (await load(input)).getPages().map((p, i) => pageBoxOf(p, i + 1))),
+      pageBoxes: (input, _opts, c) => job(c, async () => (await load(input)).getPages().map((p, i) => pageBoxOf(p, i + 1))),
       merge: (inputs, output, c) =>
         job(c, async () => {
           const out = await PDFDocument.create({ updateMetadata: false });

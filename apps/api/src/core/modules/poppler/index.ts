@@ -216,18 +216,19 @@ export const popplerModule = defineModule<PopplerConfig>({
     const info = async (input: string, c: OpContext, extra: string[] = []) =>
       parseInfo((await run('pdfinfo', ['-enc', 'UTF-8', '-isodates', ...extra, input], c)).stdout.toString('utf8'));
 
-    const pageBoxes = async (input: string, c: OpContext): Promise<PageBox[]> => {
-      const meta = await info(input, c);
-      const pages = Number(meta.get('Pages') ?? 0);
+    const pageBoxes = async (input: string, opts: { pages?: number }, c: OpContext): Promise<PageBox[]> => {
+      const pages = opts.pages ?? Number((await info(input, c)).get('Pages') ?? 0);
       if (!pages) return [];
       const r = await run('pdfinfo', ['-f', '1', '-l', String(pages), '-box', input], c, { maxStdout: ctx.maxOutputBytes });
       return parsePageBoxes(r.stdout.toString('utf8'));
     };
 
-    const extractText = async (input: string, opts: { pages: number[]; layout: boolean; words: boolean }, c: OpContext) => {
+    const extractText = async (input: string, opts: { pages: number[] | 'all'; layout: boolean; words: boolean }, c: OpContext) => {
       const out: PageText[] = [];
-      for (const runOf of pageRuns(opts.pages)) {
-        const range = ['-f', String(runOf.from), '-l', String(runOf.to)];
+      const all = opts.pages === 'all';
+      const runs = opts.pages === 'all' ? [{ from: 1, to: Infinity }] : pageRuns(opts.pages);
+      for (const runOf of runs) {
+        const range = all ? [] : ['-f', String(runOf.from), '-l', String(runOf.to)];
         if (opts.words) {
           const r = await run('pdftotext', ['-enc', 'UTF-8', '-bbox', ...range, input, '-'], c, { maxStdout: ctx.maxOutputBytes });
           parseBbox(r.stdout.toString('utf8')).forEach((p, i) => {
@@ -243,7 +244,9 @@ export const popplerModule = defineModule<PopplerConfig>({
           const args = ['-enc', 'UTF-8', ...(opts.layout ? ['-layout'] : []), ...range, input, '-'];
           const r = await run('pdftotext', args, c, { maxStdout: ctx.maxOutputBytes });
           const chunks = r.stdout.toString('utf8').split('\f');
-          for (let p = runOf.from; p <= runOf.to; p++) out.push({ page: p, text: (chunks[p - runOf.from] ?? '').replace(/\s+$/, '') });
+          // pdftotext ends every page with a form feed: the last chunk is what follows the last page.
+          const last = all ? chunks.length - 1 : runOf.to - runOf.from + 1;
+          for (let k = 0; k < last; k++) out.push({ page: runOf.from + k, text: (chunks[k] ?? '').replace(/\s+$/, '') });
         }
       }
       return out;
@@ -254,7 +257,7 @@ export const popplerModule = defineModule<PopplerConfig>({
       async countPages(input, opts, c) {
         // A password would show on pdfinfo's command line (visible to other processes): leave those files to qpdf.
         if (opts.password) throw unsupported('poppler does not take passwords here', 'poppler');
-        const r = await run('pdfinfo', ['-enc', 'UTF-8', input], c);
+        const r = await run('pdfinfo', ['-enc', 'UTF-8', input], c, { rlimits: false });
         const meta = parseInfo(r.stdout.toString('utf8'));
         const pages = Number(meta.get('Pages'));
         if (!Number.isSafeInteger(pages) || pages < 1) {
@@ -264,7 +267,7 @@ export const popplerModule = defineModule<PopplerConfig>({
       },
       pageBoxes,
       async merge(inputs, output, c) {
-        const r = await run('pdfunite', [...inputs, output], c);
+        const r = await run('pdfunite', [...inputs, output], c, { rlimits: false });
         // poppler reports damaged inputs on stderr but still writes something: let a stricter engine do it.
         if (/Syntax Error|Error/.test(r.stderr)) {
           throw new EngineError('ENGINE_FAILED', 'pdfunite reported errors', { cause: new Error(r.stderr.slice(0, 2000)) });

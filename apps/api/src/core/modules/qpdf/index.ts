@@ -1,4 +1,4 @@
-import { readdir, stat, writeFile, rm } from 'node:fs/promises';
+import { open, readdir, stat, writeFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -94,6 +94,41 @@ export function breakdownFromJson(json: unknown, fileSize: number): SizeBreakdow
   return b;
 }
 
+/**
+ * The trailer's /Size (one more than the highest object number), read from the file's end without a tool: from the
+ * trailer dictionary after a classic xref table, or from the dictionary of the xref stream `startxref` points to.
+ * null when the file's end is not well formed (damaged files): then qpdf lists the objects instead.
+ */
+export async function trailerSize(file: string): Promise<number | null> {
+  const fh = await open(file, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const tailLen = Math.min(size, 4096);
+    const tail = Buffer.alloc(tailLen);
+    await fh.read(tail, 0, tailLen, size - tailLen);
+    const t = tail.toString('latin1');
+    const sx = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(t);
+    if (!sx) return null;
+    const at = Number(sx[1]);
+    if (!(at >= 0 && at < size)) return null;
+    const head = Buffer.alloc(Math.min(2048, size - at));
+    await fh.read(head, 0, head.length, at);
+    const h = head.toString('latin1');
+    let dict: string | undefined;
+    if (/^xref\b/.test(h)) {
+      const tr = t.lastIndexOf('trailer');
+      if (tr < 0) return null;
+      dict = t.slice(tr, t.indexOf('startxref', tr));
+    } else if (/^\d+\s+\d+\s+obj\b/.test(h) && /\/Type\s*\/XRef\b/.test(h.slice(0, h.indexOf('stream') >>> 0))) {
+      dict = h.slice(0, h.indexOf('stream') >>> 0);
+    }
+    const m = dict ? /\/Size\s+(\d+)/.exec(dict) : null;
+    return m ? Number(m[1]) : null;
+  } finally {
+    await fh.close();
+  }
+}
+
 export const qpdfModule = defineModule<QpdfConfig>({
   id: 'qpdf',
   description: 'qpdf (C++): page assembly, encryption, repair, overlay, lossless compression',
@@ -127,6 +162,7 @@ export const qpdfModule = defineModule<QpdfConfig>({
         return await ctx.tools.run(bin, full, {
           okExitCodes: OK,
           signal: c.signal,
+          rlimits: false,
           ...(password !== undefined ? { stdin: `${password}\n` } : {}),
           ...rest,
         });
@@ -135,9 +171,13 @@ export const qpdfModule = defineModule<QpdfConfig>({
       }
     };
 
-    /** The declared page count, encryption, and how many objects the file has (a bound on its real pages). */
+    /**
+     * The declared page count and encryption in one qpdf run; the declared count is checked against the number of
+     * objects the file can hold (its trailer /Size, read in-process; or qpdf's object list for damaged files).
+     */
     const countPages = async (input: string, opts: { password?: string }, c: OpContext): Promise<PageCount> => {
-      const r = await run(['--show-npages', '--show-encryption', '--show-xref', input], c, {
+      const size = await trailerSize(input).catch(() => null);
+      const r = await run(['--show-npages', '--show-encryption', ...(size === null ? ['--show-xref'] : []), input], c, {
         password: opts.password,
         maxStdout: 8 * 1024 * 1024,
         onStdoutOverflow: 'truncate',
@@ -148,12 +188,12 @@ export const qpdfModule = defineModule<QpdfConfig>({
       }
       const encrypted = !lines.includes('File is not encrypted');
       const declared = lines.find((l) => /^\d+$/.test(l));
-      let objects = 0;
-      for (const l of lines) if (/^\d+\/\d+: /.test(l)) objects++;
+      let objects = size ?? 0;
+      if (size === null) for (const l of lines) if (/^\d+\/\d+: /.test(l)) objects++;
       const claim = declared === undefined ? NaN : Number(declared);
       // Every page is its own object: a /Count above the number of objects is a lie (e.g. /Count 1000000000 on a
       // one-page file). Then walk the page tree instead of trusting it.
-      if (Number.isSafeInteger(claim) && claim >= 0 && (claim <= objects || r.truncated)) return { pages: claim, encrypted };
+      if (Number.isSafeInteger(claim) && claim >= 0 && (claim < Math.max(objects, 1) || r.truncated)) return { pages: claim, encrypted };
       const walk = await run(['--show-pages', input], c, {
         password: opts.password,
         maxStdout: 64 * 1024 * 1024,
@@ -204,21 +244,23 @@ export const qpdfModule = defineModule<QpdfConfig>({
       async sizeBreakdown(input, c) {
         const r = await run(['--json', '--json-key=qpdf', '--json-stream-data=none', input], c, {
           maxStdout: ctx.maxOutputBytes,
+          rlimits: true,
         });
         const size = (await stat(input)).size;
         return breakdownFromJson(JSON.parse(r.stdout.toString('utf8')), size);
       },
       async flatten(input, output, c) {
-        await run(['--generate-appearances', '--flatten-annotations=all', input, output], c);
+        await run(['--generate-appearances', '--flatten-annotations=all', input, output], c, { rlimits: true });
       },
       async repair(input, output, c) {
-        await run([input, output], c);
+        await run([input, output], c, { rlimits: true });
       },
       async compress(input, output, opts, c) {
         void opts; // lossless at every level: the best qpdf can do without re-encoding images
         await run(
           ['--object-streams=generate', '--compress-streams=y', '--recompress-flate', '--compression-level=9', input, output],
           c,
+          { rlimits: true },
         );
       },
     };

@@ -1,14 +1,18 @@
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { z } from 'zod';
 import QRCode from 'qrcode';
 import { defineModule } from '../../engine-module';
 import { EngineError } from '../../errors';
 import type { Engine, QrCode, QrErrorCorrection, QrRenderOptions } from '../../interfaces';
 import { encodeQrPng, parseHexColor, type Rgba } from '../../qr/png';
+import { QrEncodePool } from '../../qr/encode-pool';
 
 const ZConfig = z.object({
   /** Generated codes kept in memory (LRU) for repeated identical requests; 0 turns the cache off. */
   CACHE_SIZE: z.coerce.number().int().min(0).default(1000),
+  /** Worker threads that encode (0: on the main thread). Default: one per core beyond the first, at most 4. */
+  WORKERS: z.coerce.number().int().min(0).max(64).default(Math.min(4, Math.max(0, os.availableParallelism() - 1))),
 });
 type QrcodeConfig = z.infer<typeof ZConfig>;
 
@@ -146,13 +150,22 @@ export const qrcodeModule = defineModule<QrcodeConfig>({
   },
   create(config: QrcodeConfig): Engine {
     const cache = new Lru<QrCode>(config.CACHE_SIZE);
+    const pool = new QrEncodePool(config.WORKERS);
     return {
       id: 'qrcode',
-      encodeQr(payload, opts) {
+      async encodeQr(payload, opts) {
         const key = `${opts.format}|${opts.size}|${opts.margin}|${opts.errorCorrection}|${opts.color}|${opts.background}|${payload}`;
         const hit = cache.get(key);
         if (hit) return hit;
-        const code = encodeQr(payload, opts);
+        const viaWorker = pool.encode(payload, opts);
+        let code: QrCode;
+        try {
+          code = viaWorker ? await viaWorker : encodeQr(payload, opts);
+        } catch (err) {
+          // A worker that died (not a refusal of the content): encode here instead.
+          if (!(err instanceof EngineError) || err.code !== 'ENGINE_FAILED') throw err;
+          code = encodeQr(payload, opts);
+        }
         cache.set(key, code);
         return code;
       },

@@ -30,7 +30,7 @@ const SYMBOLOGIES = [
   'CODE-128',
   'PDF417',
 ];
-const recordStart = new RegExp(`^(${SYMBOLOGIES.map((s) => s.replace(/[/\-]/g, '\\$&')).join('|')}):`);
+const recordStart = new RegExp(`^(${SYMBOLOGIES.map((s) => s.replace(/[/-]/g, '\\$&')).join('|')}):`);
 
 /** Split zbarimg's `TYPE:data` records; a payload may span several lines (vCards, events). */
 export function parseZbarOutput(text: string): DecodedSymbol[] {

@@ -121,8 +121,10 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
         }
         files = order.map((n) => pdfs[n - 1]!);
       }
-      const prepared = await Promise.all(files.map((f) => prepare(f)));
-      const merged = await ops.mergePdfs(job, prepared);
+      // pdfunite is about as fast as the checks: it starts at once and its result is used only if they pass.
+      const spec = await ops.speculateMerge(job, files);
+      const prepared = await ops.prepareAll(files, (f) => prepare(f as UploadedFile), spec);
+      const merged = await ops.mergePdfs(job, prepared, spec);
       return sendPdf(request, reply, files[0]!, merged);
     },
   });
@@ -254,9 +256,11 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     files: one,
     response: fileAnswer,
     async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const permissions = permissionsFrom(fields);
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      const out = await ops.protectPdf(job, input, { userPassword: fields.userPassword, ownerPassword: fields.ownerPassword, permissions });
+      const opts = { userPassword: fields.userPassword, ownerPassword: fields.ownerPassword, permissions: permissionsFrom(fields) };
+      // qpdf encrypts about as fast as the checks run: it starts at once, its result used only if they pass.
+      const spec = fields.password ? undefined : await ops.speculateProtect(job, pdfs[0]!, opts);
+      const [input] = await ops.prepareAll([pdfs[0]!], (f) => prepare(f as UploadedFile, { password: fields.password }), spec);
+      const out = await ops.protectPdf(job, input!, opts, spec);
       return sendPdf(request, reply, pdfs[0]!, out);
     },
   });
@@ -327,8 +331,10 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     files: one,
     response: ZExtractTextResponse,
     async handler({ reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      const r = await ops.extractText(job, input, { pageRange: fields.pageRange, layout: fields.layout, words: fields.words });
+      const opts = { pageRange: fields.pageRange, layout: fields.layout, words: fields.words };
+      const spec = fields.password ? undefined : await ops.speculateText(job, pdfs[0]!, opts);
+      const [input] = await ops.prepareAll([pdfs[0]!], (f) => prepare(f as UploadedFile, { password: fields.password }), spec);
+      const r = await ops.extractText(job, input!, opts, spec);
       return sendData(reply, { ...r, pageCount: input.pages });
     },
   });

@@ -89,7 +89,7 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
         if (type === 'wifi') checkWifiPassword(input as unknown as z.output<typeof qrTypes.wifi.schema>);
         const payload = (builders[type] as (d: unknown) => string)(input);
         const format = input.format === 'svg' ? 'svg' : 'png';
-        const { value: code } = app.engines.runSync('encodeQr', (encode) =>
+        const { value: code } = await app.engines.run('encodeQr', (encode) =>
           encode(payload, {
             format,
             size: input.size,
