@@ -79,6 +79,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(multipart, { limits: { fileSize: 512 * 1_048_576, files: 50, fields: 100, fieldSize: 1_048_576 } });
   await app.register(requestWorkspace);
   app.decorate('engines', createEngines()); // processing engine chains from PDF_*_ENGINES, PROCESSING_* (config/engines.ts)
+  app.onShutdown(() => app.engines.close());
   app.decorateRequest('usage', null as never);
   app.addHook('onRequest', async (request) => {
     request.usage = { bytesIn: 0, bytesOut: 0 };

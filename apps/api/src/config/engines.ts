@@ -57,6 +57,11 @@ export const ZProcessingEnv = z.object({
    * Start merge, protect and whole-document text extraction while the inputs are checked (the answer still waits
    * for the checks; a refusal kills the work). Off by default: limits are checked before any work starts.
    */
+  /**
+   * Start tools from a small helper process: a fork from the server costs ~20 ms and blocks it when the server holds
+   * hundreds of MB (the embedded database); from the helper ~2 ms.
+   */
+  PROCESSING_TOOL_HOST: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   PROCESSING_SPECULATE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
 });
 
@@ -119,6 +124,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EnginesO
     memoryLimitBytes: p.PROCESSING_MEMORY_LIMIT_MB ? mb(p.PROCESSING_MEMORY_LIMIT_MB) : undefined,
     fileSizeLimitBytes: p.PROCESSING_MAX_FILE_MB ? mb(p.PROCESSING_MAX_FILE_MB) : undefined,
     speculate: p.PROCESSING_SPECULATE,
+    toolHost: p.PROCESSING_TOOL_HOST,
   };
 }
 

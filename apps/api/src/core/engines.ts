@@ -3,6 +3,8 @@ import type { EngineContext, EngineHealth, EngineModule } from './engine-module'
 import type { Engine, OperationFn, OperationName } from './interfaces';
 import { Limiter, type LimiterStats } from './limiter';
 import { createToolRunner, type ToolRunner } from './run-tool';
+import { localSpawner, type ProcessSpawner } from './spawn-process';
+import { ToolHost } from './tool-host';
 
 export interface EnginesOptions {
   /** Ordered engine ids per operation (already validated against the modules). */
@@ -17,6 +19,8 @@ export interface EnginesOptions {
   fileSizeLimitBytes?: number;
   /** Overlap cheap operations with the input checks (see core/pdf/operations.ts, Speculation). */
   speculate?: boolean;
+  /** Start tools from the lean tool host process (see tool-host-process.ts) rather than from this one. */
+  toolHost?: boolean;
 }
 
 export interface RunResult<R> {
@@ -31,6 +35,7 @@ export interface RunResult<R> {
 export class Engines {
   readonly limiter: Limiter;
   readonly tools: ToolRunner;
+  private readonly spawner: ProcessSpawner;
   private readonly instances = new Map<string, Engine>();
   private readonly links = new Map<OperationName, ChainLink<unknown>[]>();
 
@@ -39,7 +44,9 @@ export class Engines {
     readonly options: EnginesOptions,
   ) {
     this.limiter = new Limiter({ concurrency: options.concurrency, queueSize: options.queueSize });
+    this.spawner = options.toolHost ? new ToolHost() : localSpawner;
     this.tools = createToolRunner({
+      spawner: this.spawner,
       limiter: this.limiter,
       timeoutMs: options.timeoutMs,
       memoryLimitBytes: options.memoryLimitBytes,
@@ -89,6 +96,11 @@ export class Engines {
   ): Promise<RunResult<R>> {
     const r = await runChain(op, (this.links.get(op) ?? []) as ChainLink<OperationFn<K>>[], call, { signal });
     return { value: r.value, engine: r.engine };
+  }
+
+  /** Stop the tool host (tools still running are killed). */
+  async close(): Promise<void> {
+    await this.spawner.close?.();
   }
 
   stats(): LimiterStats {

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { EngineError } from './errors';
 import { aborted, type Limiter } from './limiter';
+import { localSpawner, type ProcessSpawner } from './spawn-process';
 
 export interface RunToolOptions {
   /** Kill the whole process group after this long (TIMEOUT). */
@@ -27,6 +27,8 @@ export interface RunToolOptions {
    * keep the ceilings that stop decompression bombs.
    */
   rlimits?: boolean;
+  /** Where the process is started (default: in this process). */
+  spawner?: ProcessSpawner;
 }
 
 export interface ToolResult {
@@ -54,152 +56,53 @@ export class ToolFailedError extends EngineError {
   }
 }
 
-const STDERR_KEEP = 64 * 1024;
 const DEFAULT_MAX_STDOUT = 32 * 1024 * 1024;
-let prlimitAvailable: boolean | undefined;
 
 /**
  * Run an external tool: argument vector only (never a shell), its own process group (so a timeout kills what it
- * spawned too), stdout capped, stderr kept for diagnosis, optional rlimits, and a slot of the shared limiter.
+ * spawned too), stdout capped, stderr kept for diagnosis, optional rlimits, and a slot of the shared limiter. The
+ * process is started by `opts.spawner` (the tool host in the server; in this process by default).
  */
 export async function runTool(cmd: string, args: string[], opts: RunToolOptions = {}): Promise<ToolResult> {
-  const exec = () => spawnTool(cmd, args, opts);
+  const exec = () => execute(cmd, args, opts);
   return opts.limiter ? opts.limiter.run(exec, opts.signal) : exec();
 }
 
-function spawnTool(cmd: string, args: string[], opts: RunToolOptions): Promise<ToolResult> {
-  if (opts.signal?.aborted) return Promise.reject(aborted());
-  let file = cmd;
-  let argv = args;
-  const limits: string[] = [];
-  if (opts.memoryLimitBytes) limits.push(`--as=${Math.floor(opts.memoryLimitBytes)}`);
-  if (opts.fileSizeLimitBytes) limits.push(`--fsize=${Math.floor(opts.fileSizeLimitBytes)}`);
-  if (limits.length && prlimitAvailable !== false && opts.rlimits !== false) {
-    file = 'prlimit';
-    argv = [...limits, '--', cmd, ...args];
+async function execute(cmd: string, args: string[], opts: RunToolOptions): Promise<ToolResult> {
+  if (opts.signal?.aborted) throw aborted();
+  const prlimit: string[] = [];
+  if (opts.rlimits !== false) {
+    if (opts.memoryLimitBytes) prlimit.push(`--as=${Math.floor(opts.memoryLimitBytes)}`);
+    if (opts.fileSizeLimitBytes) prlimit.push(`--fsize=${Math.floor(opts.fileSizeLimitBytes)}`);
   }
-  const started = performance.now();
-  return new Promise<ToolResult>((resolve, reject) => {
-    const child = spawn(file, argv, {
-      cwd: opts.cwd,
-      env: { ...process.env, LC_ALL: 'C.UTF-8', ...opts.env },
-      detached: true,
-      stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
+  const maxStdout = opts.maxStdout ?? DEFAULT_MAX_STDOUT;
+  const o = await (opts.spawner ?? localSpawner).execute(
+    { cmd, args, cwd: opts.cwd, env: opts.env, stdin: opts.stdin, maxStdout, truncate: opts.onStdoutOverflow === 'truncate', timeoutMs: opts.timeoutMs, prlimit },
+    opts.signal,
+  );
+  if (o.cancelled) throw aborted();
+  if (o.spawnError !== undefined) {
+    throw new EngineError('ENGINE_FAILED', 'A processing tool is not available on this server', { cause: new Error(o.spawnError) });
+  }
+  if (o.timedOut) {
+    throw new EngineError('TIMEOUT', `Processing took longer than ${Math.round((opts.timeoutMs ?? 0) / 100) / 10} s and was stopped`, {
+      cause: new Error(`${cmd} timed out after ${opts.timeoutMs} ms; stderr: ${o.stderr.slice(-1000)}`),
     });
-    const maxStdout = opts.maxStdout ?? DEFAULT_MAX_STDOUT;
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let err = '';
-    let truncated = false;
-    let overflow = false;
-    let timedOut = false;
-    let cancelled = false;
-    let settled = false;
-
-    const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        try {
-          child.kill('SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }
-    };
-    const timer = opts.timeoutMs
-      ? setTimeout(() => {
-          timedOut = true;
-          killGroup();
-        }, opts.timeoutMs)
-      : undefined;
-    const onAbort = () => {
-      cancelled = true;
-      killGroup();
-    };
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (overflow || truncated) return;
-      if (outBytes + chunk.length > maxStdout) {
-        const room = maxStdout - outBytes;
-        if (room > 0) out.push(chunk.subarray(0, room));
-        outBytes = maxStdout;
-        if (opts.onStdoutOverflow === 'truncate') truncated = true;
-        else overflow = true;
-        killGroup();
-        return;
-      }
-      out.push(chunk);
-      outBytes += chunk.length;
+  }
+  if (o.overflow) {
+    throw new EngineError('OUTPUT_TOO_LARGE', `The result is larger than the ${Math.round(maxStdout / 1_048_576)} MB allowed`, {
+      cause: new Error(`${cmd} stdout exceeded ${maxStdout} bytes`),
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString('utf8');
-      if (err.length > STDERR_KEEP * 2) err = err.slice(-STDERR_KEEP);
+  }
+  if (o.truncated) return { stdout: o.stdout, stderr: o.stderr, exitCode: o.exitCode ?? -1, truncated: true, ms: o.ms };
+  if (o.signal === 'SIGXFSZ') {
+    throw new EngineError('OUTPUT_TOO_LARGE', `The result is larger than the ${Math.round((opts.fileSizeLimitBytes ?? 0) / 1_048_576)} MB allowed`, {
+      cause: new Error(`${cmd} exceeded the file size limit`),
     });
-    if (opts.stdin !== undefined) {
-      child.stdin!.on('error', () => undefined); // a tool that exits without reading its input
-      child.stdin!.end(opts.stdin);
-    }
-
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      if (timer) clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      finish(() => {
-        if (e.code === 'ENOENT' && file === 'prlimit' && prlimitAvailable === undefined) {
-          // No prlimit on this machine: run without rlimits from now on.
-          prlimitAvailable = false;
-          spawnTool(cmd, args, opts).then(resolve, reject);
-          return;
-        }
-        reject(
-          new EngineError('ENGINE_FAILED', 'A processing tool is not available on this server', {
-            cause: new Error(`${cmd}: ${e.message}`),
-          }),
-        );
-      });
-    });
-    child.on('close', (code, sig) => {
-      finish(() => {
-        if (file === 'prlimit') prlimitAvailable = true;
-        const ms = performance.now() - started;
-        const stdout = Buffer.concat(out);
-        if (cancelled) return reject(aborted());
-        if (timedOut) {
-          return reject(
-            new EngineError('TIMEOUT', `Processing took longer than ${Math.round((opts.timeoutMs ?? 0) / 100) / 10} s and was stopped`, {
-              cause: new Error(`${cmd} timed out after ${opts.timeoutMs} ms; stderr: ${err.slice(-1000)}`),
-            }),
-          );
-        }
-        if (overflow) {
-          return reject(
-            new EngineError('OUTPUT_TOO_LARGE', `The result is larger than the ${Math.round(maxStdout / 1_048_576)} MB allowed`, {
-              cause: new Error(`${cmd} stdout exceeded ${maxStdout} bytes`),
-            }),
-          );
-        }
-        if (truncated) return resolve({ stdout, stderr: err, exitCode: code ?? -1, truncated, ms });
-        if (sig === 'SIGXFSZ') {
-          return reject(
-            new EngineError('OUTPUT_TOO_LARGE', `The result is larger than the ${Math.round((opts.fileSizeLimitBytes ?? 0) / 1_048_576)} MB allowed`, {
-              cause: new Error(`${cmd} exceeded the file size limit`),
-            }),
-          );
-        }
-        const ok = opts.okExitCodes ?? [0];
-        if (code === null || !ok.includes(code)) return reject(new ToolFailedError(cmd, code, err, sig, stdout));
-        resolve({ stdout, stderr: err, exitCode: code, truncated: false, ms });
-      });
-    });
-  });
+  }
+  const ok = opts.okExitCodes ?? [0];
+  if (o.exitCode === null || !ok.includes(o.exitCode)) throw new ToolFailedError(cmd, o.exitCode, o.stderr, o.signal, o.stdout);
+  return { stdout: o.stdout, stderr: o.stderr, exitCode: o.exitCode, truncated: false, ms: o.ms };
 }
 
 /** A runner bound to the server's limiter, timeout and rlimits: what engine modules receive. */
@@ -214,6 +117,7 @@ export function createToolRunner(defaults: {
   timeoutMs: number;
   memoryLimitBytes?: number;
   fileSizeLimitBytes?: number;
+  spawner?: ProcessSpawner;
 }): ToolRunner {
   return {
     limiter: defaults.limiter,
@@ -224,6 +128,7 @@ export function createToolRunner(defaults: {
         memoryLimitBytes: defaults.memoryLimitBytes,
         fileSizeLimitBytes: defaults.fileSizeLimitBytes,
         limiter: defaults.limiter,
+        spawner: defaults.spawner,
         ...opts,
       }),
   };

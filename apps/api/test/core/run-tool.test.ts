@@ -1,8 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runTool, ToolFailedError } from '../../src/core/run-tool';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runTool as runToolWith, ToolFailedError, type RunToolOptions } from '../../src/core/run-tool';
+import { localSpawner, type ProcessSpawner } from '../../src/core/spawn-process';
+import { ToolHost } from '../../src/core/tool-host';
 import { Limiter } from '../../src/core/limiter';
 
 /** Running (a killed process not yet reaped by its new parent shows as a zombie, state Z). */
@@ -15,7 +17,16 @@ const alive = (pid: number) => {
   }
 };
 
-describe('runTool', () => {
+const host = new ToolHost();
+afterAll(() => host.close());
+
+// The same behaviour whether tools start from this process or from the tool host.
+describe.each<[string, ProcessSpawner]>([
+  ['in process', localSpawner],
+  ['through the tool host', host],
+])('runTool %s', (_name, spawner) => {
+  const runTool = (cmd: string, args: string[], opts: RunToolOptions = {}) => runToolWith(cmd, args, { spawner, ...opts });
+
   it('captures stdout and stderr, no shell involved', async () => {
     const r = await runTool('sh', ['-c', 'echo out; echo err >&2', '$(touch /tmp/never)']);
     expect(r.stdout.toString()).toBe('out\n');
@@ -82,5 +93,54 @@ describe('runTool', () => {
     const err = await runTool('true', [], { limiter }).catch((e) => e);
     expect(err.code).toBe('QUEUE_FULL');
     await first;
+  });
+});
+
+describe('the tool host', () => {
+  it('runs tools from its own small process', async () => {
+    const h = new ToolHost();
+    try {
+      const r = await runToolWith('sh', ['-c', 'echo $PPID'], { spawner: h });
+      expect(Number(r.stdout.toString())).toBe(h.pid);
+      expect(h.pid).not.toBe(process.pid);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('dies mid-run: its tools are killed and the work is done again from this process', async () => {
+    const h = new ToolHost();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
+    const pidFile = path.join(dir, 'pid');
+    try {
+      await runToolWith('true', [], { spawner: h }); // started
+      const hostPid = h.pid!;
+      const p = runToolWith('sh', ['-c', `echo $$ >> ${pidFile}; sleep 0.6; echo done`], { spawner: h });
+      await new Promise((r) => setTimeout(r, 200));
+      process.kill(hostPid, 'SIGKILL');
+      const r = await p;
+      expect(r.stdout.toString()).toBe('done\n');
+      const [first, second] = readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+      expect(second).toBeDefined();
+      expect(alive(first!)).toBe(false); // the run the host had started was killed with it
+      // The next run gets a new host.
+      expect((await runToolWith('echo', ['again'], { spawner: h })).stdout.toString()).toBe('again\n');
+      expect(h.pid).not.toBe(hostPid);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('closing it kills what it is running', async () => {
+    const h = new ToolHost();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
+    const pidFile = path.join(dir, 'pid');
+    const p = runToolWith('sh', ['-c', `echo $$ > ${pidFile}; exec sleep 30`], { spawner: h }).catch((e) => e);
+    for (let i = 0; i < 50 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await h.close();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(alive(pid)).toBe(false);
+    void p;
   });
 });

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * One external process, run to its end and reported as plain data (never a rejection): what `runTool` turns into a
+ * result or a typed error. Plain data so that it can run here or in the tool host process and cross IPC unchanged.
+ */
+export interface SpawnRequest {
+  cmd: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: Buffer | string;
+  /** Bytes of stdout kept; past it the process group is killed. */
+  maxStdout: number;
+  /** Past maxStdout: report `truncated` (true) or `overflow` (false). */
+  truncate: boolean;
+  timeoutMs?: number;
+  /** prlimit(1) arguments (e.g. `--as=…`); empty: run the command directly. */
+  prlimit: string[];
+}
+
+export interface SpawnOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: Buffer;
+  stderr: string;
+  truncated: boolean;
+  overflow: boolean;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** The process could not be started (e.g. ENOENT): the message. */
+  spawnError?: string;
+  ms: number;
+}
+
+/** Where processes are started: in this process, or in the lean tool host (see tool-host.ts). */
+export interface ProcessSpawner {
+  execute(req: SpawnRequest, signal?: AbortSignal): Promise<SpawnOutcome>;
+  close?(): Promise<void>;
+}
+
+const STDERR_KEEP = 64 * 1024;
+let prlimitAvailable: boolean | undefined;
+
+/**
+ * Argument vector only (never a shell), its own process group (so a timeout or a cancel kills what it spawned too),
+ * stdout capped, stderr tail kept. Without prlimit on the machine, runs without the ceilings.
+ */
+export function spawnProcess(req: SpawnRequest, signal?: AbortSignal, onStart?: (pid: number) => void): Promise<SpawnOutcome> {
+  const started = performance.now();
+  const usePrlimit = req.prlimit.length > 0 && prlimitAvailable !== false;
+  const file = usePrlimit ? 'prlimit' : req.cmd;
+  const argv = usePrlimit ? [...req.prlimit, '--', req.cmd, ...req.args] : req.args;
+  const base = { signal: null, stdout: Buffer.alloc(0), stderr: '', truncated: false, overflow: false, timedOut: false };
+  if (signal?.aborted) return Promise.resolve({ ...base, exitCode: null, cancelled: true, ms: 0 });
+
+  return new Promise<SpawnOutcome>((resolve) => {
+    const child = spawn(file, argv, {
+      cwd: req.cwd,
+      env: { ...process.env, LC_ALL: 'C.UTF-8', ...req.env },
+      detached: true,
+      stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    if (child.pid !== undefined) onStart?.(child.pid);
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    let truncated = false;
+    let overflow = false;
+    let timedOut = false;
+    let cancelled = false;
+    let settled = false;
+
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+    };
+    const timer = req.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          killGroup();
+        }, req.timeoutMs)
+      : undefined;
+    const onAbort = () => {
+      cancelled = true;
+      killGroup();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (overflow || truncated) return;
+      if (outBytes + chunk.length > req.maxStdout) {
+        const room = req.maxStdout - outBytes;
+        if (room > 0) out.push(chunk.subarray(0, room));
+        outBytes = req.maxStdout;
+        if (req.truncate) truncated = true;
+        else overflow = true;
+        killGroup();
+        return;
+      }
+      out.push(chunk);
+      outBytes += chunk.length;
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+      if (err.length > STDERR_KEEP * 2) err = err.slice(-STDERR_KEEP);
+    });
+    if (req.stdin !== undefined) {
+      child.stdin!.on('error', () => undefined); // a tool that exits without reading its input
+      child.stdin!.end(req.stdin);
+    }
+
+    const finish = (outcome: Omit<SpawnOutcome, 'ms'>) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ ...outcome, ms: performance.now() - started });
+    };
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT' && usePrlimit && prlimitAvailable === undefined) {
+        // No prlimit on this machine: run without ceilings from now on.
+        prlimitAvailable = false;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        spawnProcess(req, signal, onStart).then(resolve);
+        return;
+      }
+      finish({ ...base, exitCode: null, cancelled, spawnError: `${req.cmd}: ${e.message}` });
+    });
+    child.on('close', (code, sig) => {
+      if (usePrlimit) prlimitAvailable = true;
+      finish({ exitCode: code, signal: sig, stdout: Buffer.concat(out), stderr: err, truncated, overflow, timedOut, cancelled });
+    });
+  });
+}
+
+export const localSpawner: ProcessSpawner = { execute: spawnProcess };
