@@ -54,14 +54,14 @@ export const ZProcessingEnv = z.object({
   /** Largest file a tool may write (prlimit --fsize); 0: none. */
   PROCESSING_MAX_FILE_MB: z.coerce.number().int().min(0).default(1024),
   /**
-   * Start merge, protect and whole-document text extraction while the inputs are checked (the answer still waits
-   * for the checks; a refusal kills the work). Off by default: limits are checked before any work starts.
-   */
-  /**
    * Start tools from a small helper process: a fork from the server costs ~20 ms and blocks it when the server holds
    * hundreds of MB (the embedded database); from the helper ~2 ms.
    */
   PROCESSING_TOOL_HOST: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  /**
+   * Start merge, protect and whole-document text extraction while the inputs are checked (the answer still waits
+   * for the checks; a refusal kills the work). Off by default: limits are checked before any work starts.
+   */
   PROCESSING_SPECULATE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
 });
 
