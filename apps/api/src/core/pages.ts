@@ -107,3 +107,25 @@ export function pageRuns(pages: number[]): PageRange[] {
   }
   return runs;
 }
+
+/**
+ * `runs` cut into about `parts` pieces of similar page count, in order: work one tool does page by page can then use
+ * several cores. Pieces under `minPages` are not worth another process; each run stays at least one piece.
+ */
+export function splitRuns(runs: PageRange[], parts: number, minPages: number): PageRange[] {
+  const total = runs.reduce((n, r) => n + r.to - r.from + 1, 0);
+  const pieces = Math.min(parts, Math.floor(total / minPages));
+  if (pieces < 2) return runs;
+  const size = total / pieces;
+  const out: PageRange[] = [];
+  for (const r of runs) {
+    const len = r.to - r.from + 1;
+    const k = Math.max(1, Math.round(len / size));
+    for (let i = 0; i < k; i++) {
+      const from = r.from + Math.round((i * len) / k);
+      const to = r.from + Math.round(((i + 1) * len) / k) - 1;
+      out.push({ from, to });
+    }
+  }
+  return out;
+}

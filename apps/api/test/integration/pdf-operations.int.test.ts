@@ -286,6 +286,18 @@ describe('metadata, analysis, text', () => {
     expect(corpusText.pages.map((p) => p.text.trim())).toEqual(['Page 1', 'Page 2', 'Page 3']);
   });
 
+  it('extracts a long document across the free cores with the same text as one pdftotext run', async () => {
+    expect(engines.limiter.stats().concurrency).toBeGreaterThanOrEqual(2); // else nothing is split
+    const file = await numberedPdf(130, 'Long');
+    const { j, input } = await prepared(file);
+    const r = await ops.extractText(j, input, { layout: true, words: false });
+    expect(r.pages.map((p) => p.page)).toEqual(Array.from({ length: 130 }, (_, i) => i + 1));
+    expect(r.pages.map((p) => p.text.trim())).toEqual(pagesText(file));
+    const w = await ops.extractText(j, input, { pageRange: '2-129', layout: false, words: true });
+    expect(w.pages.map((p) => p.page)).toEqual(Array.from({ length: 128 }, (_, i) => i + 2));
+    expect(w.pages.map((p) => p.text)).toEqual(Array.from({ length: 128 }, (_, i) => `Long Page ${i + 2} Body text of long page ${i + 2}.`));
+  });
+
   it('analyzes structure, fonts, images and text', async () => {
     const { j, input } = await prepared(corpus('image-heavy.pdf'));
     const a = await ops.analyzePdf(j, input);

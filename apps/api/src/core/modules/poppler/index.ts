@@ -15,7 +15,7 @@ import type {
   RenderedPage,
   TextWord,
 } from '../../interfaces';
-import { pageRuns } from '../../pages';
+import { pageRuns, splitRuns, type PageRange } from '../../pages';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
 
 const ZConfig = z.object({
@@ -25,6 +25,9 @@ const ZConfig = z.object({
   MAX_IMAGES: z.coerce.number().int().min(1).default(2000),
 });
 type PopplerConfig = z.infer<typeof ZConfig>;
+
+/** Below this many pages per process, splitting text extraction costs more than it gains. */
+const TEXT_PAGES_PER_PROCESS = 40;
 
 export function classifyPopplerError(err: unknown, passwordGiven = false): unknown {
   if (!(err instanceof ToolFailedError)) return err;
@@ -223,33 +226,34 @@ export const popplerModule = defineModule<PopplerConfig>({
       return parsePageBoxes(r.stdout.toString('utf8'));
     };
 
-    const extractText = async (input: string, opts: { pages: number[] | 'all'; layout: boolean; words: boolean }, c: OpContext) => {
-      const out: PageText[] = [];
-      const all = opts.pages === 'all';
-      const runs = opts.pages === 'all' ? [{ from: 1, to: Infinity }] : pageRuns(opts.pages);
-      for (const runOf of runs) {
-        const range = all ? [] : ['-f', String(runOf.from), '-l', String(runOf.to)];
-        if (opts.words) {
-          const r = await run('pdftotext', ['-enc', 'UTF-8', '-bbox', ...range, input, '-'], c, { maxStdout: ctx.maxOutputBytes });
-          parseBbox(r.stdout.toString('utf8')).forEach((p, i) => {
-            out.push({
-              page: runOf.from + i,
-              text: p.words.map((w) => w.text).join(' '),
-              width: p.width,
-              height: p.height,
-              words: p.words,
-            });
-          });
-        } else {
-          const args = ['-enc', 'UTF-8', ...(opts.layout ? ['-layout'] : []), ...range, input, '-'];
-          const r = await run('pdftotext', args, c, { maxStdout: ctx.maxOutputBytes });
-          const chunks = r.stdout.toString('utf8').split('\f');
-          // pdftotext ends every page with a form feed: the last chunk is what follows the last page.
-          const last = all ? chunks.length - 1 : runOf.to - runOf.from + 1;
-          for (let k = 0; k < last; k++) out.push({ page: runOf.from + k, text: (chunks[k] ?? '').replace(/\s+$/, '') });
-        }
+    /** Text of one page run (pages from..to; `to` Infinity: to the end). */
+    const textOfRun = async (input: string, runOf: PageRange, opts: { layout: boolean; words: boolean }, c: OpContext) => {
+      const all = runOf.to === Infinity;
+      const range = all ? [] : ['-f', String(runOf.from), '-l', String(runOf.to)];
+      if (opts.words) {
+        const r = await run('pdftotext', ['-enc', 'UTF-8', '-bbox', ...range, input, '-'], c, { maxStdout: ctx.maxOutputBytes });
+        return parseBbox(r.stdout.toString('utf8')).map(
+          (p, i): PageText => ({ page: runOf.from + i, text: p.words.map((w) => w.text).join(' '), width: p.width, height: p.height, words: p.words }),
+        );
       }
-      return out;
+      const args = ['-enc', 'UTF-8', ...(opts.layout ? ['-layout'] : []), ...range, input, '-'];
+      const r = await run('pdftotext', args, c, { maxStdout: ctx.maxOutputBytes });
+      const chunks = r.stdout.toString('utf8').split('\f');
+      // pdftotext ends every page with a form feed: the last chunk is what follows the last page.
+      const last = all ? chunks.length - 1 : runOf.to - runOf.from + 1;
+      return Array.from({ length: last }, (_, k): PageText => ({ page: runOf.from + k, text: (chunks[k] ?? '').replace(/\s+$/, '') }));
+    };
+
+    const extractText = async (input: string, opts: { pages: number[] | 'all'; layout: boolean; words: boolean }, c: OpContext) => {
+      let runs = opts.pages === 'all' ? [{ from: 1, to: Infinity }] : pageRuns(opts.pages);
+      if (opts.pages !== 'all') {
+        // pdftotext uses one core: on an otherwise idle server, long documents are cut across the free slots
+        // (same text: each page is extracted on its own). A busy server gains nothing from it and keeps one process.
+        const s = ctx.tools.limiter.stats();
+        runs = splitRuns(runs, s.concurrency - s.running - s.queued, TEXT_PAGES_PER_PROCESS);
+      }
+      const parts = await Promise.all(runs.map((r) => textOfRun(input, r, opts, c)));
+      return parts.flat();
     };
 
     return {
