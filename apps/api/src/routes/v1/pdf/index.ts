@@ -32,7 +32,8 @@ import type { UploadedFile } from '../../../lib/uploads';
 import * as ops from '../../../core/pdf/operations';
 import type { MetadataUpdate, PdfPermissions } from '../../../core/interfaces';
 import type { ImageMark, TextMark } from '../../../core/pdf/stamp';
-import { registerPdfRoute, type FileSpec } from './route-kit';
+import type { z } from 'zod';
+import { registerPdfRoute, type FileSpec, type PdfRouteSpec } from './route-kit';
 
 const one: FileSpec = { field: 'file', min: 1, max: 1, description: 'The PDF document' };
 const fileAnswer = ZFileResultResponse.describe(
@@ -101,6 +102,40 @@ async function watermarkImage(file: UploadedFile, scale: number): Promise<ImageM
 
 const CLEARABLE = ['title', 'author', 'subject', 'keywords', 'creator', 'producer'] as const;
 
+type OneInSpec<F extends z.ZodObject> = Omit<PdfRouteSpec<F>, 'files' | 'response' | 'handler'>;
+const passwordOf = (fields: object) => (fields as { password?: string }).password;
+
+/** One PDF in (opened with its `password`), one PDF out: the shape of most routes. */
+function pdfToPdfRoute<F extends z.ZodObject>(
+  app: FastifyInstance,
+  spec: OneInSpec<F> & { run(job: ops.PdfJob, input: ops.PreparedPdf, fields: z.output<F>): Promise<ops.OutputFile> },
+): void {
+  registerPdfRoute(app, {
+    ...spec,
+    files: one,
+    response: fileAnswer,
+    async handler({ request, reply, fields, pdfs, job, prepare }) {
+      const input = await prepare(pdfs[0]!, { password: passwordOf(fields) });
+      return sendPdf(request, reply, pdfs[0]!, await spec.run(job, input, fields));
+    },
+  });
+}
+
+/** One PDF in, a JSON report out. */
+function pdfToDataRoute<F extends z.ZodObject>(
+  app: FastifyInstance,
+  spec: OneInSpec<F> & { response: z.ZodType; run(job: ops.PdfJob, input: ops.PreparedPdf, fields: z.output<F>): Promise<unknown> },
+): void {
+  registerPdfRoute(app, {
+    ...spec,
+    files: one,
+    async handler({ reply, fields, pdfs, job, prepare }) {
+      const input = await prepare(pdfs[0]!, { password: passwordOf(fields) });
+      return sendData(reply, await spec.run(job, input, fields));
+    },
+  });
+}
+
 export async function pdfRoutes(app: FastifyInstance): Promise<void> {
   registerPdfRoute(app, {
     path: '/merge',
@@ -143,52 +178,32 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  pdfToPdfRoute(app, {
     path: '/extract-pages',
     summary: 'Keep only some pages',
     fields: ZExtractPagesFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendPdf(request, reply, pdfs[0]!, await ops.extractPages(job, input, fields.pages));
-    },
+    run: (job, input, fields) => ops.extractPages(job, input, fields.pages),
   });
 
-  registerPdfRoute(app, {
+  pdfToPdfRoute(app, {
     path: '/delete-pages',
     summary: 'Remove pages',
     fields: ZDeletePagesFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendPdf(request, reply, pdfs[0]!, await ops.deletePages(job, input, fields.pages));
-    },
+    run: (job, input, fields) => ops.deletePages(job, input, fields.pages),
   });
 
-  registerPdfRoute(app, {
+  pdfToPdfRoute(app, {
     path: '/rotate',
     summary: 'Rotate pages by 90, 180 or 270 degrees clockwise',
     fields: ZRotatePdfFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendPdf(request, reply, pdfs[0]!, await ops.rotatePages(job, input, fields.angle, fields.pages));
-    },
+    run: (job, input, fields) => ops.rotatePages(job, input, fields.angle, fields.pages),
   });
 
-  registerPdfRoute(app, {
+  pdfToPdfRoute(app, {
     path: '/reorder',
     summary: 'Put the pages in a new order',
     fields: ZReorderPdfFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendPdf(request, reply, pdfs[0]!, await ops.reorderPages(job, input, fields.order));
-    },
+    run: (job, input, fields) => ops.reorderPages(job, input, fields.order),
   });
 
   registerPdfRoute(app, {
@@ -230,22 +245,12 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  pdfToPdfRoute(app, {
     path: '/page-numbers',
     summary: 'Number the pages',
     fields: ZPageNumbersFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      const out = await ops.numberPages(
-        job,
-        input,
-        { position: fields.position, format: fields.format, startAt: fields.startAt, fontSize: fields.fontSize, color: fields.color, margin: fields.margin },
-        fields.pages,
-      );
-      return sendPdf(request, reply, pdfs[0]!, out);
-    },
+    run: (job, input, f) =>
+      ops.numberPages(job, input, { position: f.position, format: f.format, startAt: f.startAt, fontSize: f.fontSize, color: f.color, margin: f.margin }, f.pages),
   });
 
   registerPdfRoute(app, {
@@ -265,28 +270,19 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  pdfToPdfRoute(app, {
     path: '/unlock',
     summary: 'Remove the password and restrictions',
     fields: ZUnlockPdfFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendPdf(request, reply, pdfs[0]!, await ops.unlockPdf(job, input));
-    },
+    run: (job, input) => ops.unlockPdf(job, input),
   });
 
-  registerPdfRoute(app, {
+  pdfToDataRoute(app, {
     path: '/metadata',
     summary: 'Read the document information',
     fields: ZPasswordOnlyFields,
-    files: one,
     response: ZPdfMetadataResponse,
-    async handler({ reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendData(reply, await ops.readMetadata(job, input));
-    },
+    run: (job, input) => ops.readMetadata(job, input),
   });
 
   registerPdfRoute(app, {
@@ -312,16 +308,12 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  pdfToDataRoute(app, {
     path: '/analyze',
     summary: 'Pages, sizes, version, encryption, fonts, images, forms, text or scanned, size breakdown',
     fields: ZPasswordOnlyFields,
-    files: one,
     response: ZPdfAnalysisResponse,
-    async handler({ reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendData(reply, await ops.analyzePdf(job, input));
-    },
+    run: (job, input) => ops.analyzePdf(job, input),
   });
 
   registerPdfRoute(app, {
@@ -357,16 +349,12 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  pdfToDataRoute(app, {
     path: '/compression-analysis',
     summary: 'Estimated size per compression level, image and font weight, a recommendation',
     fields: ZPasswordOnlyFields,
-    files: one,
     response: ZCompressionAnalysisResponse,
-    async handler({ reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendData(reply, await ops.compressionAnalysis(job, input));
-    },
+    run: (job, input) => ops.compressionAnalysis(job, input),
   });
 
   registerPdfRoute(app, {
@@ -399,16 +387,11 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  pdfToPdfRoute(app, {
     path: '/flatten',
     summary: 'Burn form fields and annotations into the pages',
     fields: ZPasswordOnlyFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendPdf(request, reply, pdfs[0]!, await ops.flattenPdf(job, input));
-    },
+    run: (job, input) => ops.flattenPdf(job, input),
   });
 
   registerPdfRoute(app, {
@@ -425,15 +408,10 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  pdfToPdfRoute(app, {
     path: '/to-pdfa',
     summary: 'Convert to PDF/A-2b (archival)',
     fields: ZPasswordOnlyFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendPdf(request, reply, pdfs[0]!, await ops.toPdfa(job, input));
-    },
+    run: (job, input) => ops.toPdfa(job, input),
   });
 }
