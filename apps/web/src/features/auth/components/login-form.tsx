@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useFormValues } from '@/hooks/use-form-values';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -10,29 +11,23 @@ import { messages } from '@/config/messages';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { loginSchema, validate, type FieldErrors, type LoginValues } from '@/features/auth/api/schemas';
+import { loginSchema, type LoginValues } from '@/features/auth/api/schemas';
 
 export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
   const login = useAuthStore((s) => s.login);
   const isLoading = useAuthStore((s) => s.isLoading);
   const navigate = useNavigate();
-  const [values, setValues] = useState<LoginValues>({ email: '', password: '', rememberMe: false });
-  const [errors, setErrors] = useState<FieldErrors<LoginValues>>({});
+  const { values, errors, set, bind, check } = useFormValues<LoginValues>(loginSchema, {
+    email: '',
+    password: '',
+    rememberMe: false,
+  });
   const [formError, setFormError] = useState<{ message: string; code?: string } | null>(null);
-
-  const set = <K extends keyof LoginValues>(key: K, value: LoginValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
-  };
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const found = validate(loginSchema, values);
-    if (found) {
-      setErrors(found);
-      return;
-    }
+    if (!check()) return;
     try {
       await login({ email: values.email.trim(), password: values.password, rememberMe: values.rememberMe });
       onSuccess?.();
@@ -63,15 +58,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
         </Alert>
       )}
       <Field label="Email address" error={errors.email}>
-        <Input
-          type="email"
-          name="email"
-          autoComplete="email"
-          placeholder="you@company.com"
-          value={values.email}
-          onChange={(e) => set('email', e.target.value)}
-          required
-        />
+        <Input type="email" autoComplete="email" placeholder="you@company.com" {...bind('email')} required />
       </Field>
       <Field
         label="Password"
@@ -85,14 +72,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
           </Link>
         }
       >
-        <PasswordInput
-          name="password"
-          autoComplete="current-password"
-          placeholder="••••••••"
-          value={values.password}
-          onChange={(e) => set('password', e.target.value)}
-          required
-        />
+        <PasswordInput autoComplete="current-password" placeholder="••••••••" {...bind('password')} required />
       </Field>
       <div className="flex items-center gap-2">
         <Checkbox id="remember-me" checked={values.rememberMe} onCheckedChange={(c) => set('rememberMe', c === true)} />

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useFormValues } from '@/hooks/use-form-values';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -10,7 +11,7 @@ import { messages } from '@/config/messages';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { registerSchema, validate, type FieldErrors, type RegisterValues } from '@/features/auth/api/schemas';
+import { registerSchema, type RegisterValues } from '@/features/auth/api/schemas';
 import { PasswordStrength } from './password-strength';
 
 export interface RegisterFormProps {
@@ -28,7 +29,7 @@ function registerFailure(err: unknown): string {
 export function RegisterForm({ onSuccess }: RegisterFormProps) {
   const register = useAuthStore((s) => s.register);
   const isLoading = useAuthStore((s) => s.isLoading);
-  const [values, setValues] = useState<RegisterValues>({
+  const { values, errors, set, bind, check } = useFormValues<RegisterValues>(registerSchema, {
     name: '',
     email: '',
     company: '',
@@ -36,22 +37,12 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
     confirmPassword: '',
     acceptTerms: false,
   });
-  const [errors, setErrors] = useState<FieldErrors<RegisterValues>>({});
   const [formError, setFormError] = useState<string | null>(null);
-
-  const set = <K extends keyof RegisterValues>(key: K, value: RegisterValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
-  };
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const found = validate(registerSchema, values);
-    if (found) {
-      setErrors(found);
-      return;
-    }
+    if (!check()) return;
     try {
       const email = values.email.trim();
       const result = await register({
@@ -77,42 +68,19 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
       )}
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Full name" error={errors.name} className="sm:col-span-2">
-          <Input
-            name="name"
-            autoComplete="name"
-            placeholder="Ada Lovelace"
-            value={values.name}
-            onChange={(e) => set('name', e.target.value)}
-            required
-          />
+          <Input autoComplete="name" placeholder="Ada Lovelace" {...bind('name')} required />
         </Field>
         <Field label="Email address" error={errors.email}>
-          <Input
-            type="email"
-            name="email"
-            autoComplete="email"
-            placeholder="you@company.com"
-            value={values.email}
-            onChange={(e) => set('email', e.target.value)}
-            required
-          />
+          <Input type="email" autoComplete="email" placeholder="you@company.com" {...bind('email')} required />
         </Field>
         <Field label="Company" optional error={errors.company}>
-          <Input
-            name="company"
-            autoComplete="organization"
-            placeholder="Acme Inc."
-            value={values.company}
-            onChange={(e) => set('company', e.target.value)}
-          />
+          <Input autoComplete="organization" placeholder="Acme Inc." {...bind('company')} />
         </Field>
         <Field label="Password" error={errors.password} className="sm:col-span-2">
           <PasswordInput
-            name="password"
             autoComplete="new-password"
             placeholder="Create a strong password"
-            value={values.password}
-            onChange={(e) => set('password', e.target.value)}
+            {...bind('password')}
             required
           />
         </Field>
@@ -121,11 +89,9 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
         </div>
         <Field label="Confirm password" error={errors.confirmPassword} className="sm:col-span-2">
           <PasswordInput
-            name="confirmPassword"
             autoComplete="new-password"
             placeholder="Repeat your password"
-            value={values.confirmPassword}
-            onChange={(e) => set('confirmPassword', e.target.value)}
+            {...bind('confirmPassword')}
             required
           />
         </Field>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useFormValues } from '@/hooks/use-form-values';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
@@ -7,37 +8,26 @@ import { Alert } from '@/components/ui/alert';
 import { messages } from '@/config/messages';
 import { errorMessage } from '@/lib/api-client';
 import { isFormError, useAuthStore } from '@/features/auth/stores/auth-store';
-import { changePasswordSchema, validate } from '@/features/auth/api/schemas';
+import { changePasswordSchema } from '@/features/auth/api/schemas';
 import { PasswordStrength } from '@/features/auth/components/password-strength';
 
 const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
-type Values = typeof empty;
 
 export function ChangePasswordForm() {
   const changePassword = useAuthStore((s) => s.changePassword);
   const user = useAuthStore((s) => s.user);
-  const [values, setValues] = useState<Values>(empty);
-  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
+  const { values, errors, bind, check, reset } = useFormValues(changePasswordSchema, empty);
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-
-  const set = (k: keyof Values, v: string) => {
-    setValues((s) => ({ ...s, [k]: v }));
-    setErrors((e) => ({ ...e, [k]: undefined }));
-  };
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const found = validate(changePasswordSchema, values);
-    if (found) {
-      setErrors(found);
-      return;
-    }
+    if (!check()) return;
     setPending(true);
     try {
       await changePassword(values);
-      setValues(empty);
+      reset();
     } catch (err) {
       if (isFormError(err)) setFormError(errorMessage(err, messages.store.changePassword));
     } finally {
@@ -59,29 +49,14 @@ export function ChangePasswordForm() {
             </Alert>
           )}
           <Field label="Current password" error={errors.currentPassword}>
-            <PasswordInput
-              name="currentPassword"
-              autoComplete="current-password"
-              value={values.currentPassword}
-              onChange={(e) => set('currentPassword', e.target.value)}
-            />
+            <PasswordInput autoComplete="current-password" {...bind('currentPassword')} />
           </Field>
           <div className="grid gap-5 sm:grid-cols-2">
             <Field label="New password" error={errors.newPassword}>
-              <PasswordInput
-                name="newPassword"
-                autoComplete="new-password"
-                value={values.newPassword}
-                onChange={(e) => set('newPassword', e.target.value)}
-              />
+              <PasswordInput autoComplete="new-password" {...bind('newPassword')} />
             </Field>
             <Field label="Confirm new password" error={errors.confirmPassword}>
-              <PasswordInput
-                name="confirmPassword"
-                autoComplete="new-password"
-                value={values.confirmPassword}
-                onChange={(e) => set('confirmPassword', e.target.value)}
-              />
+              <PasswordInput autoComplete="new-password" {...bind('confirmPassword')} />
             </Field>
           </div>
           <PasswordStrength password={values.newPassword} email={user?.email} name={user?.name} />
