@@ -15,6 +15,7 @@ import {
 } from 'lucide-react';
 import { isAdminRole, type TUsageAnalytics } from '@docflow/contracts';
 import { Alert } from '@/components/ui/alert';
+import { DataTable } from '@/components/ui/table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -63,54 +64,37 @@ export function PlanDetails({ usage }: { usage: TUsageAnalytics }) {
         description={`${limits.plans.length} plans in use across your keys`}
         bodyClassName="p-0"
       >
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[520px] text-sm">
-            <thead>
-              <tr className="border-b border-slate-100 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-                <th scope="col" className="px-5 py-3">
-                  Key
-                </th>
-                <th scope="col" className="px-5 py-3">
-                  Plan
-                </th>
-                <th scope="col" className="px-5 py-3 text-right">
-                  Usage
-                </th>
-                <th scope="col" className="px-5 py-3">
-                  Utilization
-                </th>
-                <th scope="col" className="px-5 py-3 text-right">
-                  Total usage
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {limits.planBreakdown.map((row) => (
-                <tr key={row.keyId}>
-                  <th scope="row" className="px-5 py-3 text-left font-medium text-slate-900">
-                    {row.keyName || 'Unnamed Key'}
-                  </th>
-                  <td className="px-5 py-3">
-                    <Badge tone="indigo">{row.planName}</Badge>
-                  </td>
-                  <td className="px-5 py-3 text-right tabular-nums">{formatNumber(row.usage)}</td>
-                  <td className="px-5 py-3">
-                    <div className="flex items-center gap-2">
-                      <div className="w-20">
-                        <UtilizationBar
-                          percent={row.utilization}
-                          label={`${row.keyName || 'Unnamed Key'} utilization`}
-                        />
-                      </div>
-                      <span className="tabular-nums text-slate-600">{formatRate(row.utilization)}</span>
-                    </div>
-                  </td>
-                  <td className="px-5 py-3 text-right tabular-nums">{formatNumber(row.totalUsage)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          minWidth={520}
+          columns={[
+            { label: 'Key' },
+            { label: 'Plan' },
+            { label: 'Usage', align: 'right' },
+            { label: 'Utilization' },
+            { label: 'Total usage', align: 'right' },
+          ]}
+        >
+          {limits.planBreakdown.map((row) => (
+            <tr key={row.keyId}>
+              <th scope="row" className="px-5 py-3 text-left font-medium text-slate-900">
+                {row.keyName || 'Unnamed Key'}
+              </th>
+              <td className="px-5 py-3">
+                <Badge tone="indigo">{row.planName}</Badge>
+              </td>
+              <td className="px-5 py-3 text-right tabular-nums">{formatNumber(row.usage)}</td>
+              <td className="px-5 py-3">
+                <div className="flex items-center gap-2">
+                  <div className="w-20">
+                    <UtilizationBar percent={row.utilization} label={`${row.keyName || 'Unnamed Key'} utilization`} />
+                  </div>
+                  <span className="tabular-nums text-slate-600">{formatRate(row.utilization)}</span>
+                </div>
+              </td>
+              <td className="px-5 py-3 text-right tabular-nums">{formatNumber(row.totalUsage)}</td>
+            </tr>
+          ))}
+        </DataTable>
       </SectionCard>
     );
   }

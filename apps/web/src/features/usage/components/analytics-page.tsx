@@ -21,6 +21,7 @@ import {
 import { isAdminRole, type TUsageAnalytics, type TUsagePeriod } from '@docflow/contracts';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Alert } from '@/components/ui/alert';
+import { DataTable } from '@/components/ui/table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { isApiError } from '@/lib/api-client';
@@ -335,56 +336,42 @@ function KeyActivityTable({ usage }: { usage: TUsageAnalytics }) {
       {rows.length === 0 ? (
         <p className="p-5 text-sm text-slate-500">No key activity in this period.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[640px] text-sm">
-            <thead>
-              <tr className="border-b border-slate-100 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-                <th scope="col" className="px-5 py-3">
-                  Key
+        <DataTable
+          minWidth={640}
+          columns={[
+            { label: 'Key' },
+            { label: 'Requests', align: 'right' },
+            { label: 'Success rate' },
+            { label: '% of total', align: 'right' },
+            { label: 'Last used' },
+          ]}
+        >
+          {rows.map((k) => {
+            const rate = rateOrDefault(k.successRate);
+            const label = successRateLabel(rate);
+            return (
+              <tr key={k.keyId} data-testid="key-activity-row">
+                <th scope="row" className="px-5 py-3 text-left font-medium text-slate-900">
+                  <span className="flex items-center gap-2">
+                    <KeyRound className="h-4 w-4 text-slate-400" aria-hidden="true" />
+                    {k.keyName || 'Unnamed Key'}
+                  </span>
                 </th>
-                <th scope="col" className="px-5 py-3 text-right">
-                  Requests
-                </th>
-                <th scope="col" className="px-5 py-3">
-                  Success rate
-                </th>
-                <th scope="col" className="px-5 py-3 text-right">
-                  % of total
-                </th>
-                <th scope="col" className="px-5 py-3">
-                  Last used
-                </th>
+                <td className="px-5 py-3 text-right tabular-nums text-slate-900">{formatNumber(k.requests)}</td>
+                <td className="px-5 py-3">
+                  <span className="flex items-center gap-2">
+                    <span className="tabular-nums text-slate-900">{formatRate(rate)}</span>
+                    <Badge tone={successLabelTone[label]}>{label}</Badge>
+                  </span>
+                </td>
+                <td className="px-5 py-3 text-right tabular-nums text-slate-600">
+                  {formatRate(total > 0 ? (k.requests / total) * 100 : 0)}
+                </td>
+                <td className="px-5 py-3 text-slate-600">{formatRelative(k.lastUsed)}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.map((k) => {
-                const rate = rateOrDefault(k.successRate);
-                const label = successRateLabel(rate);
-                return (
-                  <tr key={k.keyId} data-testid="key-activity-row">
-                    <th scope="row" className="px-5 py-3 text-left font-medium text-slate-900">
-                      <span className="flex items-center gap-2">
-                        <KeyRound className="h-4 w-4 text-slate-400" aria-hidden="true" />
-                        {k.keyName || 'Unnamed Key'}
-                      </span>
-                    </th>
-                    <td className="px-5 py-3 text-right tabular-nums text-slate-900">{formatNumber(k.requests)}</td>
-                    <td className="px-5 py-3">
-                      <span className="flex items-center gap-2">
-                        <span className="tabular-nums text-slate-900">{formatRate(rate)}</span>
-                        <Badge tone={successLabelTone[label]}>{label}</Badge>
-                      </span>
-                    </td>
-                    <td className="px-5 py-3 text-right tabular-nums text-slate-600">
-                      {formatRate(total > 0 ? (k.requests / total) * 100 : 0)}
-                    </td>
-                    <td className="px-5 py-3 text-slate-600">{formatRelative(k.lastUsed)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
     </SectionCard>
   );
