@@ -17,6 +17,7 @@ import { requestWorkspace } from './plugins/request-workspace';
 import { createEngines } from './config/engines';
 import { apiKeyGuard } from './plugins/api-key-guard';
 import { healthRoutes } from './routes/health';
+import { metricsPlugin } from './plugins/metrics';
 import { v1Routes } from './routes/v1/index';
 
 declare module 'fastify' {
@@ -87,6 +88,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(apiKeyGuard); // app.processingGuard(group): API-key auth, plan gate, limits, metering
   await registerDocs(app);
   await app.register(healthRoutes);
+  await app.register(metricsPlugin);
   await app.register(v1Routes, { prefix: '/api/v1' });
   await serveWeb(app, config.WEB_DIST ? path.resolve(config.WEB_DIST) : defaultWebDist);
   return app;

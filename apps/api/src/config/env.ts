@@ -45,6 +45,8 @@ export const ZEnv = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
   LOGIN_DAILY_IP_CAP: z.coerce.number().int().min(1).default(100),
+  /** Bearer token for GET /metrics from other hosts; without it only loopback clients may read the metrics. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Env = z.infer<typeof ZEnv>;

@@ -23,6 +23,17 @@ export interface EnginesOptions {
   toolHost?: boolean;
 }
 
+/** One operation through its chain, as metrics see it. */
+export interface RunRecord {
+  op: OperationName;
+  /** The engine that answered, or the last one tried. */
+  engine: string;
+  ok: boolean;
+  /** The error code when it failed. */
+  code?: string;
+  ms: number;
+}
+
 export interface RunResult<R> {
   value: R;
   engine: string;
@@ -36,6 +47,8 @@ export class Engines {
   readonly limiter: Limiter;
   readonly tools: ToolRunner;
   private readonly spawner: ProcessSpawner;
+  /** Told of every operation run (the metrics plugin listens). */
+  readonly observers: Array<(r: RunRecord) => void> = [];
   private readonly instances = new Map<string, Engine>();
   private readonly links = new Map<OperationName, ChainLink<unknown>[]>();
 
@@ -94,8 +107,20 @@ export class Engines {
     call: (fn: OperationFn<K>, engine: string) => Promise<R>,
     signal?: AbortSignal,
   ): Promise<RunResult<R>> {
-    const r = await runChain(op, (this.links.get(op) ?? []) as ChainLink<OperationFn<K>>[], call, { signal });
-    return { value: r.value, engine: r.engine };
+    const started = performance.now();
+    try {
+      const r = await runChain(op, (this.links.get(op) ?? []) as ChainLink<OperationFn<K>>[], call, { signal });
+      this.notify({ op, engine: r.engine, ok: true, ms: performance.now() - started });
+      return { value: r.value, engine: r.engine };
+    } catch (err) {
+      const e = err as { code?: string; engine?: string };
+      this.notify({ op, engine: e.engine ?? this.chain(op).at(-1) ?? 'none', ok: false, code: e.code, ms: performance.now() - started });
+      throw err;
+    }
+  }
+
+  private notify(r: RunRecord): void {
+    for (const o of this.observers) o(r);
   }
 
   /** Stop the tool host (tools still running are killed). */

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error';
+import type { EngineHealth } from '../core/engine-module';
+
+/** Engine health runs each tool's --version: fresh enough for a readiness probe when a minute old. */
+const ENGINE_HEALTH_TTL_MS = 60_000;
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -8,22 +12,49 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['health'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok'), uptime: z.number() }) } } },
     async () => ({ status: 'ok' as const, uptime: process.uptime() }),
   );
+
+  let engineHealth: { at: number; value: Promise<Record<string, EngineHealth>> } | null = null;
+  const engines = () => {
+    if (!engineHealth || Date.now() - engineHealth.at > ENGINE_HEALTH_TTL_MS) {
+      engineHealth = { at: Date.now(), value: app.engines.health() };
+    }
+    return engineHealth.value;
+  };
+
   app.get(
     '/ready',
     {
       schema: {
         tags: ['health'],
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the database answers, Redis too when configured, and every configured engine runs',
         response: { 200: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.string()) }) },
       },
     },
     async () => {
-      try {
-        await app.database.ping();
-      } catch (err) {
-        throw new AppError('SERVICE_UNAVAILABLE', 'Database unreachable', { cause: err });
-      }
-      return { status: 'ready' as const, checks: { database: 'ok' } };
+      const checks: Record<string, string> = {};
+      const failed: string[] = [];
+      const check = async (name: string, probe: () => Promise<unknown>) => {
+        try {
+          await probe();
+          checks[name] = 'ok';
+        } catch (err) {
+          checks[name] = 'failing';
+          failed.push(`${name}: ${(err as Error).message}`);
+        }
+      };
+      const redis = app.apiKeyGuard.limits.redis;
+      await Promise.all([
+        check('database', () => app.database.ping()),
+        redis ? check('redis', () => redis.ping()) : Promise.resolve(),
+        (async () => {
+          for (const [id, h] of Object.entries(await engines())) {
+            checks[`engine:${id}`] = h.ok ? 'ok' : 'failing';
+            if (!h.ok) failed.push(`engine ${id}: ${h.message ?? 'failing'}`);
+          }
+        })(),
+      ]);
+      if (failed.length) throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`, { details: { checks } });
+      return { status: 'ready' as const, checks };
     },
   );
 };

@@ -15,10 +15,26 @@ describe('health and errors', () => {
     expect(res.headers['x-request-id']).toMatch(/[\w-]{8,}/);
   });
 
-  it('GET /ready checks the database', async () => {
+  it('GET /ready checks the database and every configured engine', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/ready' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    const body = res.json();
+    expect(body).toMatchObject({ status: 'ready', checks: { database: 'ok', 'engine:qpdf': 'ok', 'engine:poppler': 'ok', 'engine:ghostscript': 'ok' } });
+    expect(body.checks.redis).toBeUndefined(); // no REDIS_URL here
+  });
+
+  it('GET /ready is 503 naming the engine that cannot run', async () => {
+    process.env.QPDF_BIN = '/nonexistent/qpdf';
+    const broken = await buildTestApp();
+    delete process.env.QPDF_BIN;
+    try {
+      const res = await broken.app.inject({ method: 'GET', url: '/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { checks: { database: 'ok', 'engine:qpdf': 'failing' } } });
+      expect(res.json().error).toContain('engine qpdf');
+    } finally {
+      await broken.close();
+    }
   });
 
   it('an unknown route is a JSON 404 with code and requestId', async () => {

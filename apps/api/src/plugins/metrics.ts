@@ -1,0 +1,93 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AppError } from '../lib/app-error';
+
+/**
+ * GET /metrics in Prometheus text format: HTTP traffic per route, processing slots and queue, engine operations per
+ * engine and outcome, and the process (CPU, memory, event-loop lag). One registry per app, so tests and several
+ * apps in a process do not mix their figures.
+ *
+ * Readable with `Authorization: Bearer <METRICS_TOKEN>`, or without it from this machine — but not when TRUST_PROXY
+ * is on or the request was forwarded: then a reverse proxy on this host would make every visitor look local.
+ */
+export const metricsPlugin = fp(async (app) => {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'docflow_' });
+
+  const requests = new Counter({
+    name: 'docflow_http_requests_total',
+    help: 'HTTP requests answered, by route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'docflow_http_request_duration_seconds',
+    help: 'Time to answer, by route template',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+    registers: [registry],
+  });
+  const operations = new Counter({
+    name: 'docflow_engine_operations_total',
+    help: 'Processing operations, by operation, engine that answered (or failed last) and outcome',
+    labelNames: ['operation', 'engine', 'outcome'] as const,
+    registers: [registry],
+  });
+  const operationTime = new Histogram({
+    name: 'docflow_engine_operation_duration_seconds',
+    help: 'Time of processing operations (whole fallback chain)',
+    labelNames: ['operation'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+    registers: [registry],
+  });
+  const slots = (name: string, help: string, pick: (s: ReturnType<typeof app.engines.stats>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(pick(app.engines.stats()));
+      },
+    });
+  slots('docflow_processing_running', 'Processing jobs running now', (s) => s.running);
+  slots('docflow_processing_queued', 'Processing jobs waiting for a slot', (s) => s.queued);
+  slots('docflow_processing_concurrency', 'Processing slots (PROCESSING_CONCURRENCY)', (s) => s.concurrency);
+  slots('docflow_processing_queue_size', 'Waiting jobs allowed before 503 (PROCESSING_QUEUE_SIZE)', (s) => s.queueSize);
+
+  app.engines.observers.push((r) => {
+    operations.inc({ operation: r.op, engine: r.engine, outcome: r.ok ? 'ok' : (r.code ?? 'error') });
+    operationTime.observe({ operation: r.op }, r.ms / 1000);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // Route templates only: raw URLs (ids, 404 probes) would grow the series without bound.
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  const tokenDigest = app.config.METRICS_TOKEN ? sha256(app.config.METRICS_TOKEN) : null;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    authorize(request, tokenDigest, app.config.TRUST_PROXY);
+    reply.header('Content-Type', registry.contentType);
+    return registry.metrics();
+  });
+});
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+function authorize(request: FastifyRequest, tokenDigest: Buffer | null, trustProxy: boolean): void {
+  const auth = request.headers.authorization;
+  if (tokenDigest && auth?.startsWith('Bearer ')) {
+    if (timingSafeEqual(sha256(auth.slice(7).trim()), tokenDigest)) return;
+    throw new AppError('UNAUTHORIZED', 'The metrics token is not correct');
+  }
+  const local = LOOPBACK.has(request.socket.remoteAddress ?? '') && !trustProxy && request.headers['x-forwarded-for'] === undefined;
+  if (local) return;
+  if (tokenDigest) throw new AppError('UNAUTHORIZED', 'Send Authorization: Bearer <METRICS_TOKEN> to read the metrics');
+  throw new AppError('FORBIDDEN', 'Metrics are served to this machine only; set METRICS_TOKEN to read them from elsewhere');
+}
