@@ -1,8 +1,9 @@
 import { writeFile } from 'node:fs/promises';
-import { PDFDocument, StandardFonts, degrees, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { PDFDocument, degrees, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { EngineError } from '../errors';
 import type { PageBox } from '../interfaces';
 import { parseHexColor } from '../qr/png';
+import { drawableText, embedFontFor, type FontFamily } from './fonts';
 
 /**
  * Stamps: small PDFs drawn with pdf-lib, one page per distinct page geometry (watermarks) or per page (page numbers),
@@ -27,7 +28,7 @@ export interface TextMark {
   kind: 'text';
   text: string;
   fontSize?: number;
-  font?: 'helvetica' | 'helvetica-bold' | 'times' | 'courier';
+  font?: FontFamily;
 }
 export interface ImageMark {
   kind: 'image';
@@ -59,13 +60,6 @@ export interface PageNumberSpec {
   margin: number;
 }
 
-const fonts = {
-  helvetica: StandardFonts.Helvetica,
-  'helvetica-bold': StandardFonts.HelveticaBold,
-  times: StandardFonts.TimesRoman,
-  courier: StandardFonts.Courier,
-} as const;
-
 /** The page as displayed: /Rotate 90 or 270 swaps width and height. */
 export function displayedSize(b: PageBox): { width: number; height: number } {
   return b.rotate === 90 || b.rotate === 270 ? { width: b.height, height: b.width } : { width: b.width, height: b.height };
@@ -77,25 +71,11 @@ function toRgb(hex: string, field: string) {
   return rgb(c[0] / 255, c[1] / 255, c[2] / 255);
 }
 
-/** Fail early, with the field named, on text the standard PDF fonts cannot draw (they cover WinAnsi/Latin-1). */
-function checkEncodable(font: PDFFont, text: string, field: string): void {
-  try {
-    font.encodeText(text);
-  } catch {
-    const bad = [...text].find((ch) => {
-      try {
-        font.encodeText(ch);
-        return false;
-      } catch {
-        return true;
-      }
-    });
-    throw new EngineError(
-      'INVALID_INPUT',
-      `${field}: the character "${bad ?? '?'}" cannot be drawn with the standard PDF fonts (valid: Latin-1 / Western European text)`,
-      { details: { field } },
-    );
-  }
+/** Watermark text as drawn: normalised, with the font chosen for it. */
+interface DrawnText {
+  font: PDFFont;
+  text: string;
+  size?: number;
 }
 
 interface Item {
@@ -136,11 +116,11 @@ export async function buildWatermarkStamp(
 ): Promise<Array<{ page: number; stampPage: number }>> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const color = toRgb(spec.color, 'color');
-  let font: PDFFont | undefined;
+  let drawn: DrawnText | undefined;
   let image: PDFImage | undefined;
   if (spec.mark.kind === 'text') {
-    font = await doc.embedFont(fonts[spec.mark.font ?? 'helvetica-bold']);
-    checkEncodable(font, spec.mark.text, 'text');
+    const text = drawableText(spec.mark.text);
+    drawn = { font: await embedFontFor(doc, spec.mark.font ?? 'helvetica-bold', text, 'text'), text, size: spec.mark.fontSize };
   } else {
     try {
       image = spec.mark.format === 'png' ? await doc.embedPng(spec.mark.bytes) : await doc.embedJpg(spec.mark.bytes);
@@ -160,7 +140,7 @@ export async function buildWatermarkStamp(
     let n = byGeometry.get(key);
     if (n === undefined) {
       const page = doc.addPage([W, H]);
-      drawWatermark(page, W, H, spec, color, font, image);
+      drawWatermark(page, W, H, spec, color, drawn, image);
       n = doc.getPageCount();
       byGeometry.set(key, n);
     }
@@ -176,27 +156,26 @@ function drawWatermark(
   H: number,
   spec: WatermarkSpec,
   color: ReturnType<typeof rgb>,
-  font: PDFFont | undefined,
+  drawn: DrawnText | undefined,
   image: PDFImage | undefined,
 ): void {
   const diagonalAngle = (Math.atan2(H, W) * 180) / Math.PI;
   const rot = spec.rotation ?? (spec.position === 'diagonal' ? diagonalAngle : 0);
   let item: Item;
-  if (spec.mark.kind === 'text' && font) {
-    const text = spec.mark.text;
-    let size = spec.mark.fontSize;
+  if (drawn) {
+    const { font, text } = drawn;
+    let size = drawn.size;
     if (size === undefined) {
       // Diagonal without a size: span about 70 % of the diagonal; elsewhere 48 pt.
       size = spec.position === 'diagonal' ? Math.max(8, Math.min(200, (0.7 * Math.hypot(W, H)) / Math.max(1, font.widthOfTextAtSize(text, 1)))) : 48;
     }
     const w = font.widthOfTextAtSize(text, size);
     const capH = font.heightAtSize(size, { descender: false });
-    const f = font;
     const sz = size;
     item = {
       w,
       h: capH,
-      draw: (p, x, y, r) => p.drawText(text, { x, y, size: sz, font: f, color, opacity: spec.opacity, rotate: degrees(r) }),
+      draw: (p, x, y, r) => p.drawText(text, { x, y, size: sz, font, color, opacity: spec.opacity, rotate: degrees(r) }),
     };
   } else {
     const img = image!;
@@ -233,14 +212,14 @@ export async function buildPageNumberStamp(
   output: string,
 ): Promise<Array<{ page: number; stampPage: number }>> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const format = drawableText(spec.format);
+  const font = await embedFontFor(doc, 'helvetica', `${format.replace(/\{n\}|\{total\}/g, '')}0123456789`, 'format');
   const color = toRgb(spec.color, 'color');
-  checkEncodable(font, spec.format.replace(/\{n\}|\{total\}/g, ''), 'format');
   const total = totalPages - 1 + spec.startAt;
   const map: Array<{ page: number; stampPage: number }> = [];
   for (const b of boxes) {
     const { width: W, height: H } = displayedSize(b);
-    const text = spec.format.replace(/\{n\}/g, String(b.page - 1 + spec.startAt)).replace(/\{total\}/g, String(total));
+    const text = format.replace(/\{n\}/g, String(b.page - 1 + spec.startAt)).replace(/\{total\}/g, String(total));
     const page = doc.addPage([W, H]);
     const w = font.widthOfTextAtSize(text, spec.fontSize);
     const h = font.heightAtSize(spec.fontSize, { descender: false });

@@ -5,6 +5,7 @@ import { PDFDocument, PDFName, PDFDict, PDFHexString, degrees, type PDFPage } fr
 import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
 import type { Engine, MetadataUpdate, OpContext, PageBox, PdfMetadata } from '../../interfaces';
+import { syncXmp } from '../../pdf/xmp';
 
 const ZConfig = z.object({
   /** Largest input pdf-lib loads (it works in memory, on the event loop): bigger files are left to other engines. */
@@ -163,6 +164,7 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
           apply(fields.producer, (v) => doc.setProducer(v), 'Producer');
           apply(fields.creationDate, (v) => doc.setCreationDate(v), 'CreationDate');
           apply(fields.modificationDate, (v) => doc.setModificationDate(v), 'ModDate');
+          syncXmp(doc, fields);
           await save(doc, output);
         }),
       flatten: (input, output, c) =>
