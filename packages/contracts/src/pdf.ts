@@ -76,7 +76,7 @@ export const stampPositions = [
 export const ZStampPosition = z.enum(stampPositions);
 
 export const ZWatermarkPdfFields = ZPdfPasswordField.extend({
-  text: z.string().min(1).max(500).optional().describe('Watermark text (or send an `image` file)'),
+  text: z.string().min(1).max(500).optional().describe('Watermark text (or send an `image` file). Latin, Greek, Cyrillic, Armenian and Georgian scripts and common symbols; right-to-left, shaped (Indic, Thai) and CJK scripts are refused with 422'),
   position: ZStampPosition.default('diagonal'),
   opacity: z.coerce.number().min(0).max(1).default(0.3),
   fontSize: z.coerce.number().min(4).max(500).optional().describe('Points (default 48; "diagonal" fits the text to the page)'),
@@ -94,7 +94,7 @@ export type TWatermarkPdfFields = z.infer<typeof ZWatermarkPdfFields>;
 
 export const ZPageNumbersFields = ZPdfPasswordField.extend({
   position: ZStampPosition.exclude(['diagonal']).default('bottom-center'),
-  format: z.string().min(1).max(200).default('Page {n} of {total}').describe('{n}: page number, {total}: number of the last page'),
+  format: z.string().min(1).max(200).default('Page {n} of {total}').describe('{n}: page number, {total}: number of the last page; same scripts as watermark text'),
   startAt: z.coerce.number().int().min(0).max(1_000_000).default(1),
   fontSize: z.coerce.number().min(4).max(200).default(12),
   color: hexColor.default('#000000'),
