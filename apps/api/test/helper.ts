@@ -69,6 +69,9 @@ export async function buildTestApp(
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://localhost:3000',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    // Test files sign many users up from 127.0.0.1; the per-IP quotas have their own tests.
+    REGISTER_MAX_PER_IP_HOUR: '1000',
+    MAIL_REQUESTS_MAX_PER_IP_HOUR: '1000',
     ...opts.env,
   });
   const database = await openTestDatabase(opts.driver);

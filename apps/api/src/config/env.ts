@@ -45,6 +45,10 @@ export const ZEnv = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
   LOGIN_DAILY_IP_CAP: z.coerce.number().int().min(1).default(100),
+  /** Accounts one IP may create per hour. */
+  REGISTER_MAX_PER_IP_HOUR: z.coerce.number().int().min(1).default(10),
+  /** Password-reset and verification mails one IP may ask for per hour. */
+  MAIL_REQUESTS_MAX_PER_IP_HOUR: z.coerce.number().int().min(1).default(20),
   /** Bearer token for GET /metrics from other hosts; without it only loopback clients may read the metrics. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });

@@ -54,6 +54,9 @@ export async function startServer(opts: StartOptions = {}): Promise<E2eServer> {
     WEB_DIST: webDist,
     // Generous sign-in throttle: the suites sign in many times from one address.
     LOGIN_DAILY_IP_CAP: '10000',
+    // Every test user signs up from 127.0.0.1.
+    REGISTER_MAX_PER_IP_HOUR: '10000',
+    MAIL_REQUESTS_MAX_PER_IP_HOUR: '10000',
     ...opts.env,
   });
   const database = await openDatabase({ dataDir: config.dataDir });

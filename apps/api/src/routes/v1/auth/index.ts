@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createLoginThrottle } from '../../../services/login-throttle';
+import { createIpQuotas, type IpQuotas } from '../../../services/ip-quotas';
 import { purgeExpired } from '../../../services/accounts/purge-expired';
 import { signUpRoutes } from './sign-up';
 import { signInRoutes } from './sign-in';
@@ -7,6 +8,8 @@ import { passwordRoutes } from './password';
 import { accountRoutes } from './account';
 
 const HOUSEKEEPING_MS = 3600 * 1000;
+
+export type AuthQuotas = IpQuotas<'register' | 'mail'>;
 
 /** /api/v1/auth: the account API. Handlers are thin; the logic is in services/accounts/. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -17,6 +20,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     redisUrl: app.config.REDIS_URL,
   });
   app.onShutdown(() => throttle.close());
+  const quotas = createIpQuotas(
+    {
+      register: { points: app.config.REGISTER_MAX_PER_IP_HOUR, windowSeconds: 3600, what: 'sign-ups' },
+      mail: { points: app.config.MAIL_REQUESTS_MAX_PER_IP_HOUR, windowSeconds: 3600, what: 'e-mail requests' },
+    },
+    { redisUrl: app.config.REDIS_URL },
+  );
+  app.onShutdown(() => quotas.close());
 
   // Ended sessions and old e-mail links are deleted hourly.
   const timer = setInterval(() => {
@@ -25,8 +36,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   timer.unref();
   app.onShutdown(() => clearInterval(timer));
 
-  await app.register(signUpRoutes);
+  await app.register(signUpRoutes, { quotas });
   await app.register(signInRoutes, { throttle });
-  await app.register(passwordRoutes, { throttle });
+  await app.register(passwordRoutes, { throttle, quotas });
   await app.register(accountRoutes);
 };

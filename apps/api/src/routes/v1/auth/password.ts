@@ -16,9 +16,10 @@ import { changePassword } from '../../../services/accounts/change-password';
 import { requestPasswordReset } from '../../../services/accounts/request-password-reset';
 import { resetPassword } from '../../../services/accounts/reset-password';
 import { authTags, clientInfo, errorResponses, setRefreshCookie, signedInSecurity } from './http';
+import type { AuthQuotas } from './index';
 
 /** Forgotten password, reset, change, and the strength meter. */
-export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle }> = async (app, { throttle }) => {
+export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle; quotas: AuthQuotas }> = async (app, { throttle, quotas }) => {
   app.post(
     '/forgot-password',
     {
@@ -29,10 +30,11 @@ export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle }> 
           'Always the same answer, whether or not an account exists. The link (valid 1 h, single use) points to ' +
           '/reset-password?token=…; at most one mail per minute per account.',
         body: ZEmailRequest,
-        response: { 200: ZMessageResponse, ...errorResponses(400, 422) },
+        response: { 200: ZMessageResponse, ...errorResponses(400, 422, 429) },
       },
     },
     async (request) => {
+      await quotas.take('mail', request.ip);
       const outcome = await requestPasswordReset(app, request.body.email, clientInfo(request));
       request.log.info({ outcome }, 'forgot-password');
       return {

@@ -10,9 +10,10 @@ import { registerUser } from '../../../services/accounts/register-user';
 import { resendVerification } from '../../../services/accounts/resend-verification';
 import { verifyEmail } from '../../../services/accounts/verify-email';
 import { authTags, clientInfo, errorResponses, setRefreshCookie } from './http';
+import type { AuthQuotas } from './index';
 
 /** Sign-up and e-mail verification. */
-export const signUpRoutes: FastifyPluginAsyncZod = async (app) => {
+export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async (app, { quotas }) => {
   app.post(
     '/register',
     {
@@ -25,10 +26,11 @@ export const signUpRoutes: FastifyPluginAsyncZod = async (app) => {
           '409 EMAIL_TAKEN for a used address, 422 WEAK_PASSWORD naming what the password lacks, ' +
           "422 VALIDATION_ERROR for 'Passwords do not match' or 'Please accept the terms and conditions'.",
         body: ZRegisterRequest,
-        response: { 201: ZAuthResponse, ...errorResponses(400, 409, 413, 415, 422) },
+        response: { 201: ZAuthResponse, ...errorResponses(400, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
+      await quotas.take('register', request.ip);
       const result = await registerUser(app, request.body, clientInfo(request));
       if (result.verificationRequired) {
         return reply.code(201).send({
@@ -82,10 +84,11 @@ export const signUpRoutes: FastifyPluginAsyncZod = async (app) => {
           'Always the same answer, whether or not an unverified account exists for the address. Older links stop ' +
           'working; at most one mail per minute per account (extra requests are silently ignored).',
         body: ZEmailRequest,
-        response: { 200: ZMessageResponse, ...errorResponses(400, 422) },
+        response: { 200: ZMessageResponse, ...errorResponses(400, 422, 429) },
       },
     },
     async (request) => {
+      await quotas.take('mail', request.ip);
       const outcome = await resendVerification(app, request.body.email);
       request.log.info({ outcome }, 'resend-verification');
       return {
