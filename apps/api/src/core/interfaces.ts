@@ -17,9 +17,15 @@ export interface PageCount {
   encrypted: boolean;
   /** The page tree's /Count when it disagreed with the real count (the file should be normalised before use). */
   declaredPages?: number;
+  /** Counting stopped early: the document has at least this many pages. */
+  atLeast?: boolean;
 }
 export interface PageCounter {
-  countPages(input: string, opts: { password?: string }, ctx: OpContext): Promise<PageCount>;
+  /**
+   * `stopAfter`: the caller only needs to know whether there are more pages than this (the plan's limit); an engine
+   * may stop counting once it has found more, and answer with `atLeast`.
+   */
+  countPages(input: string, opts: { password?: string; stopAfter?: number }, ctx: OpContext): Promise<PageCount>;
 }
 
 export interface PageBox {

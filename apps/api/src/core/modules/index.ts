@@ -1,6 +1,7 @@
 import type { EngineModule } from '../engine-module';
 import { ghostscriptModule } from './ghostscript/index';
 import { pdfLibModule } from './pdf-lib/index';
+import { pdfScanModule } from './pdf-scan/index';
 import { popplerModule } from './poppler/index';
 import { qpdfModule } from './qpdf/index';
 import { qrcodeModule } from './qrcode/index';
@@ -8,6 +9,7 @@ import { zbarModule } from './zbar/index';
 
 /** The wiring list: every engine module the server knows. Adding an engine is adding a line here. */
 export const engineModules: ReadonlyArray<EngineModule<Record<string, unknown>>> = [
+  pdfScanModule,
   qpdfModule,
   popplerModule,
   pdfLibModule,

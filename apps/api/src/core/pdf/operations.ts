@@ -61,11 +61,12 @@ export interface OutputFile {
 
 const out = (job: PdfJob, name: string) => job.ws.file(`out-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${name}`);
 
-function pageLimitError(label: string, pages: number, max: number): EngineError {
+/** `atLeast`: counting stopped past the limit, so `pages` is only a lower bound. */
+function pageLimitError(label: string, pages: number, max: number, atLeast = false): EngineError {
   return new EngineError(
     'PAGE_LIMIT_EXCEEDED',
-    `${label} has ${pages} pages; your plan allows at most ${max} pages per PDF`,
-    { details: { pages, maxPagesPerPdf: max } },
+    `${label} has ${atLeast ? `more than ${max}` : pages} pages; your plan allows at most ${max} pages per PDF`,
+    { details: { pages, maxPagesPerPdf: max, ...(atLeast ? { atLeast: true } : {}) } },
   );
 }
 
@@ -80,9 +81,15 @@ export async function preparePdf(
   opts: { label: string; password?: string; keepEncryption?: boolean },
 ): Promise<PreparedPdf> {
   const { version } = await assertPdf(file.path, opts.label);
-  const { value: count } = await job.engines.run('countPages', (f) => f(file.path, { password: opts.password }, job.ctx), job.signal);
+  // Past the plan's limit the exact number does not matter: an engine may stop counting there.
+  const stopAfter = job.maxPages ?? undefined;
+  const { value: count } = await job.engines.run(
+    'countPages',
+    (f) => f(file.path, { password: opts.password, stopAfter }, job.ctx),
+    job.signal,
+  );
   if (count.pages < 1) throw new EngineError('INVALID_PDF', `${opts.label} has no pages`, {});
-  if (job.maxPages !== null && count.pages > job.maxPages) throw pageLimitError(opts.label, count.pages, job.maxPages);
+  if (job.maxPages !== null && count.pages > job.maxPages) throw pageLimitError(opts.label, count.pages, job.maxPages, count.atLeast);
   let p = file.path;
   if (count.encrypted && !opts.keepEncryption) {
     p = out(job, 'decrypted.pdf');
@@ -94,7 +101,19 @@ export async function preparePdf(
     // A one-input merge builds a fresh page tree (qpdf refuses to reuse one whose /Count is wrong).
     const rebuilt = out(job, 'normalised.pdf');
     const source = p;
-    await job.engines.run('merge', (f) => f([source], rebuilt, job.ctx), job.signal);
+    await job.engines.run(
+      'merge',
+      async (f) => {
+        await f([source], rebuilt, job.ctx);
+        // A merge engine that trusts /Count (pdfunite keeps only the first /Count pages when it is too small) has
+        // rebuilt nothing: failing here lets the next engine of the chain try.
+        const { value: got } = await job.engines.run('countPages', (g) => g(rebuilt, {}, job.ctx), job.signal);
+        if (got.pages !== count.pages || got.declaredPages !== undefined) {
+          throw Object.assign(new EngineError('ENGINE_FAILED', 'The page tree could not be rebuilt', {}), { documentFault: true });
+        }
+      },
+      job.signal,
+    );
     p = rebuilt;
   }
   return { path: p, filename: file.filename, size: file.size, pages: count.pages, wasEncrypted: count.encrypted, version };

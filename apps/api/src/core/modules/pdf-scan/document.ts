@@ -1,0 +1,143 @@
+import { parseAt, rawStreamData } from './file-objects';
+import { scannedKeys } from './keys';
+import { Budget, giveUp, limits } from './limits';
+import { parseIndirect, Parser, PdfStream, Ref, type PdfDict, type PdfValue } from './objects';
+import { RandomAccessFile } from './reader';
+import { decodeStream } from './streams';
+import { readCrossReference, type XrefTable } from './xref';
+
+/** A decoded object stream: its data and where each of its objects starts. */
+interface ObjectStream {
+  data: Buffer;
+  nums: number[];
+  offsets: number[];
+}
+
+/**
+ * A PDF opened for reading its structure: objects are fetched by reference through the cross-reference, from the
+ * file or from object streams, and kept once read. Every object's header is checked against the reference: an
+ * xref pointing elsewhere is a damaged file, for the tools to reconstruct.
+ *
+ * Reads are synchronous and may throw NeedBytes: run them inside `step()`.
+ */
+export class PdfDocument {
+  /** By number and generation (num * 65536 + gen). */
+  private readonly objects = new Map<number, PdfValue>();
+  private readonly objectStreams = new Map<number, ObjectStream>();
+  /** Objects being read: one met again while reading itself (a /Length inside its own stream) is a loop. */
+  private readonly reading = new Set<number>();
+
+  private constructor(
+    private readonly file: RandomAccessFile,
+    private readonly xref: XrefTable,
+    readonly trailer: PdfDict,
+    private readonly budget: Budget,
+  ) {}
+
+  static async open(path: string): Promise<PdfDocument> {
+    const file = await RandomAccessFile.open(path);
+    try {
+      const budget = new Budget();
+      const { table, trailer } = await readCrossReference(file, budget);
+      return new PdfDocument(file, table, trailer, budget);
+    } catch (err) {
+      await file.close();
+      throw err;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+
+  /** Run reads until the bytes they need are loaded; `read` must change nothing before its reads succeed. */
+  step<T>(read: () => T): Promise<T> {
+    return this.file.step(read);
+  }
+
+  /** The value itself, references followed. */
+  resolve(v: PdfValue | undefined): PdfValue | undefined {
+    for (let hops = 0; v instanceof Ref; hops++) {
+      if (hops >= limits.refHops) throw giveUp('chain of references too long');
+      v = this.fetch(v);
+    }
+    return v;
+  }
+
+  private fetch(ref: Ref): PdfValue {
+    if (ref.gen > 0xffff) throw giveUp('generation out of range');
+    const key = ref.num * 0x10000 + ref.gen;
+    const cached = this.objects.get(key);
+    if (cached !== undefined) return cached;
+    if (this.reading.has(ref.num)) throw giveUp('object refers to itself');
+    this.reading.add(ref.num);
+    try {
+      const value = this.load(ref);
+      this.budget.countObject();
+      this.objects.set(key, value);
+      return value;
+    } finally {
+      this.reading.delete(ref.num);
+    }
+  }
+
+  private load(ref: Ref): PdfValue {
+    const entry = this.xref.get(ref.num);
+    // A missing object reads as null; in a page tree that only comes from damage the tools can judge better.
+    if (!entry || entry.type === 'free') throw giveUp('reference to a missing object');
+    if (entry.type === 'compressed') {
+      if (ref.gen !== 0) throw giveUp('generation mismatch');
+      return this.fromObjectStream(entry.stream, entry.index, ref.num);
+    }
+    const obj = parseAt(this.file, entry.offset, (p) => parseIndirect(p, entry.offset));
+    if (obj.num !== ref.num || obj.gen !== ref.gen || entry.gen !== ref.gen)
+      throw giveUp('xref offset points to another object');
+    return obj.value;
+  }
+
+  private fromObjectStream(streamNum: number, index: number, num: number): PdfValue {
+    const os = this.objectStream(streamNum);
+    if (index >= os.nums.length || os.nums[index] !== num) throw giveUp('object stream does not hold the object');
+    return new Parser(os.data, os.offsets[index]!, true, scannedKeys).value();
+  }
+
+  private objectStream(num: number): ObjectStream {
+    let os = this.objectStreams.get(num);
+    if (!os) {
+      const s = this.resolve(new Ref(num, 0));
+      if (!(s instanceof PdfStream) || s.dict.get('Type') !== 'ObjStm') throw giveUp('not an object stream');
+      os = parseObjectStreamHeader(s.dict, this.streamData(s));
+      this.objectStreams.set(num, os);
+    }
+    return os;
+  }
+
+  /** A stream's decoded data (decoded last: nothing after it may need bytes, so a step never inflates twice). */
+  private streamData(s: PdfStream): Buffer {
+    const length = this.resolve(s.dict.get('Length'));
+    if (typeof length !== 'number') throw giveUp('stream /Length is not an integer');
+    const filter = this.resolve(s.dict.get('Filter'));
+    const parms = this.resolve(s.dict.get('DecodeParms'));
+    return decodeStream(rawStreamData(this.file, s, length), filter, parms, this.budget);
+  }
+}
+
+/** /N pairs of `number offset` before /First; offsets count from /First. */
+function parseObjectStreamHeader(dict: PdfDict, data: Buffer): ObjectStream {
+  const n = dict.get('N');
+  const first = dict.get('First');
+  if (typeof n !== 'number' || typeof first !== 'number' || n < 0 || first < 0 || first > data.length) {
+    throw giveUp('bad object stream header');
+  }
+  if (n > limits.objects) throw giveUp('too many objects');
+  const header = new Parser(data.subarray(0, first), 0, true);
+  const nums: number[] = [];
+  const offsets: number[] = [];
+  for (let i = 0; i < n; i++) {
+    nums.push(header.unsigned());
+    const at = first + header.unsigned();
+    if (at >= data.length) throw giveUp('object stream offset outside its data');
+    offsets.push(at);
+  }
+  return { data, nums, offsets };
+}

@@ -1,0 +1,29 @@
+/**
+ * The dictionary entries a scan reads: trailers, xref and object stream dictionaries, the catalog, page tree nodes
+ * and pages. Every other entry of a top-level dictionary is passed over unbuilt.
+ */
+export const scannedKeys: ReadonlySet<string> = new Set([
+  // trailer and xref streams
+  'Root',
+  'Encrypt',
+  'Prev',
+  'XRefStm',
+  'Size',
+  'W',
+  'Index',
+  // streams
+  'Type',
+  'Length',
+  'Filter',
+  'DecodeParms',
+  'N',
+  'First',
+  // catalog and page tree
+  'Pages',
+  'Kids',
+  'Count',
+  'MediaBox',
+  'CropBox',
+  'TrimBox',
+  'Rotate',
+]);
