@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { Limits, type RateLimits } from '../../../src/services/limits/index';
+import { Limits } from '../../../src/services/limits/index';
+import { limitsOf, sleep } from '../../support/limits';
 import { MemoryTokenBuckets } from '../../../src/services/limits/token-bucket';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const L = (o: Partial<RateLimits> = {}): RateLimits => ({
-  maxRequestsPerMinute: 100,
-  maxRequestsPerHour: 1000,
-  maxRequestsPerMonth: 10_000,
-  burstLimit: null,
-  ...o,
-});
+const L = limitsOf;
 
 describe('token bucket (memory)', () => {
   it('holds `capacity` tokens and refills at perMinute per 60 s', () => {

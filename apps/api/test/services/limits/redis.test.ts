@@ -3,19 +3,13 @@ import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { Limits, type RateLimits } from '../../../src/services/limits/index';
+import { Limits } from '../../../src/services/limits/index';
+import { limitsOf, sleep } from '../../support/limits';
 import type { TestApp } from '../../helper';
 import { buildTestAppWith, createUserWithApiKey } from '../../support/api-keys';
 
 const REDIS = process.env.TEST_REDIS_URL;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const L = (o: Partial<RateLimits> = {}): RateLimits => ({
-  maxRequestsPerMinute: 100,
-  maxRequestsPerHour: 1000,
-  maxRequestsPerMonth: 10_000,
-  burstLimit: null,
-  ...o,
-});
+const L = limitsOf;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

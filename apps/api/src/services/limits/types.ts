@@ -1,0 +1,49 @@
+export interface RateLimits {
+  maxRequestsPerMinute: number;
+  maxRequestsPerHour: number;
+  maxRequestsPerMonth: number;
+  burstLimit: number | null;
+}
+
+export type LimitWindow = 'minute' | 'hour' | 'month';
+
+export interface LimitDecision {
+  allowed: boolean;
+  /** The window that refused the call. */
+  window?: LimitWindow;
+  code?: 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+  retryAfterSec?: number;
+  remaining: Record<LimitWindow, number>;
+  /** Requests counted against the month (after this call when allowed). */
+  monthUsed: number;
+  /** IETF RateLimit-* headers (and Retry-After when refused). */
+  headers: Record<string, string | number>;
+}
+
+/**
+ * What a store knows of a key's windows after a call: everything `decide()` needs, so the memory and the Redis
+ * stores only count, and one function turns counts into the answer (same decisions and headers in both modes).
+ * When refused, nothing was counted: the figures are the windows as they stay.
+ */
+export interface WindowCounts {
+  refused?: LimitWindow;
+  /** Tokens in the bucket (fractional). */
+  tokens: number;
+  /** Calls counted in the current hour window. */
+  hourCount: number;
+  /** Milliseconds until the hour window resets; null when no window is open. */
+  hourResetMs: number | null;
+  /** Calls counted in the current UTC month. */
+  monthCount: number;
+}
+
+/** A place where the windows are counted (memory, Redis). `now` is the caller's clock, for the month of the call. */
+export interface LimitStore {
+  /** Count one call against bucket → hour → month, or refuse it without counting it anywhere. */
+  consume(keyId: string, limits: RateLimits, now: number): Promise<WindowCounts>;
+  /** The windows without counting a call. */
+  peek(keyId: string, limits: RateLimits, now: number): Promise<WindowCounts>;
+}
+
+/** Requests of `keyId` already counted this month, from the usage rollups (seeds a month counter when created). */
+export type MonthUsedBefore = (keyId: string, monthStart: Date) => Promise<number>;
