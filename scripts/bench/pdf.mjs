@@ -95,7 +95,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 async function main() {
-  const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+  const RUNS = Number(process.env.BENCH_RUNS ?? 9);
   const PAGES = Number(process.env.BENCH_PAGES ?? 200);
   const work = mkdtempSync(path.join(os.tmpdir(), 'docflow-bench-pdf-'));
   const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');

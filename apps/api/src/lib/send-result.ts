@@ -116,6 +116,8 @@ function uniqueNames(names: string[]): string[] {
   });
 }
 
+const ZIP_IN_MEMORY_BYTES = 16 * 1_048_576;
+
 /** Already-compressed formats are stored, not deflated again (faster, and no smaller either way). */
 const storeOnly = new Set(['.pdf', '.png', '.jpg', '.jpeg', '.jp2', '.zip']);
 
@@ -128,15 +130,20 @@ export async function sendZip(
   reply: FastifyReply,
   files: Array<{ path: string; name: string }>,
   zipName: string,
-  opts: { pages?: number; headers?: Record<string, string | number> } = {},
+  opts: { pages?: number; headers?: Record<string, string | number>; inMemoryBytes?: number } = {},
 ): Promise<FastifyReply> {
   const zip = new yazl.ZipFile();
   const names = uniqueNames(files.map((f) => f.name));
   const mtime = new Date();
   const sizes = await Promise.all(files.map(async (f) => (await stat(f.path)).size));
+  // Many small files (a split into single pages) are read at once: yazl's one-stream-after-another costs ~0.5 ms
+  // per entry (200 pages: 100-170 ms against 35-60 ms), while large sets are streamed to bound memory.
+  const inMemory = sizes.reduce((n, s) => n + s, 0) <= (opts.inMemoryBytes ?? ZIP_IN_MEMORY_BYTES);
+  const buffers = inMemory ? await Promise.all(files.map((f) => readFile(f.path))) : null;
   files.forEach((f, i) => {
     const compress = !storeOnly.has(path.extname(f.name).toLowerCase());
-    zip.addReadStreamLazy(names[i]!, { size: sizes[i]!, compress, mtime }, (cb) => cb(null, createReadStream(f.path)));
+    if (buffers) zip.addBuffer(buffers[i]!, names[i]!, { compress, mtime });
+    else zip.addReadStreamLazy(names[i]!, { size: sizes[i]!, compress, mtime }, (cb) => cb(null, createReadStream(f.path)));
   });
   // yazl passes the final size (-1 when unknown) to this callback; its typings omit the argument.
   const end = zip.end.bind(zip) as (o: object, cb: (n: number) => void) => void;
