@@ -125,6 +125,7 @@ export class Engines {
 
   /** Stop the tool host (tools still running are killed). */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.instances.values()].map((e) => e.close?.()));
     await this.spawner.close?.();
   }
 

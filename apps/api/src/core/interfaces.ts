@@ -256,6 +256,61 @@ export interface QrDecoder {
   decodeQr(image: string, ctx: OpContext): Promise<DecodedSymbol[]>;
 }
 
+// ---------------------------------------------------------------- conversion to PDF
+
+export type OfficeKind = 'document' | 'spreadsheet' | 'presentation';
+export interface OfficeConvertOptions {
+  /** Which office module imports the file (writer, calc, impress): from the detected format. */
+  kind: OfficeKind;
+  /** Spreadsheets: pages in landscape. */
+  landscape?: boolean;
+  /** Spreadsheets: each sheet scaled to fit one page wide. */
+  fitToPage?: boolean;
+  /** Password of a protected office document. */
+  password?: string;
+}
+export interface OfficeConverter {
+  /** An office document (doc, docx, odt, rtf, txt, xls, xlsx, ods, csv, ppt, pptx, odp…) to PDF. */
+  convertOffice(input: string, output: string, opts: OfficeConvertOptions, ctx: OpContext): Promise<void>;
+}
+
+/** How a page is printed; lengths in inches (as Chromium's printToPDF takes them). */
+export interface PrintOptions {
+  paperWidth: number;
+  paperHeight: number;
+  margins: { top: number; right: number; bottom: number; left: number };
+  landscape: boolean;
+  printBackground: boolean;
+  /** 0.1-2 */
+  scale: number;
+}
+export interface HtmlRenderer {
+  /**
+   * An HTML file of the workspace to PDF. It may load files under `baseDir` (its assets) and data: URLs; nothing
+   * from the network and no other local file.
+   */
+  renderHtml(input: string, output: string, opts: PrintOptions & { baseDir: string }, ctx: OpContext): Promise<void>;
+}
+export interface UrlRenderer {
+  /**
+   * A web page to PDF. Every request the page makes (redirects, subresources) is checked: private, loopback,
+   * link-local and otherwise non-public addresses are refused unless `allowPrivate`.
+   */
+  renderUrl(url: string, output: string, opts: PrintOptions & { allowPrivate: boolean }, ctx: OpContext): Promise<void>;
+}
+
+export interface ImagesToPdfOptions {
+  /** 'fit': each page the size of its image. */
+  pageSize: 'A4' | 'letter' | 'fit';
+  orientation: 'portrait' | 'landscape' | 'auto';
+  /** Margin in PDF points (1/72 in). */
+  margin: number;
+}
+export interface ImageConverter {
+  /** One page per image (every frame of a multi-page TIFF or an animated GIF's first frame); answers the page count. */
+  imagesToPdf(inputs: string[], output: string, opts: ImagesToPdfOptions, ctx: OpContext): Promise<{ pages: number }>;
+}
+
 /** Every operation, by the name of its one method. */
 export interface Operations {
   countPages: PageCounter;
@@ -280,6 +335,10 @@ export interface Operations {
   toPdfa: PdfaConverter;
   encodeQr: QrEncoder;
   decodeQr: QrDecoder;
+  convertOffice: OfficeConverter;
+  renderHtml: HtmlRenderer;
+  renderUrl: UrlRenderer;
+  imagesToPdf: ImageConverter;
 }
 export type OperationName = keyof Operations;
 export const operationNames = [
@@ -305,10 +364,16 @@ export const operationNames = [
   'toPdfa',
   'encodeQr',
   'decodeQr',
+  'convertOffice',
+  'renderHtml',
+  'renderUrl',
+  'imagesToPdf',
 ] as const satisfies readonly OperationName[];
 
 /** The function of operation K (e.g. `Merger['merge']`). */
 export type OperationFn<K extends OperationName> = Operations[K] extends Record<K, infer F> ? F : never;
 
 /** An engine instance: its id plus whichever operations it implements. */
-export type Engine = { readonly id: string } & Partial<{ [K in OperationName]: OperationFn<K> }>;
+export type Engine = { readonly id: string; /** Stop what the engine keeps running (pooled processes, a browser). */ close?(): Promise<void> } & Partial<{
+  [K in OperationName]: OperationFn<K>;
+}>;
