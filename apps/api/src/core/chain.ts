@@ -24,6 +24,7 @@ export interface ChainResult<R> {
 const STOP: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>([
   'INVALID_INPUT',
   'UNSUPPORTED_FORMAT',
+  'URL_NOT_ALLOWED',
   'PASSWORD_REQUIRED',
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',

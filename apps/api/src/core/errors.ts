@@ -10,6 +10,10 @@ export const engineErrorCodes = [
   'UNSUPPORTED_FORMAT',
   'INVALID_INPUT',
   'INVALID_PDF',
+  /** A document other than a PDF (office file, image, HTML, EPUB) that its converter could not read. */
+  'INVALID_DOCUMENT',
+  /** A URL the server refuses to fetch (private or non-public address, scheme not allowed). */
+  'URL_NOT_ALLOWED',
   'PASSWORD_REQUIRED',
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',
@@ -64,6 +68,8 @@ export class EngineError extends Error {
       case 'OUTPUT_TOO_LARGE':
         return new AppError('INVALID_INPUT', this.message, opts);
       case 'INVALID_PDF':
+      case 'INVALID_DOCUMENT':
+      case 'URL_NOT_ALLOWED':
       case 'PASSWORD_REQUIRED':
       case 'WRONG_PASSWORD':
       case 'PAGE_LIMIT_EXCEEDED':
