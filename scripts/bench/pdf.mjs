@@ -48,7 +48,7 @@ export async function serve() {
       maxFileSize: 200 * 1_048_576,
       maxPagesPerPdf: null,
       burstLimit: null,
-      allowedEndpoints: ['conversion', 'pdf', 'ocr', 'qrcode'],
+      allowedEndpoints: ['conversion', 'pdf', 'ocr', 'qrcode', 'batch'],
       features: [],
       validityDays: null,
     },

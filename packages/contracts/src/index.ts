@@ -7,3 +7,4 @@ export * from './keys';
 export * from './usage';
 export * from './pdf';
 export * from './qrcode';
+export * from './conversion';

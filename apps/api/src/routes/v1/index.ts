@@ -8,6 +8,7 @@ import { myRoutes } from './my/index';
 import { adminStatsRoutes } from './my/admin-stats';
 import { pingRoutes } from './ping/index';
 import { conversionDetectRoutes } from './conversion-detect/index';
+import { conversionRoutes } from './conversion/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -20,4 +21,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(adminStatsRoutes, { prefix: '/admin/stats' });
   await app.register(pingRoutes);
   await app.register(conversionDetectRoutes, { prefix: '/conversion' });
+  await app.register(conversionRoutes, { prefix: '/conversion' });
 };

@@ -45,16 +45,20 @@ export const formats: Record<string, Known> = {
   doc: K('application/msword', 'document', WORD),
   docx: K('application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'document', WORD),
   odt: K('application/vnd.oasis.opendocument.text', 'document', WORD),
+  fodt: K('application/vnd.oasis.opendocument.text-flat-xml', 'document', WORD),
+  wpd: K('application/vnd.wordperfect', 'document', WORD),
   rtf: K('application/rtf', 'document', WORD),
   txt: K('text/plain', 'text', '/conversion/text-to-pdf'),
   xls: K('application/vnd.ms-excel', 'spreadsheet', EXCEL),
   xlsx: K('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'spreadsheet', EXCEL),
   ods: K('application/vnd.oasis.opendocument.spreadsheet', 'spreadsheet', EXCEL),
+  fods: K('application/vnd.oasis.opendocument.spreadsheet-flat-xml', 'spreadsheet', EXCEL),
   csv: K('text/csv', 'spreadsheet', EXCEL),
   ppt: K('application/vnd.ms-powerpoint', 'presentation', PPT),
   pptx: K('application/vnd.openxmlformats-officedocument.presentationml.presentation', 'presentation', PPT),
   ppsx: K('application/vnd.openxmlformats-officedocument.presentationml.slideshow', 'presentation', PPT),
   odp: K('application/vnd.oasis.opendocument.presentation', 'presentation', PPT),
+  fodp: K('application/vnd.oasis.opendocument.presentation-flat-xml', 'presentation', PPT),
   html: K('text/html', 'web', '/conversion/html-to-pdf'),
   md: K('text/markdown', 'text', '/conversion/markdown-to-pdf'),
   svg: K('image/svg+xml', 'image', IMG),
@@ -202,17 +206,25 @@ export async function detectFormat(file: string, size: number, fileName?: string
         ? (aliases[path.extname(fileName).slice(1).toLowerCase()] ?? path.extname(fileName).slice(1).toLowerCase())
         : '';
       if (['doc', 'xls', 'ppt'].includes(ext)) return result(ext, 0.8, 'magic');
+      // A password-protected OOXML file is a CFB container holding the encrypted package.
+      if (['docx', 'xlsx', 'pptx', 'ppsx'].includes(ext)) return result(ext, 0.7, 'magic');
       return result(null, 0.3, 'magic', ft.mime);
     }
     const ext = aliases[ft.ext] ?? ft.ext;
     if (ext === 'xml') {
       const head = await readHead(file);
+      const flat = flatOdf(head);
+      if (flat) return result(flat, 0.95, 'text');
       const s = sniffText(head);
       if (s?.format === 'svg' || s?.format === 'html') return s;
     }
     return result(ext, 0.95, 'magic', ft.mime);
   }
   const head = await readHead(file);
+  // WordPerfect: file-type does not know its magic number.
+  if (head.subarray(0, 4).equals(Buffer.from([0xff, 0x57, 0x50, 0x43]))) return result('wpd', 0.95, 'magic');
+  const flat = flatOdf(head);
+  if (flat) return result(flat, 0.95, 'text');
   const sniffed = sniffText(head);
   if (sniffed) return sniffed;
   if (fileName) {
@@ -221,6 +233,14 @@ export async function detectFormat(file: string, size: number, fileName?: string
     if (formats[ext]) return result(ext, 0.3, 'extension');
   }
   return result(null, 0, 'none');
+}
+
+/** Flat (single XML file) OpenDocument: the root element names its type. */
+function flatOdf(head: Buffer): string | null {
+  const text = head.toString('utf8', 0, Math.min(head.length, 8192));
+  if (!/<office:document[\s>]/.test(text)) return null;
+  const m = /office:mimetype="application\/vnd\.oasis\.opendocument\.(text|spreadsheet|presentation)"/.exec(text);
+  return m ? { text: 'fodt', spreadsheet: 'fods', presentation: 'fodp' }[m[1] as 'text'] : null;
 }
 
 async function readHead(file: string, n = 65_536): Promise<Buffer> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZErrorResponse, ZUploadFile } from '@docflow/contracts';
+import { ZErrorResponse, ZUploadFile, type TEndpointGroup } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
 import { receiveUpload, type ReceivedUpload, type UploadedFile } from '../../../lib/uploads';
 import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../../../core/pdf/operations';
@@ -36,6 +36,10 @@ export interface PdfRouteContext<F> {
 
 export interface PdfRouteSpec<F extends z.ZodObject> {
   path: string;
+  /** Endpoint group checked against the key's plan, and the API reference tag (default `pdf`). */
+  group?: TEndpointGroup;
+  /** What the uploaded files are, in messages (default "PDF"). */
+  noun?: string;
   summary: string;
   description?: string;
   fields: F;
@@ -86,10 +90,10 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
   const route: RouteOptions = {
     method: 'POST',
     url: spec.path,
-    ...app.processingGuard('pdf'),
+    ...app.processingGuard(spec.group ?? 'pdf'),
     validatorCompiler: multipartValidator,
     schema: {
-      tags: ['pdf'],
+      tags: [spec.group ?? 'pdf'],
       summary: spec.summary,
       description: spec.description,
       security: [{ apiKey: [] }],
@@ -99,6 +103,7 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
     },
     handler: async (request, reply) => {
       const limits = request.apiKey?.limits;
+      const noun = spec.noun ?? 'PDF';
       const extraFields = Object.keys(spec.files.extra ?? {});
       const upload = await receiveUpload(request, {
         maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE,
@@ -114,8 +119,8 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
         throw new AppError(
           'INVALID_INPUT',
           spec.files.min === 1 && spec.files.max === 1
-            ? `${spec.files.field}: a PDF file is required (multipart field "${spec.files.field}")`
-            : `${spec.files.field}: send between ${spec.files.min} and ${spec.files.max} PDF files (got ${pdfs.length})`,
+            ? `${spec.files.field}: ${/^([aeiou]|html)/i.test(noun) ? 'an' : 'a'} ${noun} file is required (multipart field "${spec.files.field}")`
+            : `${spec.files.field}: send between ${spec.files.min} and ${spec.files.max} ${noun} files (got ${pdfs.length})`,
           { details: { field: spec.files.field, min: spec.files.min, max: spec.files.max } },
         );
       }

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { EngineError } from '../errors';
+import type { ImagesToPdfOptions, OfficeConvertOptions, PrintOptions } from '../interfaces';
+import { parsePageList } from '../pages';
+import type { OutputFile, PdfJob } from '../pdf/operations';
+
+/**
+ * Conversions to PDF as the API offers them, composed from the engine chains (office, HTML, URL, images) and the PDF
+ * chains for the finishing steps. Framework-free: routes parse the request, build the source (an office file, an
+ * HTML file with its assets dir, a URL, images) and call one of these.
+ */
+
+export interface FinishOptions {
+  /** Keep only these pages of the result. */
+  pageRange?: string;
+  /** Answer PDF/A-2b. */
+  pdfa?: boolean;
+}
+
+const out = (job: PdfJob, name: string) => job.ws.file(`conv-${randomBytes(5).toString('hex')}-${name}`);
+
+/**
+ * The result's pages, held to the plan (a conversion cannot know them before it runs: the check comes as soon as
+ * they are known, before any further step), then the page selection and PDF/A.
+ */
+export async function finishPdf(job: PdfJob, pdf: string, name: string, opts: FinishOptions): Promise<OutputFile> {
+  const { value: count } = await job.engines.run('countPages', (f) => f(pdf, { stopAfter: job.maxPages ?? undefined }, job.ctx), job.signal);
+  if (count.pages < 1) throw new EngineError('INVALID_DOCUMENT', 'The conversion produced no pages', {});
+  if (job.maxPages !== null && count.pages > job.maxPages) {
+    throw new EngineError(
+      'PAGE_LIMIT_EXCEEDED',
+      `The converted document has ${count.atLeast ? `more than ${job.maxPages}` : count.pages} pages; your plan allows at most ${job.maxPages} pages per PDF (pageRange does not lift it)`,
+      { details: { pages: count.pages, maxPagesPerPdf: job.maxPages } },
+    );
+  }
+  let file = pdf;
+  let pages = count.pages;
+  if (opts.pageRange?.trim()) {
+    const keep = parsePageList(opts.pageRange, count.pages, 'pageRange');
+    const selected = out(job, 'pages.pdf');
+    await job.engines.run('selectPages', (f) => f(file, selected, keep, job.ctx), job.signal);
+    file = selected;
+    pages = keep.length;
+  }
+  if (opts.pdfa) {
+    const archived = out(job, 'pdfa.pdf');
+    const from = file;
+    await job.engines.run('toPdfa', (f) => f(from, archived, { part: 2, conformance: 'b' }, job.ctx), job.signal);
+    file = archived;
+  }
+  return { path: file, name, pages };
+}
+
+export async function officeToPdf(job: PdfJob, input: string, opts: OfficeConvertOptions & FinishOptions): Promise<OutputFile> {
+  const pdf = out(job, 'office.pdf');
+  const { kind, landscape, fitToPage, password } = opts;
+  await job.engines.run('convertOffice', (f) => f(input, pdf, { kind, landscape, fitToPage, password }, job.ctx), job.signal);
+  return finishPdf(job, pdf, 'converted', opts);
+}
+
+export async function htmlToPdf(job: PdfJob, html: string, baseDir: string, print: PrintOptions, opts: FinishOptions): Promise<OutputFile> {
+  const pdf = out(job, 'html.pdf');
+  await job.engines.run('renderHtml', (f) => f(html, pdf, { ...print, baseDir }, job.ctx), job.signal);
+  return finishPdf(job, pdf, 'converted', opts);
+}
+
+export async function urlToPdf(job: PdfJob, url: string, print: PrintOptions & { allowPrivate: boolean }, opts: FinishOptions): Promise<OutputFile> {
+  const pdf = out(job, 'url.pdf');
+  await job.engines.run('renderUrl', (f) => f(url, pdf, print, job.ctx), job.signal);
+  return finishPdf(job, pdf, 'converted', opts);
+}
+
+export async function imagesToPdf(job: PdfJob, inputs: string[], layout: ImagesToPdfOptions, opts: FinishOptions): Promise<OutputFile> {
+  const pdf = out(job, 'images.pdf');
+  await job.engines.run('imagesToPdf', (f) => f(inputs, pdf, layout, job.ctx), job.signal);
+  return finishPdf(job, pdf, 'converted', opts);
+}

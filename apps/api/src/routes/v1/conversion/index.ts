@@ -1,0 +1,266 @@
+import { writeFile } from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  ZBatchFields,
+  ZConversionFormatsResponse,
+  ZConvertCommonFields,
+  ZErrorResponse,
+  ZFileResultResponse,
+  ZHtmlFields,
+  ZImageToPdfFields,
+  ZOfficeFields,
+  ZSpreadsheetFields,
+  ZUrlFields,
+  type TBatchManifestEntry,
+} from '@docflow/contracts';
+import { AppError } from '../../../lib/app-error';
+import { outputName, sendFile, sendZip } from '../../../lib/send-result';
+import type { UploadedFile } from '../../../lib/uploads';
+import * as convert from '../../../core/convert/to-pdf';
+import { EngineError } from '../../../core/errors';
+import type { OutputFile, PdfJob } from '../../../core/pdf/operations';
+import { detectFormat, formats } from '../conversion-detect/detect-format';
+import { registerPdfRoute, type FileSpec } from '../pdf/route-kit';
+import { printOptions } from './print-options';
+import { checkSource, htmlSite, officeKindOf, routeFormats, routeForFormat, routeOperation, type CheckedSource, type ConversionRoute } from './sources';
+
+const fileAnswer = ZFileResultResponse.describe('The PDF itself with Content-Disposition; with Accept: application/json, this JSON');
+
+function sendPdf(request: FastifyRequest, reply: FastifyReply, from: string, file: OutputFile) {
+  return sendFile(request, reply, { path: file.path, fileName: outputName(from, file.name, 'pdf').replace(/-converted\.pdf$/, '.pdf'), mimeType: 'application/pdf', pages: file.pages });
+}
+
+const one = (description: string): FileSpec => ({ field: 'file', min: 1, max: 1, description });
+
+/**
+ * One source file to PDF, whatever route took it: office documents through LibreOffice, images through the image
+ * engine, HTML and the formats rendered as HTML through Chromium, PDFs as they are (auto and batch only).
+ */
+async function convertSource(
+  job: PdfJob,
+  src: CheckedSource,
+  route: ConversionRoute | 'pdf',
+  fields: z.output<typeof ZConvertCommonFields> & { password?: string; landscape?: boolean; fitToPage?: boolean },
+): Promise<OutputFile> {
+  const finish = { pageRange: fields.pageRange, pdfa: fields.pdfa };
+  if (route === 'pdf') return convert.finishPdf(job, src.file.path, 'converted', finish);
+  const kind = officeKindOf[route];
+  if (kind) {
+    return convert.officeToPdf(job, src.file.path, { kind, password: fields.password, landscape: fields.landscape, fitToPage: fields.fitToPage, ...finish });
+  }
+  if (route === 'image-to-pdf') return convert.imagesToPdf(job, [src.file.path], { pageSize: 'A4', orientation: 'auto', margin: 0 }, finish);
+  if (route === 'html-to-pdf') {
+    const site = await htmlSite(job.ws, { file: src.file }, []);
+    return convert.htmlToPdf(job, site.index, site.dir, printOptions(ZHtmlFields.parse({})), finish);
+  }
+  throw new EngineError('UNSUPPORTED_OPERATION', `${route} is not available on this server`, {});
+}
+
+/** Office routes differ only in their name, formats and fields. */
+function officeRoute(app: FastifyInstance, route: 'word-to-pdf' | 'excel-to-pdf' | 'powerpoint-to-pdf', summary: string, fields: typeof ZOfficeFields | typeof ZSpreadsheetFields) {
+  registerPdfRoute(app, {
+    path: `/${route}`,
+    group: 'conversion',
+    noun: 'document',
+    summary,
+    description: `Takes ${routeFormats[route].join(', ')} (detected from the bytes). Converted by LibreOffice; macros never run and linked content is never fetched.`,
+    fields,
+    files: one(`The document (${routeFormats[route].join(', ')})`),
+    response: fileAnswer,
+    async handler({ request, reply, fields: f, pdfs, job }) {
+      const src = await checkSource(pdfs[0]!, route);
+      const result = await convertSource(job, src, route, f as z.output<typeof ZSpreadsheetFields>);
+      request.usage.pages = result.pages;
+      return sendPdf(request, reply, src.file.filename, result);
+    },
+  });
+}
+
+export async function conversionRoutes(app: FastifyInstance): Promise<void> {
+  officeRoute(app, 'word-to-pdf', 'Word processing documents to PDF', ZOfficeFields);
+  officeRoute(app, 'excel-to-pdf', 'Spreadsheets to PDF', ZSpreadsheetFields);
+  officeRoute(app, 'powerpoint-to-pdf', 'Presentations to PDF', ZOfficeFields);
+
+  registerPdfRoute(app, {
+    path: '/html-to-pdf',
+    group: 'conversion',
+    noun: 'HTML',
+    summary: 'HTML to PDF (Chromium)',
+    description:
+      'The page is `index.html` among `files` (or the only HTML file), or the `html` field; the other files are its assets, found by their names. The page may load only its assets and data: URLs: nothing from the network.',
+    fields: ZHtmlFields,
+    files: { field: 'files', min: 0, max: 100, description: 'The HTML page and its assets (images, CSS, fonts)' },
+    response: fileAnswer,
+    async handler({ request, reply, fields, pdfs, job }) {
+      const pages = pdfs.filter((f) => /\.html?$/i.test(f.filename));
+      const page = pages.find((f) => /^index\.html?$/i.test(f.filename)) ?? (pages.length === 1 ? pages[0] : undefined);
+      if (!page && fields.html === undefined) {
+        throw new AppError(
+          'INVALID_INPUT',
+          pages.length > 1 ? 'files: several HTML files: name the page index.html' : 'Send the page as an HTML file (multipart "files") or in the "html" field',
+          { details: { field: 'files' } },
+        );
+      }
+      if (page) await checkSource(page, 'html-to-pdf');
+      const site = await htmlSite(job.ws, page ? { file: page } : { html: fields.html }, pdfs.filter((f) => f !== page));
+      const result = await convert.htmlToPdf(job, site.index, site.dir, printOptions(fields), fields);
+      request.usage.pages = result.pages;
+      return sendPdf(request, reply, page?.filename ?? 'page.html', result);
+    },
+  });
+
+  registerPdfRoute(app, {
+    path: '/url-to-pdf',
+    group: 'conversion',
+    noun: 'URL',
+    summary: 'A web page to PDF (Chromium)',
+    description: 'Every address the page reaches (redirects, images, scripts, fetch, WebSocket) is checked: private, loopback and link-local targets are refused.',
+    fields: ZUrlFields,
+    files: { field: 'file', min: 0, max: 0, description: 'No file: send the `url` field' },
+    response: fileAnswer,
+    async handler({ request, reply, fields, job }) {
+      const result = await convert.urlToPdf(job, fields.url, { ...printOptions(fields), allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE }, fields);
+      request.usage.pages = result.pages;
+      let host = 'page';
+      try {
+        host = new URL(fields.url).hostname || host;
+      } catch {
+        /* the engine refused it already */
+      }
+      return sendPdf(request, reply, `${host}.html`, result);
+    },
+  });
+
+  registerPdfRoute(app, {
+    path: '/image-to-pdf',
+    group: 'conversion',
+    noun: 'image',
+    summary: 'Images to PDF, one page per image',
+    description: `Takes ${routeFormats['image-to-pdf'].join(', ')}; every page of a multi-page TIFF becomes a page. Pages in the order sent.`,
+    fields: ZImageToPdfFields,
+    files: { field: 'files', min: 1, max: 100, description: 'The images, 1 to 100' },
+    response: fileAnswer,
+    async handler({ request, reply, fields, pdfs, job }) {
+      if (job.maxPages !== null && pdfs.length > job.maxPages) {
+        throw new EngineError('PAGE_LIMIT_EXCEEDED', `${pdfs.length} images make ${pdfs.length} pages; your plan allows at most ${job.maxPages} pages per PDF`, {
+          details: { pages: pdfs.length, maxPagesPerPdf: job.maxPages },
+        });
+      }
+      const sources = await Promise.all(pdfs.map((f, i) => checkSource(f, 'image-to-pdf', pdfs.length > 1 ? `files[${i + 1}] ("${f.filename}")` : undefined)));
+      const result = await convert.imagesToPdf(
+        job,
+        sources.map((s) => s.file.path),
+        { pageSize: fields.pageSize, orientation: fields.orientation, margin: fields.margin },
+        fields,
+      );
+      request.usage.pages = result.pages;
+      return sendPdf(request, reply, pdfs[0]!.filename, result);
+    },
+  });
+
+  registerPdfRoute(app, {
+    path: '/auto-to-pdf',
+    group: 'conversion',
+    noun: 'document',
+    summary: 'Any supported document to PDF, its format detected from the bytes',
+    description: 'Detects the format (magic numbers, zip contents, text sniffing; see POST /conversion/detect) and converts as the matching route would, with its defaults. A PDF is answered as it is (with pageRange and pdfa applied).',
+    fields: ZOfficeFields,
+    files: one('The document'),
+    response: fileAnswer,
+    async handler({ request, reply, fields, pdfs, job }) {
+      const file = pdfs[0]!;
+      const { route, src } = await autoSource(file);
+      const result = await convertSource(job, src, route, fields);
+      request.usage.pages = result.pages;
+      return sendPdf(request, reply, file.filename, result);
+    },
+  });
+
+  registerPdfRoute(app, {
+    path: '/batch-to-pdf',
+    group: 'batch',
+    noun: 'document',
+    summary: 'Up to 50 documents to PDF in one call (zip with a manifest)',
+    description:
+      'Each file is detected and converted as auto-to-pdf would. The answer is a zip of the PDFs plus manifest.json listing every file with its result; a file that fails is listed with its error and does not fail the others.',
+    fields: ZBatchFields,
+    files: { field: 'files', min: 1, max: 50, description: 'The documents, 1 to 50' },
+    response: fileAnswer,
+    async handler({ request, reply, fields, pdfs, job }) {
+      const manifest: TBatchManifestEntry[] = [];
+      const outputs: Array<{ path: string; name: string }> = [];
+      const used = new Set<string>();
+      let pages = 0;
+      // One after another: the engines' own pools already use every core, and a batch must not crowd out other users.
+      for (const file of pdfs) {
+        try {
+          const { route, src } = await autoSource(file);
+          const result = await convertSource(job, src, route, fields);
+          let name = outputName(file.filename, 'converted', 'pdf').replace(/-converted\.pdf$/, '.pdf');
+          for (let n = 2; used.has(name.toLowerCase()); n++) name = name.replace(/(?: \(\d+\))?\.pdf$/, ` (${n}).pdf`);
+          used.add(name.toLowerCase());
+          outputs.push({ path: result.path, name });
+          pages += result.pages ?? 0;
+          manifest.push({ file: file.filename, ok: true, output: name, pages: result.pages, format: src.detected.format });
+        } catch (err) {
+          const e = err instanceof EngineError ? err.toAppError() : err;
+          if (!(e instanceof AppError) || e.code === 'CLIENT_CLOSED_REQUEST') throw err;
+          manifest.push({ file: file.filename, ok: false, code: e.code, error: e.message });
+        }
+      }
+      const manifestPath = job.ws.file('manifest.json');
+      await writeFile(manifestPath, JSON.stringify({ files: manifest }, null, 2));
+      request.usage.pages = pages;
+      return sendZip(request, reply, [...outputs, { path: manifestPath, name: 'manifest.json' }], 'converted.zip', {
+        pages,
+        headers: { 'X-Converted-Count': outputs.length, 'X-Failed-Count': manifest.length - outputs.length },
+      });
+    },
+  });
+
+  app.get(
+    '/formats',
+    {
+      ...app.processingGuard('conversion'),
+      schema: {
+        tags: ['conversion'],
+        security: [{ apiKey: [] }],
+        summary: 'The formats converted to PDF, the route for each, and whether this server has the engine for it',
+        response: { 200: ZConversionFormatsResponse, 401: ZErrorResponse, 403: ZErrorResponse, 429: ZErrorResponse },
+      },
+    },
+    async () => {
+      const list = (Object.keys(routeFormats) as ConversionRoute[]).flatMap((route) =>
+        routeFormats[route].map((format) => ({
+          format,
+          mimeType: formats[format]?.mime ?? 'application/octet-stream',
+          category: formats[format]?.category ?? 'other',
+          route: `/api/v1/conversion/${route}`,
+          engine: routeOperation[route],
+          available: app.engines.has(routeOperation[route]),
+        })),
+      );
+      return {
+        success: true as const,
+        data: {
+          formats: list,
+          routes: (Object.keys(routeFormats) as ConversionRoute[]).map((route) => ({ route: `/api/v1/conversion/${route}`, formats: [...routeFormats[route]] })),
+        },
+      };
+    },
+  );
+}
+
+/** The route a file goes to when the client did not say (auto-to-pdf, batch). */
+async function autoSource(file: UploadedFile): Promise<{ route: ConversionRoute | 'pdf'; src: CheckedSource }> {
+  const detected = await detectFormat(file.path, file.size, file.filename);
+  if (detected.format === 'pdf') return { route: 'pdf', src: { file, detected } };
+  const route = routeForFormat(detected.format);
+  if (!route) {
+    throw new AppError('UNSUPPORTED_FORMAT', `"${file.filename}" is ${detected.format ? `a ${detected.format.toUpperCase()} file` : 'of a format that could not be recognised'}, which cannot be converted to PDF; GET /api/v1/conversion/formats lists what can`, {
+      details: { file: file.filename, detected: detected.format },
+    });
+  }
+  return { route, src: await checkSource(file, route) };
+}

@@ -1,0 +1,93 @@
+import { copyFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../../lib/app-error';
+import type { UploadedFile } from '../../../lib/uploads';
+import type { OfficeKind } from '../../../core/interfaces';
+import type { Workspace } from '../../../core/workspace';
+import { detectFormat, formats, type DetectedFormat } from '../conversion-detect/detect-format';
+
+/** Each conversion route and the formats it takes (detected from the bytes, never from the name alone). */
+export const routeFormats = {
+  'word-to-pdf': ['doc', 'docx', 'odt', 'fodt', 'rtf', 'txt', 'wpd'],
+  'excel-to-pdf': ['xls', 'xlsx', 'ods', 'fods', 'csv'],
+  'powerpoint-to-pdf': ['ppt', 'pptx', 'ppsx', 'odp', 'fodp'],
+  'html-to-pdf': ['html'],
+  'markdown-to-pdf': ['md', 'txt'],
+  'text-to-pdf': ['txt', 'md', 'csv'],
+  'image-to-pdf': ['jpg', 'png', 'gif', 'bmp', 'tif', 'webp', 'svg', 'heic'],
+  'epub-to-pdf': ['epub'],
+} as const satisfies Record<string, readonly string[]>;
+export type ConversionRoute = keyof typeof routeFormats;
+
+/** The engine operation behind each route (for GET /conversion/formats: available or not on this server). */
+export const routeOperation: Record<ConversionRoute, 'convertOffice' | 'renderHtml' | 'imagesToPdf'> = {
+  'word-to-pdf': 'convertOffice',
+  'excel-to-pdf': 'convertOffice',
+  'powerpoint-to-pdf': 'convertOffice',
+  'html-to-pdf': 'renderHtml',
+  'markdown-to-pdf': 'renderHtml',
+  'text-to-pdf': 'renderHtml',
+  'image-to-pdf': 'imagesToPdf',
+  'epub-to-pdf': 'renderHtml',
+};
+
+export const officeKindOf: Partial<Record<ConversionRoute, OfficeKind>> = {
+  'word-to-pdf': 'document',
+  'excel-to-pdf': 'spreadsheet',
+  'powerpoint-to-pdf': 'presentation',
+};
+
+export interface CheckedSource {
+  file: UploadedFile;
+  detected: DetectedFormat;
+}
+
+/**
+ * What the upload is, and whether `route` takes it: a file of another kind is a 415 naming what the route takes
+ * and, when there is one, the route that does take it.
+ */
+export async function checkSource(file: UploadedFile, route: ConversionRoute, label = `"${file.filename}"`): Promise<CheckedSource> {
+  if (file.size === 0) throw new AppError('INVALID_INPUT', `${label} is empty (0 bytes)`, { details: { file: file.filename } });
+  const detected = await detectFormat(file.path, file.size, file.filename);
+  const valid: readonly string[] = routeFormats[route];
+  if (!detected.format || !valid.includes(detected.format)) {
+    const what = detected.format ? `a ${detected.format.toUpperCase()} file` : 'of a format that could not be recognised';
+    const hint = detected.route && detected.route !== `/conversion/${route}` ? `; use POST /api/v1${detected.route}` : '';
+    throw new AppError('UNSUPPORTED_FORMAT', `${label} is ${what}; ${route} takes ${valid.join(', ')}${hint}`, {
+      details: { file: file.filename, detected: detected.format, valid },
+    });
+  }
+  return { file, detected };
+}
+
+/** The route auto-to-pdf hands a detected format to (null: nothing converts it). */
+export function routeForFormat(format: string | null): ConversionRoute | null {
+  const route = format ? formats[format]?.route : null;
+  return route ? (route.replace('/conversion/', '') as ConversionRoute) : null;
+}
+
+/** A reasonable file name for an asset: its base name, made safe (assets are looked up by their names). */
+export function assetName(name: string): string {
+  return path.basename(name).replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'asset';
+}
+
+/**
+ * An HTML page with its assets laid out in one directory, the only place the renderer may read from. The page is
+ * `index.html`; assets keep their base names so the page's relative links find them.
+ */
+export async function htmlSite(ws: Workspace, page: { html?: string; file?: UploadedFile }, assets: UploadedFile[]): Promise<{ dir: string; index: string }> {
+  const dir = await ws.subdir('site');
+  const index = path.join(dir, 'index.html');
+  if (page.file) await copyFile(page.file.path, index);
+  else await writeFile(index, page.html ?? '');
+  const seen = new Set(['index.html']);
+  for (const a of assets) {
+    const name = assetName(a.filename);
+    if (seen.has(name.toLowerCase())) {
+      throw new AppError('INVALID_INPUT', `assets: two files are named "${name}"`, { details: { field: 'assets' } });
+    }
+    seen.add(name.toLowerCase());
+    await copyFile(a.path, path.join(dir, name));
+  }
+  return { dir, index };
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { successEnvelope } from './common';
+import { ZFormBoolean } from './pdf';
+
+/**
+ * Conversion to PDF (group `conversion`, batch in group `batch`): multipart forms whose text fields arrive as
+ * strings, and the JSON answers. Each route's documentation adds its file field(s).
+ */
+
+const pageRange = z
+  .string()
+  .max(10_000)
+  .optional()
+  .describe('Keep only these pages of the result, e.g. "1-3,5" (default: every page)');
+
+/** Options every conversion takes. */
+export const ZConvertCommonFields = z.object({
+  pageRange,
+  pdfa: ZFormBoolean.default(false).describe('Answer a PDF/A-2b document (archival)'),
+});
+export type TConvertCommonFields = z.infer<typeof ZConvertCommonFields>;
+
+export const ZOfficeFields = ZConvertCommonFields.extend({
+  password: z.string().max(1024).optional().describe('Password of a protected office document'),
+});
+
+export const ZSpreadsheetFields = ZOfficeFields.extend({
+  landscape: ZFormBoolean.default(false).describe('Print the sheets in landscape'),
+  fitToPage: ZFormBoolean.default(false).describe('Scale each sheet to one page wide'),
+});
+
+export const paperSizes = {
+  A3: [11.69, 16.54],
+  A4: [8.27, 11.69],
+  A5: [5.83, 8.27],
+  Letter: [8.5, 11],
+  Legal: [8.5, 14],
+  Tabloid: [11, 17],
+} as const;
+export type TPaperSize = keyof typeof paperSizes;
+
+const inches = (what: string) =>
+  z.coerce.number().min(0).max(10).optional().describe(`${what}, in inches (default: the \`margin\` value)`);
+
+/** How Chromium prints a page (HTML, URL, Markdown, text, EPUB). */
+export const ZPrintFields = ZConvertCommonFields.extend({
+  paperSize: z
+    .enum(Object.keys(paperSizes) as [TPaperSize, ...TPaperSize[]])
+    .default('A4')
+    .describe('Paper format (ignored when paperWidth and paperHeight are given)'),
+  paperWidth: z.coerce.number().min(1).max(200).optional().describe('Custom paper width in inches'),
+  paperHeight: z.coerce.number().min(1).max(200).optional().describe('Custom paper height in inches'),
+  margin: z.coerce.number().min(0).max(10).default(0.4).describe('All four margins, in inches'),
+  marginTop: inches('Top margin'),
+  marginRight: inches('Right margin'),
+  marginBottom: inches('Bottom margin'),
+  marginLeft: inches('Left margin'),
+  landscape: ZFormBoolean.default(false),
+  printBackground: ZFormBoolean.default(true).describe('Print background colours and images'),
+  scale: z.coerce.number().min(0.1).max(2).default(1).describe('Rendering scale, 0.1 to 2'),
+});
+export type TPrintFields = z.infer<typeof ZPrintFields>;
+
+export const ZHtmlFields = ZPrintFields.extend({
+  html: z.string().max(1_048_576).optional().describe('The HTML itself, instead of a `file`'),
+});
+
+export const ZUrlFields = ZPrintFields.extend({
+  url: z.string().min(1).max(8192).describe('The http(s) page to print; private and loopback addresses are refused'),
+});
+
+export const ZImageToPdfFields = ZConvertCommonFields.extend({
+  pageSize: z.enum(['A4', 'letter', 'fit']).default('A4').describe('fit: each page the size of its image'),
+  orientation: z.enum(['portrait', 'landscape', 'auto']).default('auto').describe('auto: landscape pages for wide images'),
+  margin: z.coerce.number().min(0).max(500).default(0).describe('Margin around each image, points (1/72 in)'),
+});
+
+export const ZBatchFields = ZConvertCommonFields.extend({});
+
+export const ZConversionFormat = z.object({
+  format: z.string().describe('File extension, e.g. docx'),
+  mimeType: z.string(),
+  category: z.string(),
+  route: z.string().describe('The conversion route for it'),
+  engine: z.string().describe('The engine operation that converts it'),
+  available: z.boolean().describe('False when the server has no engine configured for it'),
+});
+export const ZConversionFormatsResponse = successEnvelope(
+  z.object({ formats: z.array(ZConversionFormat), routes: z.array(z.object({ route: z.string(), formats: z.array(z.string()) })) }),
+);
+
+export const ZBatchManifestEntry = z.object({
+  file: z.string().describe('The uploaded file name'),
+  ok: z.boolean(),
+  output: z.string().optional().describe('Name of its PDF in the zip'),
+  pages: z.number().int().optional(),
+  format: z.string().nullable().optional(),
+  code: z.string().optional().describe('Error code when it failed'),
+  error: z.string().optional(),
+});
+export type TBatchManifestEntry = z.infer<typeof ZBatchManifestEntry>;
