@@ -30,9 +30,10 @@ export const ZSpreadsheetFields = ZOfficeFields.extend({
 });
 
 export const paperSizes = {
-  A3: [11.69, 16.54],
-  A4: [8.27, 11.69],
-  A5: [5.83, 8.27],
+  // Exact inches (Chromium rounds to its device units: 8.27 in would come out 1 pt narrower than A4).
+  A3: [297 / 25.4, 420 / 25.4],
+  A4: [210 / 25.4, 297 / 25.4],
+  A5: [148 / 25.4, 210 / 25.4],
   Letter: [8.5, 11],
   Legal: [8.5, 14],
   Tabloid: [11, 17],

@@ -42,10 +42,10 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
   toPdfa: { env: 'PDF_PDFA_ENGINES', defaults: ['ghostscript'], what: 'PDF/A' },
   encodeQr: { env: 'QR_ENCODE_ENGINES', defaults: ['qrcode'], what: 'QR generation' },
   decodeQr: { env: 'QR_DECODE_ENGINES', defaults: ['zbar'], what: 'QR decoding' },
-  convertOffice: { env: 'CONVERT_OFFICE_ENGINES', defaults: [], what: 'office documents to PDF' },
-  renderHtml: { env: 'CONVERT_HTML_ENGINES', defaults: [], what: 'HTML, Markdown, text and EPUB to PDF' },
-  renderUrl: { env: 'CONVERT_URL_ENGINES', defaults: [], what: 'web pages to PDF' },
-  imagesToPdf: { env: 'CONVERT_IMAGE_ENGINES', defaults: [], what: 'images to PDF' },
+  convertOffice: { env: 'CONVERT_OFFICE_ENGINES', defaults: ['libreoffice'], what: 'office documents to PDF' },
+  renderHtml: { env: 'CONVERT_HTML_ENGINES', defaults: ['chromium'], what: 'HTML, Markdown, text and EPUB to PDF' },
+  renderUrl: { env: 'CONVERT_URL_ENGINES', defaults: ['chromium'], what: 'web pages to PDF' },
+  imagesToPdf: { env: 'CONVERT_IMAGE_ENGINES', defaults: ['images'], what: 'images to PDF' },
 };
 
 const mb = (n: number) => n * 1_048_576;

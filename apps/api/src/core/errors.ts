@@ -114,7 +114,7 @@ function chainCode(errors: EngineError[]): EngineErrorCode {
   if (errors.length === 0) return 'UNSUPPORTED_OPERATION';
   if (errors.every((e) => e.code === 'UNSUPPORTED_OPERATION')) return 'UNSUPPORTED_OPERATION';
   const tried = errors.filter((e) => e.code !== 'UNSUPPORTED_OPERATION');
-  for (const c of ['INVALID_PDF', 'OUTPUT_TOO_LARGE', 'TIMEOUT'] as const) if (tried.some((e) => e.code === c)) return c;
+  for (const c of ['INVALID_PDF', 'INVALID_DOCUMENT', 'OUTPUT_TOO_LARGE', 'TIMEOUT'] as const) if (tried.some((e) => e.code === c)) return c;
   // Every engine's tool ran and rejected the document: the document is at fault, not the server (422, not 500).
   if (tried.every((e) => e.documentFault)) return 'INVALID_PDF';
   return tried.every((e) => e.code === tried[0]!.code) ? tried[0]!.code : 'ENGINE_FAILED';

@@ -1,5 +1,8 @@
 import type { EngineModule } from '../engine-module';
+import { chromiumModule } from './chromium/index';
 import { ghostscriptModule } from './ghostscript/index';
+import { imagesModule } from './images/index';
+import { libreofficeModule } from './libreoffice/index';
 import { pdfLibModule } from './pdf-lib/index';
 import { pdfScanModule } from './pdf-scan/index';
 import { popplerModule } from './poppler/index';
@@ -15,5 +18,8 @@ export const engineModules: ReadonlyArray<EngineModule<Record<string, unknown>>>
   pdfLibModule,
   ghostscriptModule,
   qrcodeModule,
+  chromiumModule,
   zbarModule,
+  imagesModule,
+  libreofficeModule,
 ] as unknown as ReadonlyArray<EngineModule<Record<string, unknown>>>;

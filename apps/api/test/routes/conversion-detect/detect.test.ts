@@ -2,53 +2,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { crc32, deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helper';
 import { createUserWithApiKey } from '../../support/api-keys';
-
-/** A minimal zip writer (stored or deflated entries), enough to build OOXML, ODF and EPUB containers. */
-function makeZip(entries: Array<{ name: string; data: string | Buffer; store?: boolean }>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const raw = Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data);
-    const body = e.store ? raw : deflateRawSync(raw);
-    const name = Buffer.from(e.name);
-    const crc = crc32(raw);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.store ? 0 : 8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(e.store ? 0 : 8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(raw.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += 30 + name.length + body.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
+import { makeZip } from '../../fixtures/zip';
 
 const contentTypes = (main: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/x.xml" ContentType="application/vnd.openxmlformats-officedocument.${main}+xml"/></Types>`;

@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -10,6 +11,7 @@ import {
   ZHtmlFields,
   ZImageToPdfFields,
   ZOfficeFields,
+  ZPrintFields,
   ZSpreadsheetFields,
   ZUrlFields,
   type TBatchManifestEntry,
@@ -18,12 +20,15 @@ import { AppError } from '../../../lib/app-error';
 import { outputName, sendFile, sendZip } from '../../../lib/send-result';
 import type { UploadedFile } from '../../../lib/uploads';
 import * as convert from '../../../core/convert/to-pdf';
+import { buildEpubHtml } from '../../../core/convert/epub';
+import { buildMarkdownHtml } from '../../../core/convert/markdown';
+import { buildTextHtml } from '../../../core/convert/text';
 import { EngineError } from '../../../core/errors';
 import type { OutputFile, PdfJob } from '../../../core/pdf/operations';
 import { detectFormat, formats } from '../conversion-detect/detect-format';
 import { registerPdfRoute, type FileSpec } from '../pdf/route-kit';
 import { printOptions } from './print-options';
-import { checkSource, htmlSite, officeKindOf, routeFormats, routeForFormat, routeOperation, type CheckedSource, type ConversionRoute } from './sources';
+import { assetName, checkSource, htmlSite, officeKindOf, routeFormats, routeForFormat, routeOperation, type CheckedSource, type ConversionRoute } from './sources';
 
 const fileAnswer = ZFileResultResponse.describe('The PDF itself with Content-Disposition; with Accept: application/json, this JSON');
 
@@ -50,12 +55,32 @@ async function convertSource(
     return convert.officeToPdf(job, src.file.path, { kind, password: fields.password, landscape: fields.landscape, fitToPage: fields.fitToPage, ...finish });
   }
   if (route === 'image-to-pdf') return convert.imagesToPdf(job, [src.file.path], { pageSize: 'A4', orientation: 'auto', margin: 0 }, finish);
+  const print = printOptions(ZHtmlFields.parse({}));
   if (route === 'html-to-pdf') {
     const site = await htmlSite(job.ws, { file: src.file }, []);
-    return convert.htmlToPdf(job, site.index, site.dir, printOptions(ZHtmlFields.parse({})), finish);
+    return convert.htmlToPdf(job, site.index, site.dir, print, finish);
+  }
+  const built = await builtHtml(job, route, src.file);
+  return convert.htmlToPdf(job, built.html, built.dir, print, finish);
+}
+
+/** Markdown, text and EPUB become an HTML page (and its assets) in a fresh directory, printed by Chromium. */
+async function builtHtml(job: PdfJob, route: ConversionRoute, file: UploadedFile): Promise<{ html: string; dir: string }> {
+  const dir = await job.ws.subdir('built');
+  if (route === 'epub-to-pdf') return { html: await buildEpubHtml(file.path, dir), dir };
+  if (route === 'text-to-pdf') return { html: await buildTextHtml(file.path, dir), dir };
+  if (route === 'markdown-to-pdf') {
+    // A fixed name: the upload's own may lack the .md the template needs (auto-to-pdf detects from the bytes).
+    const site = await htmlSite(job.ws, { html: markdownTemplate(['document.md']) }, []);
+    await copyFile(file.path, path.join(site.dir, 'document.md'));
+    return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
   }
   throw new EngineError('UNSUPPORTED_OPERATION', `${route} is not available on this server`, {});
 }
+
+/** Several Markdown files without a template: each one after the other, each from a new page. */
+const markdownTemplate = (names: string[]) =>
+  `<!doctype html><html><head><meta charset="utf-8"></head><body>${names.map((n) => `<div style="page-break-after: always">{{ toHTML ${JSON.stringify(n)} }}</div>`).join('')}</body></html>`;
 
 /** Office routes differ only in their name, formats and fields. */
 function officeRoute(app: FastifyInstance, route: 'word-to-pdf' | 'excel-to-pdf' | 'powerpoint-to-pdf', summary: string, fields: typeof ZOfficeFields | typeof ZSpreadsheetFields) {
@@ -131,6 +156,53 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       return sendPdf(request, reply, `${host}.html`, result);
     },
   });
+
+  registerPdfRoute(app, {
+    path: '/markdown-to-pdf',
+    group: 'conversion',
+    noun: 'Markdown',
+    summary: 'Markdown to PDF (rendered to HTML, printed by Chromium)',
+    description:
+      'One or more .md files (printed one after the other), or an index.html template whose `{{ toHTML "file.md" }}` placeholders take the Markdown files sent beside it; other files are assets found by their names. Raw HTML inside Markdown is shown as text.',
+    fields: ZPrintFields,
+    files: { field: 'files', min: 1, max: 50, description: 'The Markdown file(s), an optional index.html template, and assets' },
+    response: fileAnswer,
+    async handler({ request, reply, fields, pdfs, job }) {
+      const template = pdfs.find((f) => /^index\.html?$/i.test(f.filename));
+      const markdown = pdfs.filter((f) => /\.(md|markdown)$/i.test(f.filename));
+      if (!template && markdown.length === 0) {
+        throw new AppError('INVALID_INPUT', 'files: send at least one .md file (or an index.html template with its .md files)', { details: { field: 'files' } });
+      }
+      for (const f of markdown) await checkSource(f, 'markdown-to-pdf');
+      const site = await htmlSite(job.ws, template ? { file: template } : { html: markdownTemplate(markdown.map((f) => assetName(f.filename))) }, pdfs.filter((f) => f !== template));
+      const html = await buildMarkdownHtml(site.index, site.dir);
+      const result = await convert.htmlToPdf(job, html, site.dir, printOptions(fields), fields);
+      request.usage.pages = result.pages;
+      return sendPdf(request, reply, (markdown[0] ?? template)!.filename, result);
+    },
+  });
+
+  for (const [route, noun, summary] of [
+    ['text-to-pdf', 'text', 'Plain text to PDF (UTF-8, UTF-16 or Latin-1; long lines wrap)'],
+    ['epub-to-pdf', 'EPUB', 'EPUB e-books to PDF (chapters in spine order)'],
+  ] as const) {
+    registerPdfRoute(app, {
+      path: `/${route}`,
+      group: 'conversion',
+      noun,
+      summary,
+      fields: ZPrintFields,
+      files: one(`The ${noun} file`),
+      response: fileAnswer,
+      async handler({ request, reply, fields, pdfs, job }) {
+        const src = await checkSource(pdfs[0]!, route);
+        const built = await builtHtml(job, route, src.file);
+        const result = await convert.htmlToPdf(job, built.html, built.dir, printOptions(fields), fields);
+        request.usage.pages = result.pages;
+        return sendPdf(request, reply, src.file.filename, result);
+      },
+    });
+  }
 
   registerPdfRoute(app, {
     path: '/image-to-pdf',

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { defineModule, type EngineContext } from '../../engine-module';
+import type { Engine } from '../../interfaces';
+import { startEgressProxy } from '../../net/egress-proxy';
+import { PinnedResolver } from '../../net/pinned-resolver';
+import { checkUrl, type LookupFn } from '../../net/public-address';
+import { BrowserHost } from './browser-host';
+import { documentUrl, serveDocument } from './document-origin';
+import { runRenderJob } from './render-job';
+import { explainMainDocument, guardRequests } from './url-guard';
+
+const ZConfig = z.object({
+  BIN: z.string().min(1).default('/usr/bin/chromium'),
+  /** Per-render deadline in ms; empty: the server's tool timeout. */
+  TIMEOUT_MS: z
+    .string()
+    .regex(/^\d*$/, 'a number of milliseconds')
+    .default(''),
+});
+type ChromiumConfig = z.infer<typeof ZConfig>;
+
+/** Test seams: DNS, and hosts let through the address rule (the scheme and credential rules still apply). */
+export interface ChromiumDeps {
+  lookup?: LookupFn;
+  allowHost?: (hostname: string) => boolean;
+}
+
+export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext, deps: ChromiumDeps = {}): Engine {
+  const host = new BrowserHost(config.BIN);
+  const timeoutMs = () => (config.TIMEOUT_MS ? Number(config.TIMEOUT_MS) : ctx.tools.timeoutMs);
+
+  return {
+    id: 'chromium',
+    async renderHtml(input, output, opts, c) {
+      const { baseDir, ...print } = opts;
+      const url = documentUrl(baseDir, input);
+      await ctx.tools.limiter.run(async () => {
+        // Nothing of an uploaded document goes to the network: a proxy that refuses everything catches what the
+        // route handler does not see (workers, redirects).
+        const proxy = await startEgressProxy(null);
+        try {
+          await runRenderJob(host, {
+            contextOptions: { proxy: { server: proxy.server, username: proxy.username, password: proxy.password } },
+            setup: (context) => serveDocument(context, baseDir),
+            url,
+            output,
+            print,
+            timeoutMs: timeoutMs(),
+            signal: c.signal,
+          });
+        } finally {
+          await proxy.close();
+        }
+      }, c.signal);
+    },
+
+    async renderUrl(url, output, opts, c) {
+      const { allowPrivate, ...print } = opts;
+      const policy = { allowPrivate, lookup: deps.lookup, allowHost: deps.allowHost };
+      // Refused before queueing: a bad URL costs no browser slot.
+      const target = await checkUrl(url, policy);
+      const resolver = new PinnedResolver(policy);
+      await resolver.decide(target.host);
+      await ctx.tools.limiter.run(async () => {
+        const proxy = await startEgressProxy(resolver);
+        try {
+          await runRenderJob(host, {
+            contextOptions: { proxy: { server: proxy.server, username: proxy.username, password: proxy.password } },
+            setup: (context) => guardRequests(context, resolver),
+            url: target.url.href,
+            output,
+            print,
+            timeoutMs: timeoutMs(),
+            signal: c.signal,
+            explain: (last) => explainMainDocument(last, resolver, proxy),
+          });
+        } finally {
+          await proxy.close();
+        }
+      }, c.signal);
+    },
+
+    close: () => host.close(),
+  };
+}
+
+export const chromiumModule = defineModule<ChromiumConfig>({
+  id: 'chromium',
+  description: 'Chromium (headless, driven by Playwright): HTML and web pages to PDF',
+  license: 'BSD-3-Clause',
+  envPrefix: 'CHROMIUM',
+  configSchema: ZConfig,
+  operations: ['renderHtml', 'renderUrl'],
+  async healthCheck(config, ctx) {
+    const r = await ctx.tools.run(config.BIN, ['--version'], { limiter: null, timeoutMs: 10_000 });
+    return { ok: true, version: /(\d+\.\d+\.\d+\.\d+)/.exec(r.stdout.toString())?.[1] };
+  },
+  create: (config, ctx) => createChromiumEngine(config, ctx),
+});

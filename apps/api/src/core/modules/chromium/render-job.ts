@@ -1,0 +1,131 @@
+import type { BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
+import { EngineError, asEngineError } from '../../errors';
+import type { PrintOptions } from '../../interfaces';
+import { aborted } from '../../limiter';
+import type { BrowserHost } from './browser-host';
+import { toPdfOptions } from './print-options';
+
+export interface RenderJob {
+  /** Network and isolation settings of the job's context (its egress proxy). */
+  contextOptions: BrowserContextOptions;
+  /** Install the job's request policy on the fresh context, before any page exists. */
+  setup(context: BrowserContext): Promise<void>;
+  url: string;
+  output: string;
+  print: PrintOptions;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /**
+   * What the main document's failure means for this job (a host the policy refused, a DNS failure), when it can tell
+   * better than the browser's net:: error. `lastUrl`: the last URL the main frame navigated to (after redirects).
+   */
+  explain?(lastUrl: string | null): EngineError | null;
+}
+
+/** How long a context may take to close before the browser is considered wedged and restarted. */
+const CLOSE_GRACE_MS = 5_000;
+
+const netError = (message: string) => /net::(ERR_[A-Z_]+)/.exec(message)?.[1] ?? null;
+
+/**
+ * One document, one fresh context: navigate, wait for `load` and for web fonts, print. The whole job, from context
+ * creation to the PDF on disk, shares one deadline; on timeout or cancellation the context is closed, which stops the
+ * renderer whatever it is doing (an endless script included).
+ */
+export async function runRenderJob(host: BrowserHost, job: RenderJob): Promise<void> {
+  if (job.signal?.aborted) throw aborted();
+  const pdfOptions = toPdfOptions(job.print, job.output);
+  const browser = await host.get();
+  const context = await browser
+    .newContext({
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+      javaScriptEnabled: true,
+      // A fixed, ordinary screen: layout must not depend on the server.
+      viewport: { width: 1280, height: 1024 },
+      locale: 'en-US',
+      timezoneId: 'UTC',
+      ...job.contextOptions,
+    })
+    .catch((err: unknown) => {
+      throw new EngineError('ENGINE_FAILED', 'The HTML renderer is not available', { cause: err });
+    });
+
+  let stopped: 'timeout' | 'aborted' | null = null;
+  let onStop!: () => void;
+  const stop = new Promise<void>((resolve) => (onStop = resolve));
+  const halt = (why: 'timeout' | 'aborted') => {
+    if (stopped) return;
+    stopped = why;
+    onStop();
+  };
+  const timer = setTimeout(() => halt('timeout'), job.timeoutMs);
+  const onAbort = () => halt('aborted');
+  job.signal?.addEventListener('abort', onAbort, { once: true });
+
+  let lastUrl: string | null = null;
+  const work = (async () => {
+    await job.setup(context);
+    const page = await context.newPage();
+    // Popups and window.open: closed as soon as they appear, never printed, never left running.
+    context.on('page', (p: Page) => {
+      if (p !== page) p.close().catch(() => undefined);
+    });
+    page.on('request', (r) => {
+      if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastUrl = r.url();
+    });
+    let response: Response | null;
+    try {
+      response = await page.goto(job.url, { waitUntil: 'load', timeout: 0 });
+    } catch (err) {
+      if (stopped) throw err;
+      const explained = job.explain?.(lastUrl);
+      if (explained) throw explained;
+      const code = netError(String((err as Error).message));
+      if (code) {
+        throw new EngineError('INVALID_DOCUMENT', `The page could not be loaded (${code})`, { cause: err, details: { reason: code } });
+      }
+      throw err;
+    }
+    const explained = job.explain?.(response?.url() ?? lastUrl);
+    if (explained) throw explained;
+    if (response && response.status() >= 400) {
+      throw new EngineError('INVALID_DOCUMENT', `The page could not be loaded: the server answered HTTP ${response.status()}`, {
+        details: { status: response.status() },
+      });
+    }
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    await page.pdf(pdfOptions);
+  })();
+  // Past a stop, `work` fails as the context closes under it; that failure is expected and already answered.
+  work.catch(() => undefined);
+
+  try {
+    await Promise.race([work, stop]);
+    if (stopped) throw stopError(stopped, job.timeoutMs);
+  } catch (err) {
+    if (stopped) throw stopError(stopped, job.timeoutMs);
+    if (err instanceof EngineError) throw err;
+    const message = String((err as Error)?.message ?? '');
+    if (/crash/i.test(message)) {
+      throw new EngineError('ENGINE_FAILED', 'The page crashed the renderer', { cause: err });
+    }
+    throw asEngineError(err);
+  } finally {
+    clearTimeout(timer);
+    job.signal?.removeEventListener('abort', onAbort);
+    const closed = await Promise.race([
+      context.close().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((r) => setTimeout(() => r(false), CLOSE_GRACE_MS).unref()),
+    ]);
+    if (!closed) host.recycle();
+  }
+}
+
+function stopError(why: 'timeout' | 'aborted', timeoutMs: number): EngineError {
+  if (why === 'aborted') return aborted();
+  return new EngineError('TIMEOUT', `The page took longer than ${Math.round(timeoutMs / 100) / 10} s to render and was stopped`);
+}

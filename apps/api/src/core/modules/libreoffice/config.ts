@@ -1,0 +1,23 @@
+import os from 'node:os';
+import { z } from 'zod';
+
+/** `LIBREOFFICE_<KEY>` settings. */
+export const ZLibreOfficeConfig = z.object({
+  BIN: z.string().min(1).default('soffice'),
+  /** A Python with the `uno` module: Debian's, not a pyenv one first on PATH (ENGINE-NOTES). */
+  PYTHON: z.string().min(1).default('/usr/bin/python3'),
+  /**
+   * Warm soffice processes. Two on 2 cores give 1.9× the throughput of one; more than the cores only adds waiting
+   * (ENGINE-NOTES).
+   */
+  INSTANCES: z.coerce.number().int().min(1).max(32).default(Math.max(1, Math.min(2, os.availableParallelism()))),
+  /** Conversions an instance does before it is replaced (it grows ~1.3 MB a conversion). */
+  MAX_JOBS: z.coerce.number().int().min(1).default(200),
+  /** Resident size of soffice past which it is replaced between jobs; 0: no limit. */
+  MAX_RSS_MB: z.coerce.number().int().min(0).default(600),
+  /** Time a conversion may take; 0: the server's PROCESSING_TIMEOUT_MS. */
+  TIMEOUT_MS: z.coerce.number().int().min(0).default(0),
+  /** Time soffice may take to start and accept its connection. */
+  STARTUP_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+});
+export type LibreOfficeConfig = z.infer<typeof ZLibreOfficeConfig>;

@@ -1,0 +1,165 @@
+import { aborted } from '../../limiter';
+import { EngineError } from '../../errors';
+import { InstanceLost, OfficeInstance, type InstanceOptions } from './instance';
+import { lostError } from './errors';
+
+export interface PoolOptions extends InstanceOptions {
+  size: number;
+  /** Replace an instance after this many conversions. */
+  maxJobs: number;
+  /** Replace an instance whose soffice is larger than this (bytes); 0: never. */
+  maxRssBytes: number;
+}
+
+interface Slot {
+  inst: OfficeInstance | null;
+  busy: boolean;
+}
+
+interface Waiter {
+  grant(slot: Slot): void;
+  fail(err: unknown): void;
+}
+
+export interface PoolStats {
+  size: number;
+  running: number;
+  busy: number;
+  waiting: number;
+  /** Instances started since the pool was made (first starts, replacements and recycling). */
+  started: number;
+  /** Instances replaced because they reached MAX_JOBS or MAX_RSS_MB. */
+  recycled: number;
+}
+
+/**
+ * A fixed number of slots, each holding at most one warm instance. Nothing starts until the first job asks for an
+ * instance. A job takes a free slot (one with a running instance first) or waits its turn; between jobs an instance
+ * past its job count or memory ceiling is retired, and a retired, timed-out or crashed instance is replaced at once
+ * so that the next job finds a warm one.
+ */
+export class OfficePool {
+  private readonly slots: Slot[];
+  private readonly waiters: Waiter[] = [];
+  private readonly all = new Set<OfficeInstance>();
+  private closed = false;
+  private started = 0;
+  private recycled = 0;
+
+  constructor(private readonly opts: PoolOptions) {
+    this.slots = Array.from({ length: opts.size }, () => ({ inst: null, busy: false }));
+  }
+
+  stats(): PoolStats {
+    return {
+      size: this.slots.length,
+      running: this.slots.filter((s) => s.inst && !s.inst.dead).length,
+      busy: this.slots.filter((s) => s.busy).length,
+      waiting: this.waiters.length,
+      started: this.started,
+      recycled: this.recycled,
+    };
+  }
+
+  /** The instances alive now (tests read their pids). */
+  instances(): OfficeInstance[] {
+    return this.slots.flatMap((s) => (s.inst && !s.inst.dead ? [s.inst] : []));
+  }
+
+  async run<T>(fn: (inst: OfficeInstance) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const slot = await this.acquire(signal);
+    try {
+      return await fn(await this.instanceFor(slot));
+    } finally {
+      await this.release(slot);
+    }
+  }
+
+  /** Kill every process the pool started (whole groups) and remove their profiles. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w.fail(shuttingDown());
+    const all = [...this.all];
+    for (const inst of all) inst.kill();
+    await Promise.all(all.map((i) => i.stopped));
+  }
+
+  private acquire(signal?: AbortSignal): Promise<Slot> {
+    if (this.closed) return Promise.reject(shuttingDown());
+    if (signal?.aborted) return Promise.reject(aborted());
+    const free = this.slots.find((s) => !s.busy && s.inst && !s.inst.dead) ?? this.slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise<Slot>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.waiters.indexOf(waiter);
+        if (i >= 0) this.waiters.splice(i, 1);
+        reject(aborted());
+      };
+      const waiter: Waiter = {
+        grant: (slot) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(slot);
+        },
+        fail: (err) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      };
+      this.waiters.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private async instanceFor(slot: Slot): Promise<OfficeInstance> {
+    if (slot.inst && !slot.inst.dead) {
+      try {
+        await slot.inst.ready;
+        if (!slot.inst.dead) return slot.inst;
+      } catch {
+        // a replacement that failed to start in the background: one more try below
+      }
+    }
+    const inst = this.spawn(slot);
+    try {
+      await inst.ready;
+    } catch (err) {
+      throw this.closed ? shuttingDown() : lostError(err instanceof InstanceLost ? err : new InstanceLost('start-failed', String(err)), 0, inst.stderr);
+    }
+    return inst;
+  }
+
+  private async release(slot: Slot): Promise<void> {
+    const inst = slot.inst;
+    const wasWarm = !!inst?.sofficePid;
+    if (inst && !inst.dead && !this.closed) {
+      const worn = inst.jobs >= this.opts.maxJobs || (this.opts.maxRssBytes > 0 && (await inst.rss()) > this.opts.maxRssBytes);
+      if (worn) {
+        inst.kill();
+        this.recycled++;
+      }
+    }
+    // Replace a lost warm instance now rather than on the next job; one that never started waits for a job to ask.
+    if (slot.inst?.dead) {
+      slot.inst = null;
+      if (wasWarm && !this.closed) this.spawn(slot);
+    }
+    const next = this.waiters.shift();
+    if (next) next.grant(slot);
+    else slot.busy = false;
+  }
+
+  private spawn(slot: Slot): OfficeInstance {
+    if (slot.inst && !slot.inst.dead) slot.inst.kill();
+    const inst = new OfficeInstance(this.opts);
+    this.started++;
+    this.all.add(inst);
+    void inst.stopped.then(() => this.all.delete(inst));
+    slot.inst = inst;
+    return inst;
+  }
+}
+
+const shuttingDown = () => new EngineError('ENGINE_FAILED', 'The server is shutting down: the document was not converted', {});
