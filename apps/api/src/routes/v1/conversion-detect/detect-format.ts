@@ -111,7 +111,7 @@ const odfTypes: Record<string, string> = {
 
 /** What a zip holds: OOXML by [Content_Types].xml (or its part names), ODF and EPUB by the `mimetype` entry. */
 async function inspectZip(file: string, size: number): Promise<DetectedFormat | null> {
-  const zip = await readZipEntries(file, size);
+  const zip = await readZipEntries(file);
   if (!zip) return null;
   try {
     const byName = new Map(zip.entries.map((e) => [e.name, e]));
