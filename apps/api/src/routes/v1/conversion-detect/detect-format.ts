@@ -110,7 +110,7 @@ const odfTypes: Record<string, string> = {
 };
 
 /** What a zip holds: OOXML by [Content_Types].xml (or its part names), ODF and EPUB by the `mimetype` entry. */
-async function inspectZip(file: string, size: number): Promise<DetectedFormat | null> {
+async function inspectZip(file: string): Promise<DetectedFormat | null> {
   const zip = await readZipEntries(file);
   if (!zip) return null;
   try {
@@ -197,7 +197,7 @@ export async function detectFormat(file: string, size: number, fileName?: string
       ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub'].includes(ft.ext) ||
       ft.mime.includes('openxmlformats')
     ) {
-      const inside = await inspectZip(file, size);
+      const inside = await inspectZip(file);
       if (inside) return inside;
     }
     if (ft.ext === 'cfb') {

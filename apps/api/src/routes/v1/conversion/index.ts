@@ -32,7 +32,9 @@ import { assetName, checkSource, htmlSite, officeKindOf, routeFormats, routeForF
 
 const fileAnswer = ZFileResultResponse.describe('The PDF itself with Content-Disposition; with Accept: application/json, this JSON');
 
+/** The converted PDF, named after the source; its pages go to the usage meter. */
 function sendPdf(request: FastifyRequest, reply: FastifyReply, from: string, file: OutputFile) {
+  request.usage.pages = file.pages;
   return sendFile(request, reply, { path: file.path, fileName: outputName(from, file.name, 'pdf').replace(/-converted\.pdf$/, '.pdf'), mimeType: 'application/pdf', pages: file.pages });
 }
 
@@ -96,7 +98,6 @@ function officeRoute(app: FastifyInstance, route: 'word-to-pdf' | 'excel-to-pdf'
     async handler({ request, reply, fields: f, pdfs, job }) {
       const src = await checkSource(pdfs[0]!, route);
       const result = await convertSource(job, src, route, f as z.output<typeof ZSpreadsheetFields>);
-      request.usage.pages = result.pages;
       return sendPdf(request, reply, src.file.filename, result);
     },
   });
@@ -130,7 +131,6 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       if (page) await checkSource(page, 'html-to-pdf');
       const site = await htmlSite(job.ws, page ? { file: page } : { html: fields.html }, pdfs.filter((f) => f !== page));
       const result = await convert.htmlToPdf(job, site.index, site.dir, printOptions(fields), fields);
-      request.usage.pages = result.pages;
       return sendPdf(request, reply, page?.filename ?? 'page.html', result);
     },
   });
@@ -146,7 +146,6 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     response: fileAnswer,
     async handler({ request, reply, fields, job }) {
       const result = await convert.urlToPdf(job, fields.url, { ...printOptions(fields), allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE }, fields);
-      request.usage.pages = result.pages;
       let host = 'page';
       try {
         host = new URL(fields.url).hostname || host;
@@ -177,7 +176,6 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       const site = await htmlSite(job.ws, template ? { file: template } : { html: markdownTemplate(markdown.map((f) => assetName(f.filename))) }, pdfs.filter((f) => f !== template));
       const html = await buildMarkdownHtml(site.index, site.dir);
       const result = await convert.htmlToPdf(job, html, site.dir, printOptions(fields), fields);
-      request.usage.pages = result.pages;
       return sendPdf(request, reply, (markdown[0] ?? template)!.filename, result);
     },
   });
@@ -198,8 +196,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
         const src = await checkSource(pdfs[0]!, route);
         const built = await builtHtml(job, route, src.file);
         const result = await convert.htmlToPdf(job, built.html, built.dir, printOptions(fields), fields);
-        request.usage.pages = result.pages;
-        return sendPdf(request, reply, src.file.filename, result);
+          return sendPdf(request, reply, src.file.filename, result);
       },
     });
   }
@@ -226,7 +223,6 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
         { pageSize: fields.pageSize, orientation: fields.orientation, margin: fields.margin },
         fields,
       );
-      request.usage.pages = result.pages;
       return sendPdf(request, reply, pdfs[0]!.filename, result);
     },
   });
@@ -244,7 +240,6 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       const file = pdfs[0]!;
       const { route, src } = await autoSource(file);
       const result = await convertSource(job, src, route, fields);
-      request.usage.pages = result.pages;
       return sendPdf(request, reply, file.filename, result);
     },
   });
