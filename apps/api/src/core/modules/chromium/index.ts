@@ -92,7 +92,8 @@ export const chromiumModule = defineModule<ChromiumConfig>({
   configSchema: ZConfig,
   operations: ['renderHtml', 'renderUrl'],
   async healthCheck(config, ctx) {
-    const r = await ctx.tools.run(config.BIN, ['--version'], { limiter: null, timeoutMs: 10_000 });
+    // No address-space cap: Chromium reserves tens of GB of virtual memory even to print its version.
+    const r = await ctx.tools.run(config.BIN, ['--version'], { limiter: null, timeoutMs: 10_000, rlimits: false });
     return { ok: true, version: /(\d+\.\d+\.\d+\.\d+)/.exec(r.stdout.toString())?.[1] };
   },
   create: (config, ctx) => createChromiumEngine(config, ctx),
