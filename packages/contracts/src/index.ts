@@ -8,3 +8,4 @@ export * from './usage';
 export * from './pdf';
 export * from './qrcode';
 export * from './conversion';
+export * from './ocr';

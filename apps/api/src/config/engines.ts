@@ -46,6 +46,8 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
   renderHtml: { env: 'CONVERT_HTML_ENGINES', defaults: ['chromium'], what: 'HTML, Markdown, text and EPUB to PDF' },
   renderUrl: { env: 'CONVERT_URL_ENGINES', defaults: ['chromium'], what: 'web pages to PDF' },
   imagesToPdf: { env: 'CONVERT_IMAGE_ENGINES', defaults: ['images'], what: 'images to PDF' },
+  ocr: { env: 'OCR_ENGINES', defaults: ['tesseract'], what: 'OCR' },
+  ocrLanguages: { env: 'OCR_ENGINES', defaults: ['tesseract'], what: 'OCR languages' },
 };
 
 const mb = (n: number) => n * 1_048_576;

@@ -311,6 +311,58 @@ export interface ImageConverter {
   imagesToPdf(inputs: string[], output: string, opts: ImagesToPdfOptions, ctx: OpContext): Promise<{ pages: number }>;
 }
 
+// ---------------------------------------------------------------- OCR
+
+export interface OcrWord {
+  text: string;
+  /** 0-100, as tesseract reports it. */
+  confidence: number;
+  /** Pixels of the recognised image, origin top-left. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+export interface OcrLine {
+  text: string;
+  confidence: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  words: OcrWord[];
+}
+export interface OcrPage {
+  text: string;
+  /** Mean word confidence 0-100 (0 when no word was found). */
+  confidence: number;
+  width: number;
+  height: number;
+  lines: OcrLine[];
+}
+export interface OcrOptions {
+  /** Tesseract language codes (eng, fra…), already validated. */
+  languages: string[];
+  /** Page segmentation mode 0-13. */
+  psm?: number;
+  /** Only these characters are recognised. */
+  whitelist?: string;
+  /** Resolution of the image when it does not say (tesseract guesses otherwise). */
+  dpi?: number;
+}
+export interface OcrRecognizer {
+  /**
+   * One image (PNG or TIFF, one page) to text with word boxes. `pdf`: also write, from the same recognition pass, a
+   * one-page PDF of the image with the text invisible over it, or (`textOnly`) of the invisible text alone, sized as
+   * the image at `dpi`, to lay over an existing page. Unknown languages: INVALID_INPUT.
+   */
+  ocr(image: string, opts: OcrOptions & { pdf?: { output: string; textOnly?: boolean } }, ctx: OpContext): Promise<OcrPage>;
+}
+export interface OcrLanguageLister {
+  /** The installed recognition languages (eng, fra…), sorted, without osd. */
+  ocrLanguages(ctx: OpContext): Promise<string[]>;
+}
+
 /** Every operation, by the name of its one method. */
 export interface Operations {
   countPages: PageCounter;
@@ -339,6 +391,8 @@ export interface Operations {
   renderHtml: HtmlRenderer;
   renderUrl: UrlRenderer;
   imagesToPdf: ImageConverter;
+  ocr: OcrRecognizer;
+  ocrLanguages: OcrLanguageLister;
 }
 export type OperationName = keyof Operations;
 export const operationNames = [
@@ -368,6 +422,8 @@ export const operationNames = [
   'renderHtml',
   'renderUrl',
   'imagesToPdf',
+  'ocr',
+  'ocrLanguages',
 ] as const satisfies readonly OperationName[];
 
 /** The function of operation K (e.g. `Merger['merge']`). */

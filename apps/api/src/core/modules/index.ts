@@ -8,6 +8,7 @@ import { pdfScanModule } from './pdf-scan/index';
 import { popplerModule } from './poppler/index';
 import { qpdfModule } from './qpdf/index';
 import { qrcodeModule } from './qrcode/index';
+import { tesseractModule } from './tesseract/index';
 import { zbarModule } from './zbar/index';
 
 /** The wiring list: every engine module the server knows. Adding an engine is adding a line here. */
@@ -20,6 +21,7 @@ export const engineModules: ReadonlyArray<EngineModule<Record<string, unknown>>>
   qrcodeModule,
   chromiumModule,
   zbarModule,
+  tesseractModule,
   imagesModule,
   libreofficeModule,
 ] as unknown as ReadonlyArray<EngineModule<Record<string, unknown>>>;

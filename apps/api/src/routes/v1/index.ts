@@ -9,6 +9,7 @@ import { adminStatsRoutes } from './my/admin-stats';
 import { pingRoutes } from './ping/index';
 import { conversionDetectRoutes } from './conversion-detect/index';
 import { conversionRoutes } from './conversion/index';
+import { ocrRoutes } from './ocr/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -22,4 +23,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(pingRoutes);
   await app.register(conversionDetectRoutes, { prefix: '/conversion' });
   await app.register(conversionRoutes, { prefix: '/conversion' });
+  await app.register(ocrRoutes, { prefix: '/ocr' });
 };

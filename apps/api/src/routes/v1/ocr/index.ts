@@ -1,0 +1,173 @@
+import os from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import {
+  ZErrorResponse,
+  ZFileResultResponse,
+  ZOcrEnhancedFields,
+  ZOcrEnhancedResponse,
+  ZOcrExtractFields,
+  ZOcrExtractResponse,
+  ZOcrLanguagesResponse,
+  ZOcrQualityFields,
+  ZOcrQualityResponse,
+  ZOcrSearchablePdfFields,
+} from '@docflow/contracts';
+import { EngineError } from '../../../core/errors';
+import { OCR_IMAGE_FORMATS, type OcrImageFormat } from '../../../core/ocr/image';
+import * as ocr from '../../../core/ocr/operations';
+import { outputName, sendData, sendFile } from '../../../lib/send-result';
+import type { UploadedFile } from '../../../lib/uploads';
+import { detectFormat } from '../conversion-detect/detect-format';
+import { registerPdfRoute, type FileSpec, type PdfRouteContext } from '../pdf/route-kit';
+
+const one: FileSpec = { field: 'file', min: 1, max: 1, description: 'An image (png, jpg, tiff, bmp, webp) or a PDF' };
+const common = { group: 'ocr' as const, noun: 'image or PDF', files: one };
+
+/** Names of the languages tesseract is usually installed with; other installed codes are listed by code. */
+const languageNames: Record<string, string> = {
+  eng: 'English',
+  fra: 'French',
+  deu: 'German',
+  spa: 'Spanish',
+  ita: 'Italian',
+  por: 'Portuguese',
+  nld: 'Dutch',
+  pol: 'Polish',
+  rus: 'Russian',
+  ara: 'Arabic',
+  chi_sim: 'Chinese (simplified)',
+  chi_tra: 'Chinese (traditional)',
+  jpn: 'Japanese',
+  kor: 'Korean',
+};
+
+/**
+ * What the upload is, from its bytes (never its name): a PDF is checked and counted against the plan like every PDF
+ * input; an image goes to the OCR image decoder. Anything else is 415 naming what is accepted.
+ */
+async function inputOf<F extends { password?: string }>(ctx: PdfRouteContext<F>): Promise<ocr.OcrInput> {
+  const file: UploadedFile = ctx.pdfs[0]!;
+  const d = await detectFormat(file.path, file.size);
+  if (d.format === 'pdf') return { kind: 'pdf', pdf: await ctx.prepare(file, { password: ctx.fields.password }) };
+  if (d.method === 'magic' && (OCR_IMAGE_FORMATS as readonly string[]).includes(d.format ?? '')) {
+    return { kind: 'image', path: file.path, format: d.format as OcrImageFormat, label: `"${file.filename}"` };
+  }
+  throw new EngineError(
+    'UNSUPPORTED_FORMAT',
+    `file: ${d.format ? `a ${d.format} file` : 'this file'} cannot be OCR-ed; send an image (png, jpg, tiff, bmp, webp) or a PDF`,
+    { details: { field: 'file', detected: d.format, accepted: ['pdf', ...OCR_IMAGE_FORMATS] } },
+  );
+}
+
+/** Images are metered by their pages too (a multi-page TIFF counts each frame). */
+function meterImagePages<F>(ctx: PdfRouteContext<F>, input: ocr.OcrInput, pages: number): void {
+  if (input.kind === 'image') ctx.request.usage.pages = pages;
+}
+
+export async function ocrRoutes(app: FastifyInstance): Promise<void> {
+  registerPdfRoute(app, {
+    ...common,
+    path: '/extract',
+    summary: 'Text of an image or a scanned PDF: per page lines (and words) with boxes and confidence',
+    fields: ZOcrExtractFields,
+    response: ZOcrExtractResponse,
+    async handler(ctx) {
+      const { fields: f } = ctx;
+      const input = await inputOf(ctx);
+      const r = await ocr.ocrExtract(ctx.job, input, {
+        languages: f.languages,
+        psm: f.psm,
+        whitelist: f.whitelist,
+        dpi: f.dpi,
+        pageRange: f.pageRange,
+        preprocess: f.preprocessImage,
+        words: f.includeWordDetails,
+      });
+      meterImagePages(ctx, input, r.pageCount);
+      return sendData(ctx.reply, r, { 'X-Ocr-Confidence': r.confidence });
+    },
+  });
+
+  registerPdfRoute(app, {
+    ...common,
+    path: '/enhanced',
+    summary: 'OCR of poor scans: deskew, denoise, binarize, upscale; several passes, the most confident kept',
+    description:
+      'Each page is read several ways (as is; straightened, denoised and contrast-stretched; binarized; upscaled when under 250 dpi) in parallel, and the pass with the best mean confidence among those that found most of the words is kept. `pass` and `passes` tell which won.',
+    fields: ZOcrEnhancedFields,
+    response: ZOcrEnhancedResponse,
+    async handler(ctx) {
+      const { fields: f } = ctx;
+      const input = await inputOf(ctx);
+      const r = await ocr.ocrEnhanced(ctx.job, input, {
+        languages: f.languages,
+        psm: f.psm,
+        whitelist: f.whitelist,
+        dpi: f.dpi,
+        pageRange: f.pageRange,
+        words: f.includeWordDetails,
+      });
+      meterImagePages(ctx, input, r.pageCount);
+      return sendData(ctx.reply, r, { 'X-Ocr-Confidence': r.confidence });
+    },
+  });
+
+  registerPdfRoute(app, {
+    ...common,
+    path: '/analyze-quality',
+    summary: 'How fit a scan is for OCR: resolution, contrast, blur, skew, a 0-100 score and advice',
+    fields: ZOcrQualityFields,
+    response: ZOcrQualityResponse,
+    async handler(ctx) {
+      const input = await inputOf(ctx);
+      const r = await ocr.ocrAnalyzeQuality(ctx.job, input, { pageRange: ctx.fields.pageRange });
+      meterImagePages(ctx, input, r.pageCount);
+      return sendData(ctx.reply, r);
+    },
+  });
+
+  registerPdfRoute(app, {
+    ...common,
+    path: '/searchable-pdf',
+    summary: 'A PDF with an invisible text layer over the original pages',
+    description:
+      'PDF input: every page keeps its content unchanged and gets the recognised text as an invisible layer; pages that already have text are left as they are unless force=true. Image input: one page per image (each TIFF frame), the image with the text over it. Answers X-Ocr-Pages, X-Ocr-Skipped-Pages and X-Ocr-Confidence.',
+    fields: ZOcrSearchablePdfFields,
+    response: ZFileResultResponse.describe('The PDF itself (application/pdf); with Accept: application/json, this JSON'),
+    async handler(ctx) {
+      const { fields: f } = ctx;
+      const input = await inputOf(ctx);
+      const r = await ocr.ocrSearchablePdf(ctx.job, input, {
+        languages: f.languages,
+        psm: f.psm,
+        dpi: f.dpi,
+        pageRange: f.pageRange,
+        force: f.force,
+      });
+      meterImagePages(ctx, input, r.pages ?? 0);
+      return sendFile(
+        ctx.request,
+        ctx.reply,
+        { path: r.path, fileName: outputName(ctx.pdfs[0]!.filename, 'searchable', 'pdf'), mimeType: 'application/pdf', pages: r.pages },
+        { 'X-Ocr-Pages': r.ocrPages.length, 'X-Ocr-Skipped-Pages': r.skippedPages.join(',') || 'none', 'X-Ocr-Confidence': r.confidence },
+      );
+    },
+  });
+
+  app.get(
+    '/languages',
+    {
+      ...app.processingGuard('ocr'),
+      schema: {
+        tags: ['ocr'],
+        security: [{ apiKey: [] }],
+        summary: 'The installed OCR languages (codes for the `languages` field)',
+        response: { 200: ZOcrLanguagesResponse, 401: ZErrorResponse, 403: ZErrorResponse, 429: ZErrorResponse, 503: ZErrorResponse },
+      },
+    },
+    async (_request, reply) => {
+      const codes = await ocr.ocrLanguages({ engines: app.engines, ctx: { scratch: os.tmpdir() } });
+      return sendData(reply, { languages: codes.map((code) => ({ code, name: languageNames[code] ?? code })), default: 'eng' });
+    },
+  );
+}
