@@ -64,6 +64,10 @@ export const messages = {
     loading: 'Chargement des plans...',
     error: 'Erreur lors du chargement des plans',
   },
+  /** spec-2 §8: the playground's answer when the call itself fails. */
+  playground: {
+    callFailed: "Erreur lors de l'appel à l'API",
+  },
 } as const;
 
 /** spec-1 §9: business constants the web app uses. */

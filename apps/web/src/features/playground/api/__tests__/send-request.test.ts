@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { findEndpoint } from '../../config/endpoints';
+import { initialValues, planCall } from '../../utils/request-plan';
+import { fileNameFromDisposition, sendPlaygroundRequest } from '../send-request';
+
+const qr = findEndpoint('/qrcode/url')!;
+const plan = planCall(qr, { apiBase: '/api/v1', apiKey: 'dfk_k', values: initialValues(qr), files: {} });
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('sendPlaygroundRequest', () => {
+  it('shows JSON answers pretty-printed, green only with success: true', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response('{"success":true,"data":{"a":1}}', { headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+    const ok = await sendPlaygroundRequest(plan);
+    expect(ok).toMatchObject({ status: 200, success: true });
+    expect(ok.body).toBe(JSON.stringify({ success: true, data: { a: 1 } }, null, 2));
+
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{"data":{"a":1}}', { headers: { 'content-type': 'application/json' } })),
+    );
+    expect((await sendPlaygroundRequest(plan)).success).toBe(false);
+  });
+
+  it('turns a binary answer into a download summary', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(new Uint8Array([137, 80, 78, 71]), {
+            headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="qrcode-url.png"' },
+          }),
+      ),
+    );
+    const res = await sendPlaygroundRequest(plan, { createObjectUrl: () => 'blob:x' });
+    expect(res.success).toBe(true);
+    expect(res.file).toEqual({ name: 'qrcode-url.png', type: 'image/png', size: 4, url: 'blob:x' });
+    expect(JSON.parse(res.body)).toEqual({
+      success: true,
+      status: 200,
+      file: { name: 'qrcode-url.png', type: 'image/png', size: 4 },
+    });
+  });
+
+  it('answers the spec’s failure body when the call fails', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    const res = await sendPlaygroundRequest(plan);
+    expect(res).toMatchObject({ status: 0, success: false });
+    expect(JSON.parse(res.body)).toEqual({ success: false, message: "Erreur lors de l'appel à l'API" });
+  });
+
+  it('never sends cookies or the dashboard session', async () => {
+    const fetchMock = vi.fn(async () => new Response('{}', { headers: { 'content-type': 'application/json' } }));
+    vi.stubGlobal('fetch', fetchMock);
+    await sendPlaygroundRequest(plan);
+    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect(init.credentials).toBe('omit');
+    expect(init.headers).toEqual({ Authorization: 'Bearer dfk_k', 'Content-Type': 'application/json' });
+  });
+});
+
+describe('fileNameFromDisposition', () => {
+  it('prefers the UTF-8 name', () => {
+    expect(fileNameFromDisposition(`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`)).toBe(
+      'résumé.pdf',
+    );
+    expect(fileNameFromDisposition('attachment; filename="a.pdf"')).toBe('a.pdf');
+    expect(fileNameFromDisposition(null)).toBeUndefined();
+  });
+});

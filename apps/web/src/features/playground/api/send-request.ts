@@ -1,0 +1,112 @@
+import { messages } from '@/config/messages';
+import { toRequestInit, type CallPlan } from '../utils/request-plan';
+
+/**
+ * Processing calls can run for a while (conversions, OCR); the dashboard client's 10 s would cut them short. The
+ * spec is silent: two minutes, then the call counts as failed.
+ */
+export const PLAYGROUND_TIMEOUT_MS = 120_000;
+
+export interface FileSummary {
+  name: string;
+  type: string;
+  size: number;
+  /** An object URL of the bytes; the caller revokes it. */
+  url: string;
+}
+
+export interface PlaygroundResponse {
+  /** HTTP status; 0 when no answer came. */
+  status: number;
+  statusText: string;
+  durationMs: number;
+  /** The text shown: the answer's JSON pretty-printed, or a summary of a binary answer. */
+  body: string;
+  /** Green when the answer holds success: true (spec-2 §2). */
+  success: boolean;
+  requestId?: string;
+  file?: FileSummary;
+}
+
+/** The spec's answer when the call itself fails (network, timeout). */
+export const callFailedBody = () => ({ success: false, message: messages.playground.callFailed });
+
+/** filename*=UTF-8''… wins over filename="…" (RFC 6266). */
+export function fileNameFromDisposition(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header)?.[1];
+  if (star) {
+    try {
+      return decodeURIComponent(star.trim());
+    } catch {
+      /* fall through to the plain name */
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/.exec(header)?.[1] ?? /filename\s*=\s*([^;]+)/.exec(header)?.[1]?.trim();
+}
+
+const hasSuccessMarker = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && (v as { success?: unknown }).success === true;
+
+/** Send the call with the API key only: never the dashboard's session token (a processing key is not a session). */
+export async function sendPlaygroundRequest(
+  plan: CallPlan,
+  opts: { signal?: AbortSignal; timeoutMs?: number; createObjectUrl?: (b: Blob) => string } = {},
+): Promise<PlaygroundResponse> {
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? PLAYGROUND_TIMEOUT_MS);
+  const onAbort = () => controller.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const res = await fetch(plan.url, { ...toRequestInit(plan), signal: controller.signal, credentials: 'omit' });
+    const type = res.headers.get('content-type') ?? '';
+    const base = {
+      status: res.status,
+      statusText: res.statusText,
+      requestId: res.headers.get('x-request-id') ?? undefined,
+    };
+    if (/\bjson\b/i.test(type) || type.startsWith('text/')) {
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return {
+        ...base,
+        durationMs: elapsed(),
+        body: parsed === undefined ? text : JSON.stringify(parsed, null, 2),
+        success: hasSuccessMarker(parsed),
+      };
+    }
+    // A file: shown as a download summary (spec-2 §2), not as bytes.
+    const blob = await res.blob();
+    const name =
+      fileNameFromDisposition(res.headers.get('content-disposition')) ??
+      (plan.output.kind === 'file' ? plan.output.fileName : 'response.bin');
+    const mime = blob.type || type || 'application/octet-stream';
+    const summary = { success: res.ok, status: res.status, file: { name, type: mime, size: blob.size } };
+    return {
+      ...base,
+      durationMs: elapsed(),
+      body: JSON.stringify(summary, null, 2),
+      success: res.ok,
+      file: { name, type: mime, size: blob.size, url: (opts.createObjectUrl ?? URL.createObjectURL)(blob) },
+    };
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    return {
+      status: 0,
+      statusText: '',
+      durationMs: elapsed(),
+      body: JSON.stringify(callFailedBody(), null, 2),
+      success: false,
+    };
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}

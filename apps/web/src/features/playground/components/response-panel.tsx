@@ -1,0 +1,105 @@
+import { Download, Send } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { buttonVariants } from '@/components/ui/button';
+import { cn } from '@/utils/cn';
+import type { PlaygroundResponse } from '../api/send-request';
+import { CopyButton } from './copy-button';
+import { formatBytes } from './field-control';
+
+export const responseTexts = {
+  empty: 'The response will appear here after you send a request.',
+  sending: 'Sending the request…',
+} as const;
+
+/** The answer: formatted JSON, green with success:true and red otherwise; files as a download summary. */
+export function ResponsePanel({ response, isSending }: { response: PlaygroundResponse | null; isSending: boolean }) {
+  const state = response ? (response.success ? 'success' : 'error') : undefined;
+  return (
+    <Card aria-labelledby="pg-response-title" role="region">
+      <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3 space-y-0">
+        <div className="flex flex-wrap items-center gap-2">
+          <CardTitle id="pg-response-title">Response</CardTitle>
+          {response && (
+            <>
+              <Badge tone={response.success ? 'green' : 'rose'} data-testid="response-status">
+                {response.status ? `${response.status} ${response.statusText}`.trim() : 'No answer'}
+              </Badge>
+              <span className="text-xs text-slate-500">{response.durationMs} ms</span>
+            </>
+          )}
+        </div>
+        {response && <CopyButton text={response.body} label="Copy response" />}
+      </CardHeader>
+      <CardContent className="space-y-4" aria-live="polite" aria-busy={isSending || undefined}>
+        {isSending ? (
+          <div className="flex items-center gap-3 py-6 text-sm text-slate-600">
+            <Spinner className="h-5 w-5" label={responseTexts.sending} />
+            <span aria-hidden="true">{responseTexts.sending}</span>
+          </div>
+        ) : !response ? (
+          <div className="flex flex-col items-center gap-2 py-8 text-center text-sm text-slate-500">
+            <Send className="h-5 w-5 text-slate-400" aria-hidden="true" />
+            <p>{responseTexts.empty}</p>
+          </div>
+        ) : (
+          <>
+            {response.file && (
+              <div
+                className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-slate-50 p-4 sm:flex-row sm:items-center"
+                data-testid="response-file"
+              >
+                {response.file.type.startsWith('image/') && (
+                  <img
+                    src={response.file.url}
+                    alt={`Response image ${response.file.name}`}
+                    className="h-32 w-32 shrink-0 self-center rounded-lg border border-slate-200 bg-white object-contain p-1"
+                  />
+                )}
+                <dl className="min-w-0 flex-1 space-y-1 text-sm">
+                  <div className="flex gap-2">
+                    <dt className="text-slate-500">File</dt>
+                    <dd className="min-w-0 break-all font-mono text-slate-900">{response.file.name}</dd>
+                  </div>
+                  <div className="flex gap-2">
+                    <dt className="text-slate-500">Type</dt>
+                    <dd className="font-mono text-slate-900">{response.file.type}</dd>
+                  </div>
+                  <div className="flex gap-2">
+                    <dt className="text-slate-500">Size</dt>
+                    <dd className="text-slate-900">{formatBytes(response.file.size)}</dd>
+                  </div>
+                </dl>
+                <a
+                  href={response.file.url}
+                  download={response.file.name}
+                  className={buttonVariants({ variant: 'primary', size: 'sm', className: 'self-start sm:self-center' })}
+                >
+                  <Download className="h-4 w-4" aria-hidden="true" />
+                  Download
+                  <span className="sr-only"> {response.file.name}</span>
+                </a>
+              </div>
+            )}
+            <pre
+              data-testid="response-body"
+              data-state={state}
+              className={cn(
+                'max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded-xl bg-slate-950 p-4 font-mono text-xs leading-relaxed',
+                response.success ? 'text-emerald-300' : 'text-rose-300',
+              )}
+            >
+              {response.body}
+            </pre>
+            {response.requestId && (
+              <p className="text-xs text-slate-500">
+                Request ID <span className="font-mono">{response.requestId}</span>
+              </p>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

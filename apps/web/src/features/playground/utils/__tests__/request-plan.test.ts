@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { stampPositions } from '@docflow/contracts';
+import { findEndpoint, playgroundEndpoints, type PlaygroundEndpoint } from '../../config/endpoints';
+import { boundsOf } from '../schema-bounds';
+import {
+  initialValues,
+  isFileField,
+  planCall,
+  toRequestInit,
+  validateFields,
+  validationMessages,
+} from '../request-plan';
+
+const ep = (id: string): PlaygroundEndpoint => {
+  const found = findEndpoint(id);
+  if (!found) throw new Error(`no endpoint ${id}`);
+  return found;
+};
+const pdf = (name = 'a.pdf') => new File(['%PDF-1.4'], name, { type: 'application/pdf' });
+const apiBase = 'https://docflow.test/api/v1';
+
+describe('the endpoint definitions', () => {
+  it('are the spec’s nine endpoints, each with a category the list can badge', () => {
+    expect(playgroundEndpoints.map((e) => e.id)).toEqual([
+      '/pdf/watermark',
+      '/pdf/merge',
+      '/pdf/extract-text',
+      '/qrcode/url',
+      '/qrcode/contact',
+      '/ocr/extract',
+      '/conversion/auto-to-pdf',
+      '/conversion/batch-to-pdf',
+      '/conversion/image-to-pdf',
+    ]);
+    for (const e of playgroundEndpoints) {
+      expect(['PDF', 'QR Codes', 'OCR', 'Conversion']).toContain(e.category);
+      expect(e.method).toBe('POST');
+      expect(e.contentType).toBe(e.category === 'QR Codes' ? 'application/json' : 'multipart/form-data');
+    }
+  });
+
+  it('lists the spec’s fields per endpoint', () => {
+    const names = (id: string) => ep(id).fields.map((f) => f.name);
+    expect(names('/pdf/watermark')).toEqual([
+      'file',
+      'text',
+      'position',
+      'opacity',
+      'fontSize',
+      'color',
+      'rotation',
+      'repeat',
+      'spacingX',
+      'spacingY',
+    ]);
+    expect(names('/pdf/extract-text')).toEqual(['file', 'pageRange']);
+    expect(names('/qrcode/url')).toEqual(['url', 'size', 'color', 'background']);
+    expect(names('/qrcode/contact')).toEqual(['firstName', 'lastName', 'phone', 'email', 'company', 'size']);
+    expect(names('/ocr/extract')).toEqual(['file', 'languages', 'preprocessImage', 'includeWordDetails']);
+  });
+
+  it('only uses fields the server’s contracts schema knows', () => {
+    for (const e of playgroundEndpoints) {
+      for (const f of e.fields.filter((x) => !isFileField(x)))
+        expect(() => boundsOf(e.schema, f.name), `${e.id} ${f.name}`).not.toThrow();
+    }
+  });
+
+  it('takes limits, defaults and options from the contracts', () => {
+    const wm = ep('/pdf/watermark');
+    const field = (name: string) => wm.fields.find((f) => f.name === name)!;
+    expect(field('position').options).toEqual([...stampPositions]);
+    expect(field('position').default).toBe('diagonal');
+    expect(field('opacity')).toMatchObject({ min: 0, max: 1, default: 0.3 });
+    expect(field('color').default).toBe('#808080');
+    expect(ep('/qrcode/url').fields.find((f) => f.name === 'size')).toMatchObject({
+      min: 64,
+      max: 2048,
+      step: 1,
+      default: 256,
+    });
+    expect(ep('/conversion/image-to-pdf').fields.find((f) => f.name === 'pageSize')!.options).toEqual([
+      'A4',
+      'letter',
+      'fit',
+    ]);
+  });
+
+  it('states the file count hints: merge 2-20 PDFs, batch 1-20 files', () => {
+    expect(ep('/pdf/merge').fields[0]).toMatchObject({ type: 'files', min: 2, max: 20 });
+    expect(ep('/conversion/batch-to-pdf').fields[0]).toMatchObject({ type: 'files', min: 1, max: 20 });
+  });
+});
+
+describe('initialValues', () => {
+  it('applies defaults, leaves the rest empty and checkboxes off', () => {
+    expect(initialValues(ep('/pdf/watermark'))).toEqual({
+      text: 'CONFIDENTIAL',
+      position: 'diagonal',
+      opacity: '0.3',
+      fontSize: '48',
+      color: '#808080',
+      rotation: '',
+      repeat: false,
+      spacingX: '100',
+      spacingY: '100',
+    });
+  });
+});
+
+describe('validateFields', () => {
+  const wm = ep('/pdf/watermark');
+
+  it('requires the required fields and files', () => {
+    const errors = validateFields(wm, { ...initialValues(wm), text: '  ' }, {});
+    expect(errors).toEqual({ file: validationMessages.required, text: validationMessages.required });
+  });
+
+  it('checks number min, max and step', () => {
+    const base = initialValues(wm);
+    const files = { file: [pdf()] };
+    expect(validateFields(wm, { ...base, opacity: '1.5' }, files)).toEqual({ opacity: validationMessages.max(1) });
+    expect(validateFields(wm, { ...base, opacity: '-0.1' }, files)).toEqual({ opacity: validationMessages.min(0) });
+    expect(validateFields(wm, { ...base, opacity: '0.33' }, files)).toEqual({ opacity: validationMessages.step(0.05) });
+    expect(validateFields(wm, { ...base, opacity: '0.35' }, files)).toEqual({});
+    expect(validateFields(wm, { ...base, rotation: 'abc' }, files)).toEqual({ rotation: validationMessages.number });
+  });
+
+  it('checks URL and e-mail fields', () => {
+    const qr = ep('/qrcode/url');
+    expect(validateFields(qr, { ...initialValues(qr), url: 'example.com' }, {})).toEqual({
+      url: validationMessages.url,
+    });
+    const contact = ep('/qrcode/contact');
+    expect(validateFields(contact, { ...initialValues(contact), email: 'jane@' }, {})).toEqual({
+      email: validationMessages.email,
+    });
+  });
+
+  it('checks how many files are chosen', () => {
+    const merge = ep('/pdf/merge');
+    expect(validateFields(merge, {}, { files: [pdf()] })).toEqual({ files: validationMessages.minFiles(2) });
+    const many = Array.from({ length: 21 }, (_, i) => pdf(`${i}.pdf`));
+    expect(validateFields(merge, {}, { files: many })).toEqual({ files: validationMessages.maxFiles(20) });
+    expect(validateFields(merge, {}, { files: many.slice(0, 2) })).toEqual({});
+  });
+});
+
+describe('planCall', () => {
+  it('sends multipart with the key in x-api-key, the text fields and the files', () => {
+    const wm = ep('/pdf/watermark');
+    const file = pdf('report.pdf');
+    const plan = planCall(wm, { apiBase, apiKey: 'dfk_secret', values: initialValues(wm), files: { file: [file] } });
+    expect(plan.url).toBe('https://docflow.test/api/v1/pdf/watermark');
+    expect(plan.headers).toEqual([['x-api-key', 'dfk_secret']]);
+    // Empty optional fields (rotation) are left to the server's default; checkboxes always go.
+    expect(plan.fields).toEqual([
+      ['text', 'CONFIDENTIAL'],
+      ['position', 'diagonal'],
+      ['opacity', '0.3'],
+      ['fontSize', '48'],
+      ['color', '#808080'],
+      ['repeat', 'false'],
+      ['spacingX', '100'],
+      ['spacingY', '100'],
+    ]);
+    expect(plan.files).toEqual([{ field: 'file', name: 'report.pdf', file }]);
+
+    const init = toRequestInit(plan);
+    expect(init.headers).toEqual({ 'x-api-key': 'dfk_secret' });
+    const body = init.body as FormData;
+    expect(body.get('text')).toBe('CONFIDENTIAL');
+    expect((body.get('file') as File).name).toBe('report.pdf');
+  });
+
+  it('sends JSON with a Bearer key, numbers as numbers', () => {
+    const qr = ep('/qrcode/url');
+    const plan = planCall(qr, { apiBase, apiKey: 'dfk_secret', values: initialValues(qr), files: {} });
+    expect(plan.headers).toEqual([
+      ['Authorization', 'Bearer dfk_secret'],
+      ['Content-Type', 'application/json'],
+    ]);
+    expect(plan.json).toEqual({ url: 'https://example.com', size: 256, color: '#000000', background: '#ffffff' });
+    const init = toRequestInit(plan);
+    expect(JSON.parse(init.body as string)).toEqual(plan.json);
+  });
+
+  it('stands in sample file names for the code examples only', () => {
+    const merge = ep('/pdf/merge');
+    expect(planCall(merge, { apiBase, apiKey: 'k', values: {}, files: {} }).files).toEqual([]);
+    expect(planCall(merge, { apiBase, apiKey: 'k', values: {}, files: {}, sampleFiles: true }).files).toEqual([
+      { field: 'files', name: 'first.pdf' },
+      { field: 'files', name: 'second.pdf' },
+    ]);
+  });
+});

@@ -1,0 +1,167 @@
+import type { PlaygroundEndpoint, PlaygroundField } from '../config/endpoints';
+
+/** Form state: text-like fields hold strings, checkboxes booleans; files are kept apart. */
+export type FieldValues = Record<string, string | boolean>;
+export type FieldFiles = Record<string, File[]>;
+
+export const isFileField = (f: PlaygroundField) => f.type === 'file' || f.type === 'files';
+
+/** The values a fresh form starts with: each field's default, else empty. */
+export function initialValues(endpoint: PlaygroundEndpoint): FieldValues {
+  const values: FieldValues = {};
+  for (const f of endpoint.fields) {
+    if (isFileField(f)) continue;
+    values[f.name] = f.type === 'checkbox' ? f.default === true : f.default === undefined ? '' : String(f.default);
+  }
+  return values;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function isAbsoluteUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return Boolean(u.protocol && u.host);
+  } catch {
+    return false;
+  }
+}
+
+/** Floating-point-safe "value is min + k·step". */
+function onStep(value: number, step: number, base: number): boolean {
+  const k = (value - base) / step;
+  return Math.abs(k - Math.round(k)) < 1e-9;
+}
+
+export const validationMessages = {
+  required: 'This field is required.',
+  apiKey: 'Enter an API key.',
+  number: 'Enter a number.',
+  min: (n: number) => `Must be at least ${n}.`,
+  max: (n: number) => `Must be at most ${n}.`,
+  step: (n: number) => `Must be a multiple of ${n}.`,
+  url: 'Enter an absolute URL, e.g. https://example.com.',
+  email: 'Enter a valid e-mail address.',
+  minFiles: (n: number) => `Choose at least ${n} files.`,
+  maxFiles: (n: number) => `Choose at most ${n} files.`,
+} as const;
+
+/** The first problem of each field (spec-2 §5: required, number min/max/step, URL and e-mail types). */
+export function validateFields(
+  endpoint: PlaygroundEndpoint,
+  values: FieldValues,
+  files: FieldFiles,
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const f of endpoint.fields) {
+    if (isFileField(f)) {
+      const n = files[f.name]?.length ?? 0;
+      if (n === 0) {
+        if (f.required) errors[f.name] = validationMessages.required;
+      } else if (f.min !== undefined && n < f.min) errors[f.name] = validationMessages.minFiles(f.min);
+      else if (f.max !== undefined && n > f.max) errors[f.name] = validationMessages.maxFiles(f.max);
+      continue;
+    }
+    if (f.type === 'checkbox') continue;
+    const raw = String(values[f.name] ?? '').trim();
+    if (!raw) {
+      if (f.required) errors[f.name] = validationMessages.required;
+      continue;
+    }
+    if (f.type === 'number') {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) errors[f.name] = validationMessages.number;
+      else if (f.min !== undefined && n < f.min) errors[f.name] = validationMessages.min(f.min);
+      else if (f.max !== undefined && n > f.max) errors[f.name] = validationMessages.max(f.max);
+      else if (f.step !== undefined && !onStep(n, f.step, f.min ?? 0)) errors[f.name] = validationMessages.step(f.step);
+    } else if (f.type === 'url' && !isAbsoluteUrl(raw)) errors[f.name] = validationMessages.url;
+    else if (f.type === 'email' && !EMAIL.test(raw)) errors[f.name] = validationMessages.email;
+  }
+  return errors;
+}
+
+export interface FilePart {
+  field: string;
+  name: string;
+  /** Absent when the code examples stand in a sample name for a file not chosen yet. */
+  file?: File;
+}
+
+/**
+ * One call, described once: the page sends it and the code examples print it, so what is shown is what is sent.
+ * Multipart endpoints carry the key in x-api-key; JSON endpoints (QR) as a Bearer token (spec-2 §2, §7).
+ */
+export interface CallPlan {
+  url: string;
+  contentType: PlaygroundEndpoint['contentType'];
+  /** Header name → value; `apiKey` stands where the key goes. */
+  headers: Array<[string, string]>;
+  /** Multipart text fields, in form order. */
+  fields: Array<[string, string]>;
+  files: FilePart[];
+  /** The JSON body of JSON endpoints. */
+  json?: Record<string, string | number | boolean>;
+  output: PlaygroundEndpoint['output'];
+}
+
+/** The endpoint's full URL: the API base plus its path. */
+export const endpointUrl = (apiBase: string, endpoint: PlaygroundEndpoint) =>
+  `${apiBase.replace(/\/+$/, '')}${endpoint.id}`;
+
+/**
+ * The call for these values. Empty optional fields are left out so the server applies its own default; checkboxes
+ * are always sent, as true or false.
+ */
+export function planCall(
+  endpoint: PlaygroundEndpoint,
+  opts: { apiBase: string; apiKey: string; values: FieldValues; files: FieldFiles; sampleFiles?: boolean },
+): CallPlan {
+  const multipart = endpoint.contentType === 'multipart/form-data';
+  const plan: CallPlan = {
+    url: endpointUrl(opts.apiBase, endpoint),
+    contentType: endpoint.contentType,
+    headers: multipart
+      ? [['x-api-key', opts.apiKey]]
+      : [
+          ['Authorization', `Bearer ${opts.apiKey}`],
+          ['Content-Type', 'application/json'],
+        ],
+    fields: [],
+    files: [],
+    output: endpoint.output,
+  };
+  const json: Record<string, string | number | boolean> = {};
+  for (const f of endpoint.fields) {
+    if (isFileField(f)) {
+      const chosen = opts.files[f.name] ?? [];
+      if (chosen.length) plan.files.push(...chosen.map((file) => ({ field: f.name, name: file.name, file })));
+      else if (opts.sampleFiles)
+        plan.files.push(...(f.sampleFiles ?? ['file']).map((name) => ({ field: f.name, name })));
+      continue;
+    }
+    const v = opts.values[f.name];
+    if (f.type === 'checkbox') {
+      if (multipart) plan.fields.push([f.name, v === true ? 'true' : 'false']);
+      else json[f.name] = v === true;
+      continue;
+    }
+    const text = typeof v === 'string' ? v : '';
+    if (!text.trim()) continue;
+    if (multipart) plan.fields.push([f.name, f.type === 'number' ? text.trim() : text]);
+    else json[f.name] = f.type === 'number' ? Number(text) : f.type === 'text' ? text : text.trim();
+  }
+  if (!multipart) plan.json = json;
+  return plan;
+}
+
+/** The fetch options for a plan (multipart bodies let the browser set the boundary). */
+export function toRequestInit(plan: CallPlan): RequestInit {
+  const headers: Record<string, string> = Object.fromEntries(plan.headers);
+  if (plan.contentType === 'application/json') {
+    return { method: 'POST', headers, body: JSON.stringify(plan.json ?? {}) };
+  }
+  const form = new FormData();
+  for (const [name, value] of plan.fields) form.append(name, value);
+  for (const part of plan.files) if (part.file) form.append(part.field, part.file, part.name);
+  return { method: 'POST', headers, body: form };
+}
