@@ -7,11 +7,15 @@ import { registerByApi, signIn, strongPassword, toastText, uniqueEmail } from '.
 const owner = { email: 'owner@example.com', password: 'Owner-Pass-2024!' };
 
 /** Go to `path` by a full page load and return where the router ends up. */
-async function landOn(page: Page, base: string, path: string): Promise<string> {
+/**
+ * Where the app ends up after opening `path`. Gates redirect on the client once the session is known, which on a
+ * loaded machine can come after the network went idle: wait (up to 5 s) for the expected path before reading it.
+ */
+async function landOn(page: Page, base: string, path: string, expected: string): Promise<string> {
   await page.goto(`${base}${path}`);
   await page.waitForLoadState('networkidle');
-  const u = new URL(page.url());
-  return u.pathname;
+  await page.waitForURL((u) => u.pathname === expected, { timeout: 5_000 }).catch(() => undefined);
+  return new URL(page.url()).pathname;
 }
 
 /** The route gates of spec-1 §2 for visitors, users and admins; notifications; the session's end. */
@@ -45,9 +49,9 @@ describe('route gates, shell and session', () => {
       '/admin/monitor',
       '/admin/settings',
     ]) {
-      expect(await landOn(page, server.url, path), path).toBe('/login');
+      expect(await landOn(page, server.url, path, '/login'), path).toBe('/login');
     }
-    expect(await landOn(page, server.url, '/no/such/page')).toBe('/');
+    expect(await landOn(page, server.url, '/no/such/page', '/')).toBe('/');
     await page.getByRole('heading', { level: 1, name: /document API/ }).waitFor();
     for (const path of [
       '/',
@@ -59,7 +63,7 @@ describe('route gates, shell and session', () => {
       '/forgot-password',
       '/reset-password',
     ]) {
-      expect(await landOn(page, server.url, path), path).toBe(path);
+      expect(await landOn(page, server.url, path, path), path).toBe(path);
     }
     // The no-token state of the verification page.
     await page.goto(`${server.url}/verify-email`);
@@ -109,10 +113,10 @@ describe('route gates, shell and session', () => {
       '/register',
       '/nope',
     ]) {
-      expect(await landOn(page, server.url, path), path).toBe('/dashboard');
+      expect(await landOn(page, server.url, path, '/dashboard'), path).toBe('/dashboard');
     }
     for (const path of ['/keys', '/analytics', '/playground', '/plans', '/settings', '/support']) {
-      expect(await landOn(page, server.url, path), path).toBe(path);
+      expect(await landOn(page, server.url, path, path), path).toBe(path);
     }
     watch.assertClean();
     await context.close();
@@ -134,7 +138,7 @@ describe('route gates, shell and session', () => {
       for (const name of ['Users', 'System Monitor', 'Admin Settings'])
         expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
       for (const path of ['/admin/users', '/admin/system-monitor', '/admin/monitor', '/admin/settings']) {
-        expect(await landOn(page, server.url, path), path).toBe(path);
+        expect(await landOn(page, server.url, path, path), path).toBe(path);
       }
       await nav.getByRole('link', { name: 'Users' }).click();
       await page.waitForURL(/\/admin\/users$/);
@@ -146,7 +150,7 @@ describe('route gates, shell and session', () => {
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
     expect(await page.getByTestId('role-label').textContent()).toBe('admin');
-    expect(await landOn(page, server.url, '/admin/settings')).toBe('/admin/settings');
+    expect(await landOn(page, server.url, '/admin/settings', '/admin/settings')).toBe('/admin/settings');
     watch.assertClean();
     await context.close();
   });
