@@ -179,6 +179,18 @@ describe('module', () => {
 });
 
 describe('renderHtml', () => {
+  it('leaves nothing of one document to the next (each render has a never-used context, spare or not)', async () => {
+    const script = (mark: string) => `<!doctype html><html><body><p id="o"></p><script>
+      const seen = [localStorage.getItem('k'), sessionStorage.getItem('k'), document.cookie || null].join('|');
+      localStorage.setItem('k', '${mark}'); sessionStorage.setItem('k', '${mark}'); document.cookie = 'k=${mark}';
+      document.getElementById('o').textContent = 'seen=' + seen + ' now=${mark}';
+    </script></body></html>`;
+    for (const mark of ['first', 'second', 'third']) {
+      const pdf = await html(`isolation-${mark}`, script(mark));
+      expect(text(pdf)).toContain(`seen=|| now=${mark}`);
+    }
+  });
+
   it('renders the feature-rich corpus page with JavaScript and print media, nothing from outside', async () => {
     const d = path.join(dir, 'feature-rich-html');
     await cp(path.join(CORPUS, 'feature-rich-html'), d, { recursive: true });

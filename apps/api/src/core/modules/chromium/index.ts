@@ -7,6 +7,7 @@ import { checkUrl, type LookupFn } from '../../net/public-address';
 import { BrowserHost } from './browser-host';
 import { documentUrl, serveDocument } from './document-origin';
 import { runRenderJob } from './render-job';
+import { SpareContext } from './spare-context';
 import { explainMainDocument, guardRequests } from './url-guard';
 
 const ZConfig = z.object({
@@ -29,27 +30,33 @@ export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext,
   const host = new BrowserHost(config.BIN);
   const timeoutMs = () => (config.TIMEOUT_MS ? Number(config.TIMEOUT_MS) : ctx.tools.timeoutMs);
 
+  // HTML jobs all open the same kind of context (no network but its own refusing proxy): one is kept open ahead.
+  const spare = new SpareContext(host);
+
   return {
     id: 'chromium',
     async renderHtml(input, output, opts, c) {
       const { baseDir, ...print } = opts;
       const url = documentUrl(baseDir, input);
       await ctx.tools.limiter.run(async () => {
-        // Nothing of an uploaded document goes to the network: a proxy that refuses everything catches what the
-        // route handler does not see (workers, redirects).
-        const proxy = await startEgressProxy(null);
+        const { opened, proxy } = await spare.take();
         try {
-          await runRenderJob(host, {
-            contextOptions: { proxy: { server: proxy.server, username: proxy.username, password: proxy.password } },
-            setup: (context) => serveDocument(context, baseDir),
-            url,
-            output,
-            print,
-            timeoutMs: timeoutMs(),
-            signal: c.signal,
-          });
+          await runRenderJob(
+            host,
+            {
+              contextOptions: proxy.contextOptions,
+              setup: (context) => serveDocument(context, baseDir),
+              url,
+              output,
+              print,
+              timeoutMs: timeoutMs(),
+              signal: c.signal,
+            },
+            opened,
+          );
         } finally {
           await proxy.close();
+          spare.refill();
         }
       }, c.signal);
     },
@@ -80,7 +87,10 @@ export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext,
       }, c.signal);
     },
 
-    close: () => host.close(),
+    close: async () => {
+      await spare.close();
+      await host.close();
+    },
   };
 }
 
