@@ -1,25 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, waitForLink, type E2eServer } from './support/server';
+import { startServer, type E2eServer } from './support/server';
 import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
-import { registerByApi, signIn, strongPassword, toastText, uniqueEmail } from './support/flows';
+import { signIn, verifiedUser, strongPassword, toastText } from './support/flows';
 
 /**
  * Issue 4 in the browser: start a trial on the Plans page, create a key and copy it, call the API with it, see the
  * call in Analytics, regenerate, disable and delete the key; the admin's real global figures; screenshots at desktop
  * and phone widths in e2e/artifacts/.
  */
-
-/** A signed-up user whose e-mail is verified through the link of the .eml in the outbox. */
-async function verifiedUser(server: E2eServer, name: string): Promise<string> {
-  const email = uniqueEmail('keys');
-  await registerByApi(server.url, { name, email });
-  const link = await waitForLink(server.dataDir, email, '/verify-email');
-  const token = new URL(link).searchParams.get('token')!;
-  const res = await fetch(`${server.url}/api/v1/auth/verify-email?token=${encodeURIComponent(token)}`);
-  expect(res.status).toBe(200);
-  return email;
-}
 
 async function ping(server: E2eServer, key: string): Promise<number> {
   const res = await fetch(`${server.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
@@ -73,7 +62,7 @@ describe('plans, API keys and analytics in the browser', () => {
   });
 
   it('starts a trial, creates, copies, uses, regenerates, disables and deletes a key', async () => {
-    const email = await verifiedUser(server, 'Grace Hopper');
+    const email = await verifiedUser(server, 'Grace Hopper', 'keys');
     const { page, watch, context } = await newPage(browser, viewports.desktop);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await signIn(page, server.url, email);

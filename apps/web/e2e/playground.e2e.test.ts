@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, waitForLink, type E2eServer } from './support/server';
+import { startServer, type E2eServer } from './support/server';
 import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
-import { registerByApi, signIn, strongPassword, uniqueEmail } from './support/flows';
+import { signIn, verifiedUser, strongPassword } from './support/flows';
 
 /**
  * The API playground against the real server: a Pro-trial key, a QR code whose PNG is downloaded and decoded back,
@@ -14,16 +14,6 @@ import { registerByApi, signIn, strongPassword, uniqueEmail } from './support/fl
  */
 
 const samplePdf = '/work/shared/corpus/pages_3.pdf';
-
-async function verifiedUser(server: E2eServer, name: string): Promise<string> {
-  const email = uniqueEmail('playground');
-  await registerByApi(server.url, { name, email });
-  const link = await waitForLink(server.dataDir, email, '/verify-email');
-  const token = new URL(link).searchParams.get('token')!;
-  const res = await fetch(`${server.url}/api/v1/auth/verify-email?token=${encodeURIComponent(token)}`);
-  expect(res.status).toBe(200);
-  return email;
-}
 
 /** Start the Pro trial and create a key through the dashboard API, as the Plans and Keys pages do. */
 async function proTrialKey(server: E2eServer, email: string): Promise<string> {
@@ -75,7 +65,7 @@ describe('the API playground in the browser', () => {
   });
 
   it('calls the real API: a QR code to download and decode, text from a PDF, a wrong key in red', async () => {
-    const email = await verifiedUser(server, 'Paula Playground');
+    const email = await verifiedUser(server, 'Paula Playground', 'playground');
     const key = await proTrialKey(server, email);
     expect(key).toMatch(/^dfk_/);
 
@@ -168,7 +158,7 @@ describe('the API playground in the browser', () => {
       samplePdf,
       path.join(dir, 'scan'),
     ]);
-    const email = await verifiedUser(server, 'Oscar Ocr');
+    const email = await verifiedUser(server, 'Oscar Ocr', 'playground');
     const key = await proTrialKey(server, email);
     const { page, watch, context } = await newPage(browser, viewports.desktop);
     try {
@@ -193,7 +183,7 @@ describe('the API playground in the browser', () => {
   });
 
   it('fits a phone screen', async () => {
-    const email = await verifiedUser(server, 'Phoebe Phone');
+    const email = await verifiedUser(server, 'Phoebe Phone', 'playground');
     const { page, watch, context } = await newPage(browser, viewports.phone);
     await signIn(page, server.url, email);
     await openPlayground(page, server.url);

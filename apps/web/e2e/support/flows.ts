@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { waitForLink, type E2eServer } from './server';
 
 export const strongPassword = 'Sunny-Kettle-42!';
 
@@ -28,6 +29,17 @@ export async function registerByApi(
   });
   if (res.status !== 201) throw new Error(`register ${user.email}: ${res.status} ${await res.text()}`);
   return res;
+}
+
+/** A signed-up user whose e-mail is verified through the link of the .eml in the outbox; answers the address. */
+export async function verifiedUser(server: E2eServer, name: string, prefix = 'user'): Promise<string> {
+  const email = uniqueEmail(prefix);
+  await registerByApi(server.url, { name, email });
+  const link = await waitForLink(server.dataDir, email, '/verify-email');
+  const token = new URL(link).searchParams.get('token')!;
+  const res = await fetch(`${server.url}/api/v1/auth/verify-email?token=${encodeURIComponent(token)}`);
+  if (res.status !== 200) throw new Error(`verify ${email}: ${res.status} ${await res.text()}`);
+  return email;
 }
 
 /** Sign in through the login form and wait for the dashboard. */

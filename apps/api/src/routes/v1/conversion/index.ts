@@ -329,5 +329,5 @@ async function autoSource(file: UploadedFile): Promise<{ route: ConversionRoute 
       details: { file: file.filename, detected: detected.format },
     });
   }
-  return { route, src: await checkSource(file, route) };
+  return { route, src: await checkSource(file, route, undefined, detected) };
 }

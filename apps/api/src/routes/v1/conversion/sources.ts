@@ -46,9 +46,14 @@ export interface CheckedSource {
  * What the upload is, and whether `route` takes it: a file of another kind is a 415 naming what the route takes
  * and, when there is one, the route that does take it.
  */
-export async function checkSource(file: UploadedFile, route: ConversionRoute, label = `"${file.filename}"`): Promise<CheckedSource> {
+export async function checkSource(
+  file: UploadedFile,
+  route: ConversionRoute,
+  label = `"${file.filename}"`,
+  known?: DetectedFormat,
+): Promise<CheckedSource> {
   if (file.size === 0) throw new AppError('INVALID_INPUT', `${label} is empty (0 bytes)`, { details: { file: file.filename } });
-  const detected = await detectFormat(file.path, file.size, file.filename);
+  const detected = known ?? (await detectFormat(file.path, file.size, file.filename));
   const valid: readonly string[] = routeFormats[route];
   if (!detected.format || !valid.includes(detected.format)) {
     const what = detected.format ? `a ${detected.format.toUpperCase()} file` : 'of a format that could not be recognised';

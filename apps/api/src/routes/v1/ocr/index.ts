@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import {
   ZErrorResponse,
   ZFileResultResponse,
@@ -64,6 +65,16 @@ function meterImagePages<F>(ctx: PdfRouteContext<F>, input: ocr.OcrInput, pages:
   if (input.kind === 'image') ctx.request.usage.pages = pages;
 }
 
+/** The reading fields extract and enhanced share, as the core takes them. */
+const readingOptions = (f: z.output<typeof ZOcrEnhancedFields>) => ({
+  languages: f.languages,
+  psm: f.psm,
+  whitelist: f.whitelist,
+  dpi: f.dpi,
+  pageRange: f.pageRange,
+  words: f.includeWordDetails,
+});
+
 export async function ocrRoutes(app: FastifyInstance): Promise<void> {
   registerPdfRoute(app, {
     ...common,
@@ -74,15 +85,7 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
     async handler(ctx) {
       const { fields: f } = ctx;
       const input = await inputOf(ctx);
-      const r = await ocr.ocrExtract(ctx.job, input, {
-        languages: f.languages,
-        psm: f.psm,
-        whitelist: f.whitelist,
-        dpi: f.dpi,
-        pageRange: f.pageRange,
-        preprocess: f.preprocessImage,
-        words: f.includeWordDetails,
-      });
+      const r = await ocr.ocrExtract(ctx.job, input, { ...readingOptions(f), preprocess: f.preprocessImage });
       meterImagePages(ctx, input, r.pageCount);
       return sendData(ctx.reply, r, { 'X-Ocr-Confidence': r.confidence });
     },
@@ -99,14 +102,7 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
     async handler(ctx) {
       const { fields: f } = ctx;
       const input = await inputOf(ctx);
-      const r = await ocr.ocrEnhanced(ctx.job, input, {
-        languages: f.languages,
-        psm: f.psm,
-        whitelist: f.whitelist,
-        dpi: f.dpi,
-        pageRange: f.pageRange,
-        words: f.includeWordDetails,
-      });
+      const r = await ocr.ocrEnhanced(ctx.job, input, readingOptions(f));
       meterImagePages(ctx, input, r.pageCount);
       return sendData(ctx.reply, r, { 'X-Ocr-Confidence': r.confidence });
     },
