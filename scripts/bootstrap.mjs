@@ -43,7 +43,9 @@ function run(cmd, args, opts = {}) {
 }
 
 function missingDebianPackages() {
-  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Abbrev}\n', ...debianPackages], { encoding: 'utf8' });
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Abbrev}\n', ...debianPackages], {
+    encoding: 'utf8',
+  });
   if (r.error) return null; // not a Debian system
   const installed = new Set(
     r.stdout
@@ -96,7 +98,8 @@ function newestMtime(p) {
   const st = statSync(p);
   if (!st.isDirectory()) return st.mtimeMs;
   let newest = st.mtimeMs;
-  for (const e of readdirSync(p)) if (e !== 'node_modules' && e !== 'dist') newest = Math.max(newest, newestMtime(path.join(p, e)));
+  for (const e of readdirSync(p))
+    if (e !== 'node_modules' && e !== 'dist') newest = Math.max(newest, newestMtime(path.join(p, e)));
   return newest;
 }
 

@@ -4,10 +4,14 @@ import path from 'node:path';
 import { bootstrap, root } from './bootstrap.mjs';
 
 bootstrap();
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts'), ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
-});
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts'), ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { NODE_ENV: 'production', ...process.env },
+  },
+);
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

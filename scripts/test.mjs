@@ -8,7 +8,14 @@ import { bootstrap, root } from './bootstrap.mjs';
 bootstrap();
 const results = path.join(root, '.vitest-results.json');
 rmSync(results, { force: true });
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)];
+const args = [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${results}`,
+  ...process.argv.slice(2),
+];
 const r = spawnSync(path.join(root, 'node_modules', '.bin', 'vitest'), args.slice(1), {
   cwd: root,
   stdio: 'inherit',

@@ -25,12 +25,31 @@ const html = `<!doctype html><html><body>${Array.from({ length: 5 }, (_, p) => `
 writeFileSync(path.join(work, 'doc.html'), html);
 const profile = path.join(work, 'lo-profile');
 const soffice = (file, outDir) =>
-  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', outDir, file], { stdio: 'ignore' });
-execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'docx:MS Word 2007 XML', '--outdir', work, path.join(work, 'doc.html')], { stdio: 'ignore' });
+  execFileSync(
+    'soffice',
+    [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', outDir, file],
+    { stdio: 'ignore' },
+  );
+execFileSync(
+  'soffice',
+  [
+    `-env:UserInstallation=file://${profile}`,
+    '--headless',
+    '--convert-to',
+    'docx:MS Word 2007 XML',
+    '--outdir',
+    work,
+    path.join(work, 'doc.html'),
+  ],
+  { stdio: 'ignore' },
+);
 const docx = path.join(work, 'doc.docx');
 copyFileSync(path.join(corpus, 'singlepagesheets-scrolled.xlsx'), path.join(work, 'sheet.xlsx'));
 const page = path.join(work, 'page.html');
-writeFileSync(page, `<!doctype html><html><body><h1>Invoice</h1><table>${'<tr><td>Item</td><td>12.00</td></tr>'.repeat(40)}</table></body></html>`);
+writeFileSync(
+  page,
+  `<!doctype html><html><body><h1>Invoice</h1><table>${'<tr><td>Item</td><td>12.00</td></tr>'.repeat(40)}</table></body></html>`,
+);
 
 const server = await startServer();
 const base = `http://127.0.0.1:${server.port}/api/v1`;
@@ -55,15 +74,53 @@ const tool = (fn) => {
 const chromium = (file, outFile) =>
   execFileSync(
     '/usr/bin/chromium',
-    ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${mkdtempSync(path.join(work, 'chr-'))}`, '--no-pdf-header-footer', `--print-to-pdf=${outFile}`, `file://${file}`],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--user-data-dir=${mkdtempSync(path.join(work, 'chr-'))}`,
+      '--no-pdf-header-footer',
+      `--print-to-pdf=${outFile}`,
+      `file://${file}`,
+    ],
     { stdio: 'ignore' },
   );
 
 const cases = [
-  { name: 'DOCX → PDF (5 pages)', api: () => api('/conversion/word-to-pdf', [['file', 'doc.docx', readFileSync(docx)]]), native: ['soffice --convert-to (cold)', () => tool(() => soffice(docx, path.join(work, 'o1')))], target: 1 },
-  { name: 'XLSX → PDF', api: () => api('/conversion/excel-to-pdf', [['file', 'sheet.xlsx', readFileSync(path.join(work, 'sheet.xlsx'))]]), native: ['soffice --convert-to (cold)', () => tool(() => soffice(path.join(work, 'sheet.xlsx'), path.join(work, 'o2')))] },
-  { name: 'PPSX → PDF', api: () => api('/conversion/powerpoint-to-pdf', [['file', 'slideshow.ppsx', readFileSync(path.join(corpus, 'slideshow.ppsx'))]]), native: ['soffice --convert-to (cold)', () => tool(() => soffice(path.join(corpus, 'slideshow.ppsx'), path.join(work, 'o3')))] },
-  { name: 'HTML → PDF', api: () => api('/conversion/html-to-pdf', [['files', 'index.html', readFileSync(page)]]), native: ['chromium --print-to-pdf (cold)', () => tool(() => chromium(page, path.join(work, 'c.pdf')))] },
+  {
+    name: 'DOCX → PDF (5 pages)',
+    api: () => api('/conversion/word-to-pdf', [['file', 'doc.docx', readFileSync(docx)]]),
+    native: ['soffice --convert-to (cold)', () => tool(() => soffice(docx, path.join(work, 'o1')))],
+    target: 1,
+  },
+  {
+    name: 'XLSX → PDF',
+    api: () => api('/conversion/excel-to-pdf', [['file', 'sheet.xlsx', readFileSync(path.join(work, 'sheet.xlsx'))]]),
+    native: [
+      'soffice --convert-to (cold)',
+      () => tool(() => soffice(path.join(work, 'sheet.xlsx'), path.join(work, 'o2'))),
+    ],
+  },
+  {
+    name: 'PPSX → PDF',
+    api: () =>
+      api('/conversion/powerpoint-to-pdf', [
+        ['file', 'slideshow.ppsx', readFileSync(path.join(corpus, 'slideshow.ppsx'))],
+      ]),
+    native: [
+      'soffice --convert-to (cold)',
+      () => tool(() => soffice(path.join(corpus, 'slideshow.ppsx'), path.join(work, 'o3'))),
+    ],
+  },
+  {
+    name: 'HTML → PDF',
+    api: () => api('/conversion/html-to-pdf', [['files', 'index.html', readFileSync(page)]]),
+    native: ['chromium --print-to-pdf (cold)', () => tool(() => chromium(page, path.join(work, 'c.pdf')))],
+  },
 ];
 
 // Warm-up: the first API call starts the pooled LibreOffice and the browser (what a running server already has).
@@ -71,7 +128,9 @@ for (const c of cases) {
   await c.api();
   c.native[1]();
 }
-console.log(`Conversions through the API vs the native tools started cold (${RUNS} interleaved runs, medians, ${os.availableParallelism()} cores)`);
+console.log(
+  `Conversions through the API vs the native tools started cold (${RUNS} interleaved runs, medians, ${os.availableParallelism()} cores)`,
+);
 let missed = 0;
 for (const c of cases) {
   const a = [];
@@ -83,7 +142,9 @@ for (const c of cases) {
   const ratio = median(a) / median(n);
   const verdict = c.target ? (ratio <= c.target ? `target ≤ ${c.target}× MET` : `target ≤ ${c.target}× MISSED`) : '';
   if (c.target && ratio > c.target) missed++;
-  console.log(`  ${c.name.padEnd(22)} API ${median(a).toFixed(0).padStart(5)} ms   ${c.native[0]} ${median(n).toFixed(0)} ms   ratio ${ratio.toFixed(2)}× ${verdict}`);
+  console.log(
+    `  ${c.name.padEnd(22)} API ${median(a).toFixed(0).padStart(5)} ms   ${c.native[0]} ${median(n).toFixed(0)} ms   ratio ${ratio.toFixed(2)}× ${verdict}`,
+  );
 }
 await server.stop();
 rmSync(work, { recursive: true, force: true });

@@ -49,23 +49,36 @@ const tesseract = async (args) => {
 const cases = [
   {
     name: 'extract, A4 page 300 dpi',
-    api: () => api('/ocr/extract', 'page.png', page, (b) => {
-      if (!JSON.parse(b.toString()).data.text.includes('quick brown fox')) throw new Error('OCR text not found');
-    }),
+    api: () =>
+      api('/ocr/extract', 'page.png', page, (b) => {
+        if (!JSON.parse(b.toString()).data.text.includes('quick brown fox')) throw new Error('OCR text not found');
+      }),
     native: ['tesseract page.png -', () => tesseract([pagePath, '-'])],
   },
   {
     name: 'searchable PDF, 2 pages',
-    api: () => api('/ocr/searchable-pdf', 'scan.pdf', scan, (b) => {
-      if (!b.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new Error('not a PDF');
-    }),
+    api: () =>
+      api('/ocr/searchable-pdf', 'scan.pdf', scan, (b) => {
+        if (!b.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new Error('not a PDF');
+      }),
     native: [
       'pdftoppm + tesseract pdf (pages in parallel) + qpdf',
       async () => {
         const t0 = process.hrtime.bigint();
         await run('pdftoppm', ['-r', '300', '-png', scanPath, path.join(work, 'p')]);
-        await Promise.all([1, 2].map((i) => run('tesseract', [path.join(work, `p-${i}.png`), path.join(work, `out-${i}`), 'pdf'], { env })));
-        await run('qpdf', ['--empty', '--pages', path.join(work, 'out-1.pdf'), path.join(work, 'out-2.pdf'), '--', path.join(work, 'searchable.pdf')]);
+        await Promise.all(
+          [1, 2].map((i) =>
+            run('tesseract', [path.join(work, `p-${i}.png`), path.join(work, `out-${i}`), 'pdf'], { env }),
+          ),
+        );
+        await run('qpdf', [
+          '--empty',
+          '--pages',
+          path.join(work, 'out-1.pdf'),
+          path.join(work, 'out-2.pdf'),
+          '--',
+          path.join(work, 'searchable.pdf'),
+        ]);
         return ms(t0);
       },
     ],
@@ -76,7 +89,9 @@ for (const c of cases) {
   await c.api();
   await c.native[1]();
 }
-console.log(`OCR through the API vs bare tesseract, OMP_THREAD_LIMIT=1 (${RUNS} interleaved runs, medians, ${os.availableParallelism()} cores)`);
+console.log(
+  `OCR through the API vs bare tesseract, OMP_THREAD_LIMIT=1 (${RUNS} interleaved runs, medians, ${os.availableParallelism()} cores)`,
+);
 for (const c of cases) {
   const a = [];
   const n = [];
@@ -85,7 +100,9 @@ for (const c of cases) {
     n.push(await c.native[1]());
   }
   const ratio = median(a) / median(n);
-  console.log(`  ${c.name.padEnd(26)} API ${median(a).toFixed(0).padStart(5)} ms   ${c.native[0]} ${median(n).toFixed(0)} ms   ratio ${ratio.toFixed(2)}×`);
+  console.log(
+    `  ${c.name.padEnd(26)} API ${median(a).toFixed(0).padStart(5)} ms   ${c.native[0]} ${median(n).toFixed(0)} ms   ratio ${ratio.toFixed(2)}×`,
+  );
 }
 await server.stop();
 rmSync(work, { recursive: true, force: true });

@@ -26,7 +26,12 @@ export async function serve() {
   const { users } = await api('data/schema/index.ts');
   const { createApiKey } = await api('services/api-keys/index.ts');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-bench-'));
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'none') });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(dataDir, 'none'),
+  });
   const database = await openDatabase({});
   await migrate(database);
   const app = await buildApp({ config, database, logger: false });
@@ -106,7 +111,13 @@ async function main() {
     for (let i = 1; i <= PAGES; i++) {
       const p = doc.addPage([595, 842]);
       p.drawText(`${label} Page ${i}`, { x: 50, y: 780, size: 24, font });
-      for (let l = 0; l < 30; l++) p.drawText(`Line ${l} of page ${i}: lorem ipsum dolor sit amet, consectetur adipiscing elit.`, { x: 50, y: 740 - l * 20, size: 11, font });
+      for (let l = 0; l < 30; l++)
+        p.drawText(`Line ${l} of page ${i}: lorem ipsum dolor sit amet, consectetur adipiscing elit.`, {
+          x: 50,
+          y: 740 - l * 20,
+          size: 11,
+          font,
+        });
     }
     const file = path.join(work, name);
     writeFileSync(file, await doc.save());
@@ -117,7 +128,9 @@ async function main() {
   // The stamp the bare qpdf --overlay run lays on every page (what the API builds per request).
   const stampDoc = await PDFDocument.create();
   const sf = await stampDoc.embedFont(StandardFonts.HelveticaBold);
-  stampDoc.addPage([595, 842]).drawText('CONFIDENTIAL', { x: 120, y: 400, size: 48, font: sf, color: rgb(0.5, 0.5, 0.5), opacity: 0.3 });
+  stampDoc
+    .addPage([595, 842])
+    .drawText('CONFIDENTIAL', { x: 120, y: 400, size: 48, font: sf, color: rgb(0.5, 0.5, 0.5), opacity: 0.3 });
   const stamp = path.join(work, 'stamp.pdf');
   writeFileSync(stamp, await stampDoc.save());
 
@@ -146,8 +159,15 @@ async function main() {
   const cases = [
     {
       name: `merge 2×${PAGES} pages`,
-      api: () => api('/pdf/merge', [['files', 'a.pdf', bytes.a], ['files', 'b.pdf', bytes.b]]),
-      bare: { pdfunite: () => tool('pdfunite', [a, b, out('u.pdf')]), 'qpdf --empty --pages': () => tool('qpdf', ['--empty', '--pages', a, b, '--', out('q.pdf')]) },
+      api: () =>
+        api('/pdf/merge', [
+          ['files', 'a.pdf', bytes.a],
+          ['files', 'b.pdf', bytes.b],
+        ]),
+      bare: {
+        pdfunite: () => tool('pdfunite', [a, b, out('u.pdf')]),
+        'qpdf --empty --pages': () => tool('qpdf', ['--empty', '--pages', a, b, '--', out('q.pdf')]),
+      },
       target: 1.5,
     },
     {
@@ -162,7 +182,8 @@ async function main() {
     },
     {
       name: `watermark ${PAGES} pages`,
-      api: () => api('/pdf/watermark', [['file', 'a.pdf', bytes.a]], { text: 'CONFIDENTIAL', position: 'center', rotation: 0 }),
+      api: () =>
+        api('/pdf/watermark', [['file', 'a.pdf', bytes.a]], { text: 'CONFIDENTIAL', position: 'center', rotation: 0 }),
       bare: { 'qpdf --overlay': () => tool('qpdf', [a, '--overlay', stamp, '--repeat=1', '--', out('w.pdf')]) },
     },
     {
@@ -190,7 +211,9 @@ async function main() {
   const pages = Number(execFileSync('qpdf', ['--show-npages', out('check.pdf')], { encoding: 'utf8' }));
   if (pages !== 2 * PAGES) throw new Error(`merge answered ${pages} pages`);
 
-  console.log(`PDF operations through the API vs the bare tools (${RUNS} interleaved runs, medians, ${os.availableParallelism()} cores)`);
+  console.log(
+    `PDF operations through the API vs the bare tools (${RUNS} interleaved runs, medians, ${os.availableParallelism()} cores)`,
+  );
   let missed = 0;
   for (const c of cases) {
     const times = { api: [] };
@@ -205,7 +228,9 @@ async function main() {
     const ratio = apiMs / fastest;
     const verdict = c.target ? (ratio <= c.target ? `target ≤ ${c.target}× MET` : `target ≤ ${c.target}× MISSED`) : '';
     if (c.target && ratio > c.target) missed++;
-    console.log(`  ${c.name.padEnd(30)} API ${apiMs.toFixed(0).padStart(5)} ms   ${bare.map(([k, t]) => `${k} ${t.toFixed(0)} ms`).join(', ')}   ratio ${ratio.toFixed(2)}× ${verdict}`);
+    console.log(
+      `  ${c.name.padEnd(30)} API ${apiMs.toFixed(0).padStart(5)} ms   ${bare.map(([k, t]) => `${k} ${t.toFixed(0)} ms`).join(', ')}   ratio ${ratio.toFixed(2)}× ${verdict}`,
+    );
   }
   await server.stop();
   rmSync(work, { recursive: true, force: true });

@@ -29,13 +29,18 @@ function post(i) {
         path: '/api/v1/qrcode/url',
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': server.key },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-api-key': server.key,
+        },
       },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 200)}`));
+          if (res.statusCode !== 200)
+            reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 200)}`));
           else resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, png: Buffer.concat(chunks) });
         });
       },
@@ -88,9 +93,15 @@ const M = 10_000;
 for (let i = 0; i < M; i++) encodeQr(`https://docflow.example/orders/x${i}?ref=bench`, opts);
 const perCode = Number(process.hrtime.bigint() - t0) / 1e6 / M;
 
-console.log(`QR codes through the API (POST /api/v1/qrcode/url, 256 px PNG, ${N} requests, ${C} in flight, ${os.availableParallelism()} cores)`);
-console.log(`  ${r.rps.toFixed(0)} requests/s; latency p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; ${r.samples.length} samples decoded back`);
-console.log(`  generation alone: ${perCode.toFixed(3)} ms per code (${(1000 / perCode).toFixed(0)} codes/s on one core)`);
+console.log(
+  `QR codes through the API (POST /api/v1/qrcode/url, 256 px PNG, ${N} requests, ${C} in flight, ${os.availableParallelism()} cores)`,
+);
+console.log(
+  `  ${r.rps.toFixed(0)} requests/s; latency p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; ${r.samples.length} samples decoded back`,
+);
+console.log(
+  `  generation alone: ${perCode.toFixed(3)} ms per code (${(1000 / perCode).toFixed(0)} codes/s on one core)`,
+);
 const ok = r.rps >= 1000;
 console.log(`  target ≥ 1000 requests/s ${ok ? 'MET' : 'MISSED'} (load average ${os.loadavg()[0].toFixed(1)})`);
 agent.destroy();

@@ -60,7 +60,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('config', config);
   app.decorate('database', opts.database);
   app.decorate('db', opts.database.db);
-  app.decorate('mailer', opts.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log }));
+  app.decorate(
+    'mailer',
+    opts.mailer ??
+      createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log }),
+  );
   app.decorate('accessTokens', createAccessTokens(config.jwtSecret, config.ACCESS_TOKEN_TTL));
   const shutdown: Array<() => Promise<void> | void> = [];
   app.decorate('onShutdown', (fn: () => Promise<void> | void) => void shutdown.push(fn));
@@ -77,7 +81,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerErrorHandler(app);
   await app.register(cookie);
   // Per-route limits (the key's plan) are passed to request.parts(); these are only the outer bounds.
-  await app.register(multipart, { limits: { fileSize: 512 * 1_048_576, files: 50, fields: 100, fieldSize: 1_048_576 } });
+  await app.register(multipart, {
+    limits: { fileSize: 512 * 1_048_576, files: 50, fields: 100, fieldSize: 1_048_576 },
+  });
   await app.register(requestWorkspace);
   app.decorate('engines', createEngines()); // processing engine chains from PDF_*_ENGINES, PROCESSING_* (config/engines.ts)
   app.onShutdown(() => app.engines.close());

@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   const applied = await migrate(database);
   const app = await buildApp({ config, database });
   if (applied.length) app.log.info({ applied }, 'migrations applied');
-  if (await ensureOwner(app.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, name: config.ADMIN_NAME }))
+  if (
+    await ensureOwner(app.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD, name: config.ADMIN_NAME })
+  )
     app.log.info({ email: config.ADMIN_EMAIL }, 'owner account created');
   closeWithGrace(async (signal) => {
     app.log.info({ signal }, 'shutting down');
@@ -30,7 +32,9 @@ async function main(): Promise<void> {
     await database.close();
   });
   await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info(`DocFlow ready: dashboard ${config.publicUrl}/ · API ${config.publicUrl}/api/v1 · docs ${config.publicUrl}/api-docs`);
+  app.log.info(
+    `DocFlow ready: dashboard ${config.publicUrl}/ · API ${config.publicUrl}/api/v1 · docs ${config.publicUrl}/api-docs`,
+  );
 }
 
 main().catch((err) => {

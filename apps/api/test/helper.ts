@@ -102,7 +102,9 @@ export function outboxMails(dataDir: string): string[] {
 /** The first link to PUBLIC_URL in a raw mail (quoted-printable decoded). */
 export function linkIn(mail: string, pathPrefix: string): string {
   // Quoted-printable: undo soft line breaks, then every =XX escape in one pass.
-  const text = mail.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const text = mail
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   const m = new RegExp(`https?://[^\\s"'<>]*${pathPrefix.replace(/[/?]/g, (c) => `\\${c}`)}[^\\s"'<>]*`).exec(text);
   if (!m) throw new Error(`no ${pathPrefix} link in mail:\n${text}`);
   return m[0];

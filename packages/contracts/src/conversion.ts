@@ -72,7 +72,10 @@ export const ZUrlFields = ZPrintFields.extend({
 
 export const ZImageToPdfFields = ZConvertCommonFields.extend({
   pageSize: z.enum(['A4', 'letter', 'fit']).default('A4').describe('fit: each page the size of its image'),
-  orientation: z.enum(['portrait', 'landscape', 'auto']).default('auto').describe('auto: landscape pages for wide images'),
+  orientation: z
+    .enum(['portrait', 'landscape', 'auto'])
+    .default('auto')
+    .describe('auto: landscape pages for wide images'),
   margin: z.coerce.number().min(0).max(500).default(0).describe('Margin around each image, points (1/72 in)'),
 });
 
@@ -87,7 +90,10 @@ export const ZConversionFormat = z.object({
   available: z.boolean().describe('False when the server has no engine configured for it'),
 });
 export const ZConversionFormatsResponse = successEnvelope(
-  z.object({ formats: z.array(ZConversionFormat), routes: z.array(z.object({ route: z.string(), formats: z.array(z.string()) })) }),
+  z.object({
+    formats: z.array(ZConversionFormat),
+    routes: z.array(z.object({ route: z.string(), formats: z.array(z.string()) })),
+  }),
 );
 
 export const ZBatchManifestEntry = z.object({

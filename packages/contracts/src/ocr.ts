@@ -12,10 +12,15 @@ export const ZOcrLanguages = z
   .string()
   .trim()
   .max(200)
-  .regex(/^[A-Za-z][A-Za-z0-9_]{1,39}(\+[A-Za-z][A-Za-z0-9_]{1,39}){0,7}$/, 'must be language codes joined by "+", e.g. "eng" or "eng+fra" (at most 8)')
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_]{1,39}(\+[A-Za-z][A-Za-z0-9_]{1,39}){0,7}$/,
+    'must be language codes joined by "+", e.g. "eng" or "eng+fra" (at most 8)',
+  )
   .default('eng')
   .transform((s) => [...new Set(s.split('+'))])
-  .describe('Languages of the text, tesseract codes joined by "+", e.g. "eng+fra" (default eng); GET /ocr/languages lists them');
+  .describe(
+    'Languages of the text, tesseract codes joined by "+", e.g. "eng+fra" (default eng); GET /ocr/languages lists them',
+  );
 
 const pageRange = z
   .string()
@@ -29,29 +34,45 @@ const dpi = z.coerce
   .min(70)
   .max(600)
   .optional()
-  .describe('PDF: resolution pages are rendered at (default 300). Image: its resolution when the file states none (default 300)');
+  .describe(
+    'PDF: resolution pages are rendered at (default 300). Image: its resolution when the file states none (default 300)',
+  );
 
 const psm = z.coerce
   .number()
   .int()
   .min(0)
   .max(13)
-  .refine((n) => n !== 0 && n !== 2, 'must be 1 or 3-13 (0 is orientation detection only, 2 is not implemented by tesseract)')
+  .refine(
+    (n) => n !== 0 && n !== 2,
+    'must be 1 or 3-13 (0 is orientation detection only, 2 is not implemented by tesseract)',
+  )
   .optional()
-  .describe('Tesseract page segmentation mode: 3 automatic (default), 4 one column, 6 one block, 7 one line, 8 one word, 11 sparse text…');
+  .describe(
+    'Tesseract page segmentation mode: 3 automatic (default), 4 one column, 6 one block, 7 one line, 8 one word, 11 sparse text…',
+  );
 
 const recognition = {
   languages: ZOcrLanguages,
   psm,
   dpi,
   pageRange,
-  password: z.string().max(127).regex(/^[^\r\n]*$/, 'must not contain line breaks').optional().describe('Password of an encrypted input PDF'),
+  password: z
+    .string()
+    .max(127)
+    .regex(/^[^\r\n]*$/, 'must not contain line breaks')
+    .optional()
+    .describe('Password of an encrypted input PDF'),
 };
 
 export const ZOcrExtractFields = z.object({
   ...recognition,
-  preprocessImage: ZFormBoolean.default(false).describe('Clean the image before recognition: grey, contrast stretched, sharpened'),
-  includeWordDetails: ZFormBoolean.default(false).describe('Each line with its words, boxes and confidence (lines are always given)'),
+  preprocessImage: ZFormBoolean.default(false).describe(
+    'Clean the image before recognition: grey, contrast stretched, sharpened',
+  ),
+  includeWordDetails: ZFormBoolean.default(false).describe(
+    'Each line with its words, boxes and confidence (lines are always given)',
+  ),
   whitelist: z
     .string()
     .min(1)
@@ -68,7 +89,9 @@ export const ZOcrQualityFields = z.object({ pageRange, password: recognition.pas
 
 export const ZOcrSearchablePdfFields = z.object({
   ...recognition,
-  force: ZFormBoolean.default(false).describe('PDF: also OCR pages that already have text (by default they are left as they are)'),
+  force: ZFormBoolean.default(false).describe(
+    'PDF: also OCR pages that already have text (by default they are left as they are)',
+  ),
 });
 
 const box = { x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() };

@@ -18,14 +18,17 @@ const pageSpec = (what: string) =>
   z
     .string()
     .max(10_000)
-    .describe(`${what}: page numbers and ranges, e.g. "1-3,5,8-" ("8-" = to the last page); "all" or empty = every page`);
+    .describe(
+      `${what}: page numbers and ranges, e.g. "1-3,5,8-" ("8-" = to the last page); "all" or empty = every page`,
+    );
 
-const hexColor = z
-  .string()
-  .regex(/^#([\da-fA-F]{3}|[\da-fA-F]{6})$/, 'must be a colour like #rgb or #rrggbb');
+const hexColor = z.string().regex(/^#([\da-fA-F]{3}|[\da-fA-F]{6})$/, 'must be a colour like #rgb or #rrggbb');
 
 /** Passwords travel in forms; a line break cannot be passed to the PDF tools safely. */
-const password = z.string().max(127).regex(/^[^\r\n]*$/, 'must not contain line breaks');
+const password = z
+  .string()
+  .max(127)
+  .regex(/^[^\r\n]*$/, 'must not contain line breaks');
 
 export const ZPdfPasswordField = z.object({
   password: password.optional().describe('Password of an encrypted input PDF (user or owner password)'),
@@ -42,7 +45,9 @@ export type TMergePdfFields = z.infer<typeof ZMergePdfFields>;
 
 export const ZSplitMode = z.enum(['ranges', 'every', 'each']);
 export const ZSplitPdfFields = ZPdfPasswordField.extend({
-  mode: ZSplitMode.default('ranges').describe('ranges: one file per range of `ranges`; every: chunks of `every` pages; each: one file per page'),
+  mode: ZSplitMode.default('ranges').describe(
+    'ranges: one file per range of `ranges`; every: chunks of `every` pages; each: one file per page',
+  ),
   ranges: pageSpec('For mode=ranges, each comma-separated item becomes one file').optional(),
   every: z.coerce.number().int().min(1).max(100_000).optional().describe('For mode=every: pages per file'),
 });
@@ -57,7 +62,10 @@ export const ZReorderPdfFields = ZPdfPasswordField.extend({
 
 export const ZRotateAngle = z.enum(['90', '180', '270']);
 export const ZRotatePdfFields = ZPdfPasswordField.extend({
-  angle: z.union([z.literal(90), z.literal(180), z.literal(270), ZRotateAngle]).transform((v) => Number(v) as 90 | 180 | 270).describe('Clockwise: 90, 180 or 270'),
+  angle: z
+    .union([z.literal(90), z.literal(180), z.literal(270), ZRotateAngle])
+    .transform((v) => Number(v) as 90 | 180 | 270)
+    .describe('Clockwise: 90, 180 or 270'),
   pages: pageSpec('Pages to rotate').optional(),
 });
 
@@ -76,17 +84,39 @@ export const stampPositions = [
 export const ZStampPosition = z.enum(stampPositions);
 
 export const ZWatermarkPdfFields = ZPdfPasswordField.extend({
-  text: z.string().min(1).max(500).optional().describe('Watermark text (or send an `image` file). Latin, Greek, Cyrillic, Armenian and Georgian scripts and common symbols; right-to-left, shaped (Indic, Thai) and CJK scripts are refused with 422'),
+  text: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      'Watermark text (or send an `image` file). Latin, Greek, Cyrillic, Armenian and Georgian scripts and common symbols; right-to-left, shaped (Indic, Thai) and CJK scripts are refused with 422',
+    ),
   position: ZStampPosition.default('diagonal'),
   opacity: z.coerce.number().min(0).max(1).default(0.3),
-  fontSize: z.coerce.number().min(4).max(500).optional().describe('Points (default 48; "diagonal" fits the text to the page)'),
+  fontSize: z.coerce
+    .number()
+    .min(4)
+    .max(500)
+    .optional()
+    .describe('Points (default 48; "diagonal" fits the text to the page)'),
   font: z.enum(['helvetica', 'helvetica-bold', 'times', 'courier']).default('helvetica-bold'),
   color: hexColor.default('#808080'),
-  rotation: z.coerce.number().min(-360).max(360).optional().describe('Degrees counter-clockwise (default 0, or the page diagonal for "diagonal")'),
+  rotation: z.coerce
+    .number()
+    .min(-360)
+    .max(360)
+    .optional()
+    .describe('Degrees counter-clockwise (default 0, or the page diagonal for "diagonal")'),
   repeat: ZFormBoolean.default(false).describe('Tile the watermark over the whole page'),
   spacingX: z.coerce.number().min(0).max(2000).default(100).describe('Horizontal gap between tiles, points'),
   spacingY: z.coerce.number().min(0).max(2000).default(100).describe('Vertical gap between tiles, points'),
-  scale: z.coerce.number().min(0.01).max(1).default(0.25).describe('Image watermark width as a fraction of the page width'),
+  scale: z.coerce
+    .number()
+    .min(0.01)
+    .max(1)
+    .default(0.25)
+    .describe('Image watermark width as a fraction of the page width'),
   margin: z.coerce.number().min(0).max(500).default(36).describe('Distance from the edges for edge positions, points'),
   pages: pageSpec('Pages to watermark').optional(),
 });
@@ -94,7 +124,12 @@ export type TWatermarkPdfFields = z.infer<typeof ZWatermarkPdfFields>;
 
 export const ZPageNumbersFields = ZPdfPasswordField.extend({
   position: ZStampPosition.exclude(['diagonal']).default('bottom-center'),
-  format: z.string().min(1).max(200).default('Page {n} of {total}').describe('{n}: page number, {total}: number of the last page; same scripts as watermark text'),
+  format: z
+    .string()
+    .min(1)
+    .max(200)
+    .default('Page {n} of {total}')
+    .describe('{n}: page number, {total}: number of the last page; same scripts as watermark text'),
   startAt: z.coerce.number().int().min(0).max(1_000_000).default(1),
   fontSize: z.coerce.number().min(4).max(200).default(12),
   color: hexColor.default('#000000'),
@@ -143,11 +178,16 @@ export const ZExtractTextFields = ZPdfPasswordField.extend({
 
 export const ZCompressionLevel = z.enum(['low', 'medium', 'high']);
 export const ZCompressPdfFields = ZPdfPasswordField.extend({
-  level: ZCompressionLevel.default('medium').describe('low: lossless; medium: images to 150 dpi; high: images to 72 dpi'),
+  level: ZCompressionLevel.default('medium').describe(
+    'low: lossless; medium: images to 150 dpi; high: images to 72 dpi',
+  ),
 });
 
 export const ZToImagesFields = ZPdfPasswordField.extend({
-  format: z.enum(['png', 'jpg', 'jpeg']).default('png').transform((f) => (f === 'jpeg' ? 'jpg' : f) as 'png' | 'jpg'),
+  format: z
+    .enum(['png', 'jpg', 'jpeg'])
+    .default('png')
+    .transform((f) => (f === 'jpeg' ? 'jpg' : f) as 'png' | 'jpg'),
   dpi: z.coerce.number().int().min(36).max(600).default(150),
   quality: z.coerce.number().int().min(10).max(100).default(85).describe('JPEG quality'),
   pages: pageSpec('Pages to render').optional(),
@@ -212,9 +252,24 @@ export const ZPdfAnalysis = z
     javascript: z.boolean(),
     scanned: z.boolean().describe('Pages are images without a text layer'),
     textPages: z.array(z.number().int()),
-    pageSizes: z.array(z.object({ page: z.number().int(), width: z.number(), height: z.number(), rotate: z.number().int(), label: z.string().nullable() })),
+    pageSizes: z.array(
+      z.object({
+        page: z.number().int(),
+        width: z.number(),
+        height: z.number(),
+        rotate: z.number().int(),
+        label: z.string().nullable(),
+      }),
+    ),
     fonts: z.array(
-      z.object({ name: z.string(), type: z.string(), encoding: z.string(), embedded: z.boolean(), subset: z.boolean(), unicode: z.boolean() }),
+      z.object({
+        name: z.string(),
+        type: z.string(),
+        encoding: z.string(),
+        embedded: z.boolean(),
+        subset: z.boolean(),
+        unicode: z.boolean(),
+      }),
     ),
     images: z.array(
       z.object({
@@ -235,7 +290,13 @@ export const ZPdfAnalysis = z
   .meta({ id: 'PdfAnalysis' });
 export const ZPdfAnalysisResponse = successEnvelope(ZPdfAnalysis);
 
-export const ZTextWord = z.object({ text: z.string(), xMin: z.number(), yMin: z.number(), xMax: z.number(), yMax: z.number() });
+export const ZTextWord = z.object({
+  text: z.string(),
+  xMin: z.number(),
+  yMin: z.number(),
+  xMax: z.number(),
+  yMax: z.number(),
+});
 export const ZExtractTextResult = z
   .object({
     pages: z.array(
@@ -260,7 +321,12 @@ export const ZCompressionAnalysis = z
     images: z.object({ count: z.number().int(), bytes: z.number().int(), maxPpi: z.number().int() }),
     fonts: z.object({ count: z.number().int(), embedded: z.number().int(), bytes: z.number().int() }),
     estimates: z.array(
-      z.object({ level: ZCompressionLevel, estimatedSize: z.number().int(), estimatedReduction: z.number(), method: z.string() }),
+      z.object({
+        level: ZCompressionLevel,
+        estimatedSize: z.number().int(),
+        estimatedReduction: z.number(),
+        method: z.string(),
+      }),
     ),
     recommendation: ZCompressionLevel,
     reason: z.string(),

@@ -5,7 +5,10 @@ import { successEnvelope } from './common';
 
 const color = z
   .string()
-  .regex(/^#([\da-fA-F]{3}|[\da-fA-F]{4}|[\da-fA-F]{6}|[\da-fA-F]{8})$/, 'must be a colour like #rgb, #rrggbb or #rrggbbaa');
+  .regex(
+    /^#([\da-fA-F]{3}|[\da-fA-F]{4}|[\da-fA-F]{6}|[\da-fA-F]{8})$/,
+    'must be a colour like #rgb, #rrggbb or #rrggbbaa',
+  );
 
 export const ZQrErrorCorrection = z.enum(['L', 'M', 'Q', 'H']);
 export const ZQrFormat = z.enum(['png', 'svg', 'json']);
@@ -23,7 +26,10 @@ export type TQrOptions = z.infer<typeof ZQrOptions>;
 const phone = z
   .string()
   .trim()
-  .regex(/^\+?[\d\s().-]{3,32}$/, 'must be a phone number: digits, optional leading +, spaces, dashes, dots or parentheses');
+  .regex(
+    /^\+?[\d\s().-]{3,32}$/,
+    'must be a phone number: digits, optional leading +, spaces, dashes, dots or parentheses',
+  );
 
 export const ZQrUrlData = z.object({
   url: z
@@ -34,7 +40,11 @@ export const ZQrUrlData = z.object({
 });
 export const ZQrWifiData = z.object({
   ssid: z.string().min(1).max(32).describe('Network name'),
-  password: z.string().max(64).optional().describe('WPA: 8-63 characters; WEP: 5 or 13 characters (or 10/26 hex digits)'),
+  password: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('WPA: 8-63 characters; WEP: 5 or 13 characters (or 10/26 hex digits)'),
   encryption: z.enum(['WPA', 'WEP', 'nopass']).default('WPA'),
   hidden: z.boolean().default(false),
 });
@@ -53,7 +63,10 @@ export const ZQrContactData = z.object({
   company: z.string().max(200).optional(),
   title: z.string().max(200).optional(),
   url: z.string().max(500).optional(),
-  address: z.union([z.string().max(500), ZQrContactAddress]).optional().describe('One line, or street/city/region/postalCode/country'),
+  address: z
+    .union([z.string().max(500), ZQrContactAddress])
+    .optional()
+    .describe('One line, or street/city/region/postalCode/country'),
 });
 export const ZQrEventData = z.object({
   title: z.string().min(1).max(300),
@@ -80,12 +93,20 @@ export const ZQrGenericData = z.object({ data: z.string().min(1).max(7089).descr
 /** Every QR type: its content fields, what it encodes. The route of type T is POST /qrcode/T. */
 export const qrTypes = {
   url: { schema: ZQrUrlData, description: 'A web link', encodes: 'the URL' },
-  wifi: { schema: ZQrWifiData, description: 'Wi-Fi network credentials', encodes: 'WIFI:T:<type>;S:<ssid>;P:<password>;H:true;; (\\ ; , : " escaped)' },
+  wifi: {
+    schema: ZQrWifiData,
+    description: 'Wi-Fi network credentials',
+    encodes: 'WIFI:T:<type>;S:<ssid>;P:<password>;H:true;; (\\ ; , : " escaped)',
+  },
   contact: { schema: ZQrContactData, description: 'A contact card', encodes: 'vCard 3.0' },
   event: { schema: ZQrEventData, description: 'A calendar event', encodes: 'iCalendar VEVENT, times in UTC' },
   location: { schema: ZQrLocationData, description: 'A geographic position', encodes: 'geo:<lat>,<lng>[,<alt>]' },
   sms: { schema: ZQrSmsData, description: 'A text message to send', encodes: 'SMSTO:<phone>:<message>' },
-  email: { schema: ZQrEmailData, description: 'An e-mail to write', encodes: 'mailto:<to>?subject=…&body=… (percent-encoded)' },
+  email: {
+    schema: ZQrEmailData,
+    description: 'An e-mail to write',
+    encodes: 'mailto:<to>?subject=…&body=… (percent-encoded)',
+  },
   phone: { schema: ZQrPhoneData, description: 'A phone number to call', encodes: 'tel:<phone>' },
   text: { schema: ZQrTextData, description: 'Plain text', encodes: 'the text' },
   generic: { schema: ZQrGenericData, description: 'Any content', encodes: 'data, exactly as given' },
@@ -117,7 +138,13 @@ export const ZQrTypeField = z.object({
 export const ZQrTypesResponse = successEnvelope(
   z.object({
     types: z.array(
-      z.object({ type: z.string(), route: z.string(), description: z.string(), encodes: z.string(), fields: z.array(ZQrTypeField) }),
+      z.object({
+        type: z.string(),
+        route: z.string(),
+        description: z.string(),
+        encodes: z.string(),
+        fields: z.array(ZQrTypeField),
+      }),
     ),
     options: z.array(ZQrTypeField),
   }),

@@ -20,10 +20,22 @@ import type { EngineModule } from '../core/engine-module';
  * it does not handle (encrypted, damaged or unusual files), and the tools after it take those.
  */
 export const chainEnv: Record<OperationName, { env: string; defaults: string[]; what: string }> = {
-  countPages: { env: 'PDF_PAGE_COUNT_ENGINES', defaults: ['pdf-scan', 'qpdf', 'poppler'], what: 'page counting and encryption check' },
-  pageBoxes: { env: 'PDF_PAGE_BOXES_ENGINES', defaults: ['pdf-scan', 'poppler', 'pdf-lib'], what: 'page sizes and rotation' },
+  countPages: {
+    env: 'PDF_PAGE_COUNT_ENGINES',
+    defaults: ['pdf-scan', 'qpdf', 'poppler'],
+    what: 'page counting and encryption check',
+  },
+  pageBoxes: {
+    env: 'PDF_PAGE_BOXES_ENGINES',
+    defaults: ['pdf-scan', 'poppler', 'pdf-lib'],
+    what: 'page sizes and rotation',
+  },
   merge: { env: 'PDF_MERGE_ENGINES', defaults: ['poppler', 'qpdf', 'pdf-lib'], what: 'merge' },
-  selectPages: { env: 'PDF_SELECT_PAGES_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'split by ranges, extract, delete, reorder' },
+  selectPages: {
+    env: 'PDF_SELECT_PAGES_ENGINES',
+    defaults: ['qpdf', 'pdf-lib'],
+    what: 'split by ranges, extract, delete, reorder',
+  },
   splitEvery: { env: 'PDF_SPLIT_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'split every N pages' },
   rotate: { env: 'PDF_ROTATE_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'rotate' },
   stamp: { env: 'PDF_STAMP_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'watermarks and page numbers' },
@@ -66,12 +78,18 @@ export const ZProcessingEnv = z.object({
    * Start tools from a small helper process: a fork from the server costs ~20 ms and blocks it when the server holds
    * hundreds of MB (the embedded database); from the helper ~2 ms.
    */
-  PROCESSING_TOOL_HOST: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  PROCESSING_TOOL_HOST: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   /**
    * Start merge, protect and whole-document text extraction while the inputs are checked (the answer still waits
    * for the checks; a refusal kills the work). Off by default: limits are checked before any work starts.
    */
-  PROCESSING_SPECULATE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  PROCESSING_SPECULATE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
 });
 
 function moduleById(id: string): EngineModule<Record<string, unknown>> | undefined {
@@ -98,11 +116,16 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EnginesO
       continue;
     }
     const ids: string[] = [];
-    for (const name of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const name of raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const m = moduleById(name);
       const able = engineModules.filter((x) => x.operations.includes(op)).map((x) => x.id);
-      if (!m) issues.push(`${spec.env}: unknown engine "${name}" (valid for ${spec.what}: ${able.join(', ')}; or "none")`);
-      else if (!m.operations.includes(op)) issues.push(`${spec.env}: engine "${name}" cannot do ${spec.what} (valid: ${able.join(', ')})`);
+      if (!m)
+        issues.push(`${spec.env}: unknown engine "${name}" (valid for ${spec.what}: ${able.join(', ')}; or "none")`);
+      else if (!m.operations.includes(op))
+        issues.push(`${spec.env}: engine "${name}" cannot do ${spec.what} (valid: ${able.join(', ')})`);
       else if (!ids.includes(m.id)) ids.push(m.id);
     }
     chains[op] = ids;

@@ -51,7 +51,10 @@ export const ZEnv = z.object({
   MAIL_REQUESTS_MAX_PER_IP_HOUR: z.coerce.number().int().min(1).default(20),
   /** Bearer token for GET /metrics from other hosts; without it only loopback clients may read the metrics. */
   /** url-to-pdf may reach private, loopback and link-local addresses (an intranet deployment); never on the internet. */
-  URL_TO_PDF_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  URL_TO_PDF_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 

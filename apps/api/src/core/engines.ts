@@ -114,7 +114,13 @@ export class Engines {
       return { value: r.value, engine: r.engine };
     } catch (err) {
       const e = err as { code?: string; engine?: string };
-      this.notify({ op, engine: e.engine ?? this.chain(op).at(-1) ?? 'none', ok: false, code: e.code, ms: performance.now() - started });
+      this.notify({
+        op,
+        engine: e.engine ?? this.chain(op).at(-1) ?? 'none',
+        ok: false,
+        code: e.code,
+        ms: performance.now() - started,
+      });
       throw err;
     }
   }

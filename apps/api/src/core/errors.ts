@@ -102,7 +102,10 @@ export class EngineChainError extends EngineError {
         : code === 'INVALID_PDF' && !errors.some((e) => e.code === 'INVALID_PDF')
           ? 'The PDF could not be processed: it is damaged or uses features the engines cannot handle (POST /pdf/repair may help)'
           : (representative?.message ?? `${operation} failed`);
-    super(code, message, { cause: new AggregateError(errors, `${operation}: all engines failed`), details: representative?.details });
+    super(code, message, {
+      cause: new AggregateError(errors, `${operation}: all engines failed`),
+      details: representative?.details,
+    });
     this.name = 'EngineChainError';
     this.errors = errors;
     this.operation = operation;
@@ -114,13 +117,15 @@ function chainCode(errors: EngineError[]): EngineErrorCode {
   if (errors.length === 0) return 'UNSUPPORTED_OPERATION';
   if (errors.every((e) => e.code === 'UNSUPPORTED_OPERATION')) return 'UNSUPPORTED_OPERATION';
   const tried = errors.filter((e) => e.code !== 'UNSUPPORTED_OPERATION');
-  for (const c of ['INVALID_PDF', 'INVALID_DOCUMENT', 'OUTPUT_TOO_LARGE', 'TIMEOUT'] as const) if (tried.some((e) => e.code === c)) return c;
+  for (const c of ['INVALID_PDF', 'INVALID_DOCUMENT', 'OUTPUT_TOO_LARGE', 'TIMEOUT'] as const)
+    if (tried.some((e) => e.code === c)) return c;
   // Every engine's tool ran and rejected the document: the document is at fault, not the server (422, not 500).
   if (tried.every((e) => e.documentFault)) return 'INVALID_PDF';
   return tried.every((e) => e.code === tried[0]!.code) ? tried[0]!.code : 'ENGINE_FAILED';
 }
 
-export const INVALID_PDF_MESSAGE = 'The PDF is damaged or not a valid PDF and could not be read (POST /pdf/repair may recover it)';
+export const INVALID_PDF_MESSAGE =
+  'The PDF is damaged or not a valid PDF and could not be read (POST /pdf/repair may recover it)';
 
 export const isEngineError = (e: unknown): e is EngineError => e instanceof EngineError;
 

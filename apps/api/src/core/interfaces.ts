@@ -59,7 +59,12 @@ export interface Splitter {
 }
 
 export interface Rotator {
-  rotate(input: string, output: string, opts: { angle: 90 | 180 | 270; pages: number[] }, ctx: OpContext): Promise<void>;
+  rotate(
+    input: string,
+    output: string,
+    opts: { angle: 90 | 180 | 270; pages: number[] },
+    ctx: OpContext,
+  ): Promise<void>;
 }
 
 /** Overlay (or underlay) pages of a stamp PDF onto pages of the input: watermarks and page numbers. */
@@ -189,7 +194,11 @@ export interface PageText {
 }
 export interface TextExtractor {
   /** `pages: 'all'`: the whole document, without knowing its page count first. */
-  extractText(input: string, opts: { pages: number[] | 'all'; layout: boolean; words: boolean }, ctx: OpContext): Promise<PageText[]>;
+  extractText(
+    input: string,
+    opts: { pages: number[] | 'all'; layout: boolean; words: boolean },
+    ctx: OpContext,
+  ): Promise<PageText[]>;
 }
 
 export type CompressionLevel = 'low' | 'medium' | 'high';
@@ -356,7 +365,11 @@ export interface OcrRecognizer {
    * one-page PDF of the image with the text invisible over it, or (`textOnly`) of the invisible text alone, sized as
    * the image at `dpi`, to lay over an existing page. Unknown languages: INVALID_INPUT.
    */
-  ocr(image: string, opts: OcrOptions & { pdf?: { output: string; textOnly?: boolean } }, ctx: OpContext): Promise<OcrPage>;
+  ocr(
+    image: string,
+    opts: OcrOptions & { pdf?: { output: string; textOnly?: boolean } },
+    ctx: OpContext,
+  ): Promise<OcrPage>;
 }
 export interface OcrLanguageLister {
   /** The installed recognition languages (eng, fra…), sorted, without osd. */
@@ -430,6 +443,9 @@ export const operationNames = [
 export type OperationFn<K extends OperationName> = Operations[K] extends Record<K, infer F> ? F : never;
 
 /** An engine instance: its id plus whichever operations it implements. */
-export type Engine = { readonly id: string; /** Stop what the engine keeps running (pooled processes, a browser). */ close?(): Promise<void> } & Partial<{
+export type Engine = {
+  readonly id: string;
+  /** Stop what the engine keeps running (pooled processes, a browser). */ close?(): Promise<void>;
+} & Partial<{
   [K in OperationName]: OperationFn<K>;
 }>;

@@ -36,7 +36,12 @@ export class Limiter {
   }
 
   stats(): LimiterStats {
-    return { running: this.running, queued: this.queue.length, concurrency: this.opts.concurrency, queueSize: this.opts.queueSize };
+    return {
+      running: this.running,
+      queued: this.queue.length,
+      concurrency: this.opts.concurrency,
+      queueSize: this.opts.queueSize,
+    };
   }
 
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {

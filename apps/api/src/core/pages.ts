@@ -36,7 +36,11 @@ export function parsePageRanges(spec: string | undefined, total: number, field: 
     if (from < 1 || to < 1) throw bad(field, `"${part}": pages start at 1`, total);
     if (from > to) throw bad(field, `"${part}" runs backwards (write the lower page first)`, total);
     if (to > total) {
-      throw bad(field, `"${part}" goes beyond the last page: the document has ${total} page${total === 1 ? '' : 's'}`, total);
+      throw bad(
+        field,
+        `"${part}" goes beyond the last page: the document has ${total} page${total === 1 ? '' : 's'}`,
+        total,
+      );
     }
     ranges.push({ from, to });
   }
@@ -68,9 +72,13 @@ export function parsePageOrder(spec: string | undefined, total: number, field: s
   const seen = new Set<number>();
   for (const p of order) {
     if (seen.has(p)) {
-      throw new EngineError('INVALID_INPUT', `${field}: page ${p} appears twice; list each of the ${total} pages exactly once, or "reverse"`, {
-        details: { field },
-      });
+      throw new EngineError(
+        'INVALID_INPUT',
+        `${field}: page ${p} appears twice; list each of the ${total} pages exactly once, or "reverse"`,
+        {
+          details: { field },
+        },
+      );
     }
     seen.add(p);
   }
@@ -88,7 +96,7 @@ export function parsePageOrder(spec: string | undefined, total: number, field: s
 /** "1,2,3,5" → "1-3,5": the compact form tools accept. */
 export function compressPages(pages: number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < pages.length; ) {
+  for (let i = 0; i < pages.length;) {
     let j = i;
     while (j + 1 < pages.length && pages[j + 1] === pages[j]! + 1) j++;
     parts.push(j > i ? `${pages[i]}-${pages[j]}` : String(pages[i]));

@@ -16,7 +16,9 @@ export async function assertPdf(path: string, label: string): Promise<{ size: nu
     await fh.close();
   }
   if (size === 0) {
-    throw new EngineError('INVALID_PDF', `${label} is empty (0 bytes); send a PDF document`, { details: { file: label } });
+    throw new EngineError('INVALID_PDF', `${label} is empty (0 bytes); send a PDF document`, {
+      details: { file: label },
+    });
   }
   const at = head.indexOf('%PDF-');
   if (at < 0) {

@@ -77,31 +77,56 @@ async function execute(cmd: string, args: string[], opts: RunToolOptions): Promi
   }
   const maxStdout = opts.maxStdout ?? DEFAULT_MAX_STDOUT;
   const o = await (opts.spawner ?? localSpawner).execute(
-    { cmd, args, cwd: opts.cwd, env: opts.env, stdin: opts.stdin, maxStdout, truncate: opts.onStdoutOverflow === 'truncate', timeoutMs: opts.timeoutMs, prlimit },
+    {
+      cmd,
+      args,
+      cwd: opts.cwd,
+      env: opts.env,
+      stdin: opts.stdin,
+      maxStdout,
+      truncate: opts.onStdoutOverflow === 'truncate',
+      timeoutMs: opts.timeoutMs,
+      prlimit,
+    },
     opts.signal,
   );
   if (o.cancelled) throw aborted();
   if (o.spawnError !== undefined) {
-    throw new EngineError('ENGINE_FAILED', 'A processing tool is not available on this server', { cause: new Error(o.spawnError) });
+    throw new EngineError('ENGINE_FAILED', 'A processing tool is not available on this server', {
+      cause: new Error(o.spawnError),
+    });
   }
   if (o.timedOut) {
-    throw new EngineError('TIMEOUT', `Processing took longer than ${Math.round((opts.timeoutMs ?? 0) / 100) / 10} s and was stopped`, {
-      cause: new Error(`${cmd} timed out after ${opts.timeoutMs} ms; stderr: ${o.stderr.slice(-1000)}`),
-    });
+    throw new EngineError(
+      'TIMEOUT',
+      `Processing took longer than ${Math.round((opts.timeoutMs ?? 0) / 100) / 10} s and was stopped`,
+      {
+        cause: new Error(`${cmd} timed out after ${opts.timeoutMs} ms; stderr: ${o.stderr.slice(-1000)}`),
+      },
+    );
   }
   if (o.overflow) {
-    throw new EngineError('OUTPUT_TOO_LARGE', `The result is larger than the ${Math.round(maxStdout / 1_048_576)} MB allowed`, {
-      cause: new Error(`${cmd} stdout exceeded ${maxStdout} bytes`),
-    });
+    throw new EngineError(
+      'OUTPUT_TOO_LARGE',
+      `The result is larger than the ${Math.round(maxStdout / 1_048_576)} MB allowed`,
+      {
+        cause: new Error(`${cmd} stdout exceeded ${maxStdout} bytes`),
+      },
+    );
   }
   if (o.truncated) return { stdout: o.stdout, stderr: o.stderr, exitCode: o.exitCode ?? -1, truncated: true, ms: o.ms };
   if (o.signal === 'SIGXFSZ') {
-    throw new EngineError('OUTPUT_TOO_LARGE', `The result is larger than the ${Math.round((opts.fileSizeLimitBytes ?? 0) / 1_048_576)} MB allowed`, {
-      cause: new Error(`${cmd} exceeded the file size limit`),
-    });
+    throw new EngineError(
+      'OUTPUT_TOO_LARGE',
+      `The result is larger than the ${Math.round((opts.fileSizeLimitBytes ?? 0) / 1_048_576)} MB allowed`,
+      {
+        cause: new Error(`${cmd} exceeded the file size limit`),
+      },
+    );
   }
   const ok = opts.okExitCodes ?? [0];
-  if (o.exitCode === null || !ok.includes(o.exitCode)) throw new ToolFailedError(cmd, o.exitCode, o.stderr, o.signal, o.stdout);
+  if (o.exitCode === null || !ok.includes(o.exitCode))
+    throw new ToolFailedError(cmd, o.exitCode, o.stderr, o.signal, o.stdout);
   return { stdout: o.stdout, stderr: o.stderr, exitCode: o.exitCode, truncated: false, ms: o.ms };
 }
 

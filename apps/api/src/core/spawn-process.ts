@@ -46,12 +46,23 @@ let prlimitAvailable: boolean | undefined;
  * Argument vector only (never a shell), its own process group (so a timeout or a cancel kills what it spawned too),
  * stdout capped, stderr tail kept. Without prlimit on the machine, runs without the ceilings.
  */
-export function spawnProcess(req: SpawnRequest, signal?: AbortSignal, onStart?: (pid: number) => void): Promise<SpawnOutcome> {
+export function spawnProcess(
+  req: SpawnRequest,
+  signal?: AbortSignal,
+  onStart?: (pid: number) => void,
+): Promise<SpawnOutcome> {
   const started = performance.now();
   const usePrlimit = req.prlimit.length > 0 && prlimitAvailable !== false;
   const file = usePrlimit ? 'prlimit' : req.cmd;
   const argv = usePrlimit ? [...req.prlimit, '--', req.cmd, ...req.args] : req.args;
-  const base = { signal: null, stdout: Buffer.alloc(0), stderr: '', truncated: false, overflow: false, timedOut: false };
+  const base = {
+    signal: null,
+    stdout: Buffer.alloc(0),
+    stderr: '',
+    truncated: false,
+    overflow: false,
+    timedOut: false,
+  };
   if (signal?.aborted) return Promise.resolve({ ...base, exitCode: null, cancelled: true, ms: 0 });
 
   return new Promise<SpawnOutcome>((resolve) => {
@@ -140,7 +151,16 @@ export function spawnProcess(req: SpawnRequest, signal?: AbortSignal, onStart?: 
     });
     child.on('close', (code, sig) => {
       if (usePrlimit) prlimitAvailable = true;
-      finish({ exitCode: code, signal: sig, stdout: Buffer.concat(out), stderr: err, truncated, overflow, timedOut, cancelled });
+      finish({
+        exitCode: code,
+        signal: sig,
+        stdout: Buffer.concat(out),
+        stderr: err,
+        truncated,
+        overflow,
+        timedOut,
+        cancelled,
+      });
     });
   });
 }

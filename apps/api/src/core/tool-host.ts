@@ -4,7 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnProcess, type ProcessSpawner, type SpawnOutcome, type SpawnRequest } from './spawn-process';
 
 export type HostMessage = { type: 'run'; id: number; req: SpawnRequest } | { type: 'kill'; id: number };
-export type HostReply = { type: 'started'; id: number; pid: number } | { type: 'done'; id: number; outcome: SpawnOutcome };
+export type HostReply =
+  { type: 'started'; id: number; pid: number } | { type: 'done'; id: number; outcome: SpawnOutcome };
 
 interface Pending {
   req: SpawnRequest;
@@ -75,9 +76,13 @@ export class ToolHost implements ProcessSpawner {
   private ensure(): ChildProcess | null {
     if (this.child) return this.child;
     if (this.closed || this.failures >= 3) return null;
-    const entry = fileURLToPath(new URL(`./tool-host-process${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+    const entry = fileURLToPath(
+      new URL(`./tool-host-process${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+    );
     // Running from TypeScript sources (tsx), the host needs the same loader; built JS runs as is.
-    const execArgv = entry.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+    const execArgv = entry.endsWith('.ts')
+      ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
+      : [];
     let child: ChildProcess;
     try {
       child = fork(entry, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -20,11 +20,19 @@ export async function createWorkspace(root = process.env.DOCFLOW_TMP_DIR || os.t
   return {
     dir,
     file(name: string) {
-      const base = path.basename(name).replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || `file-${++counter}`;
+      const base =
+        path
+          .basename(name)
+          .replace(/[^\w.-]+/g, '_')
+          .replace(/^\.+/, '') || `file-${++counter}`;
       return path.join(dir, base);
     },
     async subdir(name: string) {
-      const base = path.basename(name).replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'dir';
+      const base =
+        path
+          .basename(name)
+          .replace(/[^\w.-]+/g, '_')
+          .replace(/^\.+/, '') || 'dir';
       const dirPath = path.join(dir, `${base}-${++counter}`);
       await mkdir(dirPath);
       return dirPath;

@@ -46,7 +46,10 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 }
 
 async function openPglite(where: string, template?: Blob): Promise<Database> {
-  const client = await PGlite.create({ ...(where === 'memory://' ? {} : { dataDir: where }), ...(template ? { loadDataDir: template } : {}) });
+  const client = await PGlite.create({
+    ...(where === 'memory://' ? {} : { dataDir: where }),
+    ...(template ? { loadDataDir: template } : {}),
+  });
   const db = drizzlePglite(client, { schema });
   const sql: SqlClient = {
     exec: async (text) => {

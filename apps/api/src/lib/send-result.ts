@@ -49,19 +49,30 @@ export function wantsJson(request: FastifyRequest): boolean {
 export function baseName(clientName: string | undefined, fallback = 'document'): string {
   const raw = path.basename((clientName ?? '').replace(/\\/g, '/'));
   const noExt = raw.replace(/\.[A-Za-z0-9]{1,5}$/, '');
-  // eslint-disable-next-line no-control-regex
-  const clean = noExt.replace(/[\u0000-\u001f\u007f"\\/:*?<>|]+/g, '_').trim().slice(0, 120);
+  const clean = noExt
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f"\\/:*?<>|]+/g, '_')
+    .trim()
+    .slice(0, 120);
   return clean || fallback;
 }
 
 /** "report.pdf" + "merged" + "pdf" → "report-merged.pdf" */
-export const outputName = (clientName: string | undefined, suffix: string, ext: string) => `${baseName(clientName)}-${suffix}.${ext}`;
+export const outputName = (clientName: string | undefined, suffix: string, ext: string) =>
+  `${baseName(clientName)}-${suffix}.${ext}`;
 
 /** attachment; filename="ascii fallback"; filename*=UTF-8''percent-encoded (RFC 6266 / 5987). */
 export function contentDisposition(fileName: string): string {
-  const ascii = fileName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const ascii = fileName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["\\]/g, '_');
   if (/^[\x20-\x7e]*$/.test(fileName) && !/["\\]/.test(fileName)) return `attachment; filename="${fileName}"`;
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -88,12 +99,21 @@ export async function sendFile(
   stampTime(reply);
   if (wantsJson(request)) {
     if (size > MAX_JSON_FILE_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `The result (${Math.round(size / 1_048_576)} MB) is too large for a JSON answer; ask for the file itself (omit Accept: application/json)`);
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `The result (${Math.round(size / 1_048_576)} MB) is too large for a JSON answer; ask for the file itself (omit Accept: application/json)`,
+      );
     }
     const base64 = (await readFile(file.path)).toString('base64');
     return reply.type('application/json').send({
       success: true,
-      data: { fileName: file.fileName, mimeType: file.mimeType, size, ...(file.pages !== undefined ? { pages: file.pages } : {}), base64 },
+      data: {
+        fileName: file.fileName,
+        mimeType: file.mimeType,
+        size,
+        ...(file.pages !== undefined ? { pages: file.pages } : {}),
+        base64,
+      },
     });
   }
   return reply
@@ -143,7 +163,10 @@ export async function sendZip(
   files.forEach((f, i) => {
     const compress = !storeOnly.has(path.extname(f.name).toLowerCase());
     if (buffers) zip.addBuffer(buffers[i]!, names[i]!, { compress, mtime });
-    else zip.addReadStreamLazy(names[i]!, { size: sizes[i]!, compress, mtime }, (cb) => cb(null, createReadStream(f.path)));
+    else
+      zip.addReadStreamLazy(names[i]!, { size: sizes[i]!, compress, mtime }, (cb) =>
+        cb(null, createReadStream(f.path)),
+      );
   });
   // yazl passes the final size (-1 when unknown) to this callback; its typings omit the argument.
   const end = zip.end.bind(zip) as (o: object, cb: (n: number) => void) => void;
@@ -155,23 +178,40 @@ export async function sendZip(
     let total = 0;
     for await (const c of zip.outputStream as AsyncIterable<Buffer>) {
       total += c.length;
-      if (total > MAX_JSON_FILE_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'The result is too large for a JSON answer; ask for the file itself (omit Accept: application/json)');
+      if (total > MAX_JSON_FILE_BYTES)
+        throw new AppError(
+          'PAYLOAD_TOO_LARGE',
+          'The result is too large for a JSON answer; ask for the file itself (omit Accept: application/json)',
+        );
       chunks.push(c);
     }
     const buf = Buffer.concat(chunks);
     meter(request, buf.length, opts.pages);
     return reply.type('application/json').send({
       success: true,
-      data: { fileName: zipName, mimeType: 'application/zip', size: buf.length, ...(opts.pages !== undefined ? { pages: opts.pages } : {}), base64: buf.toString('base64') },
+      data: {
+        fileName: zipName,
+        mimeType: 'application/zip',
+        size: buf.length,
+        ...(opts.pages !== undefined ? { pages: opts.pages } : {}),
+        base64: buf.toString('base64'),
+      },
     });
   }
   if (finalSize >= 0) reply.header('Content-Length', finalSize);
   meter(request, Math.max(0, finalSize), opts.pages);
-  return reply.type('application/zip').header('Content-Disposition', contentDisposition(zipName)).send(zip.outputStream);
+  return reply
+    .type('application/zip')
+    .header('Content-Disposition', contentDisposition(zipName))
+    .send(zip.outputStream);
 }
 
 /** A data result. */
-export function sendData<T>(reply: FastifyReply, data: T, headers: Record<string, string | number> = {}): { success: true; data: T } {
+export function sendData<T>(
+  reply: FastifyReply,
+  data: T,
+  headers: Record<string, string | number> = {},
+): { success: true; data: T } {
   reply.headers(headers);
   stampTime(reply);
   return { success: true, data };

@@ -36,7 +36,10 @@ const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
  */
 export async function receiveUpload(request: FastifyRequest, limits: UploadLimits): Promise<ReceivedUpload> {
   if (!request.isMultipart()) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the document as multipart/form-data with a "file" (or "files") field');
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the document as multipart/form-data with a "file" (or "files") field',
+    );
   }
   const declared = Number(request.headers['content-length'] ?? 0);
   const ceiling = limits.maxFileSize * limits.maxFiles + 1_048_576; // files plus room for text fields
@@ -48,7 +51,13 @@ export async function receiveUpload(request: FastifyRequest, limits: UploadLimit
   const accepted = limits.fileFields ?? ['file', 'files'];
   try {
     const parts = request.parts({
-      limits: { fileSize: limits.maxFileSize, files: limits.maxFiles, fields: 100, fieldSize: 1_048_576, parts: limits.maxFiles + 100 },
+      limits: {
+        fileSize: limits.maxFileSize,
+        files: limits.maxFiles,
+        fields: 100,
+        fieldSize: 1_048_576,
+        parts: limits.maxFiles + 100,
+      },
     });
     for await (const part of parts) {
       if (part.type === 'field') {
@@ -62,15 +71,23 @@ export async function receiveUpload(request: FastifyRequest, limits: UploadLimit
       const dest = ws.file(`in-${files.length + 1}-${part.filename || 'upload'}`);
       await pipeline(part.file, createWriteStream(dest));
       if (part.file.truncated) throw tooLarge(limits.maxFileSize);
-      files.push({ field: part.fieldname, filename: part.filename || 'upload', mimetype: part.mimetype, path: dest, size: part.file.bytesRead });
+      files.push({
+        field: part.fieldname,
+        filename: part.filename || 'upload',
+        mimetype: part.mimetype,
+        path: dest,
+        size: part.file.bytesRead,
+      });
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(limits.maxFileSize);
     if (code === 'FST_FILES_LIMIT') throw new AppError('INVALID_INPUT', `Too many files: at most ${limits.maxFiles}`);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('INVALID_INPUT', 'Too many form fields');
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw new AppError('INVALID_INPUT', 'Too many form fields');
     if (err instanceof AppError) throw err;
-    if (code?.startsWith('FST_')) throw new AppError('INVALID_MULTIPART', 'The multipart body could not be read', { cause: err });
+    if (code?.startsWith('FST_'))
+      throw new AppError('INVALID_MULTIPART', 'The multipart body could not be read', { cause: err });
     // A client that cut the body short, or a malformed boundary.
     throw new AppError('INVALID_MULTIPART', 'The multipart body could not be read', { cause: err });
   }

@@ -27,16 +27,26 @@ function bearer(request: FastifyRequest): string | undefined {
 /** preHandler for dashboard routes: a valid access token of an active user, else 401. */
 export const authenticate: preHandlerAsyncHookHandler = async function (request: FastifyRequest, _reply: FastifyReply) {
   const token = bearer(request);
-  if (!token) throw new AppError('UNAUTHORIZED', 'Authentication required: send an access token as "Authorization: Bearer <token>"');
+  if (!token)
+    throw new AppError(
+      'UNAUTHORIZED',
+      'Authentication required: send an access token as "Authorization: Bearer <token>"',
+    );
   const claims = await this.accessTokens.verify(token);
   // The role and the session's state come from the database, not the token: a demotion, a deactivation or a revoked
   // session takes effect at once rather than when the 15-minute token runs out.
   const [row] = await this.db
-    .select({ role: users.role, isActive: users.isActive, revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+    .select({
+      role: users.role,
+      isActive: users.isActive,
+      revokedAt: sessions.revokedAt,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, claims.sid), eq(users.id, claims.sub)));
-  if (!row || row.revokedAt || row.expiresAt < new Date()) throw new AppError('INVALID_TOKEN', 'Session expired or revoked');
+  if (!row || row.revokedAt || row.expiresAt < new Date())
+    throw new AppError('INVALID_TOKEN', 'Session expired or revoked');
   if (!row.isActive) throw new AppError('ACCOUNT_DISABLED', 'This account has been deactivated');
   request.authUser = { id: claims.sub, role: row.role, sessionId: claims.sid };
 };
@@ -58,5 +68,6 @@ export function requireRole(...roles: TUserRole[]): preHandlerAsyncHookHandler {
 
 export const requireAdmin: preHandlerAsyncHookHandler = async (request) => {
   const user = currentUser(request);
-  if (!isAdminRole(user.role)) throw new AppError('INSUFFICIENT_ROLE', 'This action requires one of the roles: admin, super_admin, owner');
+  if (!isAdminRole(user.role))
+    throw new AppError('INSUFFICIENT_ROLE', 'This action requires one of the roles: admin, super_admin, owner');
 };

@@ -31,12 +31,19 @@ export function toAppError(err: unknown): AppError {
   const fe = err as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fe)) {
     const issues = fe.validation.map((v) => {
-      const field = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || '';
+      const field =
+        (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
+        (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ||
+        '';
       return { field, message: v.message ?? 'Invalid value' };
     });
     const first = issues[0];
     const where = fe.validationContext === 'body' ? '' : `${fe.validationContext} `;
-    const message = first ? (first.field ? `${where}${first.field}: ${first.message}` : first.message) : 'Invalid request';
+    const message = first
+      ? first.field
+        ? `${where}${first.field}: ${first.message}`
+        : first.message
+      : 'Invalid request';
     return new AppError('VALIDATION_ERROR', message, { details: { fields: issues } });
   }
   if (fe && typeof fe.code === 'string' && fastifyCodes[fe.code]) {

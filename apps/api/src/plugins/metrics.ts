@@ -86,8 +86,12 @@ function authorize(request: FastifyRequest, tokenDigest: Buffer | null, trustPro
     if (timingSafeEqual(sha256(auth.slice(7).trim()), tokenDigest)) return;
     throw new AppError('UNAUTHORIZED', 'The metrics token is not correct');
   }
-  const local = LOOPBACK.has(request.socket.remoteAddress ?? '') && !trustProxy && request.headers['x-forwarded-for'] === undefined;
+  const local =
+    LOOPBACK.has(request.socket.remoteAddress ?? '') && !trustProxy && request.headers['x-forwarded-for'] === undefined;
   if (local) return;
   if (tokenDigest) throw new AppError('UNAUTHORIZED', 'Send Authorization: Bearer <METRICS_TOKEN> to read the metrics');
-  throw new AppError('FORBIDDEN', 'Metrics are served to this machine only; set METRICS_TOKEN to read them from elsewhere');
+  throw new AppError(
+    'FORBIDDEN',
+    'Metrics are served to this machine only; set METRICS_TOKEN to read them from elsewhere',
+  );
 }

@@ -9,7 +9,13 @@ const ENGINE_HEALTH_TTL_MS = 60_000;
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { schema: { tags: ['health'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok'), uptime: z.number() }) } } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness',
+        response: { 200: z.object({ status: z.literal('ok'), uptime: z.number() }) },
+      },
+    },
     async () => ({ status: 'ok' as const, uptime: process.uptime() }),
   );
 
@@ -53,7 +59,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         })(),
       ]);
-      if (failed.length) throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`, { details: { checks } });
+      if (failed.length)
+        throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`, { details: { checks } });
       return { status: 'ready' as const, checks };
     },
   );

@@ -27,10 +27,15 @@ export function createAccessTokens(secret: Uint8Array, ttlSeconds: number) {
     },
     async verify(token: string): Promise<AccessClaims> {
       try {
-        const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(token, secret, {
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          algorithms: ['HS256'],
+        });
         return { sub: String(payload.sub), role: payload.role as TUserRole, sid: String(payload.sid) };
       } catch (err) {
-        if (err instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED', 'Access token expired', { cause: err });
+        if (err instanceof joseErrors.JWTExpired)
+          throw new AppError('TOKEN_EXPIRED', 'Access token expired', { cause: err });
         throw new AppError('INVALID_TOKEN', 'Invalid access token', { cause: err });
       }
     },

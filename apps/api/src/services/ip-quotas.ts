@@ -21,8 +21,13 @@ export interface IpQuotas<K extends string> {
  * resend): one address cannot fill the database with accounts or use the server to mail-bomb. Counted in Redis when
  * one is given (shared by every API node), with memory insurance, else in memory.
  */
-export function createIpQuotas<K extends string>(quotas: Record<K, IpQuota>, opts: { redisUrl?: string; prefix?: string } = {}): IpQuotas<K> {
-  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+export function createIpQuotas<K extends string>(
+  quotas: Record<K, IpQuota>,
+  opts: { redisUrl?: string; prefix?: string } = {},
+): IpQuotas<K> {
+  const redis = opts.redisUrl
+    ? new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    : undefined;
   redis?.on('error', () => undefined); // the memory insurance answers meanwhile
   const limiters = new Map<K, RateLimiterAbstract>();
   for (const [kind, q] of Object.entries(quotas) as Array<[K, IpQuota]>) {
@@ -30,7 +35,9 @@ export function createIpQuotas<K extends string>(quotas: Record<K, IpQuota>, opt
     const memory = new RateLimiterMemory(base);
     limiters.set(
       kind,
-      redis ? new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter: memory, rejectIfRedisNotReady: true }) : memory,
+      redis
+        ? new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter: memory, rejectIfRedisNotReady: true })
+        : memory,
     );
   }
   return {
@@ -41,10 +48,14 @@ export function createIpQuotas<K extends string>(quotas: Record<K, IpQuota>, opt
         if (res instanceof Error) throw res;
         const seconds = Math.max(1, Math.ceil((res as { msBeforeNext: number }).msBeforeNext / 1000));
         const minutes = Math.ceil(seconds / 60);
-        throw new AppError('RATE_LIMIT_EXCEEDED', `Too many ${quotas[kind].what} from this address. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`, {
-          headers: { 'Retry-After': seconds },
-          details: { retryAfterSeconds: seconds },
-        });
+        throw new AppError(
+          'RATE_LIMIT_EXCEEDED',
+          `Too many ${quotas[kind].what} from this address. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`,
+          {
+            headers: { 'Retry-After': seconds },
+            details: { retryAfterSeconds: seconds },
+          },
+        );
       }
     },
     async close() {

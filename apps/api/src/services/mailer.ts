@@ -20,13 +20,24 @@ export interface Mailer {
 /**
  * SMTP when SMTP_URL is set; otherwise every mail is written as an .eml file under DATA_DIR/mail and its link logged.
  */
-export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger }): Mailer {
+export function createMailer(opts: {
+  smtpUrl?: string;
+  from: string;
+  dataDir: string;
+  log: FastifyBaseLogger;
+}): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
       mode: 'smtp',
       async send(mail) {
-        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        await transport.sendMail({
+          from: opts.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
       },
     };
   }
@@ -35,7 +46,13 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
   return {
     mode: 'outbox',
     async send(mail) {
-      const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      const info = await transport.sendMail({
+        from: opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
       await mkdir(outbox, { recursive: true });
       const safeTo = mail.to.replace(/[^\w.@-]/g, '_');
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);

@@ -36,7 +36,12 @@ export async function listNotifications(db: Db, userId: string, opts: { limit: n
   const where = opts.unreadOnly
     ? and(eq(notifications.userId, userId), isNull(notifications.readAt))
     : eq(notifications.userId, userId);
-  const rows = await db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt)).limit(opts.limit);
+  const rows = await db
+    .select()
+    .from(notifications)
+    .where(where)
+    .orderBy(desc(notifications.createdAt))
+    .limit(opts.limit);
   const [count] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(notifications)

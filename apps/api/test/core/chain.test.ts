@@ -20,16 +20,29 @@ describe('runChain', () => {
     const r1 = await runChain('merge', [link('a', fail('ENGINE_FAILED')), link('b', async () => 'b')], (f) => f('x'));
     expect(r1).toMatchObject({ value: 'b', engine: 'b', attempts: 2 });
     expect(r1.errors.map((e) => e.engine)).toEqual(['a']);
-    const r2 = await runChain('merge', [link('a', fail('UNSUPPORTED_OPERATION')), link('b', async () => 'b')], (f) => f('x'));
+    const r2 = await runChain('merge', [link('a', fail('UNSUPPORTED_OPERATION')), link('b', async () => 'b')], (f) =>
+      f('x'),
+    );
     expect(r2.engine).toBe('b');
     // An unknown error (a crash) is wrapped and also moves on.
-    const r3 = await runChain('merge', [link('a', async () => { throw new TypeError('boom'); }), link('b', async () => 'b')], (f) => f('x'));
+    const r3 = await runChain(
+      'merge',
+      [
+        link('a', async () => {
+          throw new TypeError('boom');
+        }),
+        link('b', async () => 'b'),
+      ],
+      (f) => f('x'),
+    );
     expect(r3.errors[0]).toBeInstanceOf(EngineError);
     expect(r3.engine).toBe('b');
   });
 
   it('all fail: an aggregate error holding every engine error', async () => {
-    const err = await runChain('merge', [link('a', fail('ENGINE_FAILED')), link('b', fail('INVALID_PDF'))], (f) => f('x')).catch((e) => e);
+    const err = await runChain('merge', [link('a', fail('ENGINE_FAILED')), link('b', fail('INVALID_PDF'))], (f) =>
+      f('x'),
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(EngineChainError);
     expect(err.errors).toHaveLength(2);
     expect(err.errors.map((e: EngineError) => e.engine)).toEqual(['a', 'b']);
@@ -52,24 +65,30 @@ describe('runChain', () => {
       ac.abort();
       throw new EngineError('ENGINE_FAILED', 'x');
     };
-    const err = await runChain('merge', [link('a', first), link('b', second)], (f) => f('x'), { signal: ac.signal }).catch((e) => e);
+    const err = await runChain('merge', [link('a', first), link('b', second)], (f) => f('x'), {
+      signal: ac.signal,
+    }).catch((e) => e);
     expect(err.code).toBe('ABORTED');
     expect(second).not.toHaveBeenCalled();
     const pre = await runChain('merge', [link('a', second)], (f) => f('x'), { signal: ac.signal }).catch((e) => e);
     expect(pre.code).toBe('ABORTED');
   });
 
-  it.each(['INVALID_INPUT', 'PASSWORD_REQUIRED', 'WRONG_PASSWORD', 'PAGE_LIMIT_EXCEEDED', 'QUEUE_FULL', 'TIMEOUT'] as const)(
-    '%s stops the chain at once (another engine would not do better)',
-    async (code) => {
-      const second = vi.fn(async () => 'b');
-      const err = await runChain('merge', [link('a', fail(code)), link('b', second)], (f) => f('x')).catch((e) => e);
-      expect(err).toBeInstanceOf(EngineError);
-      expect(err).not.toBeInstanceOf(EngineChainError);
-      expect(err.code).toBe(code);
-      expect(second).not.toHaveBeenCalled();
-    },
-  );
+  it.each([
+    'INVALID_INPUT',
+    'PASSWORD_REQUIRED',
+    'WRONG_PASSWORD',
+    'PAGE_LIMIT_EXCEEDED',
+    'QUEUE_FULL',
+    'TIMEOUT',
+  ] as const)('%s stops the chain at once (another engine would not do better)', async (code) => {
+    const second = vi.fn(async () => 'b');
+    const err = await runChain('merge', [link('a', fail(code)), link('b', second)], (f) => f('x')).catch((e) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err).not.toBeInstanceOf(EngineChainError);
+    expect(err.code).toBe(code);
+    expect(second).not.toHaveBeenCalled();
+  });
 });
 
 describe('EngineError.toAppError', () => {
@@ -93,6 +112,8 @@ describe('EngineError.toAppError', () => {
     const q = new EngineError('QUEUE_FULL', 'busy', { retryAfter: 3 }).toAppError();
     expect(q.headers).toEqual({ 'Retry-After': 3 });
     // Engine failures never leak the tool's words.
-    expect(new EngineError('ENGINE_FAILED', '/tmp/x: qpdf exploded').toAppError().message).toBe('The document could not be processed');
+    expect(new EngineError('ENGINE_FAILED', '/tmp/x: qpdf exploded').toAppError().message).toBe(
+      'The document could not be processed',
+    );
   });
 });

@@ -59,7 +59,12 @@ const centrePixel = (pdf: string) => {
 /** Chromium processes started by this test process (the browser; its helpers are its children). */
 const browserPids = () => {
   try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-x', 'chromium']).toString().trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(process.pid), '-x', 'chromium'])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -111,8 +116,10 @@ beforeAll(async () => {
   });
   pageServer = http.createServer((req, res) => {
     const url = req.url ?? '/';
-    if (url === '/redirect-loopback') return void res.writeHead(302, { location: `http://127.0.0.1:${hitPort}/secret` }).end();
-    if (url === '/redirect-evil') return void res.writeHead(302, { location: `http://evil.test:${hitPort}/secret` }).end();
+    if (url === '/redirect-loopback')
+      return void res.writeHead(302, { location: `http://127.0.0.1:${hitPort}/secret` }).end();
+    if (url === '/redirect-evil')
+      return void res.writeHead(302, { location: `http://evil.test:${hitPort}/secret` }).end();
     if (url === '/redirect-ok') return void res.writeHead(302, { location: '/page/ok.html' }).end();
     if (url === '/missing') return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>');
     if (url === '/hang') {
@@ -139,11 +146,20 @@ beforeAll(async () => {
     pagesServed.set(`/page/${name}.html`, html);
   }
   pagesServed.set('/page/ok.html', '<!doctype html><title>ok</title><h1>Plain page rendered</h1>');
-  pagesServed.set('/page/control.html', `<!doctype html><h1>Control page</h1><img src="http://127.0.0.1:${hitPort}/control.png">`);
-  pagesServed.set('/page/evil-sub.html', `<!doctype html><h1>Evil subresource</h1><img src="http://evil.test:${hitPort}/evil.png"><iframe src="http://169.254.169.254/latest/meta-data/"></iframe>`);
+  pagesServed.set(
+    '/page/control.html',
+    `<!doctype html><h1>Control page</h1><img src="http://127.0.0.1:${hitPort}/control.png">`,
+  );
+  pagesServed.set(
+    '/page/evil-sub.html',
+    `<!doctype html><h1>Evil subresource</h1><img src="http://evil.test:${hitPort}/evil.png"><iframe src="http://169.254.169.254/latest/meta-data/"></iframe>`,
+  );
 
   engine = createChromiumEngine(chromiumModule.configSchema.parse({}), ctx, { lookup, allowHost });
-  slowEngine = createChromiumEngine(chromiumModule.configSchema.parse({ TIMEOUT_MS: '2500' }), ctx, { lookup, allowHost });
+  slowEngine = createChromiumEngine(chromiumModule.configSchema.parse({ TIMEOUT_MS: '2500' }), ctx, {
+    lookup,
+    allowHost,
+  });
 });
 
 afterAll(async () => {
@@ -208,7 +224,11 @@ describe('renderHtml', () => {
     const d = path.join(CORPUS, 'html-with-asset');
     await engine.renderHtml!(path.join(d, 'index.html'), out('asset'), { ...A4, baseDir: d }, c);
     expect(text(out('asset'))).toContain('Asset test');
-    const list = execFileSync('pdfimages', ['-list', out('asset')]).toString().trim().split('\n').slice(2);
+    const list = execFileSync('pdfimages', ['-list', out('asset')])
+      .toString()
+      .trim()
+      .split('\n')
+      .slice(2);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatch(/^\s*1\s+0\s+image\s+1\s+1\s/);
   });
@@ -249,7 +269,12 @@ describe('renderHtml', () => {
 
     const rich = await mkdtemp(path.join(dir, 'mdr-'));
     await cp(path.join(CORPUS, 'feature-rich-markdown'), rich, { recursive: true });
-    await engine.renderHtml!(await buildMarkdownHtml(path.join(rich, 'index.html'), rich), out('mdrich'), { ...A4, baseDir: rich }, c);
+    await engine.renderHtml!(
+      await buildMarkdownHtml(path.join(rich, 'index.html'), rich),
+      out('mdrich'),
+      { ...A4, baseDir: rich },
+      c,
+    );
     const r = text(out('mdrich'));
     expect(r).toContain('This paragraph displays a table from a markdown file');
     expect(r).toMatch(/col 2 is\s+centered\s+\$12/);
@@ -268,7 +293,8 @@ describe('renderHtml', () => {
 });
 
 describe('print options', () => {
-  const page = '<!doctype html><style>html,body{margin:0}</style><p style="margin:0;font:20px monospace">MARKWORD here</p>';
+  const page =
+    '<!doctype html><style>html,body{margin:0}</style><p style="margin:0;font:20px monospace">MARKWORD here</p>';
 
   it('honours the paper size and orientation', async () => {
     const near = (got: { w: number; h: number }, w: number, h: number) => {
@@ -286,8 +312,14 @@ describe('print options', () => {
   });
 
   it('honours margins and scale', async () => {
-    const narrow = wordBox(await html('m1', page, { ...A4, margins: { top: 0.5, right: 0.5, bottom: 0.5, left: 0.5 } }), 'MARKWORD');
-    const wide = wordBox(await html('m2', page, { ...A4, margins: { top: 2, right: 0.5, bottom: 0.5, left: 2 } }), 'MARKWORD');
+    const narrow = wordBox(
+      await html('m1', page, { ...A4, margins: { top: 0.5, right: 0.5, bottom: 0.5, left: 0.5 } }),
+      'MARKWORD',
+    );
+    const wide = wordBox(
+      await html('m2', page, { ...A4, margins: { top: 2, right: 0.5, bottom: 0.5, left: 2 } }),
+      'MARKWORD',
+    );
     expect(narrow.xMin).toBeCloseTo(36, -0.5);
     expect(wide.xMin).toBeCloseTo(144, -0.5);
     expect(wide.yMin - narrow.yMin).toBeCloseTo(108, -0.5);
@@ -323,12 +355,15 @@ describe('renderUrl', () => {
     hits.length = 0;
   });
 
-  it.each(['ssrf-fetch-html', 'ssrf-eventsource-html', 'ssrf-websocket-html', 'control'])('%s: subresources to private addresses are blocked', async (name) => {
-    await engine.renderUrl!(site(`/page/${name}.html`), out(`url-${name}`), opts, c);
-    expect(text(out(`url-${name}`))).toMatch(/SSRF|Control page/);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(hits).toEqual([]);
-  });
+  it.each(['ssrf-fetch-html', 'ssrf-eventsource-html', 'ssrf-websocket-html', 'control'])(
+    '%s: subresources to private addresses are blocked',
+    async (name) => {
+      await engine.renderUrl!(site(`/page/${name}.html`), out(`url-${name}`), opts, c);
+      expect(text(out(`url-${name}`))).toMatch(/SSRF|Control page/);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(hits).toEqual([]);
+    },
+  );
 
   it('blocks a subresource host that resolves to loopback and the metadata address', async () => {
     await engine.renderUrl!(site('/page/evil-sub.html'), out('url-evil-sub'), opts, c);
@@ -349,12 +384,15 @@ describe('renderUrl', () => {
     expect(hits).toEqual([]);
   });
 
-  it.each(['/redirect-loopback', '/redirect-evil'])('refuses a redirect from an allowed page to a private address (%s)', async (p) => {
-    const e = await failure(engine.renderUrl!(site(p), out('redir'), opts, c));
-    expect(e.code).toBe('URL_NOT_ALLOWED');
-    expect(e.message).toMatch(/127\.0\.0\.1|evil\.test/);
-    expect(hits).toEqual([]);
-  });
+  it.each(['/redirect-loopback', '/redirect-evil'])(
+    'refuses a redirect from an allowed page to a private address (%s)',
+    async (p) => {
+      const e = await failure(engine.renderUrl!(site(p), out('redir'), opts, c));
+      expect(e.code).toBe('URL_NOT_ALLOWED');
+      expect(e.message).toMatch(/127\.0\.0\.1|evil\.test/);
+      expect(hits).toEqual([]);
+    },
+  );
 
   it.each([
     ['http://user:pw@site.test/', 'URL_NOT_ALLOWED'],
@@ -379,11 +417,19 @@ describe('renderUrl', () => {
 describe('lifecycle', () => {
   it('times out a page that never finishes loading, and an endless script; the next render works', async () => {
     const t0 = performance.now();
-    expect((await failure(slowEngine.renderUrl!(`http://site.test:${pagePort}/hang`, out('hang'), { ...A4, allowPrivate: false }, c))).code).toBe('TIMEOUT');
+    expect(
+      (
+        await failure(
+          slowEngine.renderUrl!(`http://site.test:${pagePort}/hang`, out('hang'), { ...A4, allowPrivate: false }, c),
+        )
+      ).code,
+    ).toBe('TIMEOUT');
     const d = path.join(dir, 'loop');
     await import('node:fs/promises').then((fs) => fs.mkdir(d, { recursive: true }));
     await writeFile(path.join(d, 'index.html'), '<p>loop</p><script>for(;;){}</script>');
-    expect((await failure(slowEngine.renderHtml!(path.join(d, 'index.html'), out('loop'), { ...A4, baseDir: d }, c))).code).toBe('TIMEOUT');
+    expect(
+      (await failure(slowEngine.renderHtml!(path.join(d, 'index.html'), out('loop'), { ...A4, baseDir: d }, c))).code,
+    ).toBe('TIMEOUT');
     expect(performance.now() - t0).toBeLessThan(12_000);
     const asset = path.join(CORPUS, 'html-with-asset');
     await slowEngine.renderHtml!(path.join(asset, 'index.html'), out('after-timeout'), { ...A4, baseDir: asset }, c);
@@ -393,7 +439,14 @@ describe('lifecycle', () => {
   it('stops when the request is cancelled', async () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 500);
-    const e = await failure(engine.renderUrl!(`http://site.test:${pagePort}/hang`, out('abort'), { ...A4, allowPrivate: false }, { ...c, signal: ac.signal }));
+    const e = await failure(
+      engine.renderUrl!(
+        `http://site.test:${pagePort}/hang`,
+        out('abort'),
+        { ...A4, allowPrivate: false },
+        { ...c, signal: ac.signal },
+      ),
+    );
     expect(e.code).toBe('ABORTED');
   });
 

@@ -12,7 +12,12 @@ describe('engine configuration', () => {
   });
 
   it('reads ordered lists, tool aliases and "none"', () => {
-    const c = loadEngineConfig({ PDF_MERGE_ENGINES: 'pdfunite,qpdf,pdf-lib', PDF_PDFA_ENGINES: 'none', PROCESSING_QUEUE_SIZE: '7', QPDF_BIN: '/usr/bin/qpdf' });
+    const c = loadEngineConfig({
+      PDF_MERGE_ENGINES: 'pdfunite,qpdf,pdf-lib',
+      PDF_PDFA_ENGINES: 'none',
+      PROCESSING_QUEUE_SIZE: '7',
+      QPDF_BIN: '/usr/bin/qpdf',
+    });
     expect(c.chains.merge).toEqual(['poppler', 'qpdf', 'pdf-lib']);
     expect(c.chains.toPdfa).toEqual([]);
     expect(c.queueSize).toBe(7);
@@ -23,19 +28,26 @@ describe('engine configuration', () => {
   it('an unknown engine id, or one that cannot do the operation, stops the start naming the variable', () => {
     let err: unknown;
     try {
-      loadEngineConfig({ PDF_MERGE_ENGINES: 'pdfunite,mutool', PDF_ENCRYPT_ENGINES: 'poppler', PROCESSING_TIMEOUT_MS: 'soon' });
+      loadEngineConfig({
+        PDF_MERGE_ENGINES: 'pdfunite,mutool',
+        PDF_ENCRYPT_ENGINES: 'poppler',
+        PROCESSING_TIMEOUT_MS: 'soon',
+      });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
     const issues = (err as ConfigError).issues.join('\n');
-    expect(issues).toMatch(/PDF_MERGE_ENGINES: unknown engine "mutool" \(valid for merge: qpdf, poppler, pdf-lib; or "none"\)/);
+    expect(issues).toMatch(
+      /PDF_MERGE_ENGINES: unknown engine "mutool" \(valid for merge: qpdf, poppler, pdf-lib; or "none"\)/,
+    );
     expect(issues).toMatch(/PDF_ENCRYPT_ENGINES: engine "poppler" cannot do protect \(valid: qpdf\)/);
     expect(issues).toMatch(/PROCESSING_TIMEOUT_MS/);
   });
 
   it('health checks every engine in use', async () => {
     const h = await createEngines({}).health();
-    for (const id of ['qpdf', 'poppler', 'pdf-lib', 'ghostscript', 'qrcode', 'zbar']) expect(h[id], id).toMatchObject({ ok: true });
+    for (const id of ['qpdf', 'poppler', 'pdf-lib', 'ghostscript', 'qrcode', 'zbar'])
+      expect(h[id], id).toMatchObject({ ok: true });
   });
 });

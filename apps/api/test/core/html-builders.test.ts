@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { buildEpubHtml, chapterHtml, resolveHref } from '../../src/core/convert/epub';
-import { buildMarkdownHtml, expandTemplate, markdownDocument, renderMarkdown, templateFiles } from '../../src/core/convert/markdown';
+import {
+  buildMarkdownHtml,
+  expandTemplate,
+  markdownDocument,
+  renderMarkdown,
+  templateFiles,
+} from '../../src/core/convert/markdown';
 import { SafeZip, safeEntryName } from '../../src/core/convert/safe-zip';
 import { buildTextHtml, decodeText, textToHtml } from '../../src/core/convert/text';
 import { EngineError } from '../../src/core/errors';
@@ -18,7 +24,8 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function zipOf(files: Array<[string, string | Buffer]>, opts: { compress?: boolean } = {}): Promise<Buffer> {
   const z = new yazl.ZipFile();
-  for (const [name, data] of files) z.addBuffer(Buffer.from(data), name, { compress: opts.compress ?? name !== 'mimetype' });
+  for (const [name, data] of files)
+    z.addBuffer(Buffer.from(data), name, { compress: opts.compress ?? name !== 'mimetype' });
   z.end();
   const chunks: Buffer[] = [];
   for await (const c of z.outputStream) chunks.push(c as Buffer);
@@ -33,8 +40,13 @@ const PNG = Buffer.from(
 function epubFiles(extra: Array<[string, string | Buffer]> = []): Array<[string, string | Buffer]> {
   return [
     ['mimetype', 'application/epub+zip'],
-    ['META-INF/container.xml', `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`],
-    ['OEBPS/content.opf', `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The Test &amp; Book</dc:title></metadata>
+    [
+      'META-INF/container.xml',
+      `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`,
+    ],
+    [
+      'OEBPS/content.opf',
+      `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The Test &amp; Book</dc:title></metadata>
 <manifest>
   <item id="c2" href="Text/ch2.xhtml" media-type="application/xhtml+xml"/>
   <item href="Text/ch1.xhtml" id="c1" media-type="application/xhtml+xml"/>
@@ -42,10 +54,17 @@ function epubFiles(extra: Array<[string, string | Buffer]> = []): Array<[string,
   <item id="css" href="Styles/book.css" media-type="text/css"/>
   <item id="img" href="Images/dot.png" media-type="image/png"/>
 </manifest>
-<spine><itemref idref="notes" linear="no"/><itemref idref="c1"/><itemref idref="c2"/></spine></package>`],
-    ['OEBPS/Text/ch1.xhtml', `<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>1</title><link rel="stylesheet" type="text/css" href="../Styles/book.css"/></head>
-<body><h1 id="one">Chapter One</h1><a id="anchor"/><p>First words. <a href="ch2.xhtml#two">next</a></p><img src="../Images/dot.png" alt="dot"/><script>document.title='x'</script></body></html>`],
-    ['OEBPS/Text/ch2.xhtml', `<html xmlns="http://www.w3.org/1999/xhtml"><head><style>p { color: #333 }</style></head><body><h1 id="two">Chapter Two</h1><p>Second words.</p></body></html>`],
+<spine><itemref idref="notes" linear="no"/><itemref idref="c1"/><itemref idref="c2"/></spine></package>`,
+    ],
+    [
+      'OEBPS/Text/ch1.xhtml',
+      `<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>1</title><link rel="stylesheet" type="text/css" href="../Styles/book.css"/></head>
+<body><h1 id="one">Chapter One</h1><a id="anchor"/><p>First words. <a href="ch2.xhtml#two">next</a></p><img src="../Images/dot.png" alt="dot"/><script>document.title='x'</script></body></html>`,
+    ],
+    [
+      'OEBPS/Text/ch2.xhtml',
+      `<html xmlns="http://www.w3.org/1999/xhtml"><head><style>p { color: #333 }</style></head><body><h1 id="two">Chapter Two</h1><p>Second words.</p></body></html>`,
+    ],
     ['OEBPS/Text/notes.xhtml', `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>End notes.</p></body></html>`],
     ['OEBPS/Styles/book.css', 'h1 { font-size: 20pt; } '],
     ['OEBPS/Images/dot.png', PNG],
@@ -98,7 +117,10 @@ describe('markdown', () => {
   });
 
   it('builds the feature-rich-markdown table', async () => {
-    const html = await readFile(await buildMarkdownHtml(path.join(CORPUS, 'feature-rich-markdown/index.html'), dir), 'utf8');
+    const html = await readFile(
+      await buildMarkdownHtml(path.join(CORPUS, 'feature-rich-markdown/index.html'), dir),
+      'utf8',
+    );
     expect(html).toContain('<h2>This paragraph displays a table from a markdown file</h2>');
     expect(html).toContain('<td style="text-align:center">left-aligned</td>');
   });
@@ -209,11 +231,17 @@ describe('epub', () => {
     const file = path.join(dir, 'bomb.epub');
     const many = epubFiles(Array.from({ length: 30 }, (_, i) => [`OEBPS/f${i}.css`, 'x'] as [string, string]));
     await writeFile(file, await zipOf(many));
-    await expect(buildEpubHtml(file, dir, { maxEntries: 20, maxEntryBytes: 1 << 20, maxTotalBytes: 1 << 20 })).rejects.toThrow(/more than 20 entries/);
+    await expect(
+      buildEpubHtml(file, dir, { maxEntries: 20, maxEntryBytes: 1 << 20, maxTotalBytes: 1 << 20 }),
+    ).rejects.toThrow(/more than 20 entries/);
 
     await writeFile(file, await zipOf(epubFiles([['OEBPS/Images/zeros.png', Buffer.alloc(4 << 20)]])));
-    await expect(buildEpubHtml(file, dir, { maxEntries: 100, maxEntryBytes: 1 << 20, maxTotalBytes: 8 << 20 })).rejects.toThrow(/larger than 1 MB/);
-    await expect(buildEpubHtml(file, dir, { maxEntries: 100, maxEntryBytes: 8 << 20, maxTotalBytes: 2 << 20 })).rejects.toThrow(/larger than 2 MB/);
+    await expect(
+      buildEpubHtml(file, dir, { maxEntries: 100, maxEntryBytes: 1 << 20, maxTotalBytes: 8 << 20 }),
+    ).rejects.toThrow(/larger than 1 MB/);
+    await expect(
+      buildEpubHtml(file, dir, { maxEntries: 100, maxEntryBytes: 8 << 20, maxTotalBytes: 2 << 20 }),
+    ).rejects.toThrow(/larger than 2 MB/);
 
     // A central directory that claims 1000 bytes for 4 MB of zeros: inflation stops at the claim.
     const z = await zipOf(epubFiles([['OEBPS/Images/zeros.png', Buffer.alloc(4 << 20)]]));

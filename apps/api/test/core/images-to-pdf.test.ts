@@ -58,7 +58,10 @@ const tool = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding
 function pdfInfo(pdf: string) {
   const text = tool('pdfinfo', ['-f', '1', '-l', '1000', pdf]);
   const pages = Number(/^Pages:\s+(\d+)/m.exec(text)?.[1]);
-  const sizes = [...text.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [Number(m[1]), Number(m[2])]);
+  const sizes = [...text.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [
+    Number(m[1]),
+    Number(m[2]),
+  ]);
   const producer = /^Producer:\s+(.*)$/m.exec(text)?.[1];
   return { pages, sizes, producer };
 }
@@ -85,7 +88,10 @@ function pdfImages(pdf: string): ImageRow[] {
 async function renderPage(pdf: string, page = 1) {
   const root = path.join(dir, `${++n}-page`);
   execFileSync('pdftoppm', ['-r', '72', '-f', String(page), '-l', String(page), '-png', '-singlefile', pdf, root]);
-  const { data, info } = await sharp(readFileSync(`${root}.png`)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(readFileSync(`${root}.png`))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   /** The colour at (x, y) in PDF points from the bottom-left corner. */
   return (x: number, y: number): [number, number, number] => {
     const px = Math.min(info.width - 1, Math.max(0, Math.floor(x)));
@@ -105,25 +111,46 @@ const BLACK: [number, number, number] = [0, 0, 0];
 
 // ------------------------------------------------------------------ making images
 
-const solid = (w: number, h: number, color: string | { r: number; g: number; b: number; alpha?: number }, channels: 3 | 4 = 3) =>
-  sharp({ create: { width: w, height: h, channels, background: color } });
+const solid = (
+  w: number,
+  h: number,
+  color: string | { r: number; g: number; b: number; alpha?: number },
+  channels: 3 | 4 = 3,
+) => sharp({ create: { width: w, height: h, channels, background: color } });
 
 /** Random pixels: incompressible, slow enough to decode for abort and queue tests. */
 const noise = (w: number, h: number, sigma: number) =>
-  sharp({ create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma } } });
+  sharp({
+    create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma } },
+  });
 
 /** Left half `left`, right half `right` (to see orientation and mirroring). */
 const halves = (w: number, h: number, left: string, right: string) =>
-  solid(w, h, left).composite([{ input: { create: { width: Math.floor(w / 2), height: h, channels: 3, background: right } }, left: Math.ceil(w / 2), top: 0 }]);
+  solid(w, h, left).composite([
+    {
+      input: { create: { width: Math.floor(w / 2), height: h, channels: 3, background: right } },
+      left: Math.ceil(w / 2),
+      top: 0,
+    },
+  ]);
 
 /** A text line rendered from SVG, so pixel checks can find dark glyphs on white. */
 const textPng = () =>
-  sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><rect width="400" height="100" fill="white"/><text x="10" y="70" font-size="60" font-family="sans-serif" fill="black">DocFlow</text></svg>'))
+  sharp(
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><rect width="400" height="100" fill="white"/><text x="10" y="70" font-size="60" font-family="sans-serif" fill="black">DocFlow</text></svg>',
+    ),
+  )
     .png()
     .toBuffer();
 
 /** A minimal BMP writer (test side): 24-bit, 8-bit paletted or 32-bit BI_BITFIELDS with alpha. */
-function bmp(w: number, h: number, pixel: (x: number, y: number) => [number, number, number, number?], bpp: 8 | 24 | 32): Buffer {
+function bmp(
+  w: number,
+  h: number,
+  pixel: (x: number, y: number) => [number, number, number, number?],
+  bpp: 8 | 24 | 32,
+): Buffer {
   const palette: Array<[number, number, number]> = [];
   const stride = Math.floor((bpp * w + 31) / 32) * 4;
   const headerSize = bpp === 32 ? 108 : 40;
@@ -208,7 +235,8 @@ function pngChunk(type: string, data: Buffer): Buffer {
 function idat(png: Buffer): Buffer {
   const parts: Buffer[] = [];
   for (let at = 8; at < png.length; at += 12 + png.readUInt32BE(at)) {
-    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') parts.push(png.subarray(at + 8, at + 8 + png.readUInt32BE(at)));
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT')
+      parts.push(png.subarray(at + 8, at + 8 + png.readUInt32BE(at)));
   }
   return Buffer.concat(parts);
 }
@@ -220,7 +248,12 @@ function bombPng(w: number, h: number): Buffer {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(Buffer.alloc(4))), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(4))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // ------------------------------------------------------------------ tests
@@ -357,7 +390,9 @@ describe('PNG, GIF, WebP, TIFF, BMP, AVIF', () => {
     // Left half opaque blue, right half fully transparent.
     const rgba = Buffer.alloc(200 * 100 * 4);
     for (let i = 0; i < 200 * 100; i++) if (i % 200 < 100) rgba.set([0, 0, 255, 255], i * 4);
-    const alpha = await sharp(rgba, { raw: { width: 200, height: 100, channels: 4 } }).png().toBuffer();
+    const alpha = await sharp(rgba, { raw: { width: 200, height: 100, channels: 4 } })
+      .png()
+      .toBuffer();
     const deep = await solid(200, 100, '#ff0000').toColourspace('rgb16').png().toBuffer();
     const interlaced = await solid(200, 100, '#0000ff').png({ progressive: true }).toBuffer();
     const palette = await halves(200, 100, '#ff0000', '#00ff00').png({ palette: true }).toBuffer();
@@ -367,7 +402,14 @@ describe('PNG, GIF, WebP, TIFF, BMP, AVIF', () => {
     expect((await sharp(palette).metadata()).isPalette).toBe(true);
     expect((await sharp(grey16).metadata()).depth).toBe('ushort');
     const { out, pages } = await convert(
-      [file('a.png', rgb), file('b.png', alpha), file('c.png', deep), file('d.png', interlaced), file('e.png', palette), file('f.png', grey16)],
+      [
+        file('a.png', rgb),
+        file('b.png', alpha),
+        file('c.png', deep),
+        file('d.png', interlaced),
+        file('e.png', palette),
+        file('f.png', grey16),
+      ],
       { pageSize: 'fit' },
     );
     expect(pages).toBe(6);
@@ -388,7 +430,9 @@ describe('PNG, GIF, WebP, TIFF, BMP, AVIF', () => {
 
   it("an 8-bit RGB or grey PNG's compressed rows are copied into the PDF, not re-encoded; a corrupt one is refused", async () => {
     const png = await halves(300, 200, '#ff0000', '#00ff00').removeAlpha().png().toBuffer();
-    const grey = await textPng().then((b) => sharp(b).flatten({ background: '#fff' }).toColourspace('b-w').png().toBuffer());
+    const grey = await textPng().then((b) =>
+      sharp(b).flatten({ background: '#fff' }).toColourspace('b-w').png().toBuffer(),
+    );
     expect(await sharp(grey).metadata()).toMatchObject({ channels: 1, hasAlpha: false });
     const { out } = await convert([file('rgb.png', png), file('grey.png', grey)], { pageSize: 'fit' });
     const pdf = readFileSync(out);
@@ -426,7 +470,9 @@ describe('PNG, GIF, WebP, TIFF, BMP, AVIF', () => {
 
   it('GIF: the first frame of an animation is one page', async () => {
     const frames = await Promise.all(['#ff0000', '#00ff00', '#0000ff'].map((c) => solid(80, 60, c).png().toBuffer()));
-    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     expect((await sharp(gif).metadata()).pages).toBe(3);
     const { out, pages } = await convert([file('anim.gif', gif)], { pageSize: 'fit' });
     expect(pages).toBe(1);
@@ -445,7 +491,9 @@ describe('PNG, GIF, WebP, TIFF, BMP, AVIF', () => {
 
   it('multi-page TIFF: every page becomes a PDF page, in order, each its own size', async () => {
     const pages = await Promise.all(['#ff0000', '#00ff00', '#0000ff'].map((c) => solid(96, 48, c).png().toBuffer()));
-    const tif = await sharp(pages, { join: { animated: true } }).tiff().toBuffer();
+    const tif = await sharp(pages, { join: { animated: true } })
+      .tiff()
+      .toBuffer();
     expect((await sharp(tif).metadata()).pages).toBe(3);
     const { out, pages: count } = await convert([file('three.tif', tif)], { pageSize: 'fit', margin: 10 });
     expect(count).toBe(3);
@@ -463,7 +511,9 @@ describe('PNG, GIF, WebP, TIFF, BMP, AVIF', () => {
     const b24 = bmp(101, 40, (x) => split(x), 24);
     const b8 = bmp(101, 40, (x) => split(x), 8);
     const b32 = bmp(101, 40, (x) => (x < 50 ? [0, 255, 0, 255] : [0, 0, 0, 0]), 32);
-    const { out, pages } = await convert([file('a.bmp', b24), file('b.bmp', b8), file('c.bmp', b32)], { pageSize: 'fit' });
+    const { out, pages } = await convert([file('a.bmp', b24), file('b.bmp', b8), file('c.bmp', b32)], {
+      pageSize: 'fit',
+    });
     expect(pages).toBe(3);
     expect(pdfImages(out).map((i) => [i.width, i.height])).toEqual(Array(3).fill([101, 40]));
     for (const p of [1, 2]) {
@@ -495,7 +545,10 @@ describe('PNG, GIF, WebP, TIFF, BMP, AVIF', () => {
 
   it('HEIC: a clear UNSUPPORTED_FORMAT (the prebuilt libvips has no HEVC decoder)', async () => {
     const avif = await solid(64, 64, '#ff0000').avif().toBuffer();
-    const heic = Buffer.from(avif.toString('latin1').replaceAll('avif', 'heic').replaceAll('av01', 'hvc1').replaceAll('av1C', 'hvcC'), 'latin1');
+    const heic = Buffer.from(
+      avif.toString('latin1').replaceAll('avif', 'heic').replaceAll('av01', 'hvc1').replaceAll('av1C', 'hvcC'),
+      'latin1',
+    );
     const e = await failure(convert([file('photo.heic', heic)]));
     expect(e.code).toBe('UNSUPPORTED_FORMAT');
     expect(e.message).toMatch(/HEIC.*JPEG or PNG/);
@@ -507,7 +560,10 @@ describe('SVG', () => {
     `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attrs}><rect width="100%" height="100%" fill="#ff0000"/>${extra}</svg>`;
 
   it('renders at twice its size; the page is its own size (1 user unit = 1 pt, mm exact)', async () => {
-    const { out } = await convert([file('r.svg', redSvg()), file('a4.svg', redSvg('', 'width="210mm" height="297mm"'))], { pageSize: 'fit' });
+    const { out } = await convert(
+      [file('r.svg', redSvg()), file('a4.svg', redSvg('', 'width="210mm" height="297mm"'))],
+      { pageSize: 'fit' },
+    );
     const info = pdfInfo(out);
     expect(info.sizes[0]).toEqual([200, 100]);
     expect(info.sizes[1]![0]).toBeCloseTo(595.28, 0);
@@ -588,12 +644,26 @@ describe('SVG', () => {
 
   it('sanitizer: escapes and unterminated url() cannot smuggle a reference', () => {
     const out = (s: string) => sanitizeSvg(s, { maxExpansion: 1e6 }).svg.toString();
-    expect(out('<svg xmlns="http://www.w3.org/2000/svg"><style>rect { fill: \\75rl(file:///etc/passwd) }</style></svg>')).not.toMatch(/passwd/);
-    expect(out('<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill: url(file:///etc/passwd"/></svg>')).not.toMatch(/passwd/);
-    expect(out('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="&#117;rl(http://x/y#z)"/></svg>')).not.toMatch(/http:\/\/x/);
-    expect(out('<svg xmlns="http://www.w3.org/2000/svg"><style>@IMPORT "http://x/a.css";</style></svg>')).not.toMatch(/http:\/\/x/);
-    expect(out('<svg xmlns="http://www.w3.org/2000/svg" xmlns:q="http://www.w3.org/1999/xlink"><use q:href=" http://x/a.svg#b"/></svg>')).not.toMatch(/http:\/\/x/);
-    expect(out('<svg xmlns="http://www.w3.org/2000/svg"><use href="#b"/><rect id="b" fill="url(#g)"/></svg>')).toMatch(/href="#b".*fill="url\(#g\)"/);
+    expect(
+      out('<svg xmlns="http://www.w3.org/2000/svg"><style>rect { fill: \\75rl(file:///etc/passwd) }</style></svg>'),
+    ).not.toMatch(/passwd/);
+    expect(
+      out('<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill: url(file:///etc/passwd"/></svg>'),
+    ).not.toMatch(/passwd/);
+    expect(out('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="&#117;rl(http://x/y#z)"/></svg>')).not.toMatch(
+      /http:\/\/x/,
+    );
+    expect(out('<svg xmlns="http://www.w3.org/2000/svg"><style>@IMPORT "http://x/a.css";</style></svg>')).not.toMatch(
+      /http:\/\/x/,
+    );
+    expect(
+      out(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:q="http://www.w3.org/1999/xlink"><use q:href=" http://x/a.svg#b"/></svg>',
+      ),
+    ).not.toMatch(/http:\/\/x/);
+    expect(out('<svg xmlns="http://www.w3.org/2000/svg"><use href="#b"/><rect id="b" fill="url(#g)"/></svg>')).toMatch(
+      /href="#b".*fill="url\(#g\)"/,
+    );
     expect(() => out('<html><svg/></html>')).toThrow(/root element is not <svg>/);
   });
 
@@ -626,10 +696,13 @@ describe('layout', () => {
 
   it('auto: a landscape page for a wider-than-tall image, portrait otherwise (after EXIF orientation)', async () => {
     const turned = await solid(2000, 1000, '#ff0000').withMetadata({ orientation: 6 }).jpeg().toBuffer();
-    const { out } = await convert([file('w.png', await wide()), file('t.png', await tall()), file('turned.jpg', turned)], {
-      pageSize: 'letter',
-      orientation: 'auto',
-    });
+    const { out } = await convert(
+      [file('w.png', await wide()), file('t.png', await tall()), file('turned.jpg', turned)],
+      {
+        pageSize: 'letter',
+        orientation: 'auto',
+      },
+    );
     expect(pdfInfo(out).sizes).toEqual([
       [792, 612],
       [612, 792],
@@ -638,7 +711,11 @@ describe('layout', () => {
   });
 
   it('margins: the image fills the box inside them, the margins stay white', async () => {
-    const { out } = await convert([file('w.png', await wide())], { pageSize: 'A4', orientation: 'landscape', margin: 36 });
+    const { out } = await convert([file('w.png', await wide())], {
+      pageSize: 'A4',
+      orientation: 'landscape',
+      margin: 36,
+    });
     // 1500×750 pt shrunk into 769.89 wide: 384.95 high, centred.
     const px = await renderPage(out);
     expect(near(px(38, 297), BLUE)).toEqual(BLUE);
@@ -678,7 +755,16 @@ describe('layout', () => {
 
 describe('many images', () => {
   it('keeps the order given, mixing formats', async () => {
-    const colours: Array<[number, number, number]> = [RED, GREEN, BLUE, BLACK, [255, 255, 0], [0, 255, 255], [255, 0, 255], [128, 128, 128]];
+    const colours: Array<[number, number, number]> = [
+      RED,
+      GREEN,
+      BLUE,
+      BLACK,
+      [255, 255, 0],
+      [0, 255, 255],
+      [255, 0, 255],
+      [128, 128, 128],
+    ];
     const inputs: string[] = [];
     for (const [i, [r, g, b]] of colours.entries()) {
       const img = solid(64, 48, { r, g, b });
@@ -703,14 +789,21 @@ describe('refusals and limits', () => {
   });
 
   it('detects the format from the bytes, not the name', async () => {
-    const { out } = await convert([file('actually-a-png.jpg', await solid(40, 40, '#ff0000').png().toBuffer())], { pageSize: 'fit' });
+    const { out } = await convert([file('actually-a-png.jpg', await solid(40, 40, '#ff0000').png().toBuffer())], {
+      pageSize: 'fit',
+    });
     expect(pdfImages(out)[0]!.enc).toBe('image');
   });
 
   it('a truncated PNG is INVALID_DOCUMENT, and no output is left behind', async () => {
     const png = await noise(300, 300, 40).png().toBuffer();
     const before = readdirSync(dir).filter((f) => f.endsWith('out.pdf')).length;
-    const e = await failure(convert([file('ok.png', await solid(10, 10, '#fff').png().toBuffer()), file('cut.png', png.subarray(0, png.length >> 1))]));
+    const e = await failure(
+      convert([
+        file('ok.png', await solid(10, 10, '#fff').png().toBuffer()),
+        file('cut.png', png.subarray(0, png.length >> 1)),
+      ]),
+    );
     expect(e.code).toBe('INVALID_DOCUMENT');
     expect(e.message).toMatch(/^Image 2 is damaged or truncated/);
     expect(readdirSync(dir).filter((f) => f.endsWith('out.pdf')).length).toBe(before);
@@ -721,13 +814,20 @@ describe('refusals and limits', () => {
     const e = await failure(convert([file('bomb.png', bombPng(100_000, 100_000))]));
     expect(performance.now() - t).toBeLessThan(1000);
     expect(e.code).toBe('INVALID_INPUT');
-    expect(e.message).toMatch(/100000×100000 pixels, more than the 100 megapixels allowed per image \(IMAGES_MAX_PIXELS\)/);
+    expect(e.message).toMatch(
+      /100000×100000 pixels, more than the 100 megapixels allowed per image \(IMAGES_MAX_PIXELS\)/,
+    );
   });
 
   it('caps pages: a TIFF with more pages than allowed is refused before decoding them', async () => {
     const small = makeEngine({ MAX_PAGES: '2' });
     const pages = await Promise.all(['#ff0000', '#00ff00', '#0000ff'].map((c) => solid(8, 8, c).png().toBuffer()));
-    const tif = file('three.tif', await sharp(pages, { join: { animated: true } }).tiff().toBuffer());
+    const tif = file(
+      'three.tif',
+      await sharp(pages, { join: { animated: true } })
+        .tiff()
+        .toBuffer(),
+    );
     const e = await failure(convert([tif], {}, undefined, small));
     expect(e.code).toBe('INVALID_INPUT');
     expect(e.message).toMatch(/more than 2 pages.*IMAGES_MAX_PAGES/);

@@ -29,7 +29,11 @@ const alive = (pid: number | undefined) => {
 /** Processes whose command line names this path (soffice carries its profile dir in -env:UserInstallation). */
 const processesOf = (p: string) => {
   const r = spawnSync('pgrep', ['-f', p], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter(Boolean).map(Number).filter((pid) => pid !== process.pid && alive(pid));
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .filter((pid) => pid !== process.pid && alive(pid));
 };
 
 const make = (config: Record<string, string>, limiter = new Limiter({ concurrency: 2, queueSize: 10 })) =>
@@ -56,7 +60,10 @@ const until = async (cond: () => boolean, ms = 10_000) => {
 };
 
 beforeAll(() => {
-  writeFileSync(slow, Array.from({ length: 20_000 }, (_, i) => `Line ${i} ${'lorem ipsum dolor sit amet '.repeat(6)}`).join('\n'));
+  writeFileSync(
+    slow,
+    Array.from({ length: 20_000 }, (_, i) => `Line ${i} ${'lorem ipsum dolor sit amet '.repeat(6)}`).join('\n'),
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -65,18 +72,26 @@ describe('libreoffice pool: start-up', () => {
     const config = libreofficeModule.configSchema.parse({});
     expect(config).toMatchObject({ INSTANCES: Math.min(2, os.availableParallelism()), MAX_JOBS: 200, MAX_RSS_MB: 600 });
     const engine = make({});
-    const health = await libreofficeModule.healthCheck(config, { tools: createToolRunner({ limiter: new Limiter({ concurrency: 1, queueSize: 0 }), timeoutMs: 1000 }), maxOutputBytes: 1 << 20 });
+    const health = await libreofficeModule.healthCheck(config, {
+      tools: createToolRunner({ limiter: new Limiter({ concurrency: 1, queueSize: 0 }), timeoutMs: 1000 }),
+      maxOutputBytes: 1 << 20,
+    });
     expect(health.ok).toBe(true);
     expect(health.version).toMatch(/^\d+\.\d+/);
     expect(engine.pool.stats()).toMatchObject({ started: 0, running: 0 });
     await engine.close();
-    await expect(engine.convertOffice(page1, out(), { kind: 'document' }, { scratch: dir })).rejects.toMatchObject({ code: 'ENGINE_FAILED' });
+    await expect(engine.convertOffice(page1, out(), { kind: 'document' }, { scratch: dir })).rejects.toMatchObject({
+      code: 'ENGINE_FAILED',
+    });
   });
 });
 
 describe('libreoffice pool: one instance, short timeout, recycled every 3 jobs', () => {
   // Concurrency 1 and no queue: a second conversion while one runs is refused at once.
-  const engine = make({ INSTANCES: '1', TIMEOUT_MS: '3000', MAX_JOBS: '3' }, new Limiter({ concurrency: 1, queueSize: 0 }));
+  const engine = make(
+    { INSTANCES: '1', TIMEOUT_MS: '3000', MAX_JOBS: '3' },
+    new Limiter({ concurrency: 1, queueSize: 0 }),
+  );
   const op = { scratch: dir };
   const convertPage1 = async () => {
     const file = out();

@@ -17,7 +17,10 @@ const corpus = (f: string) => path.join(CORPUS, f);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'docflow-lo-test-'));
 const out = (name: string) => path.join(dir, `${name}-${randomBytes(3).toString('hex')}.pdf`);
 
-const ctx = { tools: createToolRunner({ limiter: new Limiter({ concurrency: 2, queueSize: 10 }), timeoutMs: 60_000 }), maxOutputBytes: 64 << 20 };
+const ctx = {
+  tools: createToolRunner({ limiter: new Limiter({ concurrency: 2, queueSize: 10 }), timeoutMs: 60_000 }),
+  maxOutputBytes: 64 << 20,
+};
 const engine = libreofficeModule.create(libreofficeModule.configSchema.parse({}), ctx) as LibreOfficeEngine;
 const op = { scratch: dir };
 
@@ -34,7 +37,11 @@ const size = (pdf: string) => {
   const m = /^Page\s+1 size:\s+([\d.]+) x ([\d.]+)/m.exec(info(pdf))!;
   return { w: Number(m[1]), h: Number(m[2]) };
 };
-const images = (pdf: string) => execFileSync('pdfimages', ['-list', pdf], { encoding: 'utf8' }).split('\n').slice(2).filter((l) => /^\s*\d+/.test(l));
+const images = (pdf: string) =>
+  execFileSync('pdfimages', ['-list', pdf], { encoding: 'utf8' })
+    .split('\n')
+    .slice(2)
+    .filter((l) => /^\s*\d+/.test(l));
 
 const rejection = async (p: Promise<unknown>): Promise<EngineError> => {
   const err = await p.then(
@@ -47,7 +54,10 @@ const rejection = async (p: Promise<unknown>): Promise<EngineError> => {
 
 beforeAll(async () => {
   // Start both instances before the timed tests (a cold start is ~2 s; the warm conversions are the point).
-  await Promise.all([convert(corpus('page_1.docx'), 'warm-a', { kind: 'document' }), convert(corpus('page_2.docx'), 'warm-b', { kind: 'document' })]);
+  await Promise.all([
+    convert(corpus('page_1.docx'), 'warm-a', { kind: 'document' }),
+    convert(corpus('page_2.docx'), 'warm-b', { kind: 'document' }),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -127,7 +137,11 @@ describe('libreoffice: spreadsheets and presentations', () => {
   });
 
   it('ignores the spreadsheet options for other kinds', async () => {
-    const pdf = await convert(corpus('pages_3.docx'), 'doc-landscape', { kind: 'document', landscape: true, fitToPage: true });
+    const pdf = await convert(corpus('pages_3.docx'), 'doc-landscape', {
+      kind: 'document',
+      landscape: true,
+      fitToPage: true,
+    });
     expect(pages(pdf)).toBe(3);
   });
 
@@ -177,7 +191,7 @@ describe('libreoffice: input it cannot read', () => {
     expect(err.code).toBe('INVALID_DOCUMENT');
   });
 
-  it('a missing input is ENGINE_FAILED (not the client\'s fault) and the pool still works', async () => {
+  it("a missing input is ENGINE_FAILED (not the client's fault) and the pool still works", async () => {
     const err = await rejection(convert(path.join(dir, 'nope.docx'), 'missing', { kind: 'document' }));
     expect(err.code).toBe('ENGINE_FAILED');
     expect(text(await convert(corpus('page_1.docx'), 'after-missing', { kind: 'document' }))).toContain('Page 1');
@@ -199,7 +213,12 @@ describe('libreoffice: security', () => {
   it('macros are disabled and links are blocked in every instance', () => {
     const insts = engine.pool.instances();
     expect(insts.length).toBe(2);
-    for (const i of insts) expect(i.security).toEqual({ MacroSecurityLevel: 3, DisableMacrosExecution: true, BlockUntrustedRefererLinks: true });
+    for (const i of insts)
+      expect(i.security).toEqual({
+        MacroSecurityLevel: 3,
+        DisableMacrosExecution: true,
+        BlockUntrustedRefererLinks: true,
+      });
   });
 
   it('never fetches a linked remote image, and still converts the document', async () => {

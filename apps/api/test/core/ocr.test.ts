@@ -95,7 +95,10 @@ describe('OCR core', () => {
   });
 
   it('enhanced beats plain extract on a low-contrast noisy scan', async () => {
-    const png = await saveImage(await textImage({ lines: ENGLISH, ink: 100, paper: 150, noise: 0.1, blur: 1, fontSize: 30, dpi: 150 }), 'bad.png');
+    const png = await saveImage(
+      await textImage({ lines: ENGLISH, ink: 100, paper: 150, noise: 0.1, blur: 1, fontSize: 30, dpi: 150 }),
+      'bad.png',
+    );
     const [plain, better] = await Promise.all([
       ocr.ocrExtract(job, image(png), { languages: ['eng'] }),
       ocr.ocrEnhanced(job, image(png), { languages: ['eng'] }),
@@ -108,8 +111,24 @@ describe('OCR core', () => {
 
   it('rates a clean scan above a poor one, with advice', async () => {
     const good = await saveImage(await textImage({ lines: ENGLISH }), 'good.png');
-    const poor = await saveImage(await textImage({ lines: ENGLISH, ink: 100, paper: 150, noise: 0.1, blur: 2, fontSize: 30, dpi: 100, skew: 5, height: 500 }), 'poor.png');
-    const [g, p] = await Promise.all([ocr.ocrAnalyzeQuality(job, image(good), {}), ocr.ocrAnalyzeQuality(job, image(poor), {})]);
+    const poor = await saveImage(
+      await textImage({
+        lines: ENGLISH,
+        ink: 100,
+        paper: 150,
+        noise: 0.1,
+        blur: 2,
+        fontSize: 30,
+        dpi: 100,
+        skew: 5,
+        height: 500,
+      }),
+      'poor.png',
+    );
+    const [g, p] = await Promise.all([
+      ocr.ocrAnalyzeQuality(job, image(good), {}),
+      ocr.ocrAnalyzeQuality(job, image(poor), {}),
+    ]);
     expect(g.score).toBeGreaterThanOrEqual(85);
     expect(g.pages[0]!.dpi).toBe(300);
     expect(p.score).toBeLessThan(40);
@@ -130,7 +149,9 @@ describe('OCR core', () => {
   it('refuses a pixel bomb from its header, at once', async () => {
     const bomb = await saveImage(pixelBomb(), 'bomb.png');
     const started = Date.now();
-    await expect(ocr.ocrExtract(job, image(bomb), { languages: ['eng'] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(ocr.ocrExtract(job, image(bomb), { languages: ['eng'] })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });

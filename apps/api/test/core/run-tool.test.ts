@@ -25,7 +25,8 @@ describe.each<[string, ProcessSpawner]>([
   ['in process', localSpawner],
   ['through the tool host', host],
 ])('runTool %s', (_name, spawner) => {
-  const runTool = (cmd: string, args: string[], opts: RunToolOptions = {}) => runToolWith(cmd, args, { spawner, ...opts });
+  const runTool = (cmd: string, args: string[], opts: RunToolOptions = {}) =>
+    runToolWith(cmd, args, { spawner, ...opts });
 
   it('captures stdout and stderr, no shell involved', async () => {
     const r = await runTool('sh', ['-c', 'echo out; echo err >&2', '$(touch /tmp/never)']);
@@ -41,7 +42,9 @@ describe.each<[string, ProcessSpawner]>([
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
     const pidFile = path.join(dir, 'pid');
     const started = Date.now();
-    const err = await runTool('sh', ['-c', `sleep 30 & echo $! > ${pidFile}; wait`], { timeoutMs: 300 }).catch((e) => e);
+    const err = await runTool('sh', ['-c', `sleep 30 & echo $! > ${pidFile}; wait`], { timeoutMs: 300 }).catch(
+      (e) => e,
+    );
     expect(err.code).toBe('TIMEOUT');
     expect(Date.now() - started).toBeLessThan(5000);
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
@@ -81,7 +84,9 @@ describe.each<[string, ProcessSpawner]>([
   it('applies rlimits through prlimit: a file larger than allowed is refused', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
     const f = path.join(dir, 'big');
-    const err = await runTool('sh', ['-c', `head -c 3000000 /dev/zero > ${f}`], { fileSizeLimitBytes: 1_000_000 }).catch((e) => e);
+    const err = await runTool('sh', ['-c', `head -c 3000000 /dev/zero > ${f}`], {
+      fileSizeLimitBytes: 1_000_000,
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(['OUTPUT_TOO_LARGE', 'ENGINE_FAILED']).toContain(err.code);
     expect(existsSync(f) ? readFileSync(f).length : 0).toBeLessThanOrEqual(1_000_000);

@@ -38,9 +38,13 @@ async function prepared(p: string, opts: { password?: string; maxPages?: number 
   const j = await job(opts.maxPages ?? null, opts.e);
   return { j, input: await ops.preparePdf(j, src(p), { label: path.basename(p), password: opts.password }) };
 }
-const engineErr = async (p: Promise<unknown>) => p.then(() => {
-  throw new Error('expected an error');
-}, (e) => e as { code: string; message: string });
+const engineErr = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected an error');
+    },
+    (e) => e as { code: string; message: string },
+  );
 
 beforeAll(() => {
   engines = testEngines();
@@ -59,7 +63,13 @@ describe('merge', () => {
     expect(out.pages).toBe(5);
     expect(pageCount(out.path)).toBe(5);
     const text = pagesText(out.path);
-    expect(text.map((t) => t.split('\n')[0])).toEqual(['Bravo Page 1', 'Bravo Page 2', 'Alpha Page 1', 'Alpha Page 2', 'Alpha Page 3']);
+    expect(text.map((t) => t.split('\n')[0])).toEqual([
+      'Bravo Page 1',
+      'Bravo Page 2',
+      'Alpha Page 1',
+      'Alpha Page 2',
+      'Alpha Page 3',
+    ]);
     // pdfunite writes a wrong trailer /Size; the engine patches it, so qpdf --check finds nothing to say.
     const check = qpdfCheck(out.path);
     expect(check.ok).toBe(true);
@@ -68,7 +78,9 @@ describe('merge', () => {
 
   it('merges the real corpus files', async () => {
     const j = await job();
-    const inputs = await Promise.all(['titled_alpha.pdf', 'pages_3.pdf', 'page_1.pdf'].map((n) => ops.preparePdf(j, src(corpus(n)), { label: n })));
+    const inputs = await Promise.all(
+      ['titled_alpha.pdf', 'pages_3.pdf', 'page_1.pdf'].map((n) => ops.preparePdf(j, src(corpus(n)), { label: n })),
+    );
     const out = await ops.mergePdfs(j, inputs);
     expect(pageCount(out.path)).toBe(2 + 3 + 1);
     expect(pagesText(out.path)[2]).toContain('Page 1');
@@ -120,8 +132,18 @@ describe('split, extract, delete, reorder', () => {
     const { j, input } = await prepared(await numberedPdf(5, 'Ops'));
     const firstLines = (p: string) => pagesText(p).map((t) => t.split('\n')[0]);
     expect(firstLines((await ops.extractPages(j, input, '4,2')).path)).toEqual(['Ops Page 4', 'Ops Page 2']);
-    expect(firstLines((await ops.deletePages(j, input, '2-3')).path)).toEqual(['Ops Page 1', 'Ops Page 4', 'Ops Page 5']);
-    expect(firstLines((await ops.reorderPages(j, input, 'reverse')).path)).toEqual(['Ops Page 5', 'Ops Page 4', 'Ops Page 3', 'Ops Page 2', 'Ops Page 1']);
+    expect(firstLines((await ops.deletePages(j, input, '2-3')).path)).toEqual([
+      'Ops Page 1',
+      'Ops Page 4',
+      'Ops Page 5',
+    ]);
+    expect(firstLines((await ops.reorderPages(j, input, 'reverse')).path)).toEqual([
+      'Ops Page 5',
+      'Ops Page 4',
+      'Ops Page 3',
+      'Ops Page 2',
+      'Ops Page 1',
+    ]);
     expect((await engineErr(ops.deletePages(j, input, '1-5'))).message).toMatch(/cannot delete every page/);
     expect((await engineErr(ops.reorderPages(j, input, '1,2'))).message).toMatch(/^order: /);
   });
@@ -164,45 +186,71 @@ describe('watermark and page numbers', () => {
     expect(qpdfCheck(out.path).ok).toBe(true);
   });
 
-  it.each([['qpdf'], ['pdf-lib']])('with %s: places the mark where asked, as the page is displayed, on rotated pages too', async (engine) => {
-    const e = testEngines({ PDF_STAMP_ENGINES: engine });
-    for (const rotate of [0, 90, 180, 270]) {
-      const { j, input } = await prepared(await numberedPdf(1, `Turn${rotate}`, { rotate }), { e });
-      const out = await ops.watermarkPdf(j, input, spec('TOPLEFT', { position: 'top-left', opacity: 1, color: '#ff0000' }), '');
-      // Render as a viewer shows it, and find the red pixels.
-      const png = path.join(path.dirname(out.path), `shown-${engine}-${rotate}`);
-      run('pdftoppm', ['-r', '36', '-png', '-singlefile', out.path, png]);
-      const { data, info } = await sharp(`${png}.png`).raw().toBuffer({ resolveWithObject: true });
-      let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1;
-      for (let y = 0; y < info.height; y++) {
-        for (let x = 0; x < info.width; x++) {
-          const i = (y * info.width + x) * info.channels;
-          if (data[i]! > 200 && data[i + 1]! < 80 && data[i + 2]! < 80) {
-            minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+  it.each([['qpdf'], ['pdf-lib']])(
+    'with %s: places the mark where asked, as the page is displayed, on rotated pages too',
+    async (engine) => {
+      const e = testEngines({ PDF_STAMP_ENGINES: engine });
+      for (const rotate of [0, 90, 180, 270]) {
+        const { j, input } = await prepared(await numberedPdf(1, `Turn${rotate}`, { rotate }), { e });
+        const out = await ops.watermarkPdf(
+          j,
+          input,
+          spec('TOPLEFT', { position: 'top-left', opacity: 1, color: '#ff0000' }),
+          '',
+        );
+        // Render as a viewer shows it, and find the red pixels.
+        const png = path.join(path.dirname(out.path), `shown-${engine}-${rotate}`);
+        run('pdftoppm', ['-r', '36', '-png', '-singlefile', out.path, png]);
+        const { data, info } = await sharp(`${png}.png`).raw().toBuffer({ resolveWithObject: true });
+        let minX = Infinity,
+          minY = Infinity,
+          maxX = -1,
+          maxY = -1;
+        for (let y = 0; y < info.height; y++) {
+          for (let x = 0; x < info.width; x++) {
+            const i = (y * info.width + x) * info.channels;
+            if (data[i]! > 200 && data[i + 1]! < 80 && data[i + 2]! < 80) {
+              minX = Math.min(minX, x);
+              maxX = Math.max(maxX, x);
+              minY = Math.min(minY, y);
+              maxY = Math.max(maxY, y);
+            }
           }
         }
+        expect(info.width).toBe(rotate % 180 ? 421 : 298); // displayed width (842 or 595 pt at 36 dpi)
+        expect(maxX).toBeGreaterThan(0);
+        expect(minX).toBeLessThan(info.width * 0.15); // left
+        expect(minY).toBeLessThan(info.height * 0.15); // top
+        expect(maxX - minX).toBeGreaterThan(maxY - minY); // wider than tall: upright, not turned
       }
-      expect(info.width).toBe(rotate % 180 ? 421 : 298); // displayed width (842 or 595 pt at 36 dpi)
-      expect(maxX).toBeGreaterThan(0);
-      expect(minX).toBeLessThan(info.width * 0.15); // left
-      expect(minY).toBeLessThan(info.height * 0.15); // top
-      expect(maxX - minX).toBeGreaterThan(maxY - minY); // wider than tall: upright, not turned
-    }
-  });
+    },
+  );
 
   it('tiles an image watermark and a diagonal text', async () => {
     const { j, input } = await prepared(corpus('pages_3.pdf'));
     const img = await ops.watermarkPdf(
       j,
       input,
-      { ...spec('x'), mark: { kind: 'image', bytes: readFileSync(corpus('watermark.png')), format: 'png', scale: 0.1 }, repeat: true },
+      {
+        ...spec('x'),
+        mark: { kind: 'image', bytes: readFileSync(corpus('watermark.png')), format: 'png', scale: 0.1 },
+        repeat: true,
+      },
       '',
     );
     expect(pageCount(img.path)).toBe(3);
-    const imgs = run('pdfimages', ['-list', img.path]).split('\n').filter((l) => /^\s+\d+/.test(l));
+    const imgs = run('pdfimages', ['-list', img.path])
+      .split('\n')
+      .filter((l) => /^\s+\d+/.test(l));
     expect(imgs.length).toBeGreaterThanOrEqual(3);
-    const diag = await ops.watermarkPdf(j, input, { ...spec('DRAFT'), mark: { kind: 'text', text: 'DRAFT' }, position: 'diagonal' }, '2');
-    const raw = (p: number) => run('pdftotext', ['-raw', '-f', String(p), '-l', String(p), diag.path, '-']).replace(/\s/g, '');
+    const diag = await ops.watermarkPdf(
+      j,
+      input,
+      { ...spec('DRAFT'), mark: { kind: 'text', text: 'DRAFT' }, position: 'diagonal' },
+      '2',
+    );
+    const raw = (p: number) =>
+      run('pdftotext', ['-raw', '-f', String(p), '-l', String(p), diag.path, '-']).replace(/\s/g, '');
     expect(raw(2)).toContain('DRAFT');
     expect(raw(1)).not.toContain('DRAFT');
   });
@@ -216,7 +264,19 @@ describe('watermark and page numbers', () => {
 
   it('numbers pages with the format and start asked', async () => {
     const { j, input } = await prepared(await numberedPdf(3, 'Num'));
-    const out = await ops.numberPages(j, input, { position: 'bottom-right', format: 'Page {n} of {total}', startAt: 5, fontSize: 10, color: '#000000', margin: 20 }, '');
+    const out = await ops.numberPages(
+      j,
+      input,
+      {
+        position: 'bottom-right',
+        format: 'Page {n} of {total}',
+        startAt: 5,
+        fontSize: 10,
+        color: '#000000',
+        margin: 20,
+      },
+      '',
+    );
     const text = pagesText(out.path);
     expect(text[0]).toContain('Page 5 of 7');
     expect(text[2]).toContain('Page 7 of 7');
@@ -226,7 +286,11 @@ describe('watermark and page numbers', () => {
 describe('protect and unlock', () => {
   it('encrypts with AES-256: no password fails, the password opens, permissions as asked', async () => {
     const { j, input } = await prepared(await numberedPdf(2, 'Lock'));
-    const out = await ops.protectPdf(j, input, { userPassword: 'user-pw', ownerPassword: 'owner-pw', permissions: { print: false, copy: true, modify: false, annotate: true } });
+    const out = await ops.protectPdf(j, input, {
+      userPassword: 'user-pw',
+      ownerPassword: 'owner-pw',
+      permissions: { print: false, copy: true, modify: false, annotate: true },
+    });
     expect(() => run('qpdf', ['--check', out.path])).toThrow(/password/);
     const enc = run('qpdf', ['--password=user-pw', '--show-encryption', out.path]);
     expect(enc).toMatch(/R = 6/);
@@ -268,7 +332,12 @@ describe('metadata, analysis, text', () => {
     });
     const { j: j2, input: again } = await prepared(out.path);
     const after = await ops.readMetadata(j2, again);
-    expect(after).toMatchObject({ title: 'Rapport annuel — été 2025', author: 'Zoë Müller', keywords: 'pdf, test; metadata', subject: null });
+    expect(after).toMatchObject({
+      title: 'Rapport annuel — été 2025',
+      author: 'Zoë Müller',
+      keywords: 'pdf, test; metadata',
+      subject: null,
+    });
     expect(after.creationDate).toMatch(/^2024-02-03T04:05:06/);
   });
 
@@ -282,7 +351,13 @@ describe('metadata, analysis, text', () => {
     expect(word.xMin).toBeCloseTo(50, 0);
     expect(word.yMin).toBeGreaterThan(0);
     expect(word.yMin).toBeLessThan(80);
-    const corpusText = await ops.extractText(...(await (async () => { const p = await prepared(corpus('pages_3.pdf')); return [p.j, p.input] as const; })()), { layout: true, words: false });
+    const corpusText = await ops.extractText(
+      ...(await (async () => {
+        const p = await prepared(corpus('pages_3.pdf'));
+        return [p.j, p.input] as const;
+      })()),
+      { layout: true, words: false },
+    );
     expect(corpusText.pages.map((p) => p.text.trim())).toEqual(['Page 1', 'Page 2', 'Page 3']);
   });
 
@@ -295,7 +370,9 @@ describe('metadata, analysis, text', () => {
     expect(r.pages.map((p) => p.text.trim())).toEqual(pagesText(file));
     const w = await ops.extractText(j, input, { pageRange: '2-129', layout: false, words: true });
     expect(w.pages.map((p) => p.page)).toEqual(Array.from({ length: 128 }, (_, i) => i + 2));
-    expect(w.pages.map((p) => p.text)).toEqual(Array.from({ length: 128 }, (_, i) => `Long Page ${i + 2} Body text of long page ${i + 2}.`));
+    expect(w.pages.map((p) => p.text)).toEqual(
+      Array.from({ length: 128 }, (_, i) => `Long Page ${i + 2} Body text of long page ${i + 2}.`),
+    );
   });
 
   it('analyzes structure, fonts, images and text', async () => {
@@ -414,10 +491,13 @@ describe('bad input', () => {
   it('a cyclic page tree fails cleanly (422), in every engine of the chain', async () => {
     const file = await cyclicTreePdf();
     const j = await job();
-    const res = await ops.preparePdf(j, src(file), { label: 'cycle' }).then(
-      (input) => ops.rotatePages(j, input, 90, ''),
-      (e) => Promise.reject(e),
-    ).catch((e) => e);
+    const res = await ops
+      .preparePdf(j, src(file), { label: 'cycle' })
+      .then(
+        (input) => ops.rotatePages(j, input, 90, ''),
+        (e) => Promise.reject(e),
+      )
+      .catch((e) => e);
     expect(['INVALID_PDF', 'INVALID_INPUT']).toContain(res.code);
   });
 
@@ -438,7 +518,10 @@ describe('speculation (work overlapped with the input checks)', () => {
     const spec = (await ops.speculateMerge(j, files))!;
     const err = await engineErr(ops.prepareAll(files, (f) => ops.preparePdf(j, f, { label: f.filename }), spec));
     expect(err.code).toBe('PAGE_LIMIT_EXCEEDED');
-    const outcome = await spec.result.then(() => 'finished', (e) => e.code);
+    const outcome = await spec.result.then(
+      () => 'finished',
+      (e) => e.code,
+    );
     expect(['ABORTED', 'finished']).toContain(outcome); // killed, or already done: either way not answered
   });
 

@@ -11,7 +11,14 @@ import type { QrRenderOptions } from '../../src/core/interfaces';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'qr-'));
 let n = 0;
-const opts: QrRenderOptions = { format: 'png', size: 300, margin: 4, errorCorrection: 'M', color: '#000000', background: '#ffffff' };
+const opts: QrRenderOptions = {
+  format: 'png',
+  size: 300,
+  margin: 4,
+  errorCorrection: 'M',
+  color: '#000000',
+  background: '#ffffff',
+};
 
 /** What `zbarimg --nodbus --raw -q` reads back (its trailing newline removed). */
 function zbar(png: Buffer): string {
@@ -23,7 +30,10 @@ function zbar(png: Buffer): string {
 describe('QR payloads decode back exactly', () => {
   const cases: Array<[string, string]> = [
     ['url', 'https://example.com/a?b=c&d=%20e#f'],
-    ['wifi', p.wifiPayload({ ssid: 'Café;Net,"5G":\\', password: 'p@ss;wo,rd:"x"\\', encryption: 'WPA', hidden: true })],
+    [
+      'wifi',
+      p.wifiPayload({ ssid: 'Café;Net,"5G":\\', password: 'p@ss;wo,rd:"x"\\', encryption: 'WPA', hidden: true }),
+    ],
     ['wifi nopass', p.wifiPayload({ ssid: 'Open', encryption: 'nopass' })],
     [
       'contact',
@@ -38,7 +48,16 @@ describe('QR payloads decode back exactly', () => {
         address: { street: '1 rue de la Paix\nBât. B', city: 'Paris', postalCode: '75002', country: 'France' },
       }),
     ],
-    ['event', p.eventPayload({ title: 'Réunion, équipe; Q3', start: new Date('2025-06-01T09:00:00+02:00'), end: new Date('2025-06-01T10:30:00+02:00'), location: 'Salle 1', description: 'Ligne 1\nLigne 2' })],
+    [
+      'event',
+      p.eventPayload({
+        title: 'Réunion, équipe; Q3',
+        start: new Date('2025-06-01T09:00:00+02:00'),
+        end: new Date('2025-06-01T10:30:00+02:00'),
+        location: 'Salle 1',
+        description: 'Ligne 1\nLigne 2',
+      }),
+    ],
     ['location', p.locationPayload({ latitude: 48.8583701, longitude: 2.2944813, altitude: 35 })],
     ['sms', p.smsPayload({ phone: '+1 555 0100', message: 'Hello: café?' })],
     ['email', p.emailPayload({ to: 'a@example.com', subject: 'Hi & bye', body: 'Line 1\nLigne 2 é' })],
@@ -51,17 +70,31 @@ describe('QR payloads decode back exactly', () => {
   });
 
   it('builds the documented formats', () => {
-    expect(p.wifiPayload({ ssid: 'a;b', password: 'c:d', encryption: 'WPA', hidden: true })).toBe('WIFI:T:WPA;S:a\\;b;P:c\\:d;H:true;;');
-    expect(p.contactPayload({ firstName: 'A', lastName: 'B' })).toBe('BEGIN:VCARD\r\nVERSION:3.0\r\nN:B;A;;;\r\nFN:A B\r\nEND:VCARD');
-    expect(p.eventPayload({ title: 'T', start: new Date('2025-01-02T03:04:05Z') })).toBe('BEGIN:VEVENT\r\nSUMMARY:T\r\nDTSTART:20250102T030405Z\r\nEND:VEVENT');
+    expect(p.wifiPayload({ ssid: 'a;b', password: 'c:d', encryption: 'WPA', hidden: true })).toBe(
+      'WIFI:T:WPA;S:a\\;b;P:c\\:d;H:true;;',
+    );
+    expect(p.contactPayload({ firstName: 'A', lastName: 'B' })).toBe(
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nN:B;A;;;\r\nFN:A B\r\nEND:VCARD',
+    );
+    expect(p.eventPayload({ title: 'T', start: new Date('2025-01-02T03:04:05Z') })).toBe(
+      'BEGIN:VEVENT\r\nSUMMARY:T\r\nDTSTART:20250102T030405Z\r\nEND:VEVENT',
+    );
     expect(p.locationPayload({ latitude: -0.0000001, longitude: 180 })).toBe('geo:-0.0000001,180');
     expect(p.emailPayload({ to: 'x@y.z', subject: 'a b' })).toBe('mailto:x@y.z?subject=a%20b');
     expect(p.smsPayload({ phone: '+1 555', message: 'm' })).toBe('SMSTO:+1555:m');
-    expect(() => p.eventPayload({ title: 'T', start: new Date(2), end: new Date(1) })).toThrow(/end: must not be before start/);
+    expect(() => p.eventPayload({ title: 'T', start: new Date(2), end: new Date(1) })).toThrow(
+      /end: must not be before start/,
+    );
   });
 
   it('honours size, colours, margin and error correction; SVG decodes too', async () => {
-    const png = encodeQr('colours', { ...opts, size: 512, color: '#1a2b3c', background: '#ffeeddff', errorCorrection: 'H' });
+    const png = encodeQr('colours', {
+      ...opts,
+      size: 512,
+      color: '#1a2b3c',
+      background: '#ffeeddff',
+      errorCorrection: 'H',
+    });
     const meta = await sharp(png.data).metadata();
     expect([meta.width, meta.height]).toEqual([512, 512]);
     const { data } = await sharp(png.data).raw().toBuffer({ resolveWithObject: true });
@@ -73,7 +106,9 @@ describe('QR payloads decode back exactly', () => {
   });
 
   it('refuses content beyond the capacity, and a size too small, naming the field', () => {
-    expect(() => encodeQr('x'.repeat(3000), { ...opts, errorCorrection: 'H' })).toThrow(/^data: .*at most about 1273 bytes/);
+    expect(() => encodeQr('x'.repeat(3000), { ...opts, errorCorrection: 'H' })).toThrow(
+      /^data: .*at most about 1273 bytes/,
+    );
     expect(() => encodeQr('y'.repeat(1000), { ...opts, size: 64 })).toThrow(/^size: 64 px is too small/);
   });
 
@@ -82,16 +117,23 @@ describe('QR payloads decode back exactly', () => {
     const a = encodeQr('first é', opts).data;
     const b = encodeQr('BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Two\r\nEND:VCARD', opts).data;
     const both = await sharp({ create: { width: 700, height: 320, channels: 3, background: '#ffffff' } })
-      .composite([{ input: a, left: 0, top: 0 }, { input: b, left: 380, top: 0 }])
+      .composite([
+        { input: a, left: 0, top: 0 },
+        { input: b, left: 380, top: 0 },
+      ])
       .png()
       .toBuffer();
     const file = path.join(dir, 'two.png');
     writeFileSync(file, both);
     const { value } = await engines.run('decodeQr', (f) => f(file, { scratch: dir }));
-    expect(value.map((s) => s.data).sort()).toEqual(['BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Two\r\nEND:VCARD'.replace(/\r/g, '\r'), 'first é'].sort());
+    expect(value.map((s) => s.data).sort()).toEqual(
+      ['BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Two\r\nEND:VCARD'.replace(/\r/g, '\r'), 'first é'].sort(),
+    );
     const one = path.join(dir, 'one.png');
     writeFileSync(one, encodeQr('naïve', opts).data);
-    expect((await engines.run('decodeQr', (f) => f(one, { scratch: dir }))).value).toEqual([{ type: 'QR-Code', data: 'naïve' }]);
+    expect((await engines.run('decodeQr', (f) => f(one, { scratch: dir }))).value).toEqual([
+      { type: 'QR-Code', data: 'naïve' },
+    ]);
   });
 });
 

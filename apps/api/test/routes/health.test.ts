@@ -19,7 +19,10 @@ describe('health and errors', () => {
     const res = await t.app.inject({ method: 'GET', url: '/ready' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ status: 'ready', checks: { database: 'ok', 'engine:qpdf': 'ok', 'engine:poppler': 'ok', 'engine:ghostscript': 'ok' } });
+    expect(body).toMatchObject({
+      status: 'ready',
+      checks: { database: 'ok', 'engine:qpdf': 'ok', 'engine:poppler': 'ok', 'engine:ghostscript': 'ok' },
+    });
     expect(body.checks.redis).toBeUndefined(); // no REDIS_URL here
   });
 
@@ -30,7 +33,10 @@ describe('health and errors', () => {
     try {
       const res = await broken.app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { checks: { database: 'ok', 'engine:qpdf': 'failing' } } });
+      expect(res.json()).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        details: { checks: { database: 'ok', 'engine:qpdf': 'failing' } },
+      });
       expect(res.json().error).toContain('engine qpdf');
     } finally {
       await broken.close();

@@ -9,7 +9,9 @@ function sample(text: string, name: string, labels: Record<string, string | RegE
     const m = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
     const got = Object.fromEntries([...m[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
-    const fits = Object.entries(labels).every(([k, v]) => (typeof v === 'string' ? got[k] === v : v.test(got[k] ?? '')));
+    const fits = Object.entries(labels).every(([k, v]) =>
+      typeof v === 'string' ? got[k] === v : v.test(got[k] ?? ''),
+    );
     if (fits) return Number(m[3]);
   }
   return undefined;
@@ -44,8 +46,12 @@ describe('GET /metrics', () => {
     // Unknown URLs share one series instead of one each.
     expect(text).not.toContain('/no/such/page');
     expect(sample(text, 'docflow_http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
-    expect(sample(text, 'docflow_engine_operations_total', { operation: 'countPages', outcome: 'ok', engine: /.+/ })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'docflow_engine_operations_total', { operation: 'rotate', engine: 'qpdf', outcome: 'ok' })).toBe(1);
+    expect(
+      sample(text, 'docflow_engine_operations_total', { operation: 'countPages', outcome: 'ok', engine: /.+/ }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'docflow_engine_operations_total', { operation: 'rotate', engine: 'qpdf', outcome: 'ok' }),
+    ).toBe(1);
     expect(sample(text, 'docflow_engine_operation_duration_seconds_count', { operation: 'rotate' })).toBe(1);
     expect(text).toMatch(/^docflow_processing_concurrency \d+$/m);
     expect(text).toMatch(/^docflow_processing_running 0$/m);
@@ -53,10 +59,18 @@ describe('GET /metrics', () => {
   });
 
   it('counts failed operations by their error code', async () => {
-    const bad = await api.post('/pdf/rotate', { angle: 90 }, [{ content: Buffer.from('%PDF-1.7\nnot really'), filename: 'x.pdf' }]);
+    const bad = await api.post('/pdf/rotate', { angle: 90 }, [
+      { content: Buffer.from('%PDF-1.7\nnot really'), filename: 'x.pdf' },
+    ]);
     expect(bad.statusCode).toBe(422);
     const text = (await scrape(api.t)).body;
-    expect(sample(text, 'docflow_engine_operations_total', { operation: 'countPages', outcome: 'INVALID_PDF', engine: /.+/ })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'docflow_engine_operations_total', {
+        operation: 'countPages',
+        outcome: 'INVALID_PDF',
+        engine: /.+/,
+      }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'docflow_http_requests_total', { route: '/api/v1/pdf/rotate', status: '422' })).toBe(1);
   });
 
@@ -67,7 +81,11 @@ describe('GET /metrics', () => {
   });
 
   it('a forwarded request is not local, even from a proxy on this machine', async () => {
-    const res = await api.t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const res = await api.t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
     expect(res.statusCode).toBe(403);
   });
 });
@@ -82,8 +100,16 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 
   it('serves the right bearer token from anywhere; a wrong one is 401', async () => {
     const remote = { remoteAddress: '203.0.113.9' };
-    expect((await t.app.inject({ method: 'GET', url: '/metrics', ...remote, headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
-    const wrong = await t.app.inject({ method: 'GET', url: '/metrics', ...remote, headers: { authorization: 'Bearer nope' } });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/metrics', ...remote, headers: { authorization: `Bearer ${token}` } }))
+        .statusCode,
+    ).toBe(200);
+    const wrong = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      ...remote,
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/metrics', ...remote })).statusCode).toBe(401);
   });

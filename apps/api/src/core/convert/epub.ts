@@ -25,12 +25,14 @@ const decodeEntities = (s: string) =>
 /** The attributes of one tag (`<item id="x" href="y"/>`), names lowercased, namespace prefixes kept. */
 export function attributes(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of tag.matchAll(/([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)')/g)) out[m[1]!.toLowerCase()] = decodeEntities(m[3] ?? m[4] ?? '');
+  for (const m of tag.matchAll(/([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)')/g))
+    out[m[1]!.toLowerCase()] = decodeEntities(m[3] ?? m[4] ?? '');
   return out;
 }
 
 /** Tags named `name` (any namespace prefix) in an XML text. */
-const tags = (xml: string, name: string) => [...xml.matchAll(new RegExp(`<(?:[\\w-]+:)?${name}\\b[^>]*>`, 'gi'))].map((m) => m[0]);
+const tags = (xml: string, name: string) =>
+  [...xml.matchAll(new RegExp(`<(?:[\\w-]+:)?${name}\\b[^>]*>`, 'gi'))].map((m) => m[0]);
 
 /** A path inside the zip from an href relative to the file at `from`; null if it leaves the zip or is not local. */
 export function resolveHref(from: string, href: string): string | null {
@@ -60,7 +62,9 @@ export async function readEpubStructure(zip: SafeZip): Promise<EpubBook> {
   const container = zip.find('META-INF/container.xml');
   if (!container) throw invalid('META-INF/container.xml is missing');
   const cxml = (await zip.read(container)).toString('utf8');
-  const rootfile = tags(cxml, 'rootfile').map(attributes).find((a) => a['full-path']);
+  const rootfile = tags(cxml, 'rootfile')
+    .map(attributes)
+    .find((a) => a['full-path']);
   const opfPath = rootfile ? resolveHref('', rootfile['full-path']!) : null;
   const opfEntry = opfPath ? zip.find(opfPath) : undefined;
   if (!opfPath || !opfEntry) throw invalid('the package document (OPF) is missing');
@@ -86,7 +90,21 @@ export async function readEpubStructure(zip: SafeZip): Promise<EpubBook> {
   return { title: title || 'Book', opfPath, spine };
 }
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
 
 export interface Chapter {
   body: string;
@@ -109,16 +127,21 @@ export function chapterHtml(xhtml: string, chapterPath: string, chapterIds: Map<
     .replace(/<([a-zA-Z][\w:-]*)(\s[^<>]*?)?\s*\/>/g, (m, tag: string, attrs: string | undefined) =>
       VOID.has(tag.toLowerCase()) ? m : `<${tag}${attrs ?? ''}></${tag}>`,
     )
-    .replace(/\s(src|href|xlink:href|poster|data)\s*=\s*("([^"]*)"|'([^']*)')/gi, (m, attr: string, _q, dq?: string, sq?: string) => {
-      const raw = decodeEntities(dq ?? sq ?? '');
-      if (raw.startsWith('#')) return m;
-      const target = resolveHref(chapterPath, raw);
-      if (!target) return m;
-      const fragment = raw.includes('#') ? raw.slice(raw.indexOf('#')) : '';
-      const chapter = chapterIds.get(target);
-      const value = chapter ? fragment || `#${chapter}` : target.split('/').map(encodeURIComponent).join('/') + fragment;
-      return ` ${attr}="${escapeHtml(value)}"`;
-    });
+    .replace(
+      /\s(src|href|xlink:href|poster|data)\s*=\s*("([^"]*)"|'([^']*)')/gi,
+      (m, attr: string, _q, dq?: string, sq?: string) => {
+        const raw = decodeEntities(dq ?? sq ?? '');
+        if (raw.startsWith('#')) return m;
+        const target = resolveHref(chapterPath, raw);
+        if (!target) return m;
+        const fragment = raw.includes('#') ? raw.slice(raw.indexOf('#')) : '';
+        const chapter = chapterIds.get(target);
+        const value = chapter
+          ? fragment || `#${chapter}`
+          : target.split('/').map(encodeURIComponent).join('/') + fragment;
+        return ` ${attr}="${escapeHtml(value)}"`;
+      },
+    );
   const stylesheets = tags(head, 'link')
     .map(attributes)
     .filter((a) => /stylesheet/i.test(a.rel ?? '') && a.href)
@@ -153,7 +176,11 @@ const ASSET = /\.(css|png|jpe?g|gif|webp|svg|bmp|avif|woff2?|ttf|otf)$/i;
  * (render it with `outDir` as base dir). Only stylesheets, images and fonts are written out, never with a name that
  * leaves the directory.
  */
-export async function buildEpubHtml(input: string, outDir: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<string> {
+export async function buildEpubHtml(
+  input: string,
+  outDir: string,
+  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+): Promise<string> {
   let zip: SafeZip;
   try {
     zip = await SafeZip.open(input, limits);

@@ -70,7 +70,11 @@ export function templateFiles(template: string): string[] {
 }
 
 /** Replace each placeholder with the rendered Markdown of the file it names (`read` gives the file's text). */
-export async function expandTemplate(template: string, read: (name: string) => Promise<string>, opts: MarkdownOptions = {}): Promise<string> {
+export async function expandTemplate(
+  template: string,
+  read: (name: string) => Promise<string>,
+  opts: MarkdownOptions = {},
+): Promise<string> {
   const rendered = new Map<string, string>();
   for (const name of templateFiles(template)) rendered.set(name, renderMarkdown(await read(name), opts));
   return template.replace(PLACEHOLDER, (_, name: string) => rendered.get(name) ?? '');
@@ -80,12 +84,16 @@ export async function expandTemplate(template: string, read: (name: string) => P
 async function readSibling(dir: string, name: string): Promise<string> {
   const file = path.resolve(dir, name);
   if (!file.startsWith(dir + path.sep) || !/\.(md|markdown)$/i.test(name)) {
-    throw new EngineError('INVALID_INPUT', `The template names "${name}", which is not a Markdown file beside it`, { details: { file: name } });
+    throw new EngineError('INVALID_INPUT', `The template names "${name}", which is not a Markdown file beside it`, {
+      details: { file: name },
+    });
   }
   try {
     return decodeText(await readFile(file));
   } catch {
-    throw new EngineError('INVALID_INPUT', `The template names "${name}", which was not uploaded`, { details: { file: name } });
+    throw new EngineError('INVALID_INPUT', `The template names "${name}", which was not uploaded`, {
+      details: { file: name },
+    });
   }
 }
 

@@ -92,9 +92,11 @@ export class SafeZip {
         if (name === null) throw bad(`unsafe entry name "${raw.slice(0, 100)}"`);
         const isDirectory = name.endsWith('/');
         if (!isDirectory) {
-          if (entrySize > limits.maxEntryBytes) throw bad(`an entry is larger than ${limits.maxEntryBytes >> 20} MB unpacked`);
+          if (entrySize > limits.maxEntryBytes)
+            throw bad(`an entry is larger than ${limits.maxEntryBytes >> 20} MB unpacked`);
           declared += entrySize;
-          if (declared > limits.maxTotalBytes) throw bad(`the contents are larger than ${limits.maxTotalBytes >> 20} MB unpacked`);
+          if (declared > limits.maxTotalBytes)
+            throw bad(`the contents are larger than ${limits.maxTotalBytes >> 20} MB unpacked`);
         }
         entries.push({ name, method, compressedSize, size: entrySize, offset, isDirectory });
       }

@@ -24,7 +24,11 @@ const out = (job: PdfJob, name: string) => job.ws.file(`conv-${randomBytes(5).to
  * they are known, before any further step), then the page selection and PDF/A.
  */
 export async function finishPdf(job: PdfJob, pdf: string, name: string, opts: FinishOptions): Promise<OutputFile> {
-  const { value: count } = await job.engines.run('countPages', (f) => f(pdf, { stopAfter: job.maxPages ?? undefined }, job.ctx), job.signal);
+  const { value: count } = await job.engines.run(
+    'countPages',
+    (f) => f(pdf, { stopAfter: job.maxPages ?? undefined }, job.ctx),
+    job.signal,
+  );
   if (count.pages < 1) throw new EngineError('INVALID_DOCUMENT', 'The conversion produced no pages', {});
   if (job.maxPages !== null && count.pages > job.maxPages) {
     throw new EngineError(
@@ -51,26 +55,50 @@ export async function finishPdf(job: PdfJob, pdf: string, name: string, opts: Fi
   return { path: file, name, pages };
 }
 
-export async function officeToPdf(job: PdfJob, input: string, opts: OfficeConvertOptions & FinishOptions): Promise<OutputFile> {
+export async function officeToPdf(
+  job: PdfJob,
+  input: string,
+  opts: OfficeConvertOptions & FinishOptions,
+): Promise<OutputFile> {
   const pdf = out(job, 'office.pdf');
   const { kind, landscape, fitToPage, password } = opts;
-  await job.engines.run('convertOffice', (f) => f(input, pdf, { kind, landscape, fitToPage, password }, job.ctx), job.signal);
+  await job.engines.run(
+    'convertOffice',
+    (f) => f(input, pdf, { kind, landscape, fitToPage, password }, job.ctx),
+    job.signal,
+  );
   return finishPdf(job, pdf, 'converted', opts);
 }
 
-export async function htmlToPdf(job: PdfJob, html: string, baseDir: string, print: PrintOptions, opts: FinishOptions): Promise<OutputFile> {
+export async function htmlToPdf(
+  job: PdfJob,
+  html: string,
+  baseDir: string,
+  print: PrintOptions,
+  opts: FinishOptions,
+): Promise<OutputFile> {
   const pdf = out(job, 'html.pdf');
   await job.engines.run('renderHtml', (f) => f(html, pdf, { ...print, baseDir }, job.ctx), job.signal);
   return finishPdf(job, pdf, 'converted', opts);
 }
 
-export async function urlToPdf(job: PdfJob, url: string, print: PrintOptions & { allowPrivate: boolean }, opts: FinishOptions): Promise<OutputFile> {
+export async function urlToPdf(
+  job: PdfJob,
+  url: string,
+  print: PrintOptions & { allowPrivate: boolean },
+  opts: FinishOptions,
+): Promise<OutputFile> {
   const pdf = out(job, 'url.pdf');
   await job.engines.run('renderUrl', (f) => f(url, pdf, print, job.ctx), job.signal);
   return finishPdf(job, pdf, 'converted', opts);
 }
 
-export async function imagesToPdf(job: PdfJob, inputs: string[], layout: ImagesToPdfOptions, opts: FinishOptions): Promise<OutputFile> {
+export async function imagesToPdf(
+  job: PdfJob,
+  inputs: string[],
+  layout: ImagesToPdfOptions,
+  opts: FinishOptions,
+): Promise<OutputFile> {
   const pdf = out(job, 'images.pdf');
   await job.engines.run('imagesToPdf', (f) => f(inputs, pdf, layout, job.ctx), job.signal);
   return finishPdf(job, pdf, 'converted', opts);

@@ -81,7 +81,9 @@ export async function startEgressProxy(resolver: PinnedResolver | null): Promise
       const host = target.hostname.replace(/^\[|\]$/g, '');
       const p = await pick(host);
       if (!p.ok) {
-        res.writeHead(403, { 'x-docflow-refused': '1', 'content-type': 'text/plain' }).end('Refused by the server policy');
+        res
+          .writeHead(403, { 'x-docflow-refused': '1', 'content-type': 'text/plain' })
+          .end('Refused by the server policy');
         return;
       }
       const headers: http.OutgoingHttpHeaders = {};

@@ -16,7 +16,10 @@ export type LookupFn = (hostname: string) => Promise<ResolvedAddress[]>;
 
 /** getaddrinfo, as the connection itself would resolve (it honours /etc/hosts), every A and AAAA record. */
 export const systemLookup: LookupFn = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
@@ -80,13 +83,19 @@ export function parseTargetUrl(raw: string, schemes: readonly string[] = ['http:
     });
   }
   if (!schemes.includes(url.protocol)) {
-    throw new EngineError('URL_NOT_ALLOWED', `url: the scheme "${url.protocol.replace(/:$/, '')}" is not allowed (valid: ${schemes.map((s) => s.replace(/:$/, '')).join(', ')})`, {
-      details: { field: 'url', valid: schemes.map((s) => s.replace(/:$/, '')) },
-    });
+    throw new EngineError(
+      'URL_NOT_ALLOWED',
+      `url: the scheme "${url.protocol.replace(/:$/, '')}" is not allowed (valid: ${schemes.map((s) => s.replace(/:$/, '')).join(', ')})`,
+      {
+        details: { field: 'url', valid: schemes.map((s) => s.replace(/:$/, '')) },
+      },
+    );
   }
   // Credentials in a URL are a classic filter bypass (http://public@private/) and leak into logs: refused outright.
   if (url.username !== '' || url.password !== '') {
-    throw new EngineError('URL_NOT_ALLOWED', 'url: URLs with a user name or password are not allowed', { details: { field: 'url' } });
+    throw new EngineError('URL_NOT_ALLOWED', 'url: URLs with a user name or password are not allowed', {
+      details: { field: 'url' },
+    });
   }
   if (url.hostname === '') {
     throw new EngineError('INVALID_INPUT', 'url: the URL has no host', { details: { field: 'url' } });
@@ -97,9 +106,13 @@ export function parseTargetUrl(raw: string, schemes: readonly string[] = ['http:
 export const hostOf = (url: URL) => (url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
 
 export const notAllowed = (host: string) =>
-  new EngineError('URL_NOT_ALLOWED', `url: the host "${host}" resolves to a private or otherwise non-public address, which this server does not fetch`, {
-    details: { field: 'url', host },
-  });
+  new EngineError(
+    'URL_NOT_ALLOWED',
+    `url: the host "${host}" resolves to a private or otherwise non-public address, which this server does not fetch`,
+    {
+      details: { field: 'url', host },
+    },
+  );
 
 export const unresolvable = (host: string, cause?: unknown) =>
   new EngineError('INVALID_DOCUMENT', `The page could not be loaded: the host "${host}" could not be resolved`, {

@@ -38,12 +38,19 @@ export function imageError(err: unknown, label: string, maxPixels: number): Engi
   if (err instanceof EngineError) return err;
   const msg = (err as Error)?.message ?? '';
   if (/pixel limit|too large/i.test(msg)) {
-    return new EngineError('INVALID_INPUT', `${label} has more than ${Math.round(maxPixels / 1e6)} megapixels per page, the most OCR takes`, {
-      cause: err,
-      details: { field: 'file', maxPixels },
-    });
+    return new EngineError(
+      'INVALID_INPUT',
+      `${label} has more than ${Math.round(maxPixels / 1e6)} megapixels per page, the most OCR takes`,
+      {
+        cause: err,
+        details: { field: 'file', maxPixels },
+      },
+    );
   }
-  const e = new EngineError('INVALID_DOCUMENT', `${label} is damaged or truncated and could not be read`, { cause: err, details: { field: 'file' } });
+  const e = new EngineError('INVALID_DOCUMENT', `${label} is damaged or truncated and could not be read`, {
+    cause: err,
+    details: { field: 'file' },
+  });
   e.documentFault = true;
   return e;
 }
@@ -58,14 +65,29 @@ function statedDpi(meta: Pick<Metadata, 'density' | 'resolutionUnit'>): number |
  * Every page of an image upload, decoded lazily (a sharp pipeline per frame). Sizes and the frame count are checked
  * against the limits from the header before any pixel is decoded.
  */
-export async function openImage(file: string, format: OcrImageFormat, label: string, limits: ImageLimits): Promise<SourceImage[]> {
+export async function openImage(
+  file: string,
+  format: OcrImageFormat,
+  label: string,
+  limits: ImageLimits,
+): Promise<SourceImage[]> {
   if (format === 'bmp') {
     // libvips in sharp's prebuilt binaries has no BMP loader: the images module's decoder checks the header first.
     const bmp = await decodeBmp(await readFile(file), limits.maxPixels).catch((err: unknown) => {
       throw imageError(err, label, limits.maxPixels);
     });
-    const pixels = sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: bmp.channels } }).flatten({ background: '#ffffff' });
-    return [{ page: 1, pixels, width: bmp.width, height: bmp.height, dpi: bmp.dpi && bmp.dpi >= 30 && bmp.dpi <= 4800 ? Math.round(bmp.dpi) : null }];
+    const pixels = sharp(bmp.data, { raw: { width: bmp.width, height: bmp.height, channels: bmp.channels } }).flatten({
+      background: '#ffffff',
+    });
+    return [
+      {
+        page: 1,
+        pixels,
+        width: bmp.width,
+        height: bmp.height,
+        dpi: bmp.dpi && bmp.dpi >= 30 && bmp.dpi <= 4800 ? Math.round(bmp.dpi) : null,
+      },
+    ];
   }
   let meta: Metadata;
   try {
@@ -75,22 +97,33 @@ export async function openImage(file: string, format: OcrImageFormat, label: str
   }
   const frames = format === 'tif' ? Math.max(1, meta.pages ?? 1) : 1;
   if (limits.maxPages !== null && frames > limits.maxPages) {
-    throw new EngineError('PAGE_LIMIT_EXCEEDED', `${label} has ${frames} pages; your plan allows at most ${limits.maxPages} pages per document`, {
-      details: { pages: frames, maxPagesPerPdf: limits.maxPages },
-    });
+    throw new EngineError(
+      'PAGE_LIMIT_EXCEEDED',
+      `${label} has ${frames} pages; your plan allows at most ${limits.maxPages} pages per document`,
+      {
+        details: { pages: frames, maxPagesPerPdf: limits.maxPages },
+      },
+    );
   }
   const out: SourceImage[] = [];
   for (let i = 0; i < frames; i++) {
     // Frames of a TIFF may differ in size: each is checked on its own.
-    const m = i === 0 ? meta : await sharp(file, { page: i, limitInputPixels: limits.maxPixels }).metadata().catch((err: unknown) => {
-      throw imageError(err, label, limits.maxPixels);
-    });
+    const m =
+      i === 0
+        ? meta
+        : await sharp(file, { page: i, limitInputPixels: limits.maxPixels })
+            .metadata()
+            .catch((err: unknown) => {
+              throw imageError(err, label, limits.maxPixels);
+            });
     const w = m.width ?? 0;
     const h = m.height ?? 0;
     if (w * h > limits.maxPixels) throw imageError(new Error('pixel limit'), label, limits.maxPixels);
     if (!w || !h) throw imageError(new Error('no size'), label, limits.maxPixels);
     const rotated = (m.orientation ?? 1) >= 5;
-    const pixels = sharp(file, { page: i, limitInputPixels: limits.maxPixels, failOn: 'error' }).autoOrient().flatten({ background: '#ffffff' });
+    const pixels = sharp(file, { page: i, limitInputPixels: limits.maxPixels, failOn: 'error' })
+      .autoOrient()
+      .flatten({ background: '#ffffff' });
     out.push({ page: i + 1, pixels, width: rotated ? h : w, height: rotated ? w : h, dpi: statedDpi(m) });
   }
   return out;

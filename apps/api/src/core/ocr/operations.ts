@@ -28,8 +28,7 @@ export const OCR_MAX_PIXELS = 80_000_000;
 export const DEFAULT_OCR_DPI = 300;
 
 export type OcrInput =
-  | { kind: 'pdf'; pdf: PreparedPdf }
-  | { kind: 'image'; path: string; format: OcrImageFormat; label: string };
+  { kind: 'pdf'; pdf: PreparedPdf } | { kind: 'image'; path: string; format: OcrImageFormat; label: string };
 
 export interface OcrRequest {
   languages: string[];
@@ -120,7 +119,11 @@ export async function checkLanguages(job: PdfJob, wanted: string[]): Promise<voi
 
 /** Refuse pages that would render past the pixel cap, naming the dpi that would fit. */
 async function checkRenderSize(job: PdfJob, pdf: PreparedPdf, pages: number[], dpi: number): Promise<void> {
-  const { value: boxes } = await job.engines.run('pageBoxes', (f) => f(pdf.path, { pages: pdf.pages }, job.ctx), job.signal);
+  const { value: boxes } = await job.engines.run(
+    'pageBoxes',
+    (f) => f(pdf.path, { pages: pdf.pages }, job.ctx),
+    job.signal,
+  );
   for (const b of boxes) {
     if (!pages.includes(b.page)) continue;
     const px = ((b.width * dpi) / 72) * ((b.height * dpi) / 72);
@@ -139,7 +142,11 @@ async function checkRenderSize(job: PdfJob, pdf: PreparedPdf, pages: number[], d
  * The pages of an upload, ready to be read lazily. PDF pages are rendered one at a time when asked (so rendering and
  * recognition of different pages overlap); image frames are decoded with the pixel cap and the plan's page limit.
  */
-async function sourcePages(job: PdfJob, input: OcrInput, req: Pick<OcrRequest, 'dpi' | 'pageRange'>): Promise<SourcePage[]> {
+async function sourcePages(
+  job: PdfJob,
+  input: OcrInput,
+  req: Pick<OcrRequest, 'dpi' | 'pageRange'>,
+): Promise<SourcePage[]> {
   if (input.kind === 'pdf') {
     const dpi = req.dpi ?? DEFAULT_OCR_DPI;
     const pages = parsePageSet(req.pageRange, input.pdf.pages, 'pageRange');
@@ -154,15 +161,26 @@ async function sourcePages(job: PdfJob, input: OcrInput, req: Pick<OcrRequest, '
         png: () =>
           (rendered ??= job.ws
             .subdir(`ocr-render-${page}`)
-            .then((dir) => job.engines.run('render', (f) => f(input.pdf.path, dir, { format: 'png', dpi, pages: [page] }, job.ctx), job.signal))
+            .then((dir) =>
+              job.engines.run(
+                'render',
+                (f) => f(input.pdf.path, dir, { format: 'png', dpi, pages: [page] }, job.ctx),
+                job.signal,
+              ),
+            )
             .then((r) => r.value[0]!.path)),
       };
     });
   }
   if (req.pageRange) {
-    throw new EngineError('INVALID_INPUT', 'pageRange: only for PDF input (an image is OCR-ed whole)', { details: { field: 'pageRange' } });
+    throw new EngineError('INVALID_INPUT', 'pageRange: only for PDF input (an image is OCR-ed whole)', {
+      details: { field: 'pageRange' },
+    });
   }
-  const frames = await openImage(input.path, input.format, input.label, { maxPixels: OCR_MAX_PIXELS, maxPages: job.maxPages });
+  const frames = await openImage(input.path, input.format, input.label, {
+    maxPixels: OCR_MAX_PIXELS,
+    maxPages: job.maxPages,
+  });
   return frames.map((f) => {
     let written: Promise<string> | undefined;
     return {
@@ -172,13 +190,22 @@ async function sourcePages(job: PdfJob, input: OcrInput, req: Pick<OcrRequest, '
       png: () => {
         const file = tmp(job, `frame-${f.page}.png`);
         // Level 1: these files live for one request; speed matters more than size.
-        return (written ??= f.pixels.png({ compressionLevel: 1 }).toFile(file).then(() => file));
+        return (written ??= f.pixels
+          .png({ compressionLevel: 1 })
+          .toFile(file)
+          .then(() => file));
       },
     };
   });
 }
 
-async function recognize(job: PdfJob, image: string, req: OcrRequest, dpi: number, pdf?: { output: string; textOnly?: boolean }): Promise<OcrPage> {
+async function recognize(
+  job: PdfJob,
+  image: string,
+  req: OcrRequest,
+  dpi: number,
+  pdf?: { output: string; textOnly?: boolean },
+): Promise<OcrPage> {
   const { value } = await job.engines.run(
     'ocr',
     (f) => f(image, { languages: req.languages, psm: req.psm, whitelist: req.whitelist, dpi, pdf }, job.ctx),
@@ -214,7 +241,9 @@ function pageResult(page: number, dpi: number, r: OcrPage, words: boolean): OcrP
 function summarise(pages: OcrPageResult[], languages: string[]): OcrResult {
   const words = pages.reduce((n, p) => n + p.words, 0);
   // Mean over all words, like each page's own mean: a page with one word does not weigh as much as a full one.
-  const confidence = words ? Math.round((pages.reduce((n, p) => n + p.confidence * p.words, 0) / words) * 100) / 100 : 0;
+  const confidence = words
+    ? Math.round((pages.reduce((n, p) => n + p.confidence * p.words, 0) / words) * 100) / 100
+    : 0;
   return { text: pages.map((p) => p.text).join('\n\n'), confidence, languages, pageCount: pages.length, pages };
 }
 
@@ -256,7 +285,11 @@ export function bestPass<T extends { confidence: number; words: number }>(passes
   return fair.reduce((a, b) => (b.confidence > a.confidence ? b : a));
 }
 
-export async function ocrEnhanced(job: PdfJob, input: OcrInput, req: OcrRequest): Promise<OcrResult & { pages: EnhancedPageResult[] }> {
+export async function ocrEnhanced(
+  job: PdfJob,
+  input: OcrInput,
+  req: OcrRequest,
+): Promise<OcrResult & { pages: EnhancedPageResult[] }> {
   await checkLanguages(job, req.languages);
   const pages = await sourcePages(job, input, req);
   const results = await pool(
@@ -328,7 +361,13 @@ const clamp01 = (n: number) => Math.max(0, Math.min(1, n));
 
 const NOISE_THRESHOLD = 0.02;
 
-export function scoreQuality(m: { dpi: number | null; dynamicRange: number; sharpness: number; skewAngle: number; noise: number }): {
+export function scoreQuality(m: {
+  dpi: number | null;
+  dynamicRange: number;
+  sharpness: number;
+  skewAngle: number;
+  noise: number;
+}): {
   score: number;
   advice: string[];
 } {
@@ -344,32 +383,46 @@ export function scoreQuality(m: { dpi: number | null; dynamicRange: number; shar
     advice.push(`Resolution is low (${m.dpi} dpi): rescan at 300 dpi; small text may not be readable`);
   }
   const contrast = clamp01(0.3 + (m.dynamicRange - 0.2) * (0.7 / 0.4));
-  if (m.dynamicRange < 0.5) advice.push('Contrast is low: use preprocessImage or the enhanced route, or rescan darker / on a white background');
+  if (m.dynamicRange < 0.5)
+    advice.push('Contrast is low: use preprocessImage or the enhanced route, or rescan darker / on a white background');
   const sharp = clamp01(Math.log10(Math.max(1, m.sharpness)) / Math.log10(BLUR_THRESHOLD * 5));
   if (m.sharpness < BLUR_THRESHOLD) advice.push('The image is blurred: rescan with the document flat and in focus');
   const clean = m.noise <= NOISE_THRESHOLD ? 1 : Math.max(0.4, 1 - (m.noise - NOISE_THRESHOLD) * 8);
-  if (m.noise > NOISE_THRESHOLD) advice.push('The scan is noisy (specks or grain): the enhanced route filters it; a cleaner scan is better');
+  if (m.noise > NOISE_THRESHOLD)
+    advice.push('The scan is noisy (specks or grain): the enhanced route filters it; a cleaner scan is better');
   const a = Math.abs(m.skewAngle);
   const skew = a < 0.5 ? 1 : a < 2 ? 0.92 : a < 5 ? 0.8 : 0.6;
   if (a >= 0.5) advice.push(`The page is skewed by about ${a.toFixed(1)}°: the enhanced route straightens it`);
   return { score: Math.round(100 * res * contrast * Math.max(0.2, sharp) * skew * clean), advice };
 }
 
-export async function ocrAnalyzeQuality(job: PdfJob, input: OcrInput, req: Pick<OcrRequest, 'pageRange'>): Promise<QualityResult> {
+export async function ocrAnalyzeQuality(
+  job: PdfJob,
+  input: OcrInput,
+  req: Pick<OcrRequest, 'pageRange'>,
+): Promise<QualityResult> {
   let ppi = new Map<number, number>();
   let textPages = new Set<number>();
   if (input.kind === 'pdf') {
-    const { value: a } = await job.engines.run('analyze', (f) => f(input.pdf.path, { text: true }, job.ctx), job.signal);
+    const { value: a } = await job.engines.run(
+      'analyze',
+      (f) => f(input.pdf.path, { text: true }, job.ctx),
+      job.signal,
+    );
     textPages = new Set(a.textPages);
     // The page's scan is its largest image; its resolution is what OCR will see.
     const largest = new Map<number, { px: number; ppi: number }>();
     for (const img of a.images) {
       const px = img.width * img.height;
-      if (px > (largest.get(img.page)?.px ?? 0)) largest.set(img.page, { px, ppi: Math.round(Math.min(img.xPpi, img.yPpi)) });
+      if (px > (largest.get(img.page)?.px ?? 0))
+        largest.set(img.page, { px, ppi: Math.round(Math.min(img.xPpi, img.yPpi)) });
     }
     ppi = new Map([...largest].map(([p, v]) => [p, v.ppi]));
   }
-  const pages = await sourcePages(job, input, { pageRange: req.pageRange, dpi: input.kind === 'pdf' ? MEASURE_DPI : undefined });
+  const pages = await sourcePages(job, input, {
+    pageRange: req.pageRange,
+    dpi: input.kind === 'pdf' ? MEASURE_DPI : undefined,
+  });
   const results = await pool(
     pages,
     widthOf(job),
@@ -387,7 +440,13 @@ export async function ocrAnalyzeQuality(job: PdfJob, input: OcrInput, req: Pick<
       const skewAngle = estimateSkew(clean);
       const dpi = input.kind === 'pdf' ? (ppi.get(src.page) ?? null) : src.stated ? src.dpi : null;
       const hasText = textPages.has(src.page);
-      const q = scoreQuality({ dpi: input.kind === 'pdf' && dpi === null && hasText ? 300 : dpi, dynamicRange: c.range, sharpness, skewAngle, noise });
+      const q = scoreQuality({
+        dpi: input.kind === 'pdf' && dpi === null && hasText ? 300 : dpi,
+        dynamicRange: c.range,
+        sharpness,
+        skewAngle,
+        noise,
+      });
       if (hasText) q.advice.unshift('This page already has a text layer: /pdf/extract-text reads it without OCR');
       return {
         page: src.page,
@@ -438,7 +497,11 @@ const HAS_TEXT_CHARS = 20;
  * and its vector content, fonts and image quality are untouched. Pages that already have text are skipped unless
  * `force`.
  */
-export async function ocrSearchablePdf(job: PdfJob, input: OcrInput, req: OcrRequest & { force?: boolean }): Promise<SearchableResult> {
+export async function ocrSearchablePdf(
+  job: PdfJob,
+  input: OcrInput,
+  req: OcrRequest & { force?: boolean },
+): Promise<SearchableResult> {
   await checkLanguages(job, req.languages);
   let pages = await sourcePages(job, input, req);
   const skipped: number[] = [];
@@ -472,17 +535,50 @@ export async function ocrSearchablePdf(job: PdfJob, input: OcrInput, req: OcrReq
     return to;
   };
   if (input.kind === 'image') {
-    const file = await merge(done.map((d) => d.pdf), output);
-    return { path: file, name: 'searchable', pages: done.length, confidence, ocrPages: done.map((d) => d.page), skippedPages: [] };
+    const file = await merge(
+      done.map((d) => d.pdf),
+      output,
+    );
+    return {
+      path: file,
+      name: 'searchable',
+      pages: done.length,
+      confidence,
+      ocrPages: done.map((d) => d.page),
+      skippedPages: [],
+    };
   }
   if (!done.length) {
-    return { path: input.pdf.path, name: 'searchable', pages: input.pdf.pages, confidence, ocrPages: [], skippedPages: skipped };
+    return {
+      path: input.pdf.path,
+      name: 'searchable',
+      pages: input.pdf.pages,
+      confidence,
+      ocrPages: [],
+      skippedPages: skipped,
+    };
   }
-  const layer = await merge(done.map((d) => d.pdf), tmp(job, 'layers.pdf'));
+  const layer = await merge(
+    done.map((d) => d.pdf),
+    tmp(job, 'layers.pdf'),
+  );
   await job.engines.run(
     'stamp',
-    (f) => f(input.pdf.path, output, { stamp: layer, map: done.map((d, i) => ({ page: d.page, stampPage: i + 1 })) }, job.ctx),
+    (f) =>
+      f(
+        input.pdf.path,
+        output,
+        { stamp: layer, map: done.map((d, i) => ({ page: d.page, stampPage: i + 1 })) },
+        job.ctx,
+      ),
     job.signal,
   );
-  return { path: output, name: 'searchable', pages: input.pdf.pages, confidence, ocrPages: done.map((d) => d.page), skippedPages: skipped };
+  return {
+    path: output,
+    name: 'searchable',
+    pages: input.pdf.pages,
+    confidence,
+    ocrPages: done.map((d) => d.page),
+    skippedPages: skipped,
+  };
 }

@@ -31,7 +31,11 @@ export interface PdfJob {
   ctx: OpContext;
 }
 
-export async function createJob(engines: Engines, ws: Workspace, opts: { signal?: AbortSignal; maxPages: number | null }): Promise<PdfJob> {
+export async function createJob(
+  engines: Engines,
+  ws: Workspace,
+  opts: { signal?: AbortSignal; maxPages: number | null },
+): Promise<PdfJob> {
   const scratch = await ws.subdir('scratch');
   return { engines, ws, signal: opts.signal, maxPages: opts.maxPages, ctx: { signal: opts.signal, scratch } };
 }
@@ -59,7 +63,8 @@ export interface OutputFile {
   pages?: number;
 }
 
-const out = (job: PdfJob, name: string) => job.ws.file(`out-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${name}`);
+const out = (job: PdfJob, name: string) =>
+  job.ws.file(`out-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${name}`);
 
 /** `atLeast`: counting stopped past the limit, so `pages` is only a lower bound. */
 function pageLimitError(label: string, pages: number, max: number, atLeast = false): EngineError {
@@ -89,7 +94,8 @@ export async function preparePdf(
     job.signal,
   );
   if (count.pages < 1) throw new EngineError('INVALID_PDF', `${opts.label} has no pages`, {});
-  if (job.maxPages !== null && count.pages > job.maxPages) throw pageLimitError(opts.label, count.pages, job.maxPages, count.atLeast);
+  if (job.maxPages !== null && count.pages > job.maxPages)
+    throw pageLimitError(opts.label, count.pages, job.maxPages, count.atLeast);
   let p = file.path;
   if (count.encrypted && !opts.keepEncryption) {
     p = out(job, 'decrypted.pdf');
@@ -109,14 +115,23 @@ export async function preparePdf(
         // rebuilt nothing: failing here lets the next engine of the chain try.
         const { value: got } = await job.engines.run('countPages', (g) => g(rebuilt, {}, job.ctx), job.signal);
         if (got.pages !== count.pages || got.declaredPages !== undefined) {
-          throw Object.assign(new EngineError('ENGINE_FAILED', 'The page tree could not be rebuilt', {}), { documentFault: true });
+          throw Object.assign(new EngineError('ENGINE_FAILED', 'The page tree could not be rebuilt', {}), {
+            documentFault: true,
+          });
         }
       },
       job.signal,
     );
     p = rebuilt;
   }
-  return { path: p, filename: file.filename, size: file.size, pages: count.pages, wasEncrypted: count.encrypted, version };
+  return {
+    path: p,
+    filename: file.filename,
+    size: file.size,
+    pages: count.pages,
+    wasEncrypted: count.encrypted,
+    version,
+  };
 }
 
 // ---------------------------------------------------------------- speculation
@@ -168,10 +183,23 @@ export async function speculateMerge(job: PdfJob, files: SourceFile[]): Promise<
   if (job.engines.options.speculate === false) return undefined;
   await Promise.all(files.map((f, i) => assertPdf(f.path, `files[${i + 1}] ("${f.filename}")`)));
   const file = out(job, 'merged.pdf');
-  return speculate(job, files.map((f) => f.path), async (ctx) => {
-    await job.engines.run('merge', (f) => f(files.map((x) => x.path), file, ctx), ctx.signal);
-    return file;
-  });
+  return speculate(
+    job,
+    files.map((f) => f.path),
+    async (ctx) => {
+      await job.engines.run(
+        'merge',
+        (f) =>
+          f(
+            files.map((x) => x.path),
+            file,
+            ctx,
+          ),
+        ctx.signal,
+      );
+      return file;
+    },
+  );
 }
 
 export async function mergePdfs(job: PdfJob, inputs: PreparedPdf[], spec?: Speculation<string>): Promise<OutputFile> {
@@ -183,7 +211,16 @@ export async function mergePdfs(job: PdfJob, inputs: PreparedPdf[], spec?: Specu
   if (spec && sameInputs(spec, inputs)) return { path: await spec.result, name: 'merged', pages: total };
   spec?.cancel();
   const file = out(job, 'merged.pdf');
-  await job.engines.run('merge', (f) => f(inputs.map((i) => i.path), file, job.ctx), job.signal);
+  await job.engines.run(
+    'merge',
+    (f) =>
+      f(
+        inputs.map((i) => i.path),
+        file,
+        job.ctx,
+      ),
+    job.signal,
+  );
   return { path: file, name: 'merged', pages: total };
 }
 
@@ -196,22 +233,31 @@ export async function splitPdf(
 ): Promise<OutputFile[]> {
   if (opts.mode === 'ranges') {
     if (!opts.ranges?.trim()) {
-      throw new EngineError('INVALID_INPUT', 'ranges: required when mode is "ranges" (e.g. "1-3,5")', { details: { field: 'ranges' } });
+      throw new EngineError('INVALID_INPUT', 'ranges: required when mode is "ranges" (e.g. "1-3,5")', {
+        details: { field: 'ranges' },
+      });
     }
     const ranges = parsePageRanges(opts.ranges, input.pages, 'ranges');
-    if (ranges.length > 500) throw new EngineError('INVALID_INPUT', 'ranges: at most 500 ranges', { details: { field: 'ranges' } });
+    if (ranges.length > 500)
+      throw new EngineError('INVALID_INPUT', 'ranges: at most 500 ranges', { details: { field: 'ranges' } });
     return Promise.all(
       ranges.map(async (r, i) => {
         const file = out(job, `part-${i + 1}.pdf`);
         const pages = expandRanges([r]);
         await job.engines.run('selectPages', (f) => f(input.path, file, pages, job.ctx), job.signal);
-        return { path: file, name: r.from === r.to ? `page-${r.from}` : `pages-${r.from}-${r.to}`, pages: pages.length };
+        return {
+          path: file,
+          name: r.from === r.to ? `page-${r.from}` : `pages-${r.from}-${r.to}`,
+          pages: pages.length,
+        };
       }),
     );
   }
   const every = opts.mode === 'each' ? 1 : opts.every;
   if (!every || !Number.isInteger(every) || every < 1) {
-    throw new EngineError('INVALID_INPUT', 'every: required when mode is "every": a whole number of pages, 1 or more', { details: { field: 'every' } });
+    throw new EngineError('INVALID_INPUT', 'every: required when mode is "every": a whole number of pages, 1 or more', {
+      details: { field: 'every' },
+    });
   }
   const dir = await job.ws.subdir('split');
   const { value: files } = await job.engines.run('splitEvery', (f) => f(input.path, dir, every, job.ctx), job.signal);
@@ -223,7 +269,8 @@ export async function splitPdf(
 }
 
 export async function extractPages(job: PdfJob, input: PreparedPdf, spec: string | undefined): Promise<OutputFile> {
-  if (!spec?.trim()) throw new EngineError('INVALID_INPUT', 'pages: required (e.g. "1-3,5")', { details: { field: 'pages' } });
+  if (!spec?.trim())
+    throw new EngineError('INVALID_INPUT', 'pages: required (e.g. "1-3,5")', { details: { field: 'pages' } });
   const pages = parsePageList(spec, input.pages, 'pages');
   const file = out(job, 'extracted.pdf');
   await job.engines.run('selectPages', (f) => f(input.path, file, pages, job.ctx), job.signal);
@@ -231,11 +278,14 @@ export async function extractPages(job: PdfJob, input: PreparedPdf, spec: string
 }
 
 export async function deletePages(job: PdfJob, input: PreparedPdf, spec: string | undefined): Promise<OutputFile> {
-  if (!spec?.trim()) throw new EngineError('INVALID_INPUT', 'pages: required (e.g. "2,4-6")', { details: { field: 'pages' } });
+  if (!spec?.trim())
+    throw new EngineError('INVALID_INPUT', 'pages: required (e.g. "2,4-6")', { details: { field: 'pages' } });
   const drop = new Set(parsePageSet(spec, input.pages, 'pages'));
   const keep = Array.from({ length: input.pages }, (_, i) => i + 1).filter((p) => !drop.has(p));
   if (keep.length === 0) {
-    throw new EngineError('INVALID_INPUT', 'pages: cannot delete every page; a PDF keeps at least one', { details: { field: 'pages' } });
+    throw new EngineError('INVALID_INPUT', 'pages: cannot delete every page; a PDF keeps at least one', {
+      details: { field: 'pages' },
+    });
   }
   const file = out(job, 'deleted.pdf');
   await job.engines.run('selectPages', (f) => f(input.path, file, keep, job.ctx), job.signal);
@@ -249,7 +299,12 @@ export async function reorderPages(job: PdfJob, input: PreparedPdf, spec: string
   return { path: file, name: 'reordered', pages: order.length };
 }
 
-export async function rotatePages(job: PdfJob, input: PreparedPdf, angle: 90 | 180 | 270, spec: string | undefined): Promise<OutputFile> {
+export async function rotatePages(
+  job: PdfJob,
+  input: PreparedPdf,
+  angle: 90 | 180 | 270,
+  spec: string | undefined,
+): Promise<OutputFile> {
   const pages = parsePageSet(spec, input.pages, 'pages');
   const file = out(job, 'rotated.pdf');
   await job.engines.run('rotate', (f) => f(input.path, file, { angle, pages }, job.ctx), job.signal);
@@ -259,12 +314,21 @@ export async function rotatePages(job: PdfJob, input: PreparedPdf, angle: 90 | 1
 // ---------------------------------------------------------------- stamps
 
 async function boxesFor(job: PdfJob, input: PreparedPdf, pages: number[]) {
-  const { value: boxes } = await job.engines.run('pageBoxes', (f) => f(input.path, { pages: input.pages }, job.ctx), job.signal);
+  const { value: boxes } = await job.engines.run(
+    'pageBoxes',
+    (f) => f(input.path, { pages: input.pages }, job.ctx),
+    job.signal,
+  );
   const want = new Set(pages);
   return boxes.filter((b) => want.has(b.page));
 }
 
-export async function watermarkPdf(job: PdfJob, input: PreparedPdf, spec: WatermarkSpec, pagesSpec: string | undefined): Promise<OutputFile> {
+export async function watermarkPdf(
+  job: PdfJob,
+  input: PreparedPdf,
+  spec: WatermarkSpec,
+  pagesSpec: string | undefined,
+): Promise<OutputFile> {
   const pages = parsePageSet(pagesSpec, input.pages, 'pages');
   const boxes = await boxesFor(job, input, pages);
   const stamp = path.join(job.ctx.scratch, 'watermark-stamp.pdf');
@@ -274,7 +338,12 @@ export async function watermarkPdf(job: PdfJob, input: PreparedPdf, spec: Waterm
   return { path: file, name: 'watermarked', pages: input.pages };
 }
 
-export async function numberPages(job: PdfJob, input: PreparedPdf, spec: PageNumberSpec, pagesSpec: string | undefined): Promise<OutputFile> {
+export async function numberPages(
+  job: PdfJob,
+  input: PreparedPdf,
+  spec: PageNumberSpec,
+  pagesSpec: string | undefined,
+): Promise<OutputFile> {
   const pages = parsePageSet(pagesSpec, input.pages, 'pages');
   const boxes = await boxesFor(job, input, pages);
   const stamp = path.join(job.ctx.scratch, 'page-numbers-stamp.pdf');
@@ -294,7 +363,9 @@ export interface ProtectOptions {
 
 function checkProtect(opts: ProtectOptions): void {
   if (!opts.userPassword && !opts.ownerPassword) {
-    throw new EngineError('INVALID_INPUT', 'userPassword, ownerPassword: give at least one password', { details: { field: 'userPassword' } });
+    throw new EngineError('INVALID_INPUT', 'userPassword, ownerPassword: give at least one password', {
+      details: { field: 'userPassword' },
+    });
   }
 }
 
@@ -302,21 +373,40 @@ async function encryptTo(job: PdfJob, source: string, opts: ProtectOptions, ctx:
   const file = out(job, 'protected.pdf');
   await job.engines.run(
     'encrypt',
-    (f) => f(source, file, { userPassword: opts.userPassword ?? '', ownerPassword: opts.ownerPassword ?? '', permissions: opts.permissions }, ctx),
+    (f) =>
+      f(
+        source,
+        file,
+        {
+          userPassword: opts.userPassword ?? '',
+          ownerPassword: opts.ownerPassword ?? '',
+          permissions: opts.permissions,
+        },
+        ctx,
+      ),
     ctx.signal,
   );
   return file;
 }
 
 /** Start encrypting the raw upload while it is checked (see Speculation). */
-export async function speculateProtect(job: PdfJob, file: SourceFile, opts: ProtectOptions): Promise<Speculation<string> | undefined> {
+export async function speculateProtect(
+  job: PdfJob,
+  file: SourceFile,
+  opts: ProtectOptions,
+): Promise<Speculation<string> | undefined> {
   checkProtect(opts);
   if (job.engines.options.speculate === false) return undefined;
   await assertPdf(file.path, `"${file.filename}"`);
   return speculate(job, [file.path], (ctx) => encryptTo(job, file.path, opts, ctx));
 }
 
-export async function protectPdf(job: PdfJob, input: PreparedPdf, opts: ProtectOptions, spec?: Speculation<string>): Promise<OutputFile> {
+export async function protectPdf(
+  job: PdfJob,
+  input: PreparedPdf,
+  opts: ProtectOptions,
+  spec?: Speculation<string>,
+): Promise<OutputFile> {
   checkProtect(opts);
   if (spec && sameInputs(spec, [input])) return { path: await spec.result, name: 'protected', pages: input.pages };
   spec?.cancel();
@@ -326,7 +416,9 @@ export async function protectPdf(job: PdfJob, input: PreparedPdf, opts: ProtectO
 /** `input` was prepared with its password (decrypted by preparePdf); an unencrypted upload is refused. */
 export async function unlockPdf(job: PdfJob, input: PreparedPdf): Promise<OutputFile> {
   if (!input.wasEncrypted) {
-    throw new EngineError('INVALID_INPUT', 'file: this PDF is not encrypted; there is nothing to unlock', { details: { field: 'file' } });
+    throw new EngineError('INVALID_INPUT', 'file: this PDF is not encrypted; there is nothing to unlock', {
+      details: { field: 'file' },
+    });
   }
   return { path: input.path, name: 'unlocked', pages: input.pages };
 }
@@ -369,11 +461,19 @@ export async function analyzePdf(job: PdfJob, input: PreparedPdf): Promise<Analy
 const wholeDocument = (spec?: string) => !spec?.trim() || ['all', '*'].includes(spec.trim().toLowerCase());
 
 /** Start extracting the whole text of an upload while it is checked (only when every page is asked). */
-export async function speculateText(job: PdfJob, file: SourceFile, opts: { pageRange?: string; layout: boolean; words: boolean }) {
+export async function speculateText(
+  job: PdfJob,
+  file: SourceFile,
+  opts: { pageRange?: string; layout: boolean; words: boolean },
+) {
   if (!wholeDocument(opts.pageRange) || job.engines.options.speculate === false) return undefined;
   await assertPdf(file.path, `"${file.filename}"`);
   return speculate(job, [file.path], async (ctx) => {
-    const { value } = await job.engines.run('extractText', (f) => f(file.path, { pages: 'all', layout: opts.layout, words: opts.words }, ctx), ctx.signal);
+    const { value } = await job.engines.run(
+      'extractText',
+      (f) => f(file.path, { pages: 'all', layout: opts.layout, words: opts.words }, ctx),
+      ctx.signal,
+    );
     return value;
   });
 }
@@ -391,7 +491,13 @@ export async function extractText(
     // Used only when the tool saw the same pages as the check.
     if (got.length === input.pages) value = got;
   } else spec?.cancel();
-  value ??= (await job.engines.run('extractText', (f) => f(input.path, { pages, layout: opts.layout, words: opts.words }, job.ctx), job.signal)).value;
+  value ??= (
+    await job.engines.run(
+      'extractText',
+      (f) => f(input.path, { pages, layout: opts.layout, words: opts.words }, job.ctx),
+      job.signal,
+    )
+  ).value;
   return { pages: value, text: value.map((p) => p.text).join('\n\n') };
 }
 
@@ -413,9 +519,25 @@ export async function compressPdf(job: PdfJob, input: PreparedPdf, level: Compre
   if (size >= originalSize) {
     // Never a larger file: hand back the original bytes.
     await copyFile(input.path, file);
-    return { path: file, name: 'compressed', pages: input.pages, originalSize, compressedSize: originalSize, reduced: false, engine };
+    return {
+      path: file,
+      name: 'compressed',
+      pages: input.pages,
+      originalSize,
+      compressedSize: originalSize,
+      reduced: false,
+      engine,
+    };
   }
-  return { path: file, name: 'compressed', pages: input.pages, originalSize, compressedSize: size, reduced: true, engine };
+  return {
+    path: file,
+    name: 'compressed',
+    pages: input.pages,
+    originalSize,
+    compressedSize: size,
+    reduced: true,
+    engine,
+  };
 }
 
 export interface CompressionEstimate {
@@ -449,7 +571,8 @@ export async function compressionAnalysis(job: PdfJob, input: PreparedPdf) {
     for (const img of a.images) {
       const ppi = Math.max(img.xPpi, img.yPpi) || dpi;
       const scale = ppi > dpi * 1.5 ? dpi / ppi : 1;
-      const estimate = img.width * img.height * scale * scale * jpegBytesPerPixel[level] * (img.colorSpace === 'gray' ? 0.5 : 1);
+      const estimate =
+        img.width * img.height * scale * scale * jpegBytesPerPixel[level] * (img.colorSpace === 'gray' ? 0.5 : 1);
       images += Math.min(img.bytes, estimate);
     }
     const rest = Math.max(0, low - b.images);
@@ -460,7 +583,8 @@ export async function compressionAnalysis(job: PdfJob, input: PreparedPdf) {
     { level: 'medium', estimatedSize: lossy('medium'), estimatedReduction: 0, method: 'estimated (images at 150 dpi)' },
     { level: 'high', estimatedSize: lossy('high'), estimatedReduction: 0, method: 'estimated (images at 72 dpi)' },
   ];
-  for (const e of estimates) e.estimatedReduction = b.total ? Math.round((1 - e.estimatedSize / b.total) * 1000) / 10 : 0;
+  for (const e of estimates)
+    e.estimatedReduction = b.total ? Math.round((1 - e.estimatedSize / b.total) * 1000) / 10 : 0;
   const imageShare = b.total ? b.images / b.total : 0;
   const maxPpi = Math.max(0, ...a.images.map((i) => Math.max(i.xPpi, i.yPpi)));
   let recommendation: CompressionLevel = 'low';
@@ -504,7 +628,11 @@ export async function renderPages(
     }
   }
   const dir = await job.ws.subdir('render');
-  const { value } = await job.engines.run('render', (f) => f(input.path, dir, { format: opts.format, dpi: opts.dpi, pages, quality: opts.quality }, job.ctx), job.signal);
+  const { value } = await job.engines.run(
+    'render',
+    (f) => f(input.path, dir, { format: opts.format, dpi: opts.dpi, pages, quality: opts.quality }, job.ctx),
+    job.signal,
+  );
   return value.map((r) => ({ path: r.path, name: `page-${r.page}`, pages: 1 }));
 }
 

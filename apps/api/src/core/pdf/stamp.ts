@@ -62,12 +62,17 @@ export interface PageNumberSpec {
 
 /** The page as displayed: /Rotate 90 or 270 swaps width and height. */
 export function displayedSize(b: PageBox): { width: number; height: number } {
-  return b.rotate === 90 || b.rotate === 270 ? { width: b.height, height: b.width } : { width: b.width, height: b.height };
+  return b.rotate === 90 || b.rotate === 270
+    ? { width: b.height, height: b.width }
+    : { width: b.width, height: b.height };
 }
 
 function toRgb(hex: string, field: string) {
   const c = parseHexColor(hex);
-  if (!c) throw new EngineError('INVALID_INPUT', `${field}: "${hex}" is not a colour (valid: #rgb or #rrggbb)`, { details: { field } });
+  if (!c)
+    throw new EngineError('INVALID_INPUT', `${field}: "${hex}" is not a colour (valid: #rgb or #rrggbb)`, {
+      details: { field },
+    });
   return rgb(c[0] / 255, c[1] / 255, c[2] / 255);
 }
 
@@ -86,7 +91,14 @@ interface Item {
 }
 
 /** Centre point of an item of rotated size bw×bh at `position` on a page of size W×H. */
-function anchor(position: StampPosition, W: number, H: number, bw: number, bh: number, margin: number): [number, number] {
+function anchor(
+  position: StampPosition,
+  W: number,
+  H: number,
+  bw: number,
+  bh: number,
+  margin: number,
+): [number, number] {
   const [v, hz] = position === 'center' || position === 'diagonal' ? ['middle', 'center'] : position.split('-');
   const cx = hz === 'left' ? margin + bw / 2 : hz === 'right' ? W - margin - bw / 2 : W / 2;
   const cy = v === 'top' ? H - margin - bh / 2 : v === 'bottom' ? margin + bh / 2 : H / 2;
@@ -105,7 +117,10 @@ function drawCentered(page: PDFPage, item: Item, cx: number, cy: number, rot: nu
 
 function rotatedBox(w: number, h: number, rot: number) {
   const r = (rot * Math.PI) / 180;
-  return { bw: Math.abs(w * Math.cos(r)) + Math.abs(h * Math.sin(r)), bh: Math.abs(w * Math.sin(r)) + Math.abs(h * Math.cos(r)) };
+  return {
+    bw: Math.abs(w * Math.cos(r)) + Math.abs(h * Math.sin(r)),
+    bh: Math.abs(w * Math.sin(r)) + Math.abs(h * Math.cos(r)),
+  };
 }
 
 /** Build the watermark stamp; returns, per page, which stamp page to lay on it. */
@@ -120,15 +135,23 @@ export async function buildWatermarkStamp(
   let image: PDFImage | undefined;
   if (spec.mark.kind === 'text') {
     const text = drawableText(spec.mark.text);
-    drawn = { font: await embedFontFor(doc, spec.mark.font ?? 'helvetica-bold', text, 'text'), text, size: spec.mark.fontSize };
+    drawn = {
+      font: await embedFontFor(doc, spec.mark.font ?? 'helvetica-bold', text, 'text'),
+      text,
+      size: spec.mark.fontSize,
+    };
   } else {
     try {
       image = spec.mark.format === 'png' ? await doc.embedPng(spec.mark.bytes) : await doc.embedJpg(spec.mark.bytes);
     } catch (err) {
-      throw new EngineError('INVALID_INPUT', 'image: the watermark image could not be read (valid: PNG, JPEG, WebP, GIF, TIFF)', {
-        cause: err,
-        details: { field: 'image' },
-      });
+      throw new EngineError(
+        'INVALID_INPUT',
+        'image: the watermark image could not be read (valid: PNG, JPEG, WebP, GIF, TIFF)',
+        {
+          cause: err,
+          details: { field: 'image' },
+        },
+      );
     }
   }
 
@@ -167,7 +190,10 @@ function drawWatermark(
     let size = drawn.size;
     if (size === undefined) {
       // Diagonal without a size: span about 70 % of the diagonal; elsewhere 48 pt.
-      size = spec.position === 'diagonal' ? Math.max(8, Math.min(200, (0.7 * Math.hypot(W, H)) / Math.max(1, font.widthOfTextAtSize(text, 1)))) : 48;
+      size =
+        spec.position === 'diagonal'
+          ? Math.max(8, Math.min(200, (0.7 * Math.hypot(W, H)) / Math.max(1, font.widthOfTextAtSize(text, 1))))
+          : 48;
     }
     const w = font.widthOfTextAtSize(text, size);
     const capH = font.heightAtSize(size, { descender: false });
@@ -175,13 +201,18 @@ function drawWatermark(
     item = {
       w,
       h: capH,
-      draw: (p, x, y, r) => p.drawText(text, { x, y, size: sz, font, color, opacity: spec.opacity, rotate: degrees(r) }),
+      draw: (p, x, y, r) =>
+        p.drawText(text, { x, y, size: sz, font, color, opacity: spec.opacity, rotate: degrees(r) }),
     };
   } else {
     const img = image!;
     const w = Math.max(1, W * (spec.mark as ImageMark).scale);
     const h = (w * img.height) / img.width;
-    item = { w, h, draw: (p, x, y, r) => p.drawImage(img, { x, y, width: w, height: h, opacity: spec.opacity, rotate: degrees(r) }) };
+    item = {
+      w,
+      h,
+      draw: (p, x, y, r) => p.drawImage(img, { x, y, width: w, height: h, opacity: spec.opacity, rotate: degrees(r) }),
+    };
   }
   const { bw, bh } = rotatedBox(item.w, item.h, rot);
   if (!spec.repeat) {
@@ -197,11 +228,16 @@ function drawWatermark(
   const x0 = W / 2 - Math.floor(cols / 2) * stepX;
   const y0 = H / 2 - Math.floor(rows / 2) * stepY;
   if (cols * rows > 5000) {
-    throw new EngineError('INVALID_INPUT', 'spacingX, spacingY: the tiles are too dense (more than 5000 per page); increase the spacing or the size', {
-      details: { field: 'spacingX' },
-    });
+    throw new EngineError(
+      'INVALID_INPUT',
+      'spacingX, spacingY: the tiles are too dense (more than 5000 per page); increase the spacing or the size',
+      {
+        details: { field: 'spacingX' },
+      },
+    );
   }
-  for (let i = 0; i < cols; i++) for (let j = 0; j < rows; j++) drawCentered(page, item, x0 + i * stepX, y0 + j * stepY, rot);
+  for (let i = 0; i < cols; i++)
+    for (let j = 0; j < rows; j++) drawCentered(page, item, x0 + i * stepX, y0 + j * stepY, rot);
 }
 
 /** Build one stamp page per numbered page; `{n}` and `{total}` are replaced. */

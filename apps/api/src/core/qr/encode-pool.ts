@@ -7,7 +7,12 @@ import type { QrCode, QrRenderOptions } from '../interfaces';
 const workerUrl = new URL('./encode-worker.ts', import.meta.url).href;
 let tsxPath: string | undefined;
 /** tsx's ESM API (the `import` entry of tsx/esm/api; require.resolve finds its CommonJS twin). */
-const tsxApi = () => (tsxPath ??= pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href);
+const tsxApi = () =>
+  (tsxPath ??= pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href);
 
 type Reply =
   | { id: number; data: Uint8Array; mimeType: QrCode['mimeType']; version: number }
@@ -45,10 +50,16 @@ export class QrEncodePool {
         if (!p) return;
         slot.pending.delete(r.id);
         if ('error' in r) p.reject(new EngineError(r.error.code, r.error.message, { details: r.error.details }));
-        else p.resolve({ data: Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength), mimeType: r.mimeType, version: r.version });
+        else
+          p.resolve({
+            data: Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength),
+            mimeType: r.mimeType,
+            version: r.version,
+          });
       });
       const fail = (err: unknown) => {
-        for (const p of slot.pending.values()) p.reject(new EngineError('ENGINE_FAILED', 'QR encoding failed', { cause: err }));
+        for (const p of slot.pending.values())
+          p.reject(new EngineError('ENGINE_FAILED', 'QR encoding failed', { cause: err }));
         slot.pending.clear();
         if (this.slots[i] === slot) this.slots[i] = null;
       };

@@ -8,11 +8,20 @@ import { EngineError } from '../errors';
 /** WIFI: fields escape \ ; , : and " with a backslash. */
 export const escapeWifi = (s: string) => s.replace(/[\\;,:"]/g, (c) => `\\${c}`);
 
-export function wifiPayload(i: { ssid: string; password?: string; encryption: 'WPA' | 'WEP' | 'nopass'; hidden?: boolean }): string {
+export function wifiPayload(i: {
+  ssid: string;
+  password?: string;
+  encryption: 'WPA' | 'WEP' | 'nopass';
+  hidden?: boolean;
+}): string {
   if (i.encryption !== 'nopass' && !i.password) {
-    throw new EngineError('INVALID_INPUT', `password: required for ${i.encryption} networks (or set encryption to "nopass")`, {
-      details: { field: 'password' },
-    });
+    throw new EngineError(
+      'INVALID_INPUT',
+      `password: required for ${i.encryption} networks (or set encryption to "nopass")`,
+      {
+        details: { field: 'password' },
+      },
+    );
   }
   let s = `WIFI:T:${i.encryption};S:${escapeWifi(i.ssid)};`;
   if (i.encryption !== 'nopass') s += `P:${escapeWifi(i.password!)};`;
@@ -50,9 +59,16 @@ export function contactPayload(i: {
   const last = i.lastName ?? '';
   const full = [first, last].filter(Boolean).join(' ') || i.company || '';
   if (!full) {
-    throw new EngineError('INVALID_INPUT', 'firstName, lastName: give a name (or at least a company)', { details: { field: 'firstName' } });
+    throw new EngineError('INVALID_INPUT', 'firstName, lastName: give a name (or at least a company)', {
+      details: { field: 'firstName' },
+    });
   }
-  const lines = ['BEGIN:VCARD', 'VERSION:3.0', `N:${escapeText(last)};${escapeText(first)};;;`, `FN:${escapeText(full)}`];
+  const lines = [
+    'BEGIN:VCARD',
+    'VERSION:3.0',
+    `N:${escapeText(last)};${escapeText(first)};;;`,
+    `FN:${escapeText(full)}`,
+  ];
   if (i.company) lines.push(`ORG:${escapeText(i.company)}`);
   if (i.title) lines.push(`TITLE:${escapeText(i.title)}`);
   if (i.phone) lines.push(`TEL:${escapeText(i.phone)}`);
@@ -69,10 +85,19 @@ export function contactPayload(i: {
 
 /** 2024-05-01T10:00:00+02:00 → 20240501T080000Z */
 export function icsUtc(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
-export function eventPayload(i: { title: string; start: Date; end?: Date; location?: string; description?: string }): string {
+export function eventPayload(i: {
+  title: string;
+  start: Date;
+  end?: Date;
+  location?: string;
+  description?: string;
+}): string {
   if (i.end && i.end.getTime() < i.start.getTime()) {
     throw new EngineError('INVALID_INPUT', 'end: must not be before start', { details: { field: 'end' } });
   }
@@ -97,7 +122,8 @@ export function locationPayload(i: { latitude: number; longitude: number; altitu
 /** Phone numbers as dialled: spaces dropped, + digits and visual separators kept. */
 export const normalizePhone = (p: string) => p.replace(/\s+/g, '');
 
-export const smsPayload = (i: { phone: string; message?: string }) => `SMSTO:${normalizePhone(i.phone)}:${i.message ?? ''}`;
+export const smsPayload = (i: { phone: string; message?: string }) =>
+  `SMSTO:${normalizePhone(i.phone)}:${i.message ?? ''}`;
 
 export function emailPayload(i: { to: string; subject?: string; body?: string }): string {
   const q: string[] = [];

@@ -3,31 +3,41 @@ import { boolean, index, inet, integer, pgTable, text, timestamp, uniqueIndex, u
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  email: text('email').notNull().unique(),
-  name: text('name').notNull(),
-  company: text('company'),
-  passwordHash: text('password_hash').notNull(),
-  role: text('role', { enum: ['user', 'admin', 'super_admin', 'owner'] }).notNull().default('user'),
-  isActive: boolean('is_active').notNull().default(true),
-  emailVerifiedAt: ts('email_verified_at'),
-  registrationSource: text('registration_source', { enum: ['web', 'api', 'admin'] }).notNull().default('web'),
-  country: text('country'),
-  timezone: text('timezone'),
-  language: text('language'),
-  activePlan: text('active_plan'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-  lastLoginAt: ts('last_login_at'),
-}, (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)]);
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull().unique(),
+    name: text('name').notNull(),
+    company: text('company'),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['user', 'admin', 'super_admin', 'owner'] })
+      .notNull()
+      .default('user'),
+    isActive: boolean('is_active').notNull().default(true),
+    emailVerifiedAt: ts('email_verified_at'),
+    registrationSource: text('registration_source', { enum: ['web', 'api', 'admin'] })
+      .notNull()
+      .default('web'),
+    country: text('country'),
+    timezone: text('timezone'),
+    language: text('language'),
+    activePlan: text('active_plan'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    lastLoginAt: ts('last_login_at'),
+  },
+  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+);
 
 /** Single-use e-mail tokens; only their SHA-256 is kept. */
 export const emailVerifications = pgTable(
   'email_verifications',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
@@ -40,7 +50,9 @@ export const passwordResets = pgTable(
   'password_resets',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
@@ -58,7 +70,9 @@ export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     generation: integer('generation').notNull().default(0),
     userAgent: text('user_agent'),
@@ -78,7 +92,9 @@ export const sessionUsedTokens = pgTable(
   'session_used_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
     usedAt: ts('used_at').notNull().defaultNow(),
   },
   (t) => [index('session_used_tokens_session_idx').on(t.sessionId)],

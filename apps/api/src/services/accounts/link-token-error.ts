@@ -7,7 +7,11 @@ import { AppError } from '../../lib/app-error';
  * treat it as an expired session.
  */
 export class LinkTokenError extends AppError {
-  constructor(code: Extract<TErrorCode, 'INVALID_LINK' | 'LINK_EXPIRED'>, message: string, reason: 'unknown' | 'used' | 'expired') {
+  constructor(
+    code: Extract<TErrorCode, 'INVALID_LINK' | 'LINK_EXPIRED'>,
+    message: string,
+    reason: 'unknown' | 'used' | 'expired',
+  ) {
     super(code, message, { details: { reason } });
   }
 }

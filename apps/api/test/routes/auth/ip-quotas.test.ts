@@ -13,14 +13,19 @@ describe('per-IP quotas on sign-up and mail requests', () => {
   });
   afterAll(() => t.close());
 
-  const post = (ip: string, url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1/auth${url}`, payload, remoteAddress: ip });
+  const post = (ip: string, url: string, payload: object) =>
+    t.app.inject({ method: 'POST', url: `/api/v1/auth${url}`, payload, remoteAddress: ip });
 
   it('the 4th sign-up from one address in an hour is refused, creates nothing; another address still signs up', async () => {
-    for (let i = 0; i < 3; i++) expect((await post('198.51.100.1', '/register', registerBody({ email: uniqueEmail() }))).statusCode).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await post('198.51.100.1', '/register', registerBody({ email: uniqueEmail() }))).statusCode).toBe(201);
     const email = uniqueEmail();
     const refused = await post('198.51.100.1', '/register', registerBody({ email }));
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', error: expect.stringMatching(/Too many sign-ups from this address/) });
+    expect(refused.json()).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      error: expect.stringMatching(/Too many sign-ups from this address/),
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
     // Nothing was created: the same address signs up fine from elsewhere.
     expect((await post('198.51.100.2', '/register', registerBody({ email }))).statusCode).toBe(201);

@@ -21,7 +21,10 @@ const pdfOf = (res: { statusCode: number; rawPayload: Buffer; body: string }) =>
   expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   return saveBody(res.rawPayload);
 };
-const png = (color: string, w = 300, h = 200) => sharp({ create: { width: w, height: h, channels: 3, background: color } }).png().toBuffer();
+const png = (color: string, w = 300, h = 200) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 
 describe('office documents (LibreOffice)', () => {
   it('word-to-pdf: a 3-page DOCX keeps its pages and text, named after the upload', async () => {
@@ -34,24 +37,42 @@ describe('office documents (LibreOffice)', () => {
   });
 
   it('pageRange keeps only the asked pages; pdfa answers PDF/A-2b', async () => {
-    const file = pdfOf(await api.post('/conversion/word-to-pdf', { pageRange: '2-3', pdfa: 'true' }, [{ content: corpus('pages_3.docx') }]));
+    const file = pdfOf(
+      await api.post('/conversion/word-to-pdf', { pageRange: '2-3', pdfa: 'true' }, [
+        { content: corpus('pages_3.docx') },
+      ]),
+    );
     expect(pagesText(file).map((t) => t.trim())).toEqual(['Page 2', 'Page 3']);
     expect(run('pdfinfo', ['-meta', file])).toMatch(/pdfaid:part(>|=['"])2/);
   });
 
   it('a protected DOCX opens with its password; without it 422 PASSWORD_REQUIRED, wrong 422 WRONG_PASSWORD', async () => {
-    expect(errorOf(await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('protected_page_1.docx') }]))).toMatchObject({ status: 422, code: 'PASSWORD_REQUIRED' });
-    expect(errorOf(await api.post('/conversion/word-to-pdf', { password: 'bar' }, [{ content: corpus('protected_page_1.docx') }]))).toMatchObject({ status: 422, code: 'WRONG_PASSWORD' });
-    const file = pdfOf(await api.post('/conversion/word-to-pdf', { password: 'foo' }, [{ content: corpus('protected_page_1.docx') }]));
+    expect(
+      errorOf(await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('protected_page_1.docx') }])),
+    ).toMatchObject({ status: 422, code: 'PASSWORD_REQUIRED' });
+    expect(
+      errorOf(
+        await api.post('/conversion/word-to-pdf', { password: 'bar' }, [{ content: corpus('protected_page_1.docx') }]),
+      ),
+    ).toMatchObject({ status: 422, code: 'WRONG_PASSWORD' });
+    const file = pdfOf(
+      await api.post('/conversion/word-to-pdf', { password: 'foo' }, [{ content: corpus('protected_page_1.docx') }]),
+    );
     expect(pagesText(file)[0]).toContain('Page 1');
   });
 
   it('excel-to-pdf takes CSV; landscape turns the pages', async () => {
     const portrait = pdfOf(await api.post('/conversion/excel-to-pdf', {}, [{ content: corpus('sheet.csv') }]));
-    const landscape = pdfOf(await api.post('/conversion/excel-to-pdf', { landscape: 'true' }, [{ content: corpus('sheet.csv') }]));
+    const landscape = pdfOf(
+      await api.post('/conversion/excel-to-pdf', { landscape: 'true' }, [{ content: corpus('sheet.csv') }]),
+    );
     const csvText = readFileSync(corpus('sheet.csv'), 'utf8').split(/[\n,]/)[0]!.replace(/"/g, '').trim();
     expect(pagesText(portrait).join(' ')).toContain(csvText);
-    const size = (f: string) => /Page size:\s+([\d.]+) x ([\d.]+)/.exec(run('pdfinfo', [f]))!.slice(1).map(Number);
+    const size = (f: string) =>
+      /Page size:\s+([\d.]+) x ([\d.]+)/
+        .exec(run('pdfinfo', [f]))!
+        .slice(1)
+        .map(Number);
     const [pw, ph] = size(portrait);
     const [lw, lh] = size(landscape);
     expect(pw!).toBeLessThan(ph!);
@@ -77,19 +98,27 @@ describe('office documents (LibreOffice)', () => {
 
 describe('formats are read from the bytes', () => {
   it('a PDF sent to word-to-pdf: 415 naming what the route takes and the route for PDFs', async () => {
-    const e = errorOf(await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('page_1.pdf'), filename: 'report.docx' }]));
+    const e = errorOf(
+      await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('page_1.pdf'), filename: 'report.docx' }]),
+    );
     expect(e).toMatchObject({ status: 415, code: 'UNSUPPORTED_FORMAT' });
     expect(e.error).toMatch(/is a PDF file; word-to-pdf takes doc, docx/);
   });
 
   it('an image sent to excel-to-pdf points to image-to-pdf', async () => {
-    const e = errorOf(await api.post('/conversion/excel-to-pdf', {}, [{ content: await png('#ff0000'), filename: 'sheet.xlsx', contentType: 'image/png' }]));
+    const e = errorOf(
+      await api.post('/conversion/excel-to-pdf', {}, [
+        { content: await png('#ff0000'), filename: 'sheet.xlsx', contentType: 'image/png' },
+      ]),
+    );
     expect(e).toMatchObject({ status: 415, code: 'UNSUPPORTED_FORMAT' });
     expect(e.error).toMatch(/image-to-pdf/);
   });
 
   it('a zero-byte file: 422 naming it', async () => {
-    const e = errorOf(await api.post('/conversion/word-to-pdf', {}, [{ content: Buffer.alloc(0), filename: 'empty.docx' }]));
+    const e = errorOf(
+      await api.post('/conversion/word-to-pdf', {}, [{ content: Buffer.alloc(0), filename: 'empty.docx' }]),
+    );
     expect(e).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
     expect(e.error).toMatch(/empty/);
   });
@@ -99,17 +128,27 @@ describe('formats are read from the bytes', () => {
     const e = errorOf(await api.post('/conversion/word-to-pdf', {}, [{ content: junk, filename: 'junk.docx' }]));
     expect(e).toMatchObject({ status: 422, code: 'INVALID_DOCUMENT' });
     expect(e.error).not.toMatch(/\/tmp|soffice|uno/i);
-    expect(pagesText(pdfOf(await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('page_1.docx') }])))[0]).toContain('Page 1');
+    expect(
+      pagesText(pdfOf(await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('page_1.docx') }])))[0],
+    ).toContain('Page 1');
   });
 });
 
 describe('auto-to-pdf and batch-to-pdf', () => {
   it('auto-to-pdf dispatches a DOCX, a PNG and a PDF by their bytes whatever their names', async () => {
-    const docx = pdfOf(await api.post('/conversion/auto-to-pdf', {}, [{ content: corpus('page_2.docx'), filename: 'upload.bin' }]));
+    const docx = pdfOf(
+      await api.post('/conversion/auto-to-pdf', {}, [{ content: corpus('page_2.docx'), filename: 'upload.bin' }]),
+    );
     expect(pagesText(docx)[0]).toContain('Page 2');
-    const img = pdfOf(await api.post('/conversion/auto-to-pdf', {}, [{ content: await png('#00ff00'), filename: 'photo.dat' }]));
+    const img = pdfOf(
+      await api.post('/conversion/auto-to-pdf', {}, [{ content: await png('#00ff00'), filename: 'photo.dat' }]),
+    );
     expect(pageCount(img)).toBe(1);
-    const pdf = pdfOf(await api.post('/conversion/auto-to-pdf', { pageRange: '2' }, [{ content: await numberedPdf(3, 'Auto'), filename: 'x' }]));
+    const pdf = pdfOf(
+      await api.post('/conversion/auto-to-pdf', { pageRange: '2' }, [
+        { content: await numberedPdf(3, 'Auto'), filename: 'x' },
+      ]),
+    );
     const text = pagesText(pdf);
     expect(text).toHaveLength(1);
     expect(text[0]).toContain('Auto Page 2');
@@ -126,7 +165,9 @@ describe('auto-to-pdf and batch-to-pdf', () => {
     expect(res.headers['x-failed-count']).toBe('1');
     const z = unzip(res.rawPayload);
     expect(z.names).toEqual(['page_1.pdf', 'blue.pdf', 'manifest.json']);
-    const manifest = JSON.parse(readFileSync(z.paths[2]!, 'utf8')) as { files: Array<{ file: string; ok: boolean; code?: string; output?: string }> };
+    const manifest = JSON.parse(readFileSync(z.paths[2]!, 'utf8')) as {
+      files: Array<{ file: string; ok: boolean; code?: string; output?: string }>;
+    };
     expect(manifest.files.map((f) => [f.file, f.ok])).toEqual([
       ['page_1.docx', true],
       ['broken.pdf', false],
@@ -139,7 +180,9 @@ describe('auto-to-pdf and batch-to-pdf', () => {
   it('batch needs the batch group: a key without it gets 403 naming the plan', async () => {
     const pro = await processingApp({ allowedEndpoints: ['conversion'] });
     try {
-      const e = errorOf(await pro.post('/conversion/batch-to-pdf', {}, [{ field: 'files', content: corpus('page_1.docx') }]));
+      const e = errorOf(
+        await pro.post('/conversion/batch-to-pdf', {}, [{ field: 'files', content: corpus('page_1.docx') }]),
+      );
       expect(e).toMatchObject({ status: 403, code: 'ENDPOINT_NOT_ALLOWED' });
     } finally {
       await pro.t.close();
@@ -147,12 +190,22 @@ describe('auto-to-pdf and batch-to-pdf', () => {
   });
 
   it('GET /conversion/formats lists every route with its formats, all available here', async () => {
-    const res = await api.t.app.inject({ method: 'GET', url: '/api/v1/conversion/formats', headers: { 'x-api-key': api.apiKey } });
+    const res = await api.t.app.inject({
+      method: 'GET',
+      url: '/api/v1/conversion/formats',
+      headers: { 'x-api-key': api.apiKey },
+    });
     expect(res.statusCode).toBe(200);
     const data = res.json().data as { formats: Array<{ format: string; route: string; available: boolean }> };
     expect(data.formats.length).toBeGreaterThanOrEqual(15);
-    expect(data.formats.find((f) => f.format === 'docx')).toMatchObject({ route: '/api/v1/conversion/word-to-pdf', available: true });
-    expect(data.formats.find((f) => f.format === 'png')).toMatchObject({ route: '/api/v1/conversion/image-to-pdf', available: true });
+    expect(data.formats.find((f) => f.format === 'docx')).toMatchObject({
+      route: '/api/v1/conversion/word-to-pdf',
+      available: true,
+    });
+    expect(data.formats.find((f) => f.format === 'png')).toMatchObject({
+      route: '/api/v1/conversion/image-to-pdf',
+      available: true,
+    });
     expect(data.formats.every((f) => f.available)).toBe(true);
   });
 });

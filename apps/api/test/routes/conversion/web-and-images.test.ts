@@ -30,7 +30,11 @@ const pdfOf = (res: { statusCode: number; rawPayload: Buffer; body: string }) =>
   expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   return saveBody(res.rawPayload);
 };
-const pageSize = (f: string, page = 1) => /Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+)/.exec(run('pdfinfo', ['-f', String(page), '-l', String(page), f]))!.slice(1).map(Number);
+const pageSize = (f: string, page = 1) =>
+  /Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+)/
+    .exec(run('pdfinfo', ['-f', String(page), '-l', String(page), f]))!
+    .slice(1)
+    .map(Number);
 const imagesIn = (f: string) => run('pdfimages', ['-list', f]).trim().split('\n').slice(2);
 
 describe('html-to-pdf', () => {
@@ -53,7 +57,9 @@ describe('html-to-pdf', () => {
     // Chromium rounds paper to its device units: within a point of A4's 595.3 × 841.9.
     expect(Math.abs(w! - 595.3)).toBeLessThan(1.5);
     expect(Math.abs(h! - 841.9)).toBeLessThan(1.5);
-    const letterLandscape = pdfOf(await api.post('/conversion/html-to-pdf', { html, paperSize: 'Letter', landscape: 'true' }));
+    const letterLandscape = pdfOf(
+      await api.post('/conversion/html-to-pdf', { html, paperSize: 'Letter', landscape: 'true' }),
+    );
     const [lw, lh] = pageSize(letterLandscape);
     expect(Math.abs(lw! - 792)).toBeLessThan(1.5);
     expect(Math.abs(lh! - 612)).toBeLessThan(1.5);
@@ -87,7 +93,11 @@ describe('markdown, text and EPUB (printed as HTML)', () => {
       await api.post(
         '/conversion/markdown-to-pdf',
         {},
-        ['index.html', 'page_1.md', 'page_2.md', 'page_3.md'].map((n) => ({ field: 'files', content: corpus(`${dir}/${n}`), contentType: 'text/plain' })),
+        ['index.html', 'page_1.md', 'page_2.md', 'page_3.md'].map((n) => ({
+          field: 'files',
+          content: corpus(`${dir}/${n}`),
+          contentType: 'text/plain',
+        })),
       ),
     );
     expect(pageCount(file)).toBe(3);
@@ -96,8 +106,13 @@ describe('markdown, text and EPUB (printed as HTML)', () => {
   });
 
   it('markdown without a template: headings and tables rendered, raw HTML shown as text', async () => {
-    const md = '# Quarterly report\n\n| Item | Price |\n|---|---|\n| Café | 3.50 |\n\n<script>document.write("INJECTED")</script>\n';
-    const file = pdfOf(await api.post('/conversion/markdown-to-pdf', {}, [{ field: 'files', content: Buffer.from(md), filename: 'report.md', contentType: 'text/markdown' }]));
+    const md =
+      '# Quarterly report\n\n| Item | Price |\n|---|---|\n| Café | 3.50 |\n\n<script>document.write("INJECTED")</script>\n';
+    const file = pdfOf(
+      await api.post('/conversion/markdown-to-pdf', {}, [
+        { field: 'files', content: Buffer.from(md), filename: 'report.md', contentType: 'text/markdown' },
+      ]),
+    );
     const text = pagesText(file).join('\n');
     expect(text).toContain('Quarterly report');
     expect(text).toContain('Café');
@@ -107,17 +122,25 @@ describe('markdown, text and EPUB (printed as HTML)', () => {
 
   it('text-to-pdf keeps accents and long lines', async () => {
     const txt = `Élève à l'école — naïve façade\n${'long '.repeat(60)}end\n`;
-    const file = pdfOf(await api.post('/conversion/text-to-pdf', {}, [{ content: Buffer.from(txt), filename: 'notes.txt', contentType: 'text/plain' }]));
+    const file = pdfOf(
+      await api.post('/conversion/text-to-pdf', {}, [
+        { content: Buffer.from(txt), filename: 'notes.txt', contentType: 'text/plain' },
+      ]),
+    );
     const text = pagesText(file).join(' ');
     expect(text).toContain("Élève à l'école — naïve façade");
     expect(text).toContain('end');
   });
 
   it('epub-to-pdf prints the chapters in spine order', async () => {
-    const chapter = (t: string) => `<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${t}</title></head><body><h1>${t}</h1><p>Text of ${t}.</p></body></html>`;
+    const chapter = (t: string) =>
+      `<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${t}</title></head><body><h1>${t}</h1><p>Text of ${t}.</p></body></html>`;
     const epub = makeZip([
       { name: 'mimetype', data: 'application/epub+zip', store: true },
-      { name: 'META-INF/container.xml', data: '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>' },
+      {
+        name: 'META-INF/container.xml',
+        data: '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+      },
       {
         name: 'OEBPS/content.opf',
         data: '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Two chapters</dc:title></metadata><manifest><item id="b" href="b.xhtml" media-type="application/xhtml+xml"/><item id="a" href="a.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="a"/><itemref idref="b"/></spine></package>',
@@ -125,7 +148,11 @@ describe('markdown, text and EPUB (printed as HTML)', () => {
       { name: 'OEBPS/a.xhtml', data: chapter('Alpha chapter') },
       { name: 'OEBPS/b.xhtml', data: chapter('Bravo chapter') },
     ]);
-    const file = pdfOf(await api.post('/conversion/epub-to-pdf', {}, [{ content: epub, filename: 'book.epub', contentType: 'application/epub+zip' }]));
+    const file = pdfOf(
+      await api.post('/conversion/epub-to-pdf', {}, [
+        { content: epub, filename: 'book.epub', contentType: 'application/epub+zip' },
+      ]),
+    );
     const text = pagesText(file).join('\n');
     expect(text.indexOf('Alpha chapter')).toBeGreaterThanOrEqual(0);
     expect(text.indexOf('Bravo chapter')).toBeGreaterThan(text.indexOf('Alpha chapter'));
@@ -135,7 +162,13 @@ describe('markdown, text and EPUB (printed as HTML)', () => {
 describe('url-to-pdf', () => {
   it('refuses loopback, private and metadata addresses before fetching anything', async () => {
     hits = [];
-    for (const url of [`${watched}/`, 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://localhost/']) {
+    for (const url of [
+      `${watched}/`,
+      'http://10.0.0.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://localhost/',
+    ]) {
       const e = errorOf(await api.post('/conversion/url-to-pdf', { url }));
       expect(e.status, url).toBe(403);
       expect(e.code, url).toBe('URL_NOT_ALLOWED');
@@ -151,13 +184,18 @@ describe('url-to-pdf', () => {
   });
 
   it('a file sent to url-to-pdf is refused', async () => {
-    const e = errorOf(await api.post('/conversion/url-to-pdf', { url: 'https://example.com' }, [{ content: corpus('page_1.pdf') }]));
+    const e = errorOf(
+      await api.post('/conversion/url-to-pdf', { url: 'https://example.com' }, [{ content: corpus('page_1.pdf') }]),
+    );
     expect(e.status).toBe(422);
   });
 });
 
 describe('image-to-pdf', () => {
-  const img = (color: string, w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: color } }).png().toBuffer();
+  const img = (color: string, w: number, h: number) =>
+    sharp({ create: { width: w, height: h, channels: 3, background: color } })
+      .png()
+      .toBuffer();
 
   it('one page per image in the order sent; letter pages; auto orientation', async () => {
     const file = pdfOf(
@@ -187,7 +225,13 @@ describe('image-to-pdf', () => {
     const small = await processingApp({ maxPagesPerPdf: 2, allowedEndpoints: ['conversion'] });
     try {
       const one = await img('#00ff00', 10, 10);
-      const e = errorOf(await small.post('/conversion/image-to-pdf', {}, [1, 2, 3].map((i) => ({ field: 'files', content: one, filename: `${i}.png`, contentType: 'image/png' }))));
+      const e = errorOf(
+        await small.post(
+          '/conversion/image-to-pdf',
+          {},
+          [1, 2, 3].map((i) => ({ field: 'files', content: one, filename: `${i}.png`, contentType: 'image/png' })),
+        ),
+      );
       expect(e).toMatchObject({ status: 422, code: 'PAGE_LIMIT_EXCEEDED' });
     } finally {
       await small.t.close();

@@ -10,7 +10,10 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'docflow-ocr-fixtures-'));
 let n = 0;
 const file = (name: string) => path.join(dir, `${++n}-${name}`);
 
-export const ENGLISH = ['The quick brown fox jumps over the lazy dog.', 'Invoice number 48213 is due on 15 March 2024.'];
+export const ENGLISH = [
+  'The quick brown fox jumps over the lazy dog.',
+  'Invoice number 48213 is due on 15 March 2024.',
+];
 export const FRENCH = ['Le garçon a déjà mangé une crème brûlée.', 'Où est la forêt près du château?'];
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -50,20 +53,28 @@ export async function textImage(o: TextImageOptions): Promise<Buffer> {
     `<rect width="100%" height="100%" fill="${hex(paper)}"/>` +
     `<g transform="rotate(${-(o.skew ?? 0)} ${cx} ${cy})">` +
     o.lines
-      .map((l, i) => `<text x="${Math.round(size * 1.5)}" y="${top + i * lineGap}" font-family="DejaVu Sans" font-size="${size}" fill="${hex(ink)}">${esc(l)}</text>`)
+      .map(
+        (l, i) =>
+          `<text x="${Math.round(size * 1.5)}" y="${top + i * lineGap}" font-family="DejaVu Sans" font-size="${size}" fill="${hex(ink)}">${esc(l)}</text>`,
+      )
       .join('') +
     '</g></svg>';
-  let img = sharp(Buffer.from(svg)).flatten({ background: hex(paper) }).greyscale();
+  let img = sharp(Buffer.from(svg))
+    .flatten({ background: hex(paper) })
+    .greyscale();
   if (o.blur) img = img.blur(o.blur);
   if (o.noise) {
     const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
     // A fixed seed: the same noisy image on every run.
     let seed = 12345;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let i = 0; i < data.length; i += info.channels) if (rnd() < o.noise) data[i] = Math.floor(rnd() * 256);
     img = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   }
-  return img.png().withMetadata({ density: o.dpi ?? 300 }).toBuffer();
+  return img
+    .png()
+    .withMetadata({ density: o.dpi ?? 300 })
+    .toBuffer();
 }
 
 export async function saveImage(buf: Buffer, name: string): Promise<string> {
@@ -87,8 +98,11 @@ export async function scannedPdf(images: Buffer[], dpi = 300): Promise<Buffer> {
 
 /** An A4 page at 300 dpi (2480×3508) of body text, for timing. */
 export async function a4Page(): Promise<Buffer> {
-  const words = 'the quick brown fox jumps over the lazy dog while invoice numbers and dates are read by the scanner'.split(' ');
-  const lines = Array.from({ length: 40 }, (_, i) => Array.from({ length: 11 }, (_, j) => words[(i * 7 + j) % words.length]).join(' '));
+  const words =
+    'the quick brown fox jumps over the lazy dog while invoice numbers and dates are read by the scanner'.split(' ');
+  const lines = Array.from({ length: 40 }, (_, i) =>
+    Array.from({ length: 11 }, (_, j) => words[(i * 7 + j) % words.length]).join(' '),
+  );
   return textImage({ lines, fontSize: 42, width: 2480, height: 3508 });
 }
 

@@ -21,7 +21,13 @@ interface OcrData {
   text: string;
   confidence: number;
   pageCount: number;
-  pages: Array<{ page: number; text: string; width: number; height: number; lines: Array<{ text: string; words: Array<{ text: string; x: number; y: number; width: number; height: number }> }> }>;
+  pages: Array<{
+    page: number;
+    text: string;
+    width: number;
+    height: number;
+    lines: Array<{ text: string; words: Array<{ text: string; x: number; y: number; width: number; height: number }> }>;
+  }>;
 }
 const data = <T>(res: { json(): unknown }) => (res.json() as { data: T }).data;
 
@@ -35,14 +41,20 @@ function renderGrey(pdf: string): Promise<{ data: Buffer; info: OutputInfo }> {
 
 describe('OCR routes', () => {
   it('GET /ocr/languages lists the installed languages', async () => {
-    const res = await api.t.app.inject({ method: 'GET', url: '/api/v1/ocr/languages', headers: { 'x-api-key': api.apiKey } });
+    const res = await api.t.app.inject({
+      method: 'GET',
+      url: '/api/v1/ocr/languages',
+      headers: { 'x-api-key': api.apiKey },
+    });
     expect(res.statusCode).toBe(200);
     const codes = data<{ languages: Array<{ code: string }> }>(res).languages.map((l) => l.code);
     for (const l of ['eng', 'fra', 'deu', 'spa', 'ita', 'por']) expect(codes).toContain(l);
   });
 
   it('extract: an image, text and word boxes', async () => {
-    const res = await api.post('/ocr/extract', { includeWordDetails: true }, [{ content: english, filename: 'scan.png' }]);
+    const res = await api.post('/ocr/extract', { includeWordDetails: true }, [
+      { content: english, filename: 'scan.png' },
+    ]);
     expect(res.statusCode).toBe(200);
     const d = data<OcrData>(res);
     expect(normalise(d.text)).toBe(normalise(ENGLISH.join(' ')));
@@ -60,7 +72,9 @@ describe('OCR routes', () => {
 
   it('extract: a scanned PDF, page by page, with pageRange', async () => {
     const pdf = await scannedPdf([english, french]);
-    const res = await api.post('/ocr/extract', { languages: 'fra+eng', pageRange: '2' }, [{ content: pdf, filename: 'scan.pdf' }]);
+    const res = await api.post('/ocr/extract', { languages: 'fra+eng', pageRange: '2' }, [
+      { content: pdf, filename: 'scan.pdf' },
+    ]);
     expect(res.statusCode).toBe(200);
     const d = data<OcrData>(res);
     expect(d.pages.map((p) => p.page)).toEqual([2]);
@@ -68,14 +82,20 @@ describe('OCR routes', () => {
   });
 
   it('unknown language: 422 naming the valid ones', async () => {
-    const e = errorOf(await api.post('/ocr/extract', { languages: 'eng+klingon' }, [{ content: english, filename: 'a.png' }]));
+    const e = errorOf(
+      await api.post('/ocr/extract', { languages: 'eng+klingon' }, [{ content: english, filename: 'a.png' }]),
+    );
     expect(e.status).toBe(422);
     expect(e.code).toBe('INVALID_INPUT');
     expect(e.error).toMatch(/klingon.*valid: deu, eng, fra, ita, por, spa/);
   });
 
   it('a file that is neither an image nor a PDF: 415', async () => {
-    const e = errorOf(await api.post('/ocr/extract', {}, [{ content: Buffer.from('just some text\nnot an image\n'), filename: 'fake.png' }]));
+    const e = errorOf(
+      await api.post('/ocr/extract', {}, [
+        { content: Buffer.from('just some text\nnot an image\n'), filename: 'fake.png' },
+      ]),
+    );
     expect(e.status).toBe(415);
     expect(e.code).toBe('UNSUPPORTED_FORMAT');
   });
@@ -108,7 +128,9 @@ describe('OCR routes', () => {
 
   it('searchable-pdf: pdftotext finds the text and the pages look the same', async () => {
     const pdf = await scannedPdf([english, french]);
-    const res = await api.post('/ocr/searchable-pdf', { languages: 'fra+eng' }, [{ content: pdf, filename: 'scan.pdf' }]);
+    const res = await api.post('/ocr/searchable-pdf', { languages: 'fra+eng' }, [
+      { content: pdf, filename: 'scan.pdf' },
+    ]);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['x-ocr-pages']).toBe('2');
@@ -129,7 +151,9 @@ describe('OCR routes', () => {
     const res = await api.post('/ocr/searchable-pdf', {}, [{ content: english, filename: 'scan.png' }]);
     expect(res.statusCode).toBe(200);
     const out = saveBody(res.rawPayload);
-    expect(normalise(execFileSync('pdftotext', ['-enc', 'UTF-8', out, '-']).toString('utf8'))).toBe(normalise(ENGLISH.join(' ')));
+    expect(normalise(execFileSync('pdftotext', ['-enc', 'UTF-8', out, '-']).toString('utf8'))).toBe(
+      normalise(ENGLISH.join(' ')),
+    );
     const info = execFileSync('pdfinfo', [out]).toString();
     // 1600×312 px at 300 dpi: 384×74.88 pt.
     expect(info).toMatch(/Page size:\s+384 x 74.88 pts/);

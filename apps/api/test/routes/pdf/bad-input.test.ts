@@ -28,7 +28,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api.t.close();
-  for (const k of ['PROCESSING_TIMEOUT_MS', 'PROCESSING_MAX_OUTPUT_MB', 'PROCESSING_MEMORY_LIMIT_MB', 'PROCESSING_CONCURRENCY', 'PROCESSING_QUEUE_SIZE']) delete process.env[k];
+  for (const k of [
+    'PROCESSING_TIMEOUT_MS',
+    'PROCESSING_MAX_OUTPUT_MB',
+    'PROCESSING_MEMORY_LIMIT_MB',
+    'PROCESSING_CONCURRENCY',
+    'PROCESSING_QUEUE_SIZE',
+  ])
+    delete process.env[k];
 });
 
 async function stillServes() {
@@ -37,17 +44,74 @@ async function stillServes() {
 }
 
 describe('bad input table', () => {
-  const cases: Array<[string, () => Promise<{ route: string; fields?: Record<string, string>; file: string; filename?: string }>, number[], string[]]> = [
-    ['non-PDF renamed .pdf', async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await notAPdf() }), [415], ['UNSUPPORTED_FORMAT']],
-    ['zero-byte file', async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await emptyFile() }), [422], ['INVALID_PDF']],
-    ['truncated PDF (object streams)', async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await truncatedPdf('objstm') }), [422], ['INVALID_PDF']],
-    ['encrypted PDF without password', async () => ({ route: '/pdf/extract-text', file: await encryptedPdf('user') }), [422], ['PASSWORD_REQUIRED']],
-    ['wrong password', async () => ({ route: '/pdf/unlock', fields: { password: 'nope' }, file: await encryptedPdf('user') }), [422], ['WRONG_PASSWORD']],
-    ['page tree over the plan limit (20 000 pages)', async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await hugeTreePdf(20_000) }), [422], ['PAGE_LIMIT_EXCEEDED']],
-    ['cyclic page tree', async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await cyclicTreePdf() }), [422], ['INVALID_PDF']],
-    ['bad parameter', async () => ({ route: '/pdf/rotate', fields: { angle: 'sideways' }, file: corpus('page_1.pdf') }), [422], ['INVALID_INPUT']],
-    ['text-extraction decompression bomb', async () => ({ route: '/pdf/extract-text', file: await flateBombPdf('text', 300) }), [422, 504], ['INVALID_INPUT', 'TIMEOUT', 'INVALID_PDF']],
-    ['rendering decompression bomb', async () => ({ route: '/pdf/to-images', fields: { dpi: '72' }, file: await flateBombPdf('draw', 150) }), [422, 504], ['TIMEOUT', 'INVALID_INPUT', 'INVALID_PDF']],
+  const cases: Array<
+    [
+      string,
+      () => Promise<{ route: string; fields?: Record<string, string>; file: string; filename?: string }>,
+      number[],
+      string[],
+    ]
+  > = [
+    [
+      'non-PDF renamed .pdf',
+      async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await notAPdf() }),
+      [415],
+      ['UNSUPPORTED_FORMAT'],
+    ],
+    [
+      'zero-byte file',
+      async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await emptyFile() }),
+      [422],
+      ['INVALID_PDF'],
+    ],
+    [
+      'truncated PDF (object streams)',
+      async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await truncatedPdf('objstm') }),
+      [422],
+      ['INVALID_PDF'],
+    ],
+    [
+      'encrypted PDF without password',
+      async () => ({ route: '/pdf/extract-text', file: await encryptedPdf('user') }),
+      [422],
+      ['PASSWORD_REQUIRED'],
+    ],
+    [
+      'wrong password',
+      async () => ({ route: '/pdf/unlock', fields: { password: 'nope' }, file: await encryptedPdf('user') }),
+      [422],
+      ['WRONG_PASSWORD'],
+    ],
+    [
+      'page tree over the plan limit (20 000 pages)',
+      async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await hugeTreePdf(20_000) }),
+      [422],
+      ['PAGE_LIMIT_EXCEEDED'],
+    ],
+    [
+      'cyclic page tree',
+      async () => ({ route: '/pdf/rotate', fields: { angle: '90' }, file: await cyclicTreePdf() }),
+      [422],
+      ['INVALID_PDF'],
+    ],
+    [
+      'bad parameter',
+      async () => ({ route: '/pdf/rotate', fields: { angle: 'sideways' }, file: corpus('page_1.pdf') }),
+      [422],
+      ['INVALID_INPUT'],
+    ],
+    [
+      'text-extraction decompression bomb',
+      async () => ({ route: '/pdf/extract-text', file: await flateBombPdf('text', 300) }),
+      [422, 504],
+      ['INVALID_INPUT', 'TIMEOUT', 'INVALID_PDF'],
+    ],
+    [
+      'rendering decompression bomb',
+      async () => ({ route: '/pdf/to-images', fields: { dpi: '72' }, file: await flateBombPdf('draw', 150) }),
+      [422, 504],
+      ['TIMEOUT', 'INVALID_INPUT', 'INVALID_PDF'],
+    ],
   ];
 
   it.each(cases)('%s', async (_name, make, statuses, codes) => {
@@ -79,10 +143,18 @@ describe('bad input table', () => {
   });
 
   it('a body that is not multipart: 415; a file over the plan size: 413', async () => {
-    const res = await api.t.app.inject({ method: 'POST', url: '/api/v1/pdf/rotate', headers: { 'x-api-key': api.apiKey, 'content-type': 'application/json' }, payload: '{}' });
+    const res = await api.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/pdf/rotate',
+      headers: { 'x-api-key': api.apiKey, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(errorOf(res)).toMatchObject({ status: 415 });
     const big = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(21 * 1_048_576)]);
-    expect(errorOf(await api.post('/pdf/rotate', { angle: 90 }, [{ content: big }]))).toMatchObject({ status: 413, code: 'FILE_TOO_LARGE' });
+    expect(errorOf(await api.post('/pdf/rotate', { angle: 90 }, [{ content: big }]))).toMatchObject({
+      status: 413,
+      code: 'FILE_TOO_LARGE',
+    });
     await stillServes();
   });
 
@@ -104,7 +176,11 @@ describe('overload', () => {
     const busy = await processingApp({ env: { PROCESSING_CONCURRENCY: '1', PROCESSING_QUEUE_SIZE: '0' } });
     try {
       const src = await numberedPdf(60, 'Busy');
-      const results = await Promise.all(Array.from({ length: 6 }, () => busy.post('/pdf/watermark', { text: 'BUSY', repeat: 'true' }, [{ content: src }])));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          busy.post('/pdf/watermark', { text: 'BUSY', repeat: 'true' }, [{ content: src }]),
+        ),
+      );
       const statuses = results.map((r) => r.statusCode);
       expect(statuses).toContain(200);
       const full = results.find((r) => r.statusCode === 503);

@@ -13,9 +13,11 @@ afterAll(() => api.t.close());
 
 describe('POST /pdf/watermark and /pdf/page-numbers', () => {
   it('200: text on the pages asked only', async () => {
-    const res = await api.post('/pdf/watermark', { text: 'TOP SECRET', position: 'center', rotation: 0, pages: '2', color: '#0000ff', opacity: 0.4 }, [
-      { content: await numberedPdf(3, 'Wm') },
-    ]);
+    const res = await api.post(
+      '/pdf/watermark',
+      { text: 'TOP SECRET', position: 'center', rotation: 0, pages: '2', color: '#0000ff', opacity: 0.4 },
+      [{ content: await numberedPdf(3, 'Wm') }],
+    );
     expect(res.statusCode).toBe(200);
     const text = pagesText(saveBody(res.rawPayload));
     expect(text.map((t) => t.includes('TOP SECRET'))).toEqual([false, true, false]);
@@ -27,7 +29,9 @@ describe('POST /pdf/watermark and /pdf/page-numbers', () => {
       { field: 'image', content: corpus('watermark.png'), contentType: 'image/png' },
     ]);
     expect(res.statusCode).toBe(200);
-    const images = run('pdfimages', ['-list', saveBody(res.rawPayload)]).split('\n').filter((l) => /^\s+1\s/.test(l));
+    const images = run('pdfimages', ['-list', saveBody(res.rawPayload)])
+      .split('\n')
+      .filter((l) => /^\s+1\s/.test(l));
     expect(images.length).toBeGreaterThan(10);
   });
 
@@ -37,19 +41,31 @@ describe('POST /pdf/watermark and /pdf/page-numbers', () => {
     const color = errorOf(await api.post('/pdf/watermark', { text: 'x', color: 'red' }, [{ content: src }]));
     expect(color).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
     expect(color.error).toMatch(/^color: .*#rgb or #rrggbb/);
-    expect(errorOf(await api.post('/pdf/watermark', { text: 'x', position: 'middle' }, [{ content: src }])).error).toMatch(/^position: .*"top-left"/);
-    expect(errorOf(await api.post('/pdf/watermark', { text: 'x', opacity: 2 }, [{ content: src }])).error).toMatch(/^opacity: /);
+    expect(
+      errorOf(await api.post('/pdf/watermark', { text: 'x', position: 'middle' }, [{ content: src }])).error,
+    ).toMatch(/^position: .*"top-left"/);
+    expect(errorOf(await api.post('/pdf/watermark', { text: 'x', opacity: 2 }, [{ content: src }])).error).toMatch(
+      /^opacity: /,
+    );
   });
 
   it('200: page numbers', async () => {
-    const res = await api.post('/pdf/page-numbers', { format: 'p. {n}/{total}' }, [{ content: await numberedPdf(2, 'Pn') }]);
-    expect(pagesText(saveBody(res.rawPayload)).map((t) => t.includes(`p. ${t.includes('Pn Page 1') ? 1 : 2}/2`))).toEqual([true, true]);
+    const res = await api.post('/pdf/page-numbers', { format: 'p. {n}/{total}' }, [
+      { content: await numberedPdf(2, 'Pn') },
+    ]);
+    expect(
+      pagesText(saveBody(res.rawPayload)).map((t) => t.includes(`p. ${t.includes('Pn Page 1') ? 1 : 2}/2`)),
+    ).toEqual([true, true]);
   });
 });
 
 describe('POST /pdf/protect and /pdf/unlock', () => {
   it('200: protected with AES-256 and the permissions asked; then unlocked', async () => {
-    const res = await api.post('/pdf/protect', { userPassword: 'u-pass', ownerPassword: 'o-pass', permissions: 'print,annotate' }, [{ content: await numberedPdf(1, 'Pr') }]);
+    const res = await api.post(
+      '/pdf/protect',
+      { userPassword: 'u-pass', ownerPassword: 'o-pass', permissions: 'print,annotate' },
+      [{ content: await numberedPdf(1, 'Pr') }],
+    );
     expect(res.statusCode).toBe(200);
     const file = saveBody(res.rawPayload);
     expect(() => run('pdftotext', [file, '-'])).toThrow();
@@ -59,7 +75,9 @@ describe('POST /pdf/protect and /pdf/unlock', () => {
     expect(enc).toMatch(/extract for any purpose: not allowed/);
     expect(enc).toMatch(/modify other: not allowed/);
     expect(enc).toMatch(/modify annotations: allowed/);
-    const unlocked = await api.post('/pdf/unlock', { password: 'u-pass' }, [{ content: res.rawPayload, filename: 'locked.pdf' }]);
+    const unlocked = await api.post('/pdf/unlock', { password: 'u-pass' }, [
+      { content: res.rawPayload, filename: 'locked.pdf' },
+    ]);
     expect(unlocked.statusCode).toBe(200);
     expect(unlocked.headers['content-disposition']).toBe('attachment; filename="locked-unlocked.pdf"');
     expect(pagesText(saveBody(unlocked.rawPayload))[0]).toContain('Pr Page 1');
@@ -67,15 +85,34 @@ describe('POST /pdf/protect and /pdf/unlock', () => {
 
   it('422: no password given, wrong password, unknown permission, nothing to unlock', async () => {
     const locked = await encryptedPdf('user');
-    expect(errorOf(await api.post('/pdf/unlock', {}, [{ content: locked }]))).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
-    expect(errorOf(await api.post('/pdf/unlock', { password: 'wrong' }, [{ content: locked }]))).toMatchObject({ status: 422, code: 'WRONG_PASSWORD' });
-    expect(errorOf(await api.post('/pdf/rotate', { angle: 90 }, [{ content: locked }]))).toMatchObject({ status: 422, code: 'PASSWORD_REQUIRED' });
-    expect((await api.post('/pdf/rotate', { angle: 90, password: 'open-sesame' }, [{ content: locked }])).statusCode).toBe(200);
-    expect(errorOf(await api.post('/pdf/protect', { userPassword: 'x', permissions: 'print,fly' }, [{ content: await numberedPdf(1, 'P') }])).error).toMatch(
-      /^permissions: unknown permission "fly"/,
+    expect(errorOf(await api.post('/pdf/unlock', {}, [{ content: locked }]))).toMatchObject({
+      status: 422,
+      code: 'INVALID_INPUT',
+    });
+    expect(errorOf(await api.post('/pdf/unlock', { password: 'wrong' }, [{ content: locked }]))).toMatchObject({
+      status: 422,
+      code: 'WRONG_PASSWORD',
+    });
+    expect(errorOf(await api.post('/pdf/rotate', { angle: 90 }, [{ content: locked }]))).toMatchObject({
+      status: 422,
+      code: 'PASSWORD_REQUIRED',
+    });
+    expect(
+      (await api.post('/pdf/rotate', { angle: 90, password: 'open-sesame' }, [{ content: locked }])).statusCode,
+    ).toBe(200);
+    expect(
+      errorOf(
+        await api.post('/pdf/protect', { userPassword: 'x', permissions: 'print,fly' }, [
+          { content: await numberedPdf(1, 'P') },
+        ]),
+      ).error,
+    ).toMatch(/^permissions: unknown permission "fly"/);
+    expect(errorOf(await api.post('/pdf/protect', {}, [{ content: await numberedPdf(1, 'P') }])).error).toMatch(
+      /give at least one password/,
     );
-    expect(errorOf(await api.post('/pdf/protect', {}, [{ content: await numberedPdf(1, 'P') }])).error).toMatch(/give at least one password/);
-    expect(errorOf(await api.post('/pdf/unlock', { password: 'x' }, [{ content: await numberedPdf(1, 'P') }])).error).toMatch(/not encrypted/);
+    expect(
+      errorOf(await api.post('/pdf/unlock', { password: 'x' }, [{ content: await numberedPdf(1, 'P') }])).error,
+    ).toMatch(/not encrypted/);
   });
 });
 
@@ -83,15 +120,24 @@ describe('metadata, analyze, extract-text', () => {
   it('200: metadata read, updated, read back', async () => {
     const read = await api.post('/pdf/metadata', {}, [{ content: corpus('titled_alpha.pdf') }]);
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toMatchObject({ success: true, data: { title: 'Alpha', pages: 2, encrypted: false, pdfVersion: '1.7' } });
-    const upd = await api.post('/pdf/metadata/update', { title: 'Nouveau titre é', author: 'Ana', clear: 'producer', creationDate: '2020-01-02T03:04:05Z' }, [
-      { content: corpus('titled_alpha.pdf') },
-    ]);
+    expect(read.json()).toMatchObject({
+      success: true,
+      data: { title: 'Alpha', pages: 2, encrypted: false, pdfVersion: '1.7' },
+    });
+    const upd = await api.post(
+      '/pdf/metadata/update',
+      { title: 'Nouveau titre é', author: 'Ana', clear: 'producer', creationDate: '2020-01-02T03:04:05Z' },
+      [{ content: corpus('titled_alpha.pdf') }],
+    );
     expect(upd.statusCode).toBe(200);
     const again = await api.post('/pdf/metadata', {}, [{ content: upd.rawPayload }]);
     expect(again.json().data).toMatchObject({ title: 'Nouveau titre é', author: 'Ana', producer: null, pages: 2 });
     expect(again.json().data.creationDate).toMatch(/^2020-01-02T03:04:05/);
-    expect(errorOf(await api.post('/pdf/metadata/update', { creationDate: 'yesterday' }, [{ content: corpus('page_1.pdf') }])).error).toMatch(/^creationDate: /);
+    expect(
+      errorOf(
+        await api.post('/pdf/metadata/update', { creationDate: 'yesterday' }, [{ content: corpus('page_1.pdf') }]),
+      ).error,
+    ).toMatch(/^creationDate: /);
   });
 
   it('200: analysis', async () => {
@@ -105,13 +151,23 @@ describe('metadata, analyze, extract-text', () => {
 
   it('200: text per page, layout, word boxes, page range', async () => {
     const res = await api.post('/pdf/extract-text', { pageRange: '2-3' }, [{ content: corpus('pages_3.pdf') }]);
-    expect(res.json().data).toMatchObject({ pageCount: 3, pages: [{ page: 2, text: 'Page 2' }, { page: 3, text: 'Page 3' }] });
-    const words = await api.post('/pdf/extract-text', { words: 'true', pageRange: '1' }, [{ content: corpus('pages_3.pdf') }]);
+    expect(res.json().data).toMatchObject({
+      pageCount: 3,
+      pages: [
+        { page: 2, text: 'Page 2' },
+        { page: 3, text: 'Page 3' },
+      ],
+    });
+    const words = await api.post('/pdf/extract-text', { words: 'true', pageRange: '1' }, [
+      { content: corpus('pages_3.pdf') },
+    ]);
     expect(words.json().data.pages[0].words).toEqual([
       expect.objectContaining({ text: 'Page', xMin: expect.any(Number) }),
       expect.objectContaining({ text: '1' }),
     ]);
-    expect(errorOf(await api.post('/pdf/extract-text', { pageRange: '2-1' }, [{ content: corpus('pages_3.pdf') }])).error).toMatch(/^pageRange: /);
+    expect(
+      errorOf(await api.post('/pdf/extract-text', { pageRange: '2-1' }, [{ content: corpus('pages_3.pdf') }])).error,
+    ).toMatch(/^pageRange: /);
   });
 });
 
@@ -124,31 +180,43 @@ describe('compress, compression-analysis, to-images, extract-images', () => {
     expect(res.rawPayload.length).toBeLessThan(727995 / 2);
     const small = await api.post('/pdf/compress', { level: 'medium' }, [{ content: corpus('page_1.pdf') }]);
     expect(small.rawPayload.length).toBeLessThanOrEqual(4560);
-    expect(errorOf(await api.post('/pdf/compress', { level: 'max' }, [{ content: corpus('page_1.pdf') }])).error).toMatch(/^level: .*"low".*"medium".*"high"/);
+    expect(
+      errorOf(await api.post('/pdf/compress', { level: 'max' }, [{ content: corpus('page_1.pdf') }])).error,
+    ).toMatch(/^level: .*"low".*"medium".*"high"/);
     const analysis = await api.post('/pdf/compression-analysis', {}, [{ content: corpus('image-heavy.pdf') }]);
     expect(analysis.json().data).toMatchObject({ originalSize: 727995, images: { count: 1 } });
     expect(analysis.json().data.estimates).toHaveLength(3);
   });
 
   it('200: one page as an image; several as a zip; at the dpi asked', async () => {
-    const one = await api.post('/pdf/to-images', { pages: '2', dpi: 72 }, [{ content: corpus('pages_3.pdf'), filename: 'doc.pdf' }]);
+    const one = await api.post('/pdf/to-images', { pages: '2', dpi: 72 }, [
+      { content: corpus('pages_3.pdf'), filename: 'doc.pdf' },
+    ]);
     expect(one.headers['content-type']).toBe('image/png');
     expect(one.headers['content-disposition']).toBe('attachment; filename="doc-page-2.png"');
     const m = await sharp(one.rawPayload).metadata();
     expect([m.width, m.height]).toEqual([447, 632]);
-    const zip = await api.post('/pdf/to-images', { format: 'jpg', dpi: 36 }, [{ content: corpus('pages_3.pdf'), filename: 'doc.pdf' }]);
+    const zip = await api.post('/pdf/to-images', { format: 'jpg', dpi: 36 }, [
+      { content: corpus('pages_3.pdf'), filename: 'doc.pdf' },
+    ]);
     const z = unzip(zip.rawPayload);
     expect(z.names).toEqual(['doc-page-1.jpg', 'doc-page-2.jpg', 'doc-page-3.jpg']);
     expect((await sharp(z.paths[0]!).metadata()).format).toBe('jpeg');
-    expect(errorOf(await api.post('/pdf/to-images', { dpi: 5000 }, [{ content: corpus('page_1.pdf') }])).error).toMatch(/^dpi: /);
+    expect(errorOf(await api.post('/pdf/to-images', { dpi: 5000 }, [{ content: corpus('page_1.pdf') }])).error).toMatch(
+      /^dpi: /,
+    );
   });
 
   it('200: embedded images in a zip; 422 when there are none', async () => {
-    const res = await api.post('/pdf/extract-images', {}, [{ content: corpus('image-heavy.pdf'), filename: 'pics.pdf' }]);
+    const res = await api.post('/pdf/extract-images', {}, [
+      { content: corpus('image-heavy.pdf'), filename: 'pics.pdf' },
+    ]);
     const z = unzip(res.rawPayload);
     expect(z.names[0]).toMatch(/^pics-page-1-image-1\.\w+$/);
     expect((await sharp(z.paths[0]!).metadata()).width).toBe(640);
-    expect(errorOf(await api.post('/pdf/extract-images', {}, [{ content: corpus('page_1.pdf') }])).error).toMatch(/no images/);
+    expect(errorOf(await api.post('/pdf/extract-images', {}, [{ content: corpus('page_1.pdf') }])).error).toMatch(
+      /no images/,
+    );
   });
 });
 
@@ -164,7 +232,9 @@ describe('flatten, repair, to-pdfa', () => {
     const res = await api.post('/pdf/repair', {}, [{ content: await truncatedPdf('classic') }]);
     expect(res.statusCode).toBe(200);
     const file = saveBody(res.rawPayload);
-    expect(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' })).toMatch(/No syntax or stream encoding errors/);
+    expect(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' })).toMatch(
+      /No syntax or stream encoding errors/,
+    );
   });
 
   it('200: PDF/A-2b', async () => {

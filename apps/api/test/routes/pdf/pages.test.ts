@@ -42,7 +42,10 @@ describe('POST /pdf/merge', () => {
     );
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ success: true, data: { fileName: 'two-merged.pdf', mimeType: 'application/pdf', pages: 2 } });
+    expect(body).toMatchObject({
+      success: true,
+      data: { fileName: 'two-merged.pdf', mimeType: 'application/pdf', pages: 2 },
+    });
     const file = saveBody(Buffer.from(body.data.base64, 'base64'));
     expect(body.data.size).toBe(Buffer.from(body.data.base64, 'base64').length);
     expect(firstLines(file)).toEqual(['Two Page 1', 'One Page 1']);
@@ -50,12 +53,20 @@ describe('POST /pdf/merge', () => {
 
   it('422: one file, 21 files, a bad order', async () => {
     const one = await numberedPdf(1, 'Solo');
-    expect(errorOf(await api.post('/pdf/merge', {}, [{ field: 'files', content: one }]))).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
+    expect(errorOf(await api.post('/pdf/merge', {}, [{ field: 'files', content: one }]))).toMatchObject({
+      status: 422,
+      code: 'INVALID_INPUT',
+    });
     const many = Array.from({ length: 21 }, () => ({ field: 'files', content: one }));
     const tooMany = errorOf(await api.post('/pdf/merge', {}, many));
     expect(tooMany).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
     expect(tooMany.error).toMatch(/at most 2[01]/);
-    const bad = errorOf(await api.post('/pdf/merge', { order: '1,1' }, [{ field: 'files', content: one }, { field: 'files', content: one }]));
+    const bad = errorOf(
+      await api.post('/pdf/merge', { order: '1,1' }, [
+        { field: 'files', content: one },
+        { field: 'files', content: one },
+      ]),
+    );
     expect(bad).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
     expect(bad.error).toMatch(/^order: /);
   });
@@ -72,7 +83,9 @@ describe('POST /pdf/merge', () => {
 
 describe('POST /pdf/split', () => {
   it('200: a zip with one PDF per range', async () => {
-    const res = await api.post('/pdf/split', { mode: 'ranges', ranges: '1-2,4' }, [{ content: await numberedPdf(5, 'Sp'), filename: 'report.pdf' }]);
+    const res = await api.post('/pdf/split', { mode: 'ranges', ranges: '1-2,4' }, [
+      { content: await numberedPdf(5, 'Sp'), filename: 'report.pdf' },
+    ]);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toBe('attachment; filename="report-split.zip"');
@@ -104,22 +117,27 @@ describe('POST /pdf/split', () => {
     const mode = errorOf(await api.post('/pdf/split', { mode: 'halves' }, [{ content: src }]));
     expect(mode).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
     expect(mode.error).toMatch(/^mode: .*"ranges".*"every".*"each"/);
-    expect(errorOf(await api.post('/pdf/split', { mode: 'every', every: 0 }, [{ content: src }]))).toMatchObject({ status: 422 });
+    expect(errorOf(await api.post('/pdf/split', { mode: 'every', every: 0 }, [{ content: src }]))).toMatchObject({
+      status: 422,
+    });
   });
 });
 
 describe('POST /pdf/extract-pages, delete-pages, reorder, rotate', () => {
   it('200: each does what it says', async () => {
     const src = await numberedPdf(4, 'Pg');
-    expect(firstLines(saveBody((await api.post('/pdf/extract-pages', { pages: '3,1' }, [{ content: src }])).rawPayload))).toEqual(['Pg Page 3', 'Pg Page 1']);
-    expect(firstLines(saveBody((await api.post('/pdf/delete-pages', { pages: '1-2' }, [{ content: src }])).rawPayload))).toEqual(['Pg Page 3', 'Pg Page 4']);
-    expect(firstLines(saveBody((await api.post('/pdf/reorder', { order: '4,3,2,1' }, [{ content: src }])).rawPayload))).toEqual([
-      'Pg Page 4',
-      'Pg Page 3',
-      'Pg Page 2',
-      'Pg Page 1',
+    expect(
+      firstLines(saveBody((await api.post('/pdf/extract-pages', { pages: '3,1' }, [{ content: src }])).rawPayload)),
+    ).toEqual(['Pg Page 3', 'Pg Page 1']);
+    expect(
+      firstLines(saveBody((await api.post('/pdf/delete-pages', { pages: '1-2' }, [{ content: src }])).rawPayload)),
+    ).toEqual(['Pg Page 3', 'Pg Page 4']);
+    expect(
+      firstLines(saveBody((await api.post('/pdf/reorder', { order: '4,3,2,1' }, [{ content: src }])).rawPayload)),
+    ).toEqual(['Pg Page 4', 'Pg Page 3', 'Pg Page 2', 'Pg Page 1']);
+    const rotated = await api.post('/pdf/rotate', { angle: '270', pages: '2-3' }, [
+      { content: src, filename: 'scan.pdf' },
     ]);
-    const rotated = await api.post('/pdf/rotate', { angle: '270', pages: '2-3' }, [{ content: src, filename: 'scan.pdf' }]);
     expect(rotated.headers['content-disposition']).toBe('attachment; filename="scan-rotated.pdf"');
     expect(rotations(saveBody(rotated.rawPayload))).toEqual([0, 270, 270, 0]);
   });
@@ -130,12 +148,18 @@ describe('POST /pdf/extract-pages, delete-pages, reorder, rotate', () => {
     expect(angle).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
     expect(angle.error).toMatch(/^angle: /);
     expect(errorOf(await api.post('/pdf/extract-pages', {}, [{ content: src }])).error).toMatch(/^pages: /);
-    expect(errorOf(await api.post('/pdf/delete-pages', { pages: 'all' }, [{ content: src }])).error).toMatch(/every page/);
+    expect(errorOf(await api.post('/pdf/delete-pages', { pages: 'all' }, [{ content: src }])).error).toMatch(
+      /every page/,
+    );
   });
 
   it('a non-ASCII file name gets an RFC 5987 filename*', async () => {
-    const res = await api.post('/pdf/rotate', { angle: 90 }, [{ content: corpus('page_1.pdf'), filename: 'Résumé ß.pdf' }]);
+    const res = await api.post('/pdf/rotate', { angle: 90 }, [
+      { content: corpus('page_1.pdf'), filename: 'Résumé ß.pdf' },
+    ]);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="Resume _-rotated.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%C3%9F-rotated.pdf`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="Resume _-rotated.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%C3%9F-rotated.pdf`,
+    );
   });
 });

@@ -39,7 +39,8 @@ const TYPES: Record<string, string> = {
   '.otf': 'font/otf',
 };
 
-const within = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+const within = (root: string, p: string) =>
+  p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
 /** The document's URL on the made-up origin; the input must be a file under baseDir. */
 export function documentUrl(baseDir: string, input: string): string {

@@ -13,10 +13,7 @@ import { explainMainDocument, guardRequests } from './url-guard';
 const ZConfig = z.object({
   BIN: z.string().min(1).default('/usr/bin/chromium'),
   /** Per-render deadline in ms; empty: the server's tool timeout. */
-  TIMEOUT_MS: z
-    .string()
-    .regex(/^\d*$/, 'a number of milliseconds')
-    .default(''),
+  TIMEOUT_MS: z.string().regex(/^\d*$/, 'a number of milliseconds').default(''),
 });
 type ChromiumConfig = z.infer<typeof ZConfig>;
 

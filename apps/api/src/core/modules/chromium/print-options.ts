@@ -13,14 +13,16 @@ const inches = (n: number) => `${n}in`;
  */
 export function toPdfOptions(p: PrintOptions, output: string): PdfOptions {
   const positive = (field: string, v: number, max: number) => {
-    if (!(Number.isFinite(v) && v > 0 && v <= max)) throw invalidInput(field, `must be a number above 0 and at most ${max}`);
+    if (!(Number.isFinite(v) && v > 0 && v <= max))
+      throw invalidInput(field, `must be a number above 0 and at most ${max}`);
   };
   positive('paperWidth', p.paperWidth, 200);
   positive('paperHeight', p.paperHeight, 200);
   if (!(p.scale >= 0.1 && p.scale <= 2)) throw invalidInput('scale', 'out of range', '0.1 to 2');
   const m = p.margins;
   for (const [k, v] of Object.entries(m)) {
-    if (!(Number.isFinite(v) && v >= 0)) throw invalidInput(`margin${k[0]!.toUpperCase()}${k.slice(1)}`, 'must be 0 or more');
+    if (!(Number.isFinite(v) && v >= 0))
+      throw invalidInput(`margin${k[0]!.toUpperCase()}${k.slice(1)}`, 'must be 0 or more');
   }
   const [w, h] = p.landscape ? [p.paperHeight, p.paperWidth] : [p.paperWidth, p.paperHeight];
   if (m.left + m.right >= w || m.top + m.bottom >= h) throw invalidInput('margins', 'leave no room on the page');

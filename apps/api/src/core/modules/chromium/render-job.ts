@@ -108,16 +108,23 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       if (explained) throw explained;
       const code = netError(String((err as Error).message));
       if (code) {
-        throw new EngineError('INVALID_DOCUMENT', `The page could not be loaded (${code})`, { cause: err, details: { reason: code } });
+        throw new EngineError('INVALID_DOCUMENT', `The page could not be loaded (${code})`, {
+          cause: err,
+          details: { reason: code },
+        });
       }
       throw err;
     }
     const explained = job.explain?.(response?.url() ?? lastUrl);
     if (explained) throw explained;
     if (response && response.status() >= 400) {
-      throw new EngineError('INVALID_DOCUMENT', `The page could not be loaded: the server answered HTTP ${response.status()}`, {
-        details: { status: response.status() },
-      });
+      throw new EngineError(
+        'INVALID_DOCUMENT',
+        `The page could not be loaded: the server answered HTTP ${response.status()}`,
+        {
+          details: { status: response.status() },
+        },
+      );
     }
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     await page.pdf(pdfOptions);
@@ -152,5 +159,8 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
 
 function stopError(why: 'timeout' | 'aborted', timeoutMs: number): EngineError {
   if (why === 'aborted') return aborted();
-  return new EngineError('TIMEOUT', `The page took longer than ${Math.round(timeoutMs / 100) / 10} s to render and was stopped`);
+  return new EngineError(
+    'TIMEOUT',
+    `The page took longer than ${Math.round(timeoutMs / 100) / 10} s to render and was stopped`,
+  );
 }

@@ -16,7 +16,10 @@ interface Spare {
 
 async function sealedProxy(): Promise<SealedProxy> {
   const proxy: EgressProxy = await startEgressProxy(null);
-  return { contextOptions: { proxy: { server: proxy.server, username: proxy.username, password: proxy.password } }, close: () => proxy.close() };
+  return {
+    contextOptions: { proxy: { server: proxy.server, username: proxy.username, password: proxy.password } },
+    close: () => proxy.close(),
+  };
 }
 
 /**
@@ -68,10 +71,12 @@ async function alive(opened: OpenedContext): Promise<boolean> {
   if (opened.page.isClosed() || !opened.context.browser()?.isConnected()) return false;
   // A renderer killed under an open page only shows when asked something.
   return Promise.race([
-    opened.page.evaluate(() => 1).then(
-      () => true,
-      () => false,
-    ),
+    opened.page
+      .evaluate(() => 1)
+      .then(
+        () => true,
+        () => false,
+      ),
     new Promise<boolean>((r) => setTimeout(() => r(false), 2_000).unref()),
   ]);
 }

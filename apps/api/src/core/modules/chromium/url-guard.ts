@@ -39,7 +39,8 @@ export async function guardRequests(context: BrowserContext, resolver: PinnedRes
       } catch {
         /* refused below */
       }
-      const ok = url && SOCKETS.has(url.protocol) && !url.username && !url.password && (await resolver.decide(url.hostname)).ok;
+      const ok =
+        url && SOCKETS.has(url.protocol) && !url.username && !url.password && (await resolver.decide(url.hostname)).ok;
       // Connecting from the page's side keeps the socket on the browser's network stack, hence on the proxy.
       if (ok) ws.connectToServer();
       else await ws.close({ code: 1008, reason: 'Blocked by the server policy' });
@@ -48,7 +49,11 @@ export async function guardRequests(context: BrowserContext, resolver: PinnedRes
 }
 
 /** Why the main document failed, when the policy or the proxy knows better than the browser's net:: code. */
-export function explainMainDocument(lastUrl: string | null, resolver: PinnedResolver, proxy: EgressProxy): EngineError | null {
+export function explainMainDocument(
+  lastUrl: string | null,
+  resolver: PinnedResolver,
+  proxy: EgressProxy,
+): EngineError | null {
   if (!lastUrl) return null;
   let host: string;
   try {
@@ -60,9 +65,13 @@ export function explainMainDocument(lastUrl: string | null, resolver: PinnedReso
   if (refused) return refused;
   const failure = proxy.failures.get(host);
   if (failure) {
-    return new EngineError('INVALID_DOCUMENT', `The page could not be loaded: connecting to "${host}" failed (${failure})`, {
-      details: { host, reason: failure },
-    });
+    return new EngineError(
+      'INVALID_DOCUMENT',
+      `The page could not be loaded: connecting to "${host}" failed (${failure})`,
+      {
+        details: { host, reason: failure },
+      },
+    );
   }
   return null;
 }

@@ -51,7 +51,10 @@ const pdfaDef = (icc: string) => `%!
 export function classifyGsError(err: unknown): unknown {
   if (!(err instanceof ToolFailedError)) return err;
   const s = err.stderr + err.stdout.toString('utf8');
-  if (/password/i.test(s)) return new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', { cause: err });
+  if (/password/i.test(s))
+    return new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', {
+      cause: err,
+    });
   if (/syntaxerror|undefined in|ioerror|Couldn't initialise file|No pages|not a PDF|Unrecoverable error/i.test(s)) {
     return new EngineError('INVALID_PDF', INVALID_PDF_MESSAGE, { cause: err });
   }
@@ -61,7 +64,8 @@ export function classifyGsError(err: unknown): unknown {
 export const ghostscriptModule = defineModule<GhostscriptConfig>({
   id: 'ghostscript',
   aliases: ['gs'],
-  description: 'Ghostscript pdfwrite: lossy compression (image downsampling), PDF/A-2b, rewriting damaged files, rendering',
+  description:
+    'Ghostscript pdfwrite: lossy compression (image downsampling), PDF/A-2b, rewriting damaged files, rendering',
   license: 'AGPL-3.0 (hosted users: mind its terms, or remove it from the chains)',
   envPrefix: 'GHOSTSCRIPT',
   configSchema: ZConfig,
@@ -122,7 +126,19 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
         const out: RenderedPage[] = [];
         for (const r of pageRuns(opts.pages)) {
           const prefix = path.join(outDir, `g${r.from}`);
-          await run([...device, `-r${opts.dpi}`, `-dFirstPage=${r.from}`, `-dLastPage=${r.to}`, '-dTextAlphaBits=4', '-dGraphicsAlphaBits=4', `-sOutputFile=${outName(prefix)}-%d.${opts.format}`, input], c);
+          await run(
+            [
+              ...device,
+              `-r${opts.dpi}`,
+              `-dFirstPage=${r.from}`,
+              `-dLastPage=${r.to}`,
+              '-dTextAlphaBits=4',
+              '-dGraphicsAlphaBits=4',
+              `-sOutputFile=${outName(prefix)}-%d.${opts.format}`,
+              input,
+            ],
+            c,
+          );
           for (const f of await readdir(outDir)) {
             const m = new RegExp(`^g${r.from}-(\\d+)\\.${opts.format}$`).exec(f);
             if (m) out.push({ page: r.from + Number(m[1]) - 1, path: path.join(outDir, f) });

@@ -38,7 +38,8 @@ function field(mask: number): Field {
   while (((mask >>> (shift + bits)) & 1) === 1 && shift + bits < 32) bits++;
   return { mask: mask >>> 0, shift, max: 2 ** bits - 1 };
 }
-const take = (px: number, f: Field) => (f.max === 0 ? 0 : Math.round(((((px & f.mask) >>> 0) >>> f.shift) * 255) / f.max));
+const take = (px: number, f: Field) =>
+  f.max === 0 ? 0 : Math.round(((((px & f.mask) >>> 0) >>> f.shift) * 255) / f.max);
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -76,10 +77,12 @@ export async function decodeBmp(buf: Buffer, maxPixels: number): Promise<Decoded
     );
   }
   if (![1, 4, 8, 16, 24, 32].includes(bpp)) throw corrupt(`${bpp} bits per pixel`);
-  if ((compression === BI_BITFIELDS || compression === BI_ALPHABITFIELDS) && bpp !== 16 && bpp !== 32) throw corrupt('bit fields need 16 or 32 bits per pixel');
+  if ((compression === BI_BITFIELDS || compression === BI_ALPHABITFIELDS) && bpp !== 16 && bpp !== 32)
+    throw corrupt('bit fields need 16 or 32 bits per pixel');
 
   const stride = Math.floor((bpp * width + 31) / 32) * 4;
-  if (dataOffset < 14 + headerSize || dataOffset + stride * height > buf.length) throw corrupt('pixel data past the end of the file');
+  if (dataOffset < 14 + headerSize || dataOffset + stride * height > buf.length)
+    throw corrupt('pixel data past the end of the file');
 
   // Palette (1/4/8 bit): BGRX quads after the header (BGR triples in the old OS/2 header).
   let palette: Uint8Array | null = null;

@@ -20,7 +20,8 @@ export type ImageFormat =
 /** What a client is told when a file is not one of these. */
 export const SUPPORTED_FORMATS_TEXT = 'JPEG, PNG, GIF, WebP, TIFF, BMP, SVG, AVIF';
 
-const ascii = (b: Buffer, at: number, s: string) => b.length >= at + s.length && b.toString('latin1', at, at + s.length) === s;
+const ascii = (b: Buffer, at: number, s: string) =>
+  b.length >= at + s.length && b.toString('latin1', at, at + s.length) === s;
 
 /** ISO-BMFF brands: AVIF is decodable (AV1); HEIC needs an HEVC decoder that sharp's prebuilt libvips lacks. */
 function heifFamily(head: Buffer): ImageFormat | null {
@@ -49,15 +50,19 @@ function looksLikeSvg(head: Buffer): boolean {
 /** Detect the format from the bytes (never the name): `head` is at least the first 4 KiB when the file is that long. */
 export function detectImageFormat(head: Buffer): ImageFormat | null {
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   if (ascii(head, 0, 'GIF87a') || ascii(head, 0, 'GIF89a')) return 'gif';
   if (ascii(head, 0, 'RIFF') && ascii(head, 8, 'WEBP')) return 'webp';
-  if (ascii(head, 0, 'II*\0') || ascii(head, 0, 'MM\0*') || ascii(head, 0, 'II+\0') || ascii(head, 0, 'MM\0+')) return 'tiff';
-  if (ascii(head, 0, 'BM') && head.length >= 18 && [12, 40, 52, 56, 64, 108, 124].includes(head.readUInt32LE(14))) return 'bmp';
+  if (ascii(head, 0, 'II*\0') || ascii(head, 0, 'MM\0*') || ascii(head, 0, 'II+\0') || ascii(head, 0, 'MM\0+'))
+    return 'tiff';
+  if (ascii(head, 0, 'BM') && head.length >= 18 && [12, 40, 52, 56, 64, 108, 124].includes(head.readUInt32LE(14)))
+    return 'bmp';
   const heif = heifFamily(head);
   if (heif) return heif;
   if (ascii(head, 0, '%PDF-')) return 'pdf';
-  if (ascii(head, 4, 'jP  ') || (head[0] === 0xff && head[1] === 0x4f && head[2] === 0xff && head[3] === 0x51)) return 'jp2';
+  if (ascii(head, 4, 'jP  ') || (head[0] === 0xff && head[1] === 0x4f && head[2] === 0xff && head[3] === 0x51))
+    return 'jp2';
   if ((head[0] === 0xff && head[1] === 0x0a) || ascii(head, 4, 'JXL ')) return 'jxl';
   if (head.length >= 4 && head.readUInt32LE(0) === 0x00010000) return 'ico';
   if (ascii(head, 0, '8BPS')) return 'psd';

@@ -25,18 +25,25 @@ const NOT_IMAGES: Partial<Record<ImageFormat, string>> = {
 };
 
 function unsupported(label: string, what?: string): EngineError {
-  return new EngineError('UNSUPPORTED_FORMAT', `${label} is ${what ?? 'not an image format this server reads'}: send ${SUPPORTED_FORMATS_TEXT}`, {
-    details: { field: 'files', supported: SUPPORTED_FORMATS_TEXT },
-  });
+  return new EngineError(
+    'UNSUPPORTED_FORMAT',
+    `${label} is ${what ?? 'not an image format this server reads'}: send ${SUPPORTED_FORMATS_TEXT}`,
+    {
+      details: { field: 'files', supported: SUPPORTED_FORMATS_TEXT },
+    },
+  );
 }
 
 function validate(inputs: string[], opts: ImagesToPdfOptions, config: ImagesConfig): void {
-  if (!['A4', 'letter', 'fit'].includes(opts.pageSize)) throw invalidInput('pageSize', 'unknown page size', 'A4, letter, fit');
-  if (!['portrait', 'landscape', 'auto'].includes(opts.orientation)) throw invalidInput('orientation', 'unknown orientation', 'portrait, landscape, auto');
+  if (!['A4', 'letter', 'fit'].includes(opts.pageSize))
+    throw invalidInput('pageSize', 'unknown page size', 'A4, letter, fit');
+  if (!['portrait', 'landscape', 'auto'].includes(opts.orientation))
+    throw invalidInput('orientation', 'unknown orientation', 'portrait, landscape, auto');
   const margin = marginProblem(opts);
   if (margin) throw invalidInput('margin', margin);
   if (inputs.length === 0) throw invalidInput('files', 'at least one image is needed');
-  if (inputs.length > config.MAX_PAGES) throw invalidInput('files', `at most ${config.MAX_PAGES} images (one page each) can be converted at once`);
+  if (inputs.length > config.MAX_PAGES)
+    throw invalidInput('files', `at most ${config.MAX_PAGES} images (one page each) can be converted at once`);
 }
 
 /**
@@ -90,9 +97,13 @@ export async function convertImagesToPdf(
 }
 
 const tooManyPages = (max: number) =>
-  new EngineError('INVALID_INPUT', `The images make more than ${max} pages, the most one PDF may have (IMAGES_MAX_PAGES)`, {
-    details: { field: 'files', maxPages: max },
-  });
+  new EngineError(
+    'INVALID_INPUT',
+    `The images make more than ${max} pages, the most one PDF may have (IMAGES_MAX_PAGES)`,
+    {
+      details: { field: 'files', maxPages: max },
+    },
+  );
 
 async function convertOne(
   buf: Buffer,
@@ -147,9 +158,14 @@ async function convertWithSharp(
   for (let page = 0; page < pages; page++) {
     if (ctx.signal?.aborted) throw aborted();
     const pageLabel = pages > 1 ? `${label}, page ${page + 1}` : label;
-    const m = page === 0 ? meta : await sharp(buf, { page, limitInputPixels: false }).metadata().catch((err: unknown) => {
-      throw classifySharpError(err, pageLabel);
-    });
+    const m =
+      page === 0
+        ? meta
+        : await sharp(buf, { page, limitInputPixels: false })
+            .metadata()
+            .catch((err: unknown) => {
+              throw classifySharpError(err, pageLabel);
+            });
     checkPixels(m.width, m.height, limits.maxPixels, pageLabel);
     if (format === 'png') {
       const direct = await passThroughPng(buf, m, dpiOf(m), limits, pageLabel);

@@ -38,7 +38,13 @@ export function readJpegHeader(buf: Buffer): JpegHeader | null {
     const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
     if (isSof && !sofInfo) {
       if (seg.length < 6) return null;
-      sofInfo = { sof: marker, precision: seg[0]!, height: seg.readUInt16BE(1), width: seg.readUInt16BE(3), components: seg[5]! };
+      sofInfo = {
+        sof: marker,
+        precision: seg[0]!,
+        height: seg.readUInt16BE(1),
+        width: seg.readUInt16BE(3),
+        components: seg[5]!,
+      };
     } else if (marker === 0xee && seg.length >= 12 && seg.toString('latin1', 0, 5) === 'Adobe') {
       adobeTransform = seg[11];
     } else if (marker === 0xda) {
@@ -61,4 +67,8 @@ export function readJpegHeader(buf: Buffer): JpegHeader | null {
 
 /** Data a PDF reader's DCTDecode takes as it is: 8-bit baseline or progressive Huffman, grey or three-component. */
 export const embeddableAsIs = (h: JpegHeader) =>
-  (h.sof === 0xc0 || h.sof === 0xc1 || h.sof === 0xc2) && h.precision === 8 && (h.components === 1 || h.components === 3) && h.width > 0 && h.height > 0;
+  (h.sof === 0xc0 || h.sof === 0xc1 || h.sof === 0xc2) &&
+  h.precision === 8 &&
+  (h.components === 1 || h.components === 3) &&
+  h.width > 0 &&
+  h.height > 0;

@@ -13,7 +13,9 @@ import { classifySharpError, dpiOf, isGrey, rasterize, type DecodeLimits } from 
 export async function prepareJpeg(buf: Buffer, limits: DecodeLimits, label: string): Promise<PreparedImage> {
   const header = readJpegHeader(buf);
   if (!header) {
-    throw new EngineError('INVALID_DOCUMENT', `${label} is a damaged JPEG (its header could not be read)`, { details: { field: 'files' } });
+    throw new EngineError('INVALID_DOCUMENT', `${label} is a damaged JPEG (its header could not be read)`, {
+      details: { field: 'files' },
+    });
   }
   checkPixels(header.width, header.height, limits.maxPixels, label);
   let meta;
@@ -26,7 +28,9 @@ export async function prepareJpeg(buf: Buffer, limits: DecodeLimits, label: stri
   if (!embeddableAsIs(header)) return rasterize(buf, {}, { grey: isGrey(meta), dpi }, limits, label);
 
   if (!header.complete) {
-    throw new EngineError('INVALID_DOCUMENT', `${label} is a truncated JPEG (the file ends before the image does)`, { details: { field: 'files' } });
+    throw new EngineError('INVALID_DOCUMENT', `${label} is a truncated JPEG (the file ends before the image does)`, {
+      details: { field: 'files' },
+    });
   }
   await validateEntropyData(buf, header.width, limits, label);
   const orientation = meta.orientation && meta.orientation >= 1 && meta.orientation <= 8 ? meta.orientation : 1;

@@ -61,7 +61,10 @@ export function marginProblem(opts: ImagesToPdfOptions): string | null {
  * unit square onto the page with `cm`, so a JPEG embedded as it is can be turned and mirrored without decoding it.
  * Image space: u right, v up, the first stored row at v = 1.
  */
-export function orientationMatrix(o: number, box: { x: number; y: number; width: number; height: number }): [number, number, number, number, number, number] {
+export function orientationMatrix(
+  o: number,
+  box: { x: number; y: number; width: number; height: number },
+): [number, number, number, number, number, number] {
   // Stored (s right, t down, 0..1) to displayed (X right, Y down, 0..1), per EXIF orientation.
   const toDisplay = (s: number, t: number): [number, number] => {
     switch (o) {

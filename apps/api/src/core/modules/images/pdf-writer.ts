@@ -40,7 +40,9 @@ export class StreamingPdfWriter {
   private async object(id: number, dict: string, stream?: Buffer) {
     this.offsets[id] = this.offset;
     if (!stream) return this.write(Buffer.from(`${id} 0 obj\n${dict}\nendobj\n`, 'latin1'));
-    await this.write(Buffer.from(`${id} 0 obj\n${dict.replace(/>>$/, `/Length ${stream.length}>>`)}\nstream\n`, 'latin1'));
+    await this.write(
+      Buffer.from(`${id} 0 obj\n${dict.replace(/>>$/, `/Length ${stream.length}>>`)}\nstream\n`, 'latin1'),
+    );
     await this.write(stream);
     await this.write(Buffer.from('\nendstream\nendobj\n', 'latin1'));
   }
@@ -68,7 +70,10 @@ export class StreamingPdfWriter {
 
   /** Page tree, catalog, info, cross-reference table; closes the file. */
   async finish(info: { producer: string }): Promise<void> {
-    await this.object(1, `<</Type/Pages/Kids[${this.pages.map((p) => `${p} 0 R`).join(' ')}]/Count ${this.pages.length}>>`);
+    await this.object(
+      1,
+      `<</Type/Pages/Kids[${this.pages.map((p) => `${p} 0 R`).join(' ')}]/Count ${this.pages.length}>>`,
+    );
     await this.object(2, '<</Type/Catalog/Pages 1 0 R>>');
     const now = pdfDate(new Date());
     // Producer is a fixed ASCII name: no escaping needed.

@@ -16,7 +16,7 @@ interface PngHeader {
 export function readPngHeader(buf: Buffer): PngHeader | null {
   if (buf.length < 33 || buf.toString('latin1', 12, 16) !== 'IHDR') return null;
   const chunks = new Set<string>();
-  for (let at = 8; at + 8 <= buf.length; ) {
+  for (let at = 8; at + 8 <= buf.length;) {
     const len = buf.readUInt32BE(at);
     const type = buf.toString('latin1', at + 4, at + 8);
     if (at + 12 + len > buf.length) return null;
@@ -25,7 +25,14 @@ export function readPngHeader(buf: Buffer): PngHeader | null {
     at += 12 + len;
   }
   if (!chunks.has('IEND') || !chunks.has('IDAT')) return null;
-  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20), bitDepth: buf[24]!, colorType: buf[25]!, interlace: buf[28]!, chunks };
+  return {
+    width: buf.readUInt32BE(16),
+    height: buf.readUInt32BE(20),
+    bitDepth: buf[24]!,
+    colorType: buf[25]!,
+    interlace: buf[28]!,
+    chunks,
+  };
 }
 
 /**
@@ -34,12 +41,22 @@ export function readPngHeader(buf: Buffer): PngHeader | null {
  * still decoded once, to a few pixels, so a corrupt file is refused rather than copied. Others return null and are
  * converted by sharp.
  */
-export async function passThroughPng(buf: Buffer, meta: Metadata, dpi: number, limits: DecodeLimits, label: string): Promise<PreparedImage | null> {
+export async function passThroughPng(
+  buf: Buffer,
+  meta: Metadata,
+  dpi: number,
+  limits: DecodeLimits,
+  label: string,
+): Promise<PreparedImage | null> {
   const h = readPngHeader(buf);
   if (!h || h.bitDepth !== 8 || (h.colorType !== 0 && h.colorType !== 2) || h.interlace !== 0) return null;
   if (h.chunks.has('tRNS') || (meta.orientation ?? 1) !== 1) return null;
   try {
-    await sharp(buf, { failOn: 'error', limitInputPixels: limits.maxPixels }).resize(8).raw().timeout({ seconds: limits.timeoutSeconds }).toBuffer();
+    await sharp(buf, { failOn: 'error', limitInputPixels: limits.maxPixels })
+      .resize(8)
+      .raw()
+      .timeout({ seconds: limits.timeoutSeconds })
+      .toBuffer();
   } catch (err) {
     throw classifySharpError(err, label);
   }

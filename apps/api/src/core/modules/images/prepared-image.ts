@@ -37,7 +37,10 @@ export async function writeImageXObject(w: StreamingPdfWriter, img: PreparedImag
   let colorSpace = img.components === 1 ? '/DeviceGray' : '/DeviceRGB';
   if (img.icc && iccComponents(img.icc) === img.components) {
     const alternate = img.components === 1 ? '/DeviceGray' : '/DeviceRGB';
-    const icc = await w.add(`<</N ${img.components}/Alternate${alternate}/Filter/FlateDecode>>`, await deflate(img.icc));
+    const icc = await w.add(
+      `<</N ${img.components}/Alternate${alternate}/Filter/FlateDecode>>`,
+      await deflate(img.icc),
+    );
     colorSpace = `[/ICCBased ${icc} 0 R]`;
   }
   const params =
@@ -51,7 +54,6 @@ export async function writeImageXObject(w: StreamingPdfWriter, img: PreparedImag
     img.data,
   );
 }
-
 
 /** The pixel cap, checked from the header before anything is decoded. */
 export function checkPixels(width: number, height: number, maxPixels: number, label: string): void {

@@ -18,8 +18,12 @@ export function classifySharpError(err: unknown, label: string): EngineError {
       details: { field: 'files' },
     });
   }
-  if (/timeout/i.test(msg)) return new EngineError('TIMEOUT', `${label} took too long to decode and was stopped`, { cause: err });
-  const e = new EngineError('INVALID_DOCUMENT', `${label} is damaged or truncated and could not be read`, { cause: err, details: { field: 'files' } });
+  if (/timeout/i.test(msg))
+    return new EngineError('TIMEOUT', `${label} took too long to decode and was stopped`, { cause: err });
+  const e = new EngineError('INVALID_DOCUMENT', `${label} is damaged or truncated and could not be read`, {
+    cause: err,
+    details: { field: 'files' },
+  });
   e.documentFault = true;
   return e;
 }
@@ -33,7 +37,7 @@ export function dpiOf(meta: Pick<Metadata, 'density' | 'resolutionUnit'>): numbe
 /** The whole PNG file's IDAT data: zlib data of filtered rows, which PDF's Flate filter with predictor 15 takes as is. */
 export function idatOf(png: Buffer): Buffer {
   const parts: Buffer[] = [];
-  for (let at = 8; at + 8 <= png.length; ) {
+  for (let at = 8; at + 8 <= png.length;) {
     const len = png.readUInt32BE(at);
     const type = png.toString('latin1', at + 4, at + 8);
     if (type === 'IDAT') parts.push(png.subarray(at + 8, at + 8 + len));
@@ -43,7 +47,8 @@ export function idatOf(png: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
-export const isGrey = (m: Pick<Metadata, 'space' | 'channels'>) => m.space === 'b-w' || m.space === 'grey16' || m.channels <= 2;
+export const isGrey = (m: Pick<Metadata, 'space' | 'channels'>) =>
+  m.space === 'b-w' || m.space === 'grey16' || m.channels <= 2;
 
 /**
  * Decode with sharp (off the event loop), turn upright from EXIF, flatten transparency onto white (the page is white),
@@ -58,7 +63,12 @@ export async function rasterize(
   label: string,
 ): Promise<PreparedImage> {
   try {
-    const { data, info } = await sharp(input, { failOn: 'error', limitInputPixels: limits.maxPixels, autoOrient: true, ...opts })
+    const { data, info } = await sharp(input, {
+      failOn: 'error',
+      limitInputPixels: limits.maxPixels,
+      autoOrient: true,
+      ...opts,
+    })
       .flatten({ background: '#ffffff' })
       .toColourspace(meta.grey ? 'b-w' : 'srgb')
       .png({ compressionLevel: 6, adaptiveFiltering: false, palette: false, progressive: false, force: true })
@@ -66,7 +76,8 @@ export async function rasterize(
       .toBuffer({ resolveWithObject: true });
     const components = info.channels === 1 ? 1 : 3;
     // The PDF dictionary says 8 bits per component: anything else would be drawn as noise.
-    if (info.channels !== components || data[24] !== 8) throw new Error(`unexpected PNG layout: ${info.channels} channels, ${data[24]} bits`);
+    if (info.channels !== components || data[24] !== 8)
+      throw new Error(`unexpected PNG layout: ${info.channels} channels, ${data[24]} bits`);
     return {
       width: info.width,
       height: info.height,

@@ -31,15 +31,24 @@ export async function gunzipSvg(buf: Buffer, limits: SvgLimits, label: string): 
     text = await gunzip(buf, { maxOutputLength: limits.maxSvgBytes });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new EngineError('INVALID_INPUT', `${label}: the compressed SVG expands to more than ${Math.round(limits.maxSvgBytes / 1_048_576)} MB`, {
-        cause: err,
-        details: { field: 'files' },
-      });
+      throw new EngineError(
+        'INVALID_INPUT',
+        `${label}: the compressed SVG expands to more than ${Math.round(limits.maxSvgBytes / 1_048_576)} MB`,
+        {
+          cause: err,
+          details: { field: 'files' },
+        },
+      );
     }
-    throw new EngineError('INVALID_DOCUMENT', `${label} is a damaged gzip file`, { cause: err, details: { field: 'files' } });
+    throw new EngineError('INVALID_DOCUMENT', `${label} is a damaged gzip file`, {
+      cause: err,
+      details: { field: 'files' },
+    });
   }
   if (!looksLikeSvg(text.subarray(0, 4096))) {
-    throw new EngineError('UNSUPPORTED_FORMAT', `${label} is a gzip file that does not hold an SVG image`, { details: { field: 'files' } });
+    throw new EngineError('UNSUPPORTED_FORMAT', `${label} is a gzip file that does not hold an SVG image`, {
+      details: { field: 'files' },
+    });
   }
   return text;
 }
@@ -51,13 +60,21 @@ export async function gunzipSvg(buf: Buffer, limits: SvgLimits, label: string): 
  */
 export async function prepareSvg(buf: Buffer, limits: SvgLimits, label: string): Promise<SvgResult> {
   if (buf.length > limits.maxSvgBytes) {
-    throw new EngineError('INVALID_INPUT', `${label}: SVG files are limited to ${Math.round(limits.maxSvgBytes / 1_048_576)} MB`, { details: { field: 'files' } });
+    throw new EngineError(
+      'INVALID_INPUT',
+      `${label}: SVG files are limited to ${Math.round(limits.maxSvgBytes / 1_048_576)} MB`,
+      { details: { field: 'files' } },
+    );
   }
   const { svg, inlineImages, removed } = sanitizeSvg(buf.toString('utf8'), { maxExpansion: limits.maxSvgBytes });
   for (const img of inlineImages) {
     const format = detectImageFormat(img.subarray(0, 64));
     if (format !== 'png' && format !== 'jpeg' && format !== 'gif' && format !== 'webp') {
-      throw new EngineError('INVALID_DOCUMENT', `${label}: an image embedded in the SVG is not a PNG, JPEG, GIF or WebP`, { details: { field: 'files' } });
+      throw new EngineError(
+        'INVALID_DOCUMENT',
+        `${label}: an image embedded in the SVG is not a PNG, JPEG, GIF or WebP`,
+        { details: { field: 'files' } },
+      );
     }
     try {
       const m = await sharp(img, { limitInputPixels: false }).metadata();
@@ -87,6 +104,12 @@ export async function prepareSvg(buf: Buffer, limits: SvgLimits, label: string):
     px = await size(density);
   }
   checkPixels(px.width, px.height, cap, label);
-  const image = await rasterize(svg, { density, limitInputPixels: cap }, { grey: false, widthPt: natural.width, heightPt: natural.height, dpi: 72 }, limits, label);
+  const image = await rasterize(
+    svg,
+    { density, limitInputPixels: cap },
+    { grey: false, widthPt: natural.width, heightPt: natural.height, dpi: 72 },
+    limits,
+    label,
+  );
   return { image, removed };
 }

@@ -16,21 +16,34 @@ export interface SanitizedSvg {
 }
 
 const invalid = (why: string) => new EngineError('INVALID_DOCUMENT', `The SVG image could not be read (${why})`);
-const refused = (why: string) => new EngineError('INVALID_INPUT', `The SVG image was refused: ${why}`, { details: { field: 'files' } });
+const refused = (why: string) =>
+  new EngineError('INVALID_INPUT', `The SVG image was refused: ${why}`, { details: { field: 'files' } });
 
-const DROPPED_ELEMENTS = new Set(['script', 'foreignobject', 'include', 'iframe', 'audio', 'video', 'handler', 'listener']);
+const DROPPED_ELEMENTS = new Set([
+  'script',
+  'foreignobject',
+  'include',
+  'iframe',
+  'audio',
+  'video',
+  'handler',
+  'listener',
+]);
 const INLINE_IMAGE = /^data:image\/(png|jpeg|jpg|gif|webp);base64,([A-Za-z0-9+/=\s]*)$/i;
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const NAME = /^[A-Za-z_:][\w.:-]*/;
 
-const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeAttr = (v: string) =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const escapeText = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const localName = (n: string) => n.slice(n.indexOf(':') + 1).toLowerCase();
 
 /** CSS with only same-document url()s, or null when it cannot be made safe (escapes can spell url( and @import). */
 export function sanitizeCss(css: string): string | null {
   if (css.includes('\\') || /@import/i.test(css)) return null;
-  const out = css.replace(/url\(\s*(['"]?)([\s\S]*?)\1\s*\)/gi, (whole, _q: string, target: string) => (target.trim().startsWith('#') ? whole : 'none'));
+  const out = css.replace(/url\(\s*(['"]?)([\s\S]*?)\1\s*\)/gi, (whole, _q: string, target: string) =>
+    target.trim().startsWith('#') ? whole : 'none',
+  );
   // An unterminated url( runs to the end of the declaration in CSS: whatever follows it would be its target.
   if (/url\(\s*['"]?\s*(?!#)/i.test(out)) return null;
   return out;
@@ -75,10 +88,15 @@ export function sanitizeSvg(input: string, opts: { maxExpansion: number }): Sani
       j = s.indexOf('>', end);
     }
     if (j < 0 || j >= s.length) throw invalid('unterminated DOCTYPE');
-    const rest = subset.replace(/<!--[\s\S]*?-->/g, '').replace(/<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"<&%]*)"|'([^'<&%]*)')\s*>/g, (_m, name: string, a?: string, b?: string) => {
-      entities.set(name, a ?? b ?? '');
-      return '';
-    });
+    const rest = subset
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(
+        /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"<&%]*)"|'([^'<&%]*)')\s*>/g,
+        (_m, name: string, a?: string, b?: string) => {
+          entities.set(name, a ?? b ?? '');
+          return '';
+        },
+      );
     if (rest.trim() !== '') throw refused('its DOCTYPE declares external or parameter entities, which are not allowed');
     i = j + 1;
   };
@@ -181,8 +199,12 @@ export function sanitizeSvg(input: string, opts: { maxExpansion: number }): Sani
         if (close < 0) throw invalid('an unterminated <style>');
         const body = s
           .slice(i, close)
-          .replace(/<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|([^<]+)/g, (_m, cdata?: string, text?: string) => cdata ?? (text ? decode(text) : ''));
-        if (/</.test(s.slice(i, close).replace(/<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->/g, ''))) throw invalid('markup inside <style>');
+          .replace(
+            /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|([^<]+)/g,
+            (_m, cdata?: string, text?: string) => cdata ?? (text ? decode(text) : ''),
+          );
+        if (/</.test(s.slice(i, close).replace(/<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->/g, '')))
+          throw invalid('markup inside <style>');
         const css = sanitizeCss(body);
         i = close;
         if (css === null) {

@@ -10,7 +10,12 @@ export const ZLibreOfficeConfig = z.object({
    * Warm soffice processes. Two on 2 cores give 1.9× the throughput of one; more than the cores only adds waiting
    * (ENGINE-NOTES).
    */
-  INSTANCES: z.coerce.number().int().min(1).max(32).default(Math.max(1, Math.min(2, os.availableParallelism()))),
+  INSTANCES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .default(Math.max(1, Math.min(2, os.availableParallelism()))),
   /** Conversions an instance does before it is replaced (it grows ~1.3 MB a conversion). */
   MAX_JOBS: z.coerce.number().int().min(1).default(200),
   /** Resident size of soffice past which it is replaced between jobs; 0: no limit. */

@@ -4,19 +4,30 @@ import type { OfficeKind } from '../../interfaces';
 import type { HelperResult } from './instance';
 import { InstanceLost } from './instance';
 
-const what: Record<OfficeKind, string> = { document: 'a text document', spreadsheet: 'a spreadsheet', presentation: 'a presentation' };
+const what: Record<OfficeKind, string> = {
+  document: 'a text document',
+  spreadsheet: 'a spreadsheet',
+  presentation: 'a presentation',
+};
 
 /** A refusal from the helper, in the client's terms (the helper's own words only go to the log, as the cause). */
 export function helperError(r: Extract<HelperResult, { ok: false }>, kind: OfficeKind): EngineError {
   const cause = new Error(`libreoffice: ${r.code}: ${r.message}`);
   switch (r.code) {
     case 'PASSWORD_REQUIRED':
-      return new EngineError('PASSWORD_REQUIRED', 'This document is password-protected: send its password in the "password" field', {
+      return new EngineError(
+        'PASSWORD_REQUIRED',
+        'This document is password-protected: send its password in the "password" field',
+        {
+          cause,
+          details: { field: 'password' },
+        },
+      );
+    case 'WRONG_PASSWORD':
+      return new EngineError('WRONG_PASSWORD', 'password: the password is not correct for this document', {
         cause,
         details: { field: 'password' },
       });
-    case 'WRONG_PASSWORD':
-      return new EngineError('WRONG_PASSWORD', 'password: the password is not correct for this document', { cause, details: { field: 'password' } });
     case 'INVALID_DOCUMENT':
       return invalidDocument(kind, cause);
     default:
@@ -25,9 +36,13 @@ export function helperError(r: Extract<HelperResult, { ok: false }>, kind: Offic
 }
 
 export function invalidDocument(kind: OfficeKind, cause: unknown): EngineError {
-  const e = new EngineError('INVALID_DOCUMENT', `The file could not be read as ${what[kind]}: it is damaged or not in a format LibreOffice can open`, {
-    cause,
-  });
+  const e = new EngineError(
+    'INVALID_DOCUMENT',
+    `The file could not be read as ${what[kind]}: it is damaged or not in a format LibreOffice can open`,
+    {
+      cause,
+    },
+  );
   e.documentFault = true;
   return e;
 }
@@ -37,12 +52,18 @@ export function lostError(e: InstanceLost, timeoutMs: number, stderr: string): E
   const cause = new Error(`libreoffice: ${e.reason}: ${e.message}; stderr: ${stderr.slice(-1000)}`);
   switch (e.reason) {
     case 'timeout':
-      return new EngineError('TIMEOUT', `Processing took longer than ${Math.round(timeoutMs / 100) / 10} s and was stopped`, { cause });
+      return new EngineError(
+        'TIMEOUT',
+        `Processing took longer than ${Math.round(timeoutMs / 100) / 10} s and was stopped`,
+        { cause },
+      );
     case 'aborted':
       return aborted();
     case 'start-failed':
       return new EngineError('ENGINE_FAILED', 'LibreOffice could not be started on this server', { cause });
     default:
-      return new EngineError('ENGINE_FAILED', 'The document could not be processed: LibreOffice stopped unexpectedly', { cause });
+      return new EngineError('ENGINE_FAILED', 'The document could not be processed: LibreOffice stopped unexpectedly', {
+        cause,
+      });
   }
 }

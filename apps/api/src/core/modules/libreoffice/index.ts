@@ -18,13 +18,19 @@ export interface LibreOfficeEngine extends Engine {
 
 /** A PDF that LibreOffice said it wrote: present, not empty, and a PDF. */
 async function checkPdf(file: string, kind: OfficeConvertOptions['kind']): Promise<void> {
-  const size = await stat(file).then((s) => s.size, () => -1);
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => -1,
+  );
   if (size <= 0) throw invalidDocument(kind, new Error(`libreoffice: no output (${size < 0 ? 'missing' : 'empty'})`));
   const fh = await open(file, 'r');
   try {
     const head = Buffer.alloc(5);
     await fh.read(head, 0, 5, 0);
-    if (head.toString('latin1') !== '%PDF-') throw new EngineError('ENGINE_FAILED', 'The document could not be processed', { cause: new Error('libreoffice: output is not a PDF') });
+    if (head.toString('latin1') !== '%PDF-')
+      throw new EngineError('ENGINE_FAILED', 'The document could not be processed', {
+        cause: new Error('libreoffice: output is not a PDF'),
+      });
   } finally {
     await fh.close();
   }

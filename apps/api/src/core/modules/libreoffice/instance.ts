@@ -20,7 +20,13 @@ export interface OfficeJob {
 /** What the helper answers for one job (see the protocol in uno-helper.py). */
 export type HelperResult =
   | { ok: true; filter: string; ms: number }
-  | { ok: false; code: 'PASSWORD_REQUIRED' | 'WRONG_PASSWORD' | 'INVALID_DOCUMENT' | 'ENGINE_FAILED'; message: string; fatal: boolean; ms: number };
+  | {
+      ok: false;
+      code: 'PASSWORD_REQUIRED' | 'WRONG_PASSWORD' | 'INVALID_DOCUMENT' | 'ENGINE_FAILED';
+      message: string;
+      fatal: boolean;
+      ms: number;
+    };
 
 /** How a job ended without an answer from the helper. */
 export class InstanceLost extends Error {
@@ -70,7 +76,9 @@ export class OfficeInstance {
   private nextId = 1;
   private stdoutBuf = '';
   private stderrTail = '';
-  private onReady: ((msg: { ready: boolean; message?: string; sofficePid?: number; security?: Record<string, unknown> }) => void) | null = null;
+  private onReady:
+    | ((msg: { ready: boolean; message?: string; sofficePid?: number; security?: Record<string, unknown> }) => void)
+    | null = null;
 
   constructor(private readonly opts: InstanceOptions) {
     this.stopped = new Promise<void>((resolve) => {
@@ -97,9 +105,23 @@ export class OfficeInstance {
     }
     const child = spawn(
       this.opts.python,
-      [HELPER, '--soffice', this.opts.soffice, '--profile', this.profileDir, '--pipe', this.pipeName, '--startup-ms', String(this.opts.startupTimeoutMs)],
+      [
+        HELPER,
+        '--soffice',
+        this.opts.soffice,
+        '--profile',
+        this.profileDir,
+        '--pipe',
+        this.pipeName,
+        '--startup-ms',
+        String(this.opts.startupTimeoutMs),
+      ],
       // detached: the helper leads a new process group that soffice joins, so one kill takes all of it.
-      { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' } },
+      {
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
+      },
     );
     this.child = child;
     child.stdout!.setEncoding('utf8');
@@ -122,8 +144,16 @@ export class OfficeInstance {
       gone();
     });
 
-    const ready = await new Promise<{ ready: boolean; message?: string; sofficePid?: number; security?: Record<string, unknown> }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new InstanceLost('start-failed', `soffice did not start within ${this.opts.startupTimeoutMs} ms`)), this.opts.startupTimeoutMs + 5000);
+    const ready = await new Promise<{
+      ready: boolean;
+      message?: string;
+      sofficePid?: number;
+      security?: Record<string, unknown>;
+    }>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new InstanceLost('start-failed', `soffice did not start within ${this.opts.startupTimeoutMs} ms`)),
+        this.opts.startupTimeoutMs + 5000,
+      );
       this.onReady = (msg) => {
         clearTimeout(timer);
         resolve(msg);
@@ -289,6 +319,7 @@ export class OfficeInstance {
 
   private idle(): void {
     this.child?.unref();
-    for (const s of [this.child?.stdout, this.child?.stderr, this.child?.stdin]) (s as unknown as { unref?: () => void } | null)?.unref?.();
+    for (const s of [this.child?.stdout, this.child?.stderr, this.child?.stdin])
+      (s as unknown as { unref?: () => void } | null)?.unref?.();
   }
 }

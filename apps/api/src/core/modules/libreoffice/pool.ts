@@ -126,7 +126,9 @@ export class OfficePool {
     try {
       await inst.ready;
     } catch (err) {
-      throw this.closed ? shuttingDown() : lostError(err instanceof InstanceLost ? err : new InstanceLost('start-failed', String(err)), 0, inst.stderr);
+      throw this.closed
+        ? shuttingDown()
+        : lostError(err instanceof InstanceLost ? err : new InstanceLost('start-failed', String(err)), 0, inst.stderr);
     }
     return inst;
   }
@@ -135,7 +137,8 @@ export class OfficePool {
     const inst = slot.inst;
     const wasWarm = !!inst?.sofficePid;
     if (inst && !inst.dead && !this.closed) {
-      const worn = inst.jobs >= this.opts.maxJobs || (this.opts.maxRssBytes > 0 && (await inst.rss()) > this.opts.maxRssBytes);
+      const worn =
+        inst.jobs >= this.opts.maxJobs || (this.opts.maxRssBytes > 0 && (await inst.rss()) > this.opts.maxRssBytes);
       if (worn) {
         inst.kill();
         this.recycled++;
@@ -162,4 +165,5 @@ export class OfficePool {
   }
 }
 
-const shuttingDown = () => new EngineError('ENGINE_FAILED', 'The server is shutting down: the document was not converted', {});
+const shuttingDown = () =>
+  new EngineError('ENGINE_FAILED', 'The server is shutting down: the document was not converted', {});

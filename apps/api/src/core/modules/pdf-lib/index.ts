@@ -41,15 +41,27 @@ export function uprightPlacement(box: PageBox): { x: number; y: number; rotate: 
 /** pdf-lib keeps getInfoDict() private; it creates the Info dictionary when missing. */
 const infoDictOf = (doc: PDFDocument) => (doc as unknown as { getInfoDict(): PDFDict }).getInfoDict();
 
-const toIso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+const toIso = (d: Date | undefined) =>
+  d && !Number.isNaN(d.getTime()) ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
 
 export const pdfLibModule = defineModule<PdfLibConfig>({
   id: 'pdf-lib',
-  description: 'pdf-lib (pure JavaScript, in-process): metadata, and a fallback for page assembly, rotation, stamping, form flattening',
+  description:
+    'pdf-lib (pure JavaScript, in-process): metadata, and a fallback for page assembly, rotation, stamping, form flattening',
   license: 'MIT',
   envPrefix: 'PDFLIB',
   configSchema: ZConfig,
-  operations: ['pageBoxes', 'merge', 'selectPages', 'splitEvery', 'rotate', 'stamp', 'readMetadata', 'writeMetadata', 'flatten'],
+  operations: [
+    'pageBoxes',
+    'merge',
+    'selectPages',
+    'splitEvery',
+    'rotate',
+    'stamp',
+    'readMetadata',
+    'writeMetadata',
+    'flatten',
+  ],
   async healthCheck() {
     await PDFDocument.create();
     return { ok: true, version: '1.x' };
@@ -60,12 +72,17 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
     const job = <T>(c: OpContext, fn: () => Promise<T>) => ctx.tools.limiter.run(fn, c.signal);
     const load = async (file: string) => {
       const bytes = await readFile(file);
-      if (bytes.length > maxBytes) throw new EngineError('UNSUPPORTED_OPERATION', 'file too large for pdf-lib', { engine: 'pdf-lib' });
+      if (bytes.length > maxBytes)
+        throw new EngineError('UNSUPPORTED_OPERATION', 'file too large for pdf-lib', { engine: 'pdf-lib' });
       try {
         return await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
       } catch (err) {
         if ((err as Error).name === 'EncryptedPDFError') {
-          throw new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', { cause: err });
+          throw new EngineError(
+            'PASSWORD_REQUIRED',
+            'This PDF is encrypted: send its password in the "password" field',
+            { cause: err },
+          );
         }
         throw new EngineError('INVALID_PDF', INVALID_PDF_MESSAGE, { cause: err });
       }
@@ -79,7 +96,8 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
 
     return {
       id: 'pdf-lib',
-      pageBoxes: (input, _opts, c) => job(c, async () => (await load(input)).getPages().map((p, i) => pageBoxOf(p, i + 1))),
+      pageBoxes: (input, _opts, c) =>
+        job(c, async () => (await load(input)).getPages().map((p, i) => pageBoxOf(p, i + 1))),
       merge: (inputs, output, c) =>
         job(c, async () => {
           const out = await PDFDocument.create({ updateMetadata: false });
@@ -89,7 +107,14 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
           }
           await save(out, output);
         }),
-      selectPages: (input, output, pages, c) => job(c, async () => pick(await load(input), pages.map((p) => p - 1), output)),
+      selectPages: (input, output, pages, c) =>
+        job(c, async () =>
+          pick(
+            await load(input),
+            pages.map((p) => p - 1),
+            output,
+          ),
+        ),
       splitEvery: (input, outDir, every, c) =>
         job(c, async () => {
           const src = await load(input);
@@ -159,7 +184,11 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
           apply(fields.author, (v) => doc.setAuthor(v), 'Author');
           apply(fields.subject, (v) => doc.setSubject(v), 'Subject');
           // setKeywords would join a list with spaces: keep the text exactly as given.
-          apply(fields.keywords, (v) => infoDictOf(doc).set(PDFName.of('Keywords'), PDFHexString.fromText(v)), 'Keywords');
+          apply(
+            fields.keywords,
+            (v) => infoDictOf(doc).set(PDFName.of('Keywords'), PDFHexString.fromText(v)),
+            'Keywords',
+          );
           apply(fields.creator, (v) => doc.setCreator(v), 'Creator');
           apply(fields.producer, (v) => doc.setProducer(v), 'Producer');
           apply(fields.creationDate, (v) => doc.setCreationDate(v), 'CreationDate');

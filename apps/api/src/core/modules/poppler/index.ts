@@ -35,7 +35,9 @@ export function classifyPopplerError(err: unknown, passwordGiven = false): unkno
   if (/Incorrect password/i.test(s)) {
     return passwordGiven
       ? new EngineError('WRONG_PASSWORD', 'password: the password is not correct for this PDF', { cause: err })
-      : new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', { cause: err });
+      : new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', {
+          cause: err,
+        });
   }
   if (err.exitCode === 1 || /May not be a PDF file|Couldn't (find trailer|read xref)|PDF file is damaged/i.test(s)) {
     return new EngineError('INVALID_PDF', INVALID_PDF_MESSAGE, { cause: err });
@@ -222,29 +224,49 @@ export const popplerModule = defineModule<PopplerConfig>({
     const pageBoxes = async (input: string, opts: { pages?: number }, c: OpContext): Promise<PageBox[]> => {
       const pages = opts.pages ?? Number((await info(input, c)).get('Pages') ?? 0);
       if (!pages) return [];
-      const r = await run('pdfinfo', ['-f', '1', '-l', String(pages), '-box', input], c, { maxStdout: ctx.maxOutputBytes });
+      const r = await run('pdfinfo', ['-f', '1', '-l', String(pages), '-box', input], c, {
+        maxStdout: ctx.maxOutputBytes,
+      });
       return parsePageBoxes(r.stdout.toString('utf8'));
     };
 
     /** Text of one page run (pages from..to; `to` Infinity: to the end). */
-    const textOfRun = async (input: string, runOf: PageRange, opts: { layout: boolean; words: boolean }, c: OpContext) => {
+    const textOfRun = async (
+      input: string,
+      runOf: PageRange,
+      opts: { layout: boolean; words: boolean },
+      c: OpContext,
+    ) => {
       const all = runOf.to === Infinity;
       const range = all ? [] : ['-f', String(runOf.from), '-l', String(runOf.to)];
       if (opts.words) {
-        const r = await run('pdftotext', ['-enc', 'UTF-8', '-bbox', ...range, input, '-'], c, { maxStdout: ctx.maxOutputBytes });
-        return parseBbox(r.stdout.toString('utf8')).map(
-          (p, i): PageText => ({ page: runOf.from + i, text: p.words.map((w) => w.text).join(' '), width: p.width, height: p.height, words: p.words }),
-        );
+        const r = await run('pdftotext', ['-enc', 'UTF-8', '-bbox', ...range, input, '-'], c, {
+          maxStdout: ctx.maxOutputBytes,
+        });
+        return parseBbox(r.stdout.toString('utf8')).map((p, i): PageText => ({
+          page: runOf.from + i,
+          text: p.words.map((w) => w.text).join(' '),
+          width: p.width,
+          height: p.height,
+          words: p.words,
+        }));
       }
       const args = ['-enc', 'UTF-8', ...(opts.layout ? ['-layout'] : []), ...range, input, '-'];
       const r = await run('pdftotext', args, c, { maxStdout: ctx.maxOutputBytes });
       const chunks = r.stdout.toString('utf8').split('\f');
       // pdftotext ends every page with a form feed: the last chunk is what follows the last page.
       const last = all ? chunks.length - 1 : runOf.to - runOf.from + 1;
-      return Array.from({ length: last }, (_, k): PageText => ({ page: runOf.from + k, text: (chunks[k] ?? '').replace(/\s+$/, '') }));
+      return Array.from({ length: last }, (_, k): PageText => ({
+        page: runOf.from + k,
+        text: (chunks[k] ?? '').replace(/\s+$/, ''),
+      }));
     };
 
-    const extractText = async (input: string, opts: { pages: number[] | 'all'; layout: boolean; words: boolean }, c: OpContext) => {
+    const extractText = async (
+      input: string,
+      opts: { pages: number[] | 'all'; layout: boolean; words: boolean },
+      c: OpContext,
+    ) => {
       let runs = opts.pages === 'all' ? [{ from: 1, to: Infinity }] : pageRuns(opts.pages);
       if (opts.pages !== 'all') {
         // pdftotext uses one core: on an otherwise idle server, long documents are cut across the free slots
@@ -274,7 +296,9 @@ export const popplerModule = defineModule<PopplerConfig>({
         const r = await run('pdfunite', [...inputs, output], c, { rlimits: false });
         // poppler reports damaged inputs on stderr but still writes something: let a stricter engine do it.
         if (/Syntax Error|Error/.test(r.stderr)) {
-          throw new EngineError('ENGINE_FAILED', 'pdfunite reported errors', { cause: new Error(r.stderr.slice(0, 2000)) });
+          throw new EngineError('ENGINE_FAILED', 'pdfunite reported errors', {
+            cause: new Error(r.stderr.slice(0, 2000)),
+          });
         }
         await fixUniteTrailer(output);
       },
@@ -308,14 +332,25 @@ export const popplerModule = defineModule<PopplerConfig>({
                 r.stdout.toString('utf8'),
               )
             : Promise.resolve(''),
-          run('pdffonts', [input], c, { maxStdout: ctx.maxOutputBytes }).then((r) => parseFonts(r.stdout.toString('utf8'))),
-          run('pdfimages', ['-list', input], c, { maxStdout: ctx.maxOutputBytes }).then((r) => parseImageList(r.stdout.toString('utf8'))),
+          run('pdffonts', [input], c, { maxStdout: ctx.maxOutputBytes }).then((r) =>
+            parseFonts(r.stdout.toString('utf8')),
+          ),
+          run('pdfimages', ['-list', input], c, { maxStdout: ctx.maxOutputBytes }).then((r) =>
+            parseImageList(r.stdout.toString('utf8')),
+          ),
           pages && opts.text ? extractText(input, { pages: all, layout: false, words: false }, c) : Promise.resolve([]),
         ]);
         const pageSizes: PdfAnalysis['pageSizes'] = [];
         for (const line of sizes.split('\n')) {
           const m = /^Page\s+(\d+)\s+size:\s+([\d.]+) x ([\d.]+) pts(?: \((.+)\))?/.exec(line);
-          if (m) pageSizes.push({ page: Number(m[1]), width: Number(m[2]), height: Number(m[3]), rotate: 0, label: m[4] ?? null });
+          if (m)
+            pageSizes.push({
+              page: Number(m[1]),
+              width: Number(m[2]),
+              height: Number(m[3]),
+              rotate: 0,
+              label: m[4] ?? null,
+            });
           const r = /^Page\s+(\d+)\s+rot:\s+(\d+)/.exec(line);
           if (r) {
             const p = pageSizes.find((x) => x.page === Number(r[1]));
@@ -343,7 +378,11 @@ export const popplerModule = defineModule<PopplerConfig>({
         const fmt = opts.format === 'png' ? ['-png'] : ['-jpeg', '-jpegopt', `quality=${opts.quality ?? 85}`];
         for (const runOf of pageRuns(opts.pages)) {
           const prefix = path.join(outDir, `r${runOf.from}`);
-          await run('pdftoppm', [...fmt, '-r', String(opts.dpi), '-f', String(runOf.from), '-l', String(runOf.to), input, prefix], c);
+          await run(
+            'pdftoppm',
+            [...fmt, '-r', String(opts.dpi), '-f', String(runOf.from), '-l', String(runOf.to), input, prefix],
+            c,
+          );
         }
         const files = await readdir(outDir);
         const out: RenderedPage[] = [];
@@ -357,11 +396,19 @@ export const popplerModule = defineModule<PopplerConfig>({
         const out: Array<{ page: number; path: string }> = [];
         for (const runOf of pageRuns(opts.pages)) {
           const range = ['-f', String(runOf.from), '-l', String(runOf.to)];
-          const list = parseImageList((await run('pdfimages', ['-list', ...range, input], c, { maxStdout: ctx.maxOutputBytes })).stdout.toString());
+          const list = parseImageList(
+            (
+              await run('pdfimages', ['-list', ...range, input], c, { maxStdout: ctx.maxOutputBytes })
+            ).stdout.toString(),
+          );
           if (out.length + list.length > config.MAX_IMAGES) {
-            throw new EngineError('OUTPUT_TOO_LARGE', `The document holds more than ${config.MAX_IMAGES} images; choose fewer pages`, {
-              details: { field: 'pages' },
-            });
+            throw new EngineError(
+              'OUTPUT_TOO_LARGE',
+              `The document holds more than ${config.MAX_IMAGES} images; choose fewer pages`,
+              {
+                details: { field: 'pages' },
+              },
+            );
           }
           await run('pdfimages', ['-all', '-p', ...range, input, path.join(outDir, `img${runOf.from}`)], c);
         }

@@ -22,7 +22,10 @@ export function classifyQpdfError(err: unknown, passwordGiven: boolean): unknown
   const s = err.stderr.toLowerCase();
   if (s.includes('invalid password')) {
     return passwordGiven
-      ? new EngineError('WRONG_PASSWORD', 'password: the password is not correct for this PDF', { cause: err, details: { field: 'password' } })
+      ? new EngineError('WRONG_PASSWORD', 'password: the password is not correct for this PDF', {
+          cause: err,
+          details: { field: 'password' },
+        })
       : new EngineError('PASSWORD_REQUIRED', 'This PDF is encrypted: send its password in the "password" field', {
           cause: err,
           details: { field: 'password' },
@@ -52,7 +55,10 @@ function permissionArgs(p: PdfPermissions): string[] {
 
 /** Read the size breakdown from qpdf's JSON object dump (stream lengths by role). */
 export function breakdownFromJson(json: unknown, fileSize: number): SizeBreakdown {
-  const objects = ((json as { qpdf?: unknown[] }).qpdf?.[1] ?? {}) as Record<string, { value?: unknown; stream?: { dict?: Record<string, unknown> } }>;
+  const objects = ((json as { qpdf?: unknown[] }).qpdf?.[1] ?? {}) as Record<
+    string,
+    { value?: unknown; stream?: { dict?: Record<string, unknown> } }
+  >;
   const ref = (v: unknown) => (typeof v === 'string' && / \d+ R$/.test(v) ? `obj:${v}` : null);
   const num = (v: unknown): number => {
     if (typeof v === 'number') return v;
@@ -77,7 +83,16 @@ export function breakdownFromJson(json: unknown, fileSize: number): SizeBreakdow
       }
     }
   }
-  const b: SizeBreakdown = { total: fileSize, images: 0, fonts: 0, content: 0, other: 0, objects: 0, imageCount: 0, fontCount: fontFiles.size };
+  const b: SizeBreakdown = {
+    total: fileSize,
+    images: 0,
+    fonts: 0,
+    content: 0,
+    other: 0,
+    objects: 0,
+    imageCount: 0,
+    fontCount: fontFiles.size,
+  };
   for (const [key, o] of Object.entries(objects)) {
     if (!key.startsWith('obj:')) continue;
     b.objects++;
@@ -193,7 +208,8 @@ export const qpdfModule = defineModule<QpdfConfig>({
       const claim = declared === undefined ? NaN : Number(declared);
       // Every page is its own object: a /Count above the number of objects is a lie (e.g. /Count 1000000000 on a
       // one-page file). Then walk the page tree instead of trusting it.
-      if (Number.isSafeInteger(claim) && claim >= 0 && (claim < Math.max(objects, 1) || r.truncated)) return { pages: claim, encrypted };
+      if (Number.isSafeInteger(claim) && claim >= 0 && (claim < Math.max(objects, 1) || r.truncated))
+        return { pages: claim, encrypted };
       const walk = await run(['--show-pages', input], c, {
         password: opts.password,
         maxStdout: 64 * 1024 * 1024,
@@ -224,13 +240,25 @@ export const qpdfModule = defineModule<QpdfConfig>({
       async stamp(input, output, opts, c) {
         const to = compressPages(opts.map.map((m) => m.page));
         const from = compressPages(opts.map.map((m) => m.stampPage));
-        await run([input, opts.under ? '--underlay' : '--overlay', opts.stamp, `--to=${to}`, `--from=${from}`, '--', output], c);
+        await run(
+          [input, opts.under ? '--underlay' : '--overlay', opts.stamp, `--to=${to}`, `--from=${from}`, '--', output],
+          c,
+        );
       },
       async encrypt(input, output, opts, c) {
         // Passwords go through an argument file (mode 0600, removed at once), never on a command line.
         const owner = opts.ownerPassword || randomBytes(24).toString('base64url');
         const argFile = path.join(c.scratch, `qpdf-args-${randomBytes(6).toString('hex')}`);
-        const args = ['--encrypt', opts.userPassword, owner, '256', ...permissionArgs(opts.permissions), '--', input, output];
+        const args = [
+          '--encrypt',
+          opts.userPassword,
+          owner,
+          '256',
+          ...permissionArgs(opts.permissions),
+          '--',
+          input,
+          output,
+        ];
         await writeFile(argFile, args.join('\n') + '\n', { mode: 0o600 });
         try {
           await run([`@${argFile}`], c);
@@ -258,7 +286,14 @@ export const qpdfModule = defineModule<QpdfConfig>({
       async compress(input, output, opts, c) {
         void opts; // lossless at every level: the best qpdf can do without re-encoding images
         await run(
-          ['--object-streams=generate', '--compress-streams=y', '--recompress-flate', '--compression-level=9', input, output],
+          [
+            '--object-streams=generate',
+            '--compress-streams=y',
+            '--recompress-flate',
+            '--compression-level=9',
+            input,
+            output,
+          ],
           c,
           { rlimits: true },
         );

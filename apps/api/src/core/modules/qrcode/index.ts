@@ -12,7 +12,12 @@ const ZConfig = z.object({
   /** Generated codes kept in memory (LRU) for repeated identical requests; 0 turns the cache off. */
   CACHE_SIZE: z.coerce.number().int().min(0).default(1000),
   /** Worker threads that encode (0: on the main thread). Default: one per core beyond the first, at most 4. */
-  WORKERS: z.coerce.number().int().min(0).max(64).default(Math.min(4, Math.max(0, os.availableParallelism() - 1))),
+  WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(Math.min(4, Math.max(0, os.availableParallelism() - 1))),
 });
 type QrcodeConfig = z.infer<typeof ZConfig>;
 
@@ -22,13 +27,23 @@ type QrcodeConfig = z.infer<typeof ZConfig>;
  * to pre-built segments with a one-line wrapper of `fromArray`, and the ECI segment is written as a mode indicator
  * 0111 followed by the 8-bit assignment number.
  */
-type Segment = { mode: { id: string; bit: number; ccBits: number[] }; getLength(): number; getBitsLength(): number; write(buf: unknown): void };
+type Segment = {
+  mode: { id: string; bit: number; ccBits: number[] };
+  getLength(): number;
+  getBitsLength(): number;
+  write(buf: unknown): void;
+};
 const require = createRequire(import.meta.url);
-const Segments = require('qrcode/lib/core/segments') as { fromArray: (a: unknown[]) => Segment[]; __eciPatched?: boolean };
+const Segments = require('qrcode/lib/core/segments') as {
+  fromArray: (a: unknown[]) => Segment[];
+  __eciPatched?: boolean;
+};
 if (!Segments.__eciPatched) {
   const fromArray = Segments.fromArray;
   Segments.fromArray = (array: unknown[]) =>
-    array.flatMap((s) => (s && typeof (s as Segment).write === 'function' && (s as Segment).mode ? [s as Segment] : fromArray([s])));
+    array.flatMap((s) =>
+      s && typeof (s as Segment).write === 'function' && (s as Segment).mode ? [s as Segment] : fromArray([s]),
+    );
   Segments.__eciPatched = true;
 }
 const ECI_MODE = { id: 'ECI', bit: 0b0111, ccBits: [8, 8, 8] };
@@ -48,7 +63,10 @@ const isAscii = (s: string) => /^[\x00-\x7f]*$/.test(s);
 export function createSymbol(payload: string, ecl: QrErrorCorrection) {
   const data = isAscii(payload)
     ? payload
-    : ([eciSegment(26), { data: new TextEncoder().encode(payload), mode: 'byte' }] as unknown as QRCode.QRCodeSegment[]);
+    : ([
+        eciSegment(26),
+        { data: new TextEncoder().encode(payload), mode: 'byte' },
+      ] as unknown as QRCode.QRCodeSegment[]);
   try {
     return QRCode.create(data, { errorCorrectionLevel: ecl });
   } catch (err) {
@@ -60,21 +78,34 @@ export function createSymbol(payload: string, ecl: QrErrorCorrection) {
         { cause: err, details: { field: 'data', bytes, maxBytes: maxBytes[ecl] } },
       );
     }
-    throw new EngineError('INVALID_INPUT', 'data: this content cannot be encoded as a QR code', { cause: err, details: { field: 'data' } });
+    throw new EngineError('INVALID_INPUT', 'data: this content cannot be encoded as a QR code', {
+      cause: err,
+      details: { field: 'data' },
+    });
   }
 }
 
 function colors(opts: QrRenderOptions): { dark: Rgba; light: Rgba } {
   const dark = parseHexColor(opts.color);
-  if (!dark) throw new EngineError('INVALID_INPUT', 'color: must be #rgb, #rrggbb or #rrggbbaa', { details: { field: 'color' } });
+  if (!dark)
+    throw new EngineError('INVALID_INPUT', 'color: must be #rgb, #rrggbb or #rrggbbaa', {
+      details: { field: 'color' },
+    });
   const light = parseHexColor(opts.background);
-  if (!light) throw new EngineError('INVALID_INPUT', 'background: must be #rgb, #rrggbb or #rrggbbaa', { details: { field: 'background' } });
+  if (!light)
+    throw new EngineError('INVALID_INPUT', 'background: must be #rgb, #rrggbb or #rrggbbaa', {
+      details: { field: 'background' },
+    });
   return { dark, light };
 }
 
 export function renderSvg(modules: Uint8Array, count: number, opts: QrRenderOptions, dark: Rgba, light: Rgba): string {
   const total = count + 2 * opts.margin;
-  const fill = (c: Rgba) => `#${c.slice(0, 3).map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+  const fill = (c: Rgba) =>
+    `#${c
+      .slice(0, 3)
+      .map((v) => v.toString(16).padStart(2, '0'))
+      .join('')}`;
   const opacity = (c: Rgba) => (c[3] < 255 ? ` fill-opacity="${Math.round((c[3] / 255) * 1000) / 1000}"` : '');
   let d = '';
   for (let y = 0; y < count; y++) {
@@ -123,7 +154,11 @@ export function encodeQr(payload: string, opts: QrRenderOptions): QrCode {
   const count = symbol.modules.size;
   const total = count + 2 * opts.margin;
   if (opts.format === 'svg') {
-    return { data: Buffer.from(renderSvg(symbol.modules.data, count, opts, dark, light)), mimeType: 'image/svg+xml', version: symbol.version };
+    return {
+      data: Buffer.from(renderSvg(symbol.modules.data, count, opts, dark, light)),
+      mimeType: 'image/svg+xml',
+      version: symbol.version,
+    };
   }
   const moduleSize = Math.floor(opts.size / total);
   if (moduleSize < 1) {
@@ -133,13 +168,22 @@ export function encodeQr(payload: string, opts: QrRenderOptions): QrCode {
       { details: { field: 'size', minimum: total } },
     );
   }
-  const data = encodeQrPng({ modules: symbol.modules.data, count, margin: opts.margin, moduleSize, size: opts.size, dark, light });
+  const data = encodeQrPng({
+    modules: symbol.modules.data,
+    count,
+    margin: opts.margin,
+    moduleSize,
+    size: opts.size,
+    dark,
+    light,
+  });
   return { data, mimeType: 'image/png', version: symbol.version };
 }
 
 export const qrcodeModule = defineModule<QrcodeConfig>({
   id: 'qrcode',
-  description: 'qrcode (npm) symbol encoder with an in-process 1-bit PNG and SVG writer; UTF-8 content flagged with ECI 26',
+  description:
+    'qrcode (npm) symbol encoder with an in-process 1-bit PNG and SVG writer; UTF-8 content flagged with ECI 26',
   license: 'MIT',
   envPrefix: 'QRCODE',
   configSchema: ZConfig,

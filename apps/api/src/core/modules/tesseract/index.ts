@@ -123,7 +123,12 @@ export const tesseractModule = defineModule<TesseractConfig>({
     let installed: Promise<string[]> | undefined;
     const ocrLanguages = (c: OpContext): Promise<string[]> => {
       installed ??= ctx.tools
-        .run(config.BIN, [...dataArgs, '--list-langs'], { signal: c.signal, limiter: null, timeoutMs: 10_000, env: TESSERACT_ENV })
+        .run(config.BIN, [...dataArgs, '--list-langs'], {
+          signal: c.signal,
+          limiter: null,
+          timeoutMs: 10_000,
+          env: TESSERACT_ENV,
+        })
         .then((r) => parseLanguageList(r.stdout.toString('utf8') + '\n' + r.stderr))
         .catch((err: unknown) => {
           installed = undefined;
@@ -144,7 +149,11 @@ export const tesseractModule = defineModule<TesseractConfig>({
       }
     };
 
-    const ocr = async (image: string, opts: OcrOptions & { pdf?: { output: string; textOnly?: boolean } }, c: OpContext): Promise<OcrPage> => {
+    const ocr = async (
+      image: string,
+      opts: OcrOptions & { pdf?: { output: string; textOnly?: boolean } },
+      c: OpContext,
+    ): Promise<OcrPage> => {
       await checkLanguages(opts.languages, c);
       const base = path.join(c.scratch, `ocr-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
       const args = [...dataArgs, image, base, '-l', opts.languages.join('+')];
@@ -158,7 +167,10 @@ export const tesseractModule = defineModule<TesseractConfig>({
       try {
         await ctx.tools.run(config.BIN, args, { signal: c.signal, env: TESSERACT_ENV });
       } catch (err) {
-        if (err instanceof ToolFailedError && /Error in pixReadStream|cannot read input file|Unsupported image/i.test(err.stderr)) {
+        if (
+          err instanceof ToolFailedError &&
+          /Error in pixReadStream|cannot read input file|Unsupported image/i.test(err.stderr)
+        ) {
           throw new EngineError('INVALID_INPUT', 'The image could not be read', { cause: err });
         }
         throw err;

@@ -64,14 +64,25 @@ export const zbarModule = defineModule<ZbarConfig>({
         let text: string;
         try {
           // Exit 4: the image was read but held no code.
-          const r = await ctx.tools.run(config.BIN, ['--nodbus', '-q', image], { signal: c.signal, okExitCodes: [0, 4], maxStdout: 4 * 1024 * 1024 });
+          const r = await ctx.tools.run(config.BIN, ['--nodbus', '-q', image], {
+            signal: c.signal,
+            okExitCodes: [0, 4],
+            maxStdout: 4 * 1024 * 1024,
+          });
           text = r.stdout.toString('utf8');
         } catch (err) {
-          if (err instanceof ToolFailedError && /no decode delegate|improper image|not recognized|unable to|corrupt/i.test(err.stderr)) {
-            throw new EngineError('UNSUPPORTED_FORMAT', 'image: the file could not be read as an image (valid: PNG, JPEG, GIF, BMP, TIFF, WebP)', {
-              cause: err,
-              details: { field: 'image' },
-            });
+          if (
+            err instanceof ToolFailedError &&
+            /no decode delegate|improper image|not recognized|unable to|corrupt/i.test(err.stderr)
+          ) {
+            throw new EngineError(
+              'UNSUPPORTED_FORMAT',
+              'image: the file could not be read as an image (valid: PNG, JPEG, GIF, BMP, TIFF, WebP)',
+              {
+                cause: err,
+                details: { field: 'image' },
+              },
+            );
           }
           throw err;
         }
@@ -80,7 +91,10 @@ export const zbarModule = defineModule<ZbarConfig>({
         // symbol, read the raw bytes and prefer UTF-8 when they are valid UTF-8.
         // eslint-disable-next-line no-control-regex
         if (symbols.length === 1 && symbols[0]!.type === 'QR-Code' && /[^\x00-\x7f]/.test(symbols[0]!.data)) {
-          const raw = await ctx.tools.run(config.BIN, ['--nodbus', '-q', '--raw', '-Sbinary', image], { signal: c.signal, okExitCodes: [0, 4] });
+          const raw = await ctx.tools.run(config.BIN, ['--nodbus', '-q', '--raw', '-Sbinary', image], {
+            signal: c.signal,
+            okExitCodes: [0, 4],
+          });
           let bytes = raw.stdout;
           if (bytes.at(-1) === 0x0a) bytes = bytes.subarray(0, -1);
           try {

@@ -19,7 +19,10 @@ import { authTags, clientInfo, errorResponses, setRefreshCookie, signedInSecurit
 import type { AuthQuotas } from './index';
 
 /** Forgotten password, reset, change, and the strength meter. */
-export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle; quotas: AuthQuotas }> = async (app, { throttle, quotas }) => {
+export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle; quotas: AuthQuotas }> = async (
+  app,
+  { throttle, quotas },
+) => {
   app.post(
     '/forgot-password',
     {

@@ -14,7 +14,11 @@ export interface ZipReader {
 }
 
 /** Detection only lists names and reads a few small entries: the unpacking caps of SafeZip do not apply. */
-const LISTING_LIMITS = { maxEntries: 1_000_000, maxEntryBytes: Number.MAX_SAFE_INTEGER, maxTotalBytes: Number.MAX_SAFE_INTEGER };
+const LISTING_LIMITS = {
+  maxEntries: 1_000_000,
+  maxEntryBytes: Number.MAX_SAFE_INTEGER,
+  maxTotalBytes: Number.MAX_SAFE_INTEGER,
+};
 
 export async function readZipEntries(path: string): Promise<ZipReader | null> {
   let zip: SafeZip;

@@ -28,14 +28,31 @@ import type { OutputFile, PdfJob } from '../../../core/pdf/operations';
 import { detectFormat, formats } from '../conversion-detect/detect-format';
 import { registerPdfRoute, type FileSpec } from '../pdf/route-kit';
 import { printOptions } from './print-options';
-import { assetName, checkSource, htmlSite, officeKindOf, routeFormats, routeForFormat, routeOperation, type CheckedSource, type ConversionRoute } from './sources';
+import {
+  assetName,
+  checkSource,
+  htmlSite,
+  officeKindOf,
+  routeFormats,
+  routeForFormat,
+  routeOperation,
+  type CheckedSource,
+  type ConversionRoute,
+} from './sources';
 
-const fileAnswer = ZFileResultResponse.describe('The PDF itself with Content-Disposition; with Accept: application/json, this JSON');
+const fileAnswer = ZFileResultResponse.describe(
+  'The PDF itself with Content-Disposition; with Accept: application/json, this JSON',
+);
 
 /** The converted PDF, named after the source; its pages go to the usage meter. */
 function sendPdf(request: FastifyRequest, reply: FastifyReply, from: string, file: OutputFile) {
   request.usage.pages = file.pages;
-  return sendFile(request, reply, { path: file.path, fileName: outputName(from, file.name, 'pdf').replace(/-converted\.pdf$/, '.pdf'), mimeType: 'application/pdf', pages: file.pages });
+  return sendFile(request, reply, {
+    path: file.path,
+    fileName: outputName(from, file.name, 'pdf').replace(/-converted\.pdf$/, '.pdf'),
+    mimeType: 'application/pdf',
+    pages: file.pages,
+  });
 }
 
 const one = (description: string): FileSpec => ({ field: 'file', min: 1, max: 1, description });
@@ -54,9 +71,16 @@ async function convertSource(
   if (route === 'pdf') return convert.finishPdf(job, src.file.path, 'converted', finish);
   const kind = officeKindOf[route];
   if (kind) {
-    return convert.officeToPdf(job, src.file.path, { kind, password: fields.password, landscape: fields.landscape, fitToPage: fields.fitToPage, ...finish });
+    return convert.officeToPdf(job, src.file.path, {
+      kind,
+      password: fields.password,
+      landscape: fields.landscape,
+      fitToPage: fields.fitToPage,
+      ...finish,
+    });
   }
-  if (route === 'image-to-pdf') return convert.imagesToPdf(job, [src.file.path], { pageSize: 'A4', orientation: 'auto', margin: 0 }, finish);
+  if (route === 'image-to-pdf')
+    return convert.imagesToPdf(job, [src.file.path], { pageSize: 'A4', orientation: 'auto', margin: 0 }, finish);
   const print = printOptions(ZHtmlFields.parse({}));
   if (route === 'html-to-pdf') {
     const site = await htmlSite(job.ws, { file: src.file }, []);
@@ -67,7 +91,11 @@ async function convertSource(
 }
 
 /** Markdown, text and EPUB become an HTML page (and its assets) in a fresh directory, printed by Chromium. */
-async function builtHtml(job: PdfJob, route: ConversionRoute, file: UploadedFile): Promise<{ html: string; dir: string }> {
+async function builtHtml(
+  job: PdfJob,
+  route: ConversionRoute,
+  file: UploadedFile,
+): Promise<{ html: string; dir: string }> {
   const dir = await job.ws.subdir('built');
   if (route === 'epub-to-pdf') return { html: await buildEpubHtml(file.path, dir), dir };
   if (route === 'text-to-pdf') return { html: await buildTextHtml(file.path, dir), dir };
@@ -85,7 +113,12 @@ const markdownTemplate = (names: string[]) =>
   `<!doctype html><html><head><meta charset="utf-8"></head><body>${names.map((n) => `<div style="page-break-after: always">{{ toHTML ${JSON.stringify(n)} }}</div>`).join('')}</body></html>`;
 
 /** Office routes differ only in their name, formats and fields. */
-function officeRoute(app: FastifyInstance, route: 'word-to-pdf' | 'excel-to-pdf' | 'powerpoint-to-pdf', summary: string, fields: typeof ZOfficeFields | typeof ZSpreadsheetFields) {
+function officeRoute(
+  app: FastifyInstance,
+  route: 'word-to-pdf' | 'excel-to-pdf' | 'powerpoint-to-pdf',
+  summary: string,
+  fields: typeof ZOfficeFields | typeof ZSpreadsheetFields,
+) {
   registerPdfRoute(app, {
     path: `/${route}`,
     group: 'conversion',
@@ -124,12 +157,18 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       if (!page && fields.html === undefined) {
         throw new AppError(
           'INVALID_INPUT',
-          pages.length > 1 ? 'files: several HTML files: name the page index.html' : 'Send the page as an HTML file (multipart "files") or in the "html" field',
+          pages.length > 1
+            ? 'files: several HTML files: name the page index.html'
+            : 'Send the page as an HTML file (multipart "files") or in the "html" field',
           { details: { field: 'files' } },
         );
       }
       if (page) await checkSource(page, 'html-to-pdf');
-      const site = await htmlSite(job.ws, page ? { file: page } : { html: fields.html }, pdfs.filter((f) => f !== page));
+      const site = await htmlSite(
+        job.ws,
+        page ? { file: page } : { html: fields.html },
+        pdfs.filter((f) => f !== page),
+      );
       const result = await convert.htmlToPdf(job, site.index, site.dir, printOptions(fields), fields);
       return sendPdf(request, reply, page?.filename ?? 'page.html', result);
     },
@@ -140,12 +179,18 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     group: 'conversion',
     noun: 'URL',
     summary: 'A web page to PDF (Chromium)',
-    description: 'Every address the page reaches (redirects, images, scripts, fetch, WebSocket) is checked: private, loopback and link-local targets are refused.',
+    description:
+      'Every address the page reaches (redirects, images, scripts, fetch, WebSocket) is checked: private, loopback and link-local targets are refused.',
     fields: ZUrlFields,
     files: { field: 'file', min: 0, max: 0, description: 'No file: send the `url` field' },
     response: fileAnswer,
     async handler({ request, reply, fields, job }) {
-      const result = await convert.urlToPdf(job, fields.url, { ...printOptions(fields), allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE }, fields);
+      const result = await convert.urlToPdf(
+        job,
+        fields.url,
+        { ...printOptions(fields), allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
+        fields,
+      );
       let host = 'page';
       try {
         host = new URL(fields.url).hostname || host;
@@ -164,16 +209,29 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     description:
       'One or more .md files (printed one after the other), or an index.html template whose `{{ toHTML "file.md" }}` placeholders take the Markdown files sent beside it; other files are assets found by their names. Raw HTML inside Markdown is shown as text.',
     fields: ZPrintFields,
-    files: { field: 'files', min: 1, max: 50, description: 'The Markdown file(s), an optional index.html template, and assets' },
+    files: {
+      field: 'files',
+      min: 1,
+      max: 50,
+      description: 'The Markdown file(s), an optional index.html template, and assets',
+    },
     response: fileAnswer,
     async handler({ request, reply, fields, pdfs, job }) {
       const template = pdfs.find((f) => /^index\.html?$/i.test(f.filename));
       const markdown = pdfs.filter((f) => /\.(md|markdown)$/i.test(f.filename));
       if (!template && markdown.length === 0) {
-        throw new AppError('INVALID_INPUT', 'files: send at least one .md file (or an index.html template with its .md files)', { details: { field: 'files' } });
+        throw new AppError(
+          'INVALID_INPUT',
+          'files: send at least one .md file (or an index.html template with its .md files)',
+          { details: { field: 'files' } },
+        );
       }
       for (const f of markdown) await checkSource(f, 'markdown-to-pdf');
-      const site = await htmlSite(job.ws, template ? { file: template } : { html: markdownTemplate(markdown.map((f) => assetName(f.filename))) }, pdfs.filter((f) => f !== template));
+      const site = await htmlSite(
+        job.ws,
+        template ? { file: template } : { html: markdownTemplate(markdown.map((f) => assetName(f.filename))) },
+        pdfs.filter((f) => f !== template),
+      );
       const html = await buildMarkdownHtml(site.index, site.dir);
       const result = await convert.htmlToPdf(job, html, site.dir, printOptions(fields), fields);
       return sendPdf(request, reply, (markdown[0] ?? template)!.filename, result);
@@ -196,7 +254,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
         const src = await checkSource(pdfs[0]!, route);
         const built = await builtHtml(job, route, src.file);
         const result = await convert.htmlToPdf(job, built.html, built.dir, printOptions(fields), fields);
-          return sendPdf(request, reply, src.file.filename, result);
+        return sendPdf(request, reply, src.file.filename, result);
       },
     });
   }
@@ -212,11 +270,19 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     response: fileAnswer,
     async handler({ request, reply, fields, pdfs, job }) {
       if (job.maxPages !== null && pdfs.length > job.maxPages) {
-        throw new EngineError('PAGE_LIMIT_EXCEEDED', `${pdfs.length} images make ${pdfs.length} pages; your plan allows at most ${job.maxPages} pages per PDF`, {
-          details: { pages: pdfs.length, maxPagesPerPdf: job.maxPages },
-        });
+        throw new EngineError(
+          'PAGE_LIMIT_EXCEEDED',
+          `${pdfs.length} images make ${pdfs.length} pages; your plan allows at most ${job.maxPages} pages per PDF`,
+          {
+            details: { pages: pdfs.length, maxPagesPerPdf: job.maxPages },
+          },
+        );
       }
-      const sources = await Promise.all(pdfs.map((f, i) => checkSource(f, 'image-to-pdf', pdfs.length > 1 ? `files[${i + 1}] ("${f.filename}")` : undefined)));
+      const sources = await Promise.all(
+        pdfs.map((f, i) =>
+          checkSource(f, 'image-to-pdf', pdfs.length > 1 ? `files[${i + 1}] ("${f.filename}")` : undefined),
+        ),
+      );
       const result = await convert.imagesToPdf(
         job,
         sources.map((s) => s.file.path),
@@ -232,7 +298,8 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     group: 'conversion',
     noun: 'document',
     summary: 'Any supported document to PDF, its format detected from the bytes',
-    description: 'Detects the format (magic numbers, zip contents, text sniffing; see POST /conversion/detect) and converts as the matching route would, with its defaults. A PDF is answered as it is (with pageRange and pdfa applied).',
+    description:
+      'Detects the format (magic numbers, zip contents, text sniffing; see POST /conversion/detect) and converts as the matching route would, with its defaults. A PDF is answered as it is (with pageRange and pdfa applied).',
     fields: ZOfficeFields,
     files: one('The document'),
     response: fileAnswer,
@@ -269,7 +336,13 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
           used.add(name.toLowerCase());
           outputs.push({ path: result.path, name });
           pages += result.pages ?? 0;
-          manifest.push({ file: file.filename, ok: true, output: name, pages: result.pages, format: src.detected.format });
+          manifest.push({
+            file: file.filename,
+            ok: true,
+            output: name,
+            pages: result.pages,
+            format: src.detected.format,
+          });
         } catch (err) {
           const e = err instanceof EngineError ? err.toAppError() : err;
           if (!(e instanceof AppError) || e.code === 'CLIENT_CLOSED_REQUEST') throw err;
@@ -312,7 +385,10 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
         success: true as const,
         data: {
           formats: list,
-          routes: (Object.keys(routeFormats) as ConversionRoute[]).map((route) => ({ route: `/api/v1/conversion/${route}`, formats: [...routeFormats[route]] })),
+          routes: (Object.keys(routeFormats) as ConversionRoute[]).map((route) => ({
+            route: `/api/v1/conversion/${route}`,
+            formats: [...routeFormats[route]],
+          })),
         },
       };
     },
@@ -325,9 +401,13 @@ async function autoSource(file: UploadedFile): Promise<{ route: ConversionRoute 
   if (detected.format === 'pdf') return { route: 'pdf', src: { file, detected } };
   const route = routeForFormat(detected.format);
   if (!route) {
-    throw new AppError('UNSUPPORTED_FORMAT', `"${file.filename}" is ${detected.format ? `a ${detected.format.toUpperCase()} file` : 'of a format that could not be recognised'}, which cannot be converted to PDF; GET /api/v1/conversion/formats lists what can`, {
-      details: { file: file.filename, detected: detected.format },
-    });
+    throw new AppError(
+      'UNSUPPORTED_FORMAT',
+      `"${file.filename}" is ${detected.format ? `a ${detected.format.toUpperCase()} file` : 'of a format that could not be recognised'}, which cannot be converted to PDF; GET /api/v1/conversion/formats lists what can`,
+      {
+        details: { file: file.filename, detected: detected.format },
+      },
+    );
   }
   return { route, src: await checkSource(file, route, undefined, detected) };
 }

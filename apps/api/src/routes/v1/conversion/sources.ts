@@ -52,12 +52,16 @@ export async function checkSource(
   label = `"${file.filename}"`,
   known?: DetectedFormat,
 ): Promise<CheckedSource> {
-  if (file.size === 0) throw new AppError('INVALID_INPUT', `${label} is empty (0 bytes)`, { details: { file: file.filename } });
+  if (file.size === 0)
+    throw new AppError('INVALID_INPUT', `${label} is empty (0 bytes)`, { details: { file: file.filename } });
   const detected = known ?? (await detectFormat(file.path, file.size, file.filename));
   const valid: readonly string[] = routeFormats[route];
   if (!detected.format || !valid.includes(detected.format)) {
-    const what = detected.format ? `a ${detected.format.toUpperCase()} file` : 'of a format that could not be recognised';
-    const hint = detected.route && detected.route !== `/conversion/${route}` ? `; use POST /api/v1${detected.route}` : '';
+    const what = detected.format
+      ? `a ${detected.format.toUpperCase()} file`
+      : 'of a format that could not be recognised';
+    const hint =
+      detected.route && detected.route !== `/conversion/${route}` ? `; use POST /api/v1${detected.route}` : '';
     throw new AppError('UNSUPPORTED_FORMAT', `${label} is ${what}; ${route} takes ${valid.join(', ')}${hint}`, {
       details: { file: file.filename, detected: detected.format, valid },
     });
@@ -73,14 +77,23 @@ export function routeForFormat(format: string | null): ConversionRoute | null {
 
 /** A reasonable file name for an asset: its base name, made safe (assets are looked up by their names). */
 export function assetName(name: string): string {
-  return path.basename(name).replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'asset';
+  return (
+    path
+      .basename(name)
+      .replace(/[^\w.-]+/g, '_')
+      .replace(/^\.+/, '') || 'asset'
+  );
 }
 
 /**
  * An HTML page with its assets laid out in one directory, the only place the renderer may read from. The page is
  * `index.html`; assets keep their base names so the page's relative links find them.
  */
-export async function htmlSite(ws: Workspace, page: { html?: string; file?: UploadedFile }, assets: UploadedFile[]): Promise<{ dir: string; index: string }> {
+export async function htmlSite(
+  ws: Workspace,
+  page: { html?: string; file?: UploadedFile },
+  assets: UploadedFile[],
+): Promise<{ dir: string; index: string }> {
   const dir = await ws.subdir('site');
   const index = path.join(dir, 'index.html');
   if (page.file) await copyFile(page.file.path, index);

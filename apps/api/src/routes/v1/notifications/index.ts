@@ -17,14 +17,32 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { ...common, summary: 'List my notifications, newest first', querystring: ZNotificationsQuery, response: { 200: ZNotificationsResponse, 401: ZErrorResponse } } },
-    async (request) => ({ success: true as const, data: await listNotifications(app.db, currentUser(request).id, request.query) }),
+    {
+      schema: {
+        ...common,
+        summary: 'List my notifications, newest first',
+        querystring: ZNotificationsQuery,
+        response: { 200: ZNotificationsResponse, 401: ZErrorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listNotifications(app.db, currentUser(request).id, request.query),
+    }),
   );
   app.post(
     '/:id/read',
-    { schema: { ...common, summary: 'Mark one notification read', params: ZIdParam, response: { 200: ZMessageResponse, 404: ZErrorResponse } } },
+    {
+      schema: {
+        ...common,
+        summary: 'Mark one notification read',
+        params: ZIdParam,
+        response: { 200: ZMessageResponse, 404: ZErrorResponse },
+      },
+    },
     async (request) => {
-      if (!(await markNotificationRead(app.db, currentUser(request).id, request.params.id))) throw notFound('Notification');
+      if (!(await markNotificationRead(app.db, currentUser(request).id, request.params.id)))
+        throw notFound('Notification');
       return { success: true as const, message: 'Notification marked as read' };
     },
   );

@@ -129,7 +129,9 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
     description:
       'PDF input: every page keeps its content unchanged and gets the recognised text as an invisible layer; pages that already have text are left as they are unless force=true. Image input: one page per image (each TIFF frame), the image with the text over it. Answers X-Ocr-Pages, X-Ocr-Skipped-Pages and X-Ocr-Confidence.',
     fields: ZOcrSearchablePdfFields,
-    response: ZFileResultResponse.describe('The PDF itself (application/pdf); with Accept: application/json, this JSON'),
+    response: ZFileResultResponse.describe(
+      'The PDF itself (application/pdf); with Accept: application/json, this JSON',
+    ),
     async handler(ctx) {
       const { fields: f } = ctx;
       const input = await inputOf(ctx);
@@ -144,8 +146,17 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
       return sendFile(
         ctx.request,
         ctx.reply,
-        { path: r.path, fileName: outputName(ctx.pdfs[0]!.filename, 'searchable', 'pdf'), mimeType: 'application/pdf', pages: r.pages },
-        { 'X-Ocr-Pages': r.ocrPages.length, 'X-Ocr-Skipped-Pages': r.skippedPages.join(',') || 'none', 'X-Ocr-Confidence': r.confidence },
+        {
+          path: r.path,
+          fileName: outputName(ctx.pdfs[0]!.filename, 'searchable', 'pdf'),
+          mimeType: 'application/pdf',
+          pages: r.pages,
+        },
+        {
+          'X-Ocr-Pages': r.ocrPages.length,
+          'X-Ocr-Skipped-Pages': r.skippedPages.join(',') || 'none',
+          'X-Ocr-Confidence': r.confidence,
+        },
       );
     },
   });
@@ -158,12 +169,21 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
         tags: ['ocr'],
         security: [{ apiKey: [] }],
         summary: 'The installed OCR languages (codes for the `languages` field)',
-        response: { 200: ZOcrLanguagesResponse, 401: ZErrorResponse, 403: ZErrorResponse, 429: ZErrorResponse, 503: ZErrorResponse },
+        response: {
+          200: ZOcrLanguagesResponse,
+          401: ZErrorResponse,
+          403: ZErrorResponse,
+          429: ZErrorResponse,
+          503: ZErrorResponse,
+        },
       },
     },
     async (_request, reply) => {
       const codes = await ocr.ocrLanguages({ engines: app.engines, ctx: { scratch: os.tmpdir() } });
-      return sendData(reply, { languages: codes.map((code) => ({ code, name: languageNames[code] ?? code })), default: 'eng' });
+      return sendData(reply, {
+        languages: codes.map((code) => ({ code, name: languageNames[code] ?? code })),
+        default: 'eng',
+      });
     },
   );
 }

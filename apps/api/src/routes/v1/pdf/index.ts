@@ -41,17 +41,49 @@ const fileAnswer = ZFileResultResponse.describe(
 );
 
 /** Send a single PDF produced from `input`. */
-function sendPdf(request: FastifyRequest, reply: FastifyReply, from: UploadedFile, file: ops.OutputFile, headers?: Record<string, string | number>) {
-  return sendFile(request, reply, { path: file.path, fileName: outputName(from.filename, file.name, 'pdf'), mimeType: 'application/pdf', pages: file.pages }, headers);
+function sendPdf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  from: UploadedFile,
+  file: ops.OutputFile,
+  headers?: Record<string, string | number>,
+) {
+  return sendFile(
+    request,
+    reply,
+    {
+      path: file.path,
+      fileName: outputName(from.filename, file.name, 'pdf'),
+      mimeType: 'application/pdf',
+      pages: file.pages,
+    },
+    headers,
+  );
 }
 
 /** One file as itself, several as a zip named after the input. */
-function sendMany(request: FastifyRequest, reply: FastifyReply, from: UploadedFile, files: ops.OutputFile[], suffix: string, ext: string, pages?: number) {
+function sendMany(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  from: UploadedFile,
+  files: ops.OutputFile[],
+  suffix: string,
+  ext: string,
+  pages?: number,
+) {
   if (files.length === 1) {
     const f = files[0]!;
-    return sendFile(request, reply, { path: f.path, fileName: outputName(from.filename, f.name, ext), mimeType: mimeOf(`x.${ext}`), pages: f.pages });
+    return sendFile(request, reply, {
+      path: f.path,
+      fileName: outputName(from.filename, f.name, ext),
+      mimeType: mimeOf(`x.${ext}`),
+      pages: f.pages,
+    });
   }
-  const entries = files.map((f) => ({ path: f.path, name: /\.\w+$/.test(f.name) ? `${baseName(from.filename)}-${f.name}` : outputName(from.filename, f.name, ext) }));
+  const entries = files.map((f) => ({
+    path: f.path,
+    name: /\.\w+$/.test(f.name) ? `${baseName(from.filename)}-${f.name}` : outputName(from.filename, f.name, ext),
+  }));
   return sendZip(request, reply, entries, outputName(from.filename, suffix, 'zip'), { pages });
 }
 
@@ -64,7 +96,10 @@ function permissionsFrom(f: {
 }): PdfPermissions {
   const p: PdfPermissions = { print: true, copy: true, modify: true, annotate: true };
   if (f.permissions !== undefined) {
-    const list = f.permissions.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const list = f.permissions
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
     if (list.length === 1 && list[0] === 'all') {
       /* everything allowed */
     } else {
@@ -72,9 +107,13 @@ function permissionsFrom(f: {
       for (const item of list) {
         if (item === 'none') continue;
         if (!(pdfPermissionNames as readonly string[]).includes(item)) {
-          throw new AppError('INVALID_INPUT', `permissions: unknown permission "${item}" (valid: ${pdfPermissionNames.join(', ')}, all, none)`, {
-            details: { field: 'permissions', valid: [...pdfPermissionNames, 'all', 'none'] },
-          });
+          throw new AppError(
+            'INVALID_INPUT',
+            `permissions: unknown permission "${item}" (valid: ${pdfPermissionNames.join(', ')}, all, none)`,
+            {
+              details: { field: 'permissions', valid: [...pdfPermissionNames, 'all', 'none'] },
+            },
+          );
         }
         p[item as keyof PdfPermissions] = true;
       }
@@ -96,7 +135,10 @@ async function watermarkImage(file: UploadedFile, scale: number): Promise<ImageM
     const bytes = await sharp(file.path, { limitInputPixels: 50_000_000 }).png().toBuffer();
     return { kind: 'image', bytes, format: 'png', scale };
   } catch (err) {
-    throw new AppError('UNSUPPORTED_FORMAT', 'image: not a readable image (valid: PNG, JPEG, WebP, GIF, TIFF, SVG)', { cause: err, details: { field: 'image' } });
+    throw new AppError('UNSUPPORTED_FORMAT', 'image: not a readable image (valid: PNG, JPEG, WebP, GIF, TIFF, SVG)', {
+      cause: err,
+      details: { field: 'image' },
+    });
   }
 }
 
@@ -124,7 +166,10 @@ function pdfToPdfRoute<F extends z.ZodObject>(
 /** One PDF in, a JSON report out. */
 function pdfToDataRoute<F extends z.ZodObject>(
   app: FastifyInstance,
-  spec: OneInSpec<F> & { response: z.ZodType; run(job: ops.PdfJob, input: ops.PreparedPdf, fields: z.output<F>): Promise<unknown> },
+  spec: OneInSpec<F> & {
+    response: z.ZodType;
+    run(job: ops.PdfJob, input: ops.PreparedPdf, fields: z.output<F>): Promise<unknown>;
+  },
 ): void {
   registerPdfRoute(app, {
     ...spec,
@@ -140,7 +185,8 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
   registerPdfRoute(app, {
     path: '/merge',
     summary: 'Merge 2-20 PDFs into one',
-    description: 'Files are merged in the order sent, or in `order` (e.g. "2,1,3"). Each input is checked against the plan page limit, and so is the result.',
+    description:
+      'Files are merged in the order sent, or in `order` (e.g. "2,1,3"). Each input is checked against the plan page limit, and so is the result.',
     fields: ZMergePdfFields,
     files: { field: 'files', min: 2, max: 20, description: 'The PDFs, 2 to 20' },
     response: fileAnswer,
@@ -148,11 +194,18 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
       let files = pdfs;
       if (fields.order?.trim()) {
         const order = fields.order.split(',').map((s) => Number(s.trim()));
-        const valid = order.length === pdfs.length && order.every((n) => Number.isInteger(n) && n >= 1 && n <= pdfs.length) && new Set(order).size === order.length;
+        const valid =
+          order.length === pdfs.length &&
+          order.every((n) => Number.isInteger(n) && n >= 1 && n <= pdfs.length) &&
+          new Set(order).size === order.length;
         if (!valid) {
-          throw new AppError('INVALID_INPUT', `order: list each of the ${pdfs.length} files once, 1-based, e.g. "${pdfs.map((_, i) => pdfs.length - i).join(',')}"`, {
-            details: { field: 'order' },
-          });
+          throw new AppError(
+            'INVALID_INPUT',
+            `order: list each of the ${pdfs.length} files once, 1-based, e.g. "${pdfs.map((_, i) => pdfs.length - i).join(',')}"`,
+            {
+              details: { field: 'order' },
+            },
+          );
         }
         files = order.map((n) => pdfs[n - 1]!);
       }
@@ -167,7 +220,8 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
   registerPdfRoute(app, {
     path: '/split',
     summary: 'Split a PDF into several (zip)',
-    description: 'mode=ranges: one PDF per item of `ranges` ("1-3,5" gives pages 1-3 and page 5); mode=every: chunks of `every` pages; mode=each: one PDF per page.',
+    description:
+      'mode=ranges: one PDF per item of `ranges` ("1-3,5" gives pages 1-3 and page 5); mode=every: chunks of `every` pages; mode=each: one PDF per page.',
     fields: ZSplitPdfFields,
     files: one,
     response: fileAnswer,
@@ -209,17 +263,22 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
   registerPdfRoute(app, {
     path: '/watermark',
     summary: 'Add a text or image watermark',
-    description: 'Send `text`, or an `image` file (PNG, JPEG, WebP…). Positions: center, the corners and edges, or diagonal; `repeat` tiles it over the page.',
+    description:
+      'Send `text`, or an `image` file (PNG, JPEG, WebP…). Positions: center, the corners and edges, or diagonal; `repeat` tiles it over the page.',
     fields: ZWatermarkPdfFields,
     files: { ...one, extra: { image: 'Watermark image (instead of text)' } },
     response: fileAnswer,
     async handler({ request, reply, fields, pdfs, upload, job, prepare }) {
       const imageFile = upload.files.find((f) => f.field === 'image');
       if (!fields.text && !imageFile) {
-        throw new AppError('INVALID_INPUT', 'text: give a watermark text, or an image file in the "image" field', { details: { field: 'text' } });
+        throw new AppError('INVALID_INPUT', 'text: give a watermark text, or an image file in the "image" field', {
+          details: { field: 'text' },
+        });
       }
       if (fields.text && imageFile) {
-        throw new AppError('INVALID_INPUT', 'text, image: give either a text or an image, not both', { details: { field: 'text' } });
+        throw new AppError('INVALID_INPUT', 'text, image: give either a text or an image, not both', {
+          details: { field: 'text' },
+        });
       }
       const mark: TextMark | ImageMark = imageFile
         ? await watermarkImage(imageFile, fields.scale)
@@ -250,21 +309,42 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     summary: 'Number the pages',
     fields: ZPageNumbersFields,
     run: (job, input, f) =>
-      ops.numberPages(job, input, { position: f.position, format: f.format, startAt: f.startAt, fontSize: f.fontSize, color: f.color, margin: f.margin }, f.pages),
+      ops.numberPages(
+        job,
+        input,
+        {
+          position: f.position,
+          format: f.format,
+          startAt: f.startAt,
+          fontSize: f.fontSize,
+          color: f.color,
+          margin: f.margin,
+        },
+        f.pages,
+      ),
   });
 
   registerPdfRoute(app, {
     path: '/protect',
     summary: 'Encrypt with AES-256 and set permissions',
-    description: 'permissions lists what stays allowed (print, copy, modify, annotate), or use allowPrint/allowCopy/allowModify/allowAnnotate.',
+    description:
+      'permissions lists what stays allowed (print, copy, modify, annotate), or use allowPrint/allowCopy/allowModify/allowAnnotate.',
     fields: ZProtectPdfFields,
     files: one,
     response: fileAnswer,
     async handler({ request, reply, fields, pdfs, job, prepare }) {
-      const opts = { userPassword: fields.userPassword, ownerPassword: fields.ownerPassword, permissions: permissionsFrom(fields) };
+      const opts = {
+        userPassword: fields.userPassword,
+        ownerPassword: fields.ownerPassword,
+        permissions: permissionsFrom(fields),
+      };
       // qpdf encrypts about as fast as the checks run: it starts at once, its result used only if they pass.
       const spec = fields.password ? undefined : await ops.speculateProtect(job, pdfs[0]!, opts);
-      const [input] = await ops.prepareAll([pdfs[0]!], (f) => prepare(f as UploadedFile, { password: fields.password }), spec);
+      const [input] = await ops.prepareAll(
+        [pdfs[0]!],
+        (f) => prepare(f as UploadedFile, { password: fields.password }),
+        spec,
+      );
       const out = await ops.protectPdf(job, input!, opts, spec);
       return sendPdf(request, reply, pdfs[0]!, out);
     },
@@ -288,16 +368,22 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
   registerPdfRoute(app, {
     path: '/metadata/update',
     summary: 'Write the document information',
-    description: 'Fields sent are set; fields listed in `clear` are removed; others are kept. The modification date is set to now unless given.',
+    description:
+      'Fields sent are set; fields listed in `clear` are removed; others are kept. The modification date is set to now unless given.',
     fields: ZMetadataUpdateFields,
     files: one,
     response: fileAnswer,
     async handler({ request, reply, fields, pdfs, job, prepare }) {
       const update: MetadataUpdate = {};
       for (const k of CLEARABLE) if (fields[k] !== undefined) update[k] = fields[k];
-      for (const item of (fields.clear ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+      for (const item of (fields.clear ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean)) {
         if (!(CLEARABLE as readonly string[]).includes(item)) {
-          throw new AppError('INVALID_INPUT', `clear: unknown field "${item}" (valid: ${CLEARABLE.join(', ')})`, { details: { field: 'clear' } });
+          throw new AppError('INVALID_INPUT', `clear: unknown field "${item}" (valid: ${CLEARABLE.join(', ')})`, {
+            details: { field: 'clear' },
+          });
         }
         update[item as (typeof CLEARABLE)[number]] = null;
       }
@@ -325,7 +411,11 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     async handler({ reply, fields, pdfs, job, prepare }) {
       const opts = { pageRange: fields.pageRange, layout: fields.layout, words: fields.words };
       const spec = fields.password ? undefined : await ops.speculateText(job, pdfs[0]!, opts);
-      const [input] = await ops.prepareAll([pdfs[0]!], (f) => prepare(f as UploadedFile, { password: fields.password }), spec);
+      const [input] = await ops.prepareAll(
+        [pdfs[0]!],
+        (f) => prepare(f as UploadedFile, { password: fields.password }),
+        spec,
+      );
       const r = await ops.extractText(job, input!, opts, spec);
       return sendData(reply, { ...r, pageCount: input.pages });
     },
@@ -334,7 +424,8 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
   registerPdfRoute(app, {
     path: '/compress',
     summary: 'Make the file smaller (never larger)',
-    description: 'Answers X-Original-Size and X-Compressed-Size. When no level makes the file smaller, the original comes back unchanged.',
+    description:
+      'Answers X-Original-Size and X-Compressed-Size. When no level makes the file smaller, the original comes back unchanged.',
     fields: ZCompressPdfFields,
     files: one,
     response: fileAnswer,
@@ -365,7 +456,13 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     response: fileAnswer,
     async handler({ request, reply, fields, pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: fields.password });
-      const images = await ops.renderPages(job, input, { format: fields.format, dpi: fields.dpi, pages: fields.pages, quality: fields.quality, maxPixels: 100_000_000 });
+      const images = await ops.renderPages(job, input, {
+        format: fields.format,
+        dpi: fields.dpi,
+        pages: fields.pages,
+        quality: fields.quality,
+        maxPixels: 100_000_000,
+      });
       return sendMany(request, reply, pdfs[0]!, images, 'images', fields.format, input.pages);
     },
   });
@@ -380,7 +477,11 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
       const input = await prepare(pdfs[0]!, { password: fields.password });
       const images = await ops.extractImages(job, input, fields.pages);
       if (images.length === 0) {
-        throw new AppError('INVALID_INPUT', 'file: this PDF holds no images' + (fields.pages ? ' on the pages asked' : ''), { details: { field: 'file' } });
+        throw new AppError(
+          'INVALID_INPUT',
+          'file: this PDF holds no images' + (fields.pages ? ' on the pages asked' : ''),
+          { details: { field: 'file' } },
+        );
       }
       const entries = images.map((i) => ({ path: i.path, name: `${baseName(pdfs[0]!.filename)}-${i.name}` }));
       return sendZip(request, reply, entries, outputName(pdfs[0]!.filename, 'images', 'zip'), { pages: input.pages });

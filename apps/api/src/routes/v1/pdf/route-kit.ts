@@ -31,7 +31,10 @@ export interface PdfRouteContext<F> {
   pdfs: UploadedFile[];
   job: PdfJob;
   /** Check, count (against the plan) and open one uploaded PDF; the pages go to the usage meter. */
-  prepare(file: UploadedFile, opts?: { password?: string; keepEncryption?: boolean; label?: string }): Promise<PreparedPdf>;
+  prepare(
+    file: UploadedFile,
+    opts?: { password?: string; keepEncryption?: boolean; label?: string },
+  ): Promise<PreparedPdf>;
 }
 
 export interface PdfRouteSpec<F extends z.ZodObject> {
@@ -51,7 +54,9 @@ export interface PdfRouteSpec<F extends z.ZodObject> {
 
 /** Multipart bodies are read from the parts by the handler: the body schema is for the API reference only. */
 const multipartValidator: FastifySchemaCompiler<unknown> = (route) =>
-  route.httpPart === 'body' ? () => ({ value: undefined }) : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+  route.httpPart === 'body'
+    ? () => ({ value: undefined })
+    : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
 
 /** First issue of a zod error as a client message naming the field and what is valid. */
 export function fieldError(error: z.ZodError): AppError {
@@ -83,9 +88,21 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
     spec.files.field === 'files'
       ? { files: z.array(ZUploadFile).min(spec.files.min).max(spec.files.max).describe(spec.files.description) }
       : { file: ZUploadFile.describe(spec.files.description) };
-  const extraDoc = Object.fromEntries(Object.entries(spec.files.extra ?? {}).map(([k, d]) => [k, ZUploadFile.optional().describe(d)]));
+  const extraDoc = Object.fromEntries(
+    Object.entries(spec.files.extra ?? {}).map(([k, d]) => [k, ZUploadFile.optional().describe(d)]),
+  );
   const body = spec.fields.extend({ ...fileDoc, ...extraDoc });
-  const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 413: ZErrorResponse, 415: ZErrorResponse, 422: ZErrorResponse, 429: ZErrorResponse, 503: ZErrorResponse, 504: ZErrorResponse };
+  const errors = {
+    400: ZErrorResponse,
+    401: ZErrorResponse,
+    403: ZErrorResponse,
+    413: ZErrorResponse,
+    415: ZErrorResponse,
+    422: ZErrorResponse,
+    429: ZErrorResponse,
+    503: ZErrorResponse,
+    504: ZErrorResponse,
+  };
 
   const route: RouteOptions = {
     method: 'POST',
@@ -113,7 +130,8 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
       request.usage.bytesIn = upload.files.reduce((n, f) => n + f.size, 0);
       const pdfs = upload.files.filter((f) => !extraFields.includes(f.field));
       for (const k of extraFields) {
-        if (upload.files.filter((f) => f.field === k).length > 1) throw new AppError('INVALID_INPUT', `${k}: send one file at most`);
+        if (upload.files.filter((f) => f.field === k).length > 1)
+          throw new AppError('INVALID_INPUT', `${k}: send one file at most`);
       }
       if (pdfs.length < spec.files.min) {
         throw new AppError(
@@ -125,9 +143,13 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
         );
       }
       if (pdfs.length > spec.files.max) {
-        throw new AppError('INVALID_INPUT', `${spec.files.field}: at most ${spec.files.max} file${spec.files.max === 1 ? '' : 's'} (got ${pdfs.length})`, {
-          details: { field: spec.files.field, max: spec.files.max },
-        });
+        throw new AppError(
+          'INVALID_INPUT',
+          `${spec.files.field}: at most ${spec.files.max} file${spec.files.max === 1 ? '' : 's'} (got ${pdfs.length})`,
+          {
+            details: { field: spec.files.field, max: spec.files.max },
+          },
+        );
       }
       const fields = parseFields(spec.fields, upload.fields);
       const job = await createJob(app.engines, await request.workspace(), {
@@ -143,9 +165,17 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
         pdfs,
         job,
         async prepare(file, opts = {}) {
-          const label = opts.label ?? (pdfs.length > 1 ? `${spec.files.field}[${pdfs.indexOf(file) + 1}] ("${file.filename}")` : `"${file.filename}"`);
+          const label =
+            opts.label ??
+            (pdfs.length > 1
+              ? `${spec.files.field}[${pdfs.indexOf(file) + 1}] ("${file.filename}")`
+              : `"${file.filename}"`);
           try {
-            const p = await preparePdf(job, file, { label, password: opts.password, keepEncryption: opts.keepEncryption });
+            const p = await preparePdf(job, file, {
+              label,
+              password: opts.password,
+              keepEncryption: opts.keepEncryption,
+            });
             pages += p.pages;
             request.usage.pages = pages;
             return p;

@@ -23,8 +23,7 @@ const builders: { [K in TQrType]: (d: z.output<(typeof qrTypes)[K]['schema']>) =
   url: (d) => d.url,
   wifi: (d) => payloads.wifiPayload(d),
   contact: (d) => payloads.contactPayload(d),
-  event: (d) =>
-    payloads.eventPayload({ ...d, start: new Date(d.start), end: d.end ? new Date(d.end) : undefined }),
+  event: (d) => payloads.eventPayload({ ...d, start: new Date(d.start), end: d.end ? new Date(d.end) : undefined }),
   location: (d) => payloads.locationPayload(d),
   sms: (d) => payloads.smsPayload(d),
   email: (d) => payloads.emailPayload(d),
@@ -37,7 +36,10 @@ const builders: { [K in TQrType]: (d: z.output<(typeof qrTypes)[K]['schema']>) =
 function checkWifiPassword(d: z.output<typeof qrTypes.wifi.schema>): void {
   if (d.encryption === 'nopass' || !d.password) return;
   const p = d.password;
-  const ok = d.encryption === 'WPA' ? (p.length >= 8 && p.length <= 63) || /^[\da-f]{64}$/i.test(p) : [5, 13].includes(p.length) || /^([\da-f]{10}|[\da-f]{26})$/i.test(p);
+  const ok =
+    d.encryption === 'WPA'
+      ? (p.length >= 8 && p.length <= 63) || /^[\da-f]{64}$/i.test(p)
+      : [5, 13].includes(p.length) || /^([\da-f]{10}|[\da-f]{26})$/i.test(p);
   if (!ok) {
     throw new AppError(
       'INVALID_INPUT',
@@ -51,7 +53,10 @@ function checkWifiPassword(d: z.output<typeof qrTypes.wifi.schema>): void {
 
 function describeFields(schema: z.ZodType) {
   const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, { type?: string; description?: string; enum?: string[]; anyOf?: Array<{ type?: string }> }>;
+    properties?: Record<
+      string,
+      { type?: string; description?: string; enum?: string[]; anyOf?: Array<{ type?: string }> }
+    >;
     required?: string[];
   };
   return Object.entries(js.properties ?? {}).map(([name, p]) => ({
@@ -63,7 +68,14 @@ function describeFields(schema: z.ZodType) {
   }));
 }
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 415: ZErrorResponse, 422: ZErrorResponse, 429: ZErrorResponse };
+const errors = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  415: ZErrorResponse,
+  422: ZErrorResponse,
+  429: ZErrorResponse,
+};
 
 export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
   const guard = app.processingGuard('qrcode');
@@ -120,7 +132,14 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/types',
-    { ...guard, schema: { ...common, summary: 'The QR code types, their fields and the common options', response: { 200: ZQrTypesResponse, ...errors } } },
+    {
+      ...guard,
+      schema: {
+        ...common,
+        summary: 'The QR code types, their fields and the common options',
+        response: { 200: ZQrTypesResponse, ...errors },
+      },
+    },
     async (_request, reply) =>
       sendData(reply, {
         types: (Object.keys(qrTypes) as TQrType[]).map((t) => ({
@@ -154,14 +173,22 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
         fileFields: ['image', 'file'],
       });
       const file = upload.files[0];
-      if (!file) throw new AppError('INVALID_INPUT', 'image: an image file is required (multipart field "image")', { details: { field: 'image' } });
-      request.usage.bytesIn = file.size;
-      if (file.size === 0) throw new AppError('INVALID_INPUT', 'image: the file is empty', { details: { field: 'image' } });
-      const type = await fileTypeFromFile(file.path).catch(() => undefined);
-      if (!type?.mime.startsWith('image/')) {
-        throw new AppError('UNSUPPORTED_FORMAT', `image: not an image${type ? ` (it looks like ${type.mime})` : ''}; valid: PNG, JPEG, GIF, BMP, TIFF, WebP`, {
+      if (!file)
+        throw new AppError('INVALID_INPUT', 'image: an image file is required (multipart field "image")', {
           details: { field: 'image' },
         });
+      request.usage.bytesIn = file.size;
+      if (file.size === 0)
+        throw new AppError('INVALID_INPUT', 'image: the file is empty', { details: { field: 'image' } });
+      const type = await fileTypeFromFile(file.path).catch(() => undefined);
+      if (!type?.mime.startsWith('image/')) {
+        throw new AppError(
+          'UNSUPPORTED_FORMAT',
+          `image: not an image${type ? ` (it looks like ${type.mime})` : ''}; valid: PNG, JPEG, GIF, BMP, TIFF, WebP`,
+          {
+            details: { field: 'image' },
+          },
+        );
       }
       let image = file.path;
       if (type.mime !== 'image/png' && type.mime !== 'image/jpeg') {
@@ -171,12 +198,17 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
         try {
           await sharp(file.path, { limitInputPixels: 100_000_000 }).png().toFile(image);
         } catch (err) {
-          throw new AppError('UNSUPPORTED_FORMAT', 'image: the image could not be read', { cause: err, details: { field: 'image' } });
+          throw new AppError('UNSUPPORTED_FORMAT', 'image: the image could not be read', {
+            cause: err,
+            details: { field: 'image' },
+          });
         }
       }
       const ws = await request.workspace();
       const scratch = await ws.subdir('decode');
-      const { value: symbols } = await app.engines.run('decodeQr', (decode) => decode(image, { signal: requestSignal(reply), scratch }));
+      const { value: symbols } = await app.engines.run('decodeQr', (decode) =>
+        decode(image, { signal: requestSignal(reply), scratch }),
+      );
       return sendData(reply, { count: symbols.length, symbols });
     },
   });

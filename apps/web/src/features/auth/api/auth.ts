@@ -69,7 +69,11 @@ export const authApi = {
     withFallback(api.post<AuthPayload>('/auth/register', input, flow), messages.service.registrationFailed),
   /** The cookie names the session; `accessToken` (the one just cleared from the store) is the fallback. */
   logout: (accessToken?: string | null) =>
-    api.post<unknown>('/auth/logout', {}, { ...flow, skipAuth: true, headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {} }),
+    api.post<unknown>(
+      '/auth/logout',
+      {},
+      { ...flow, skipAuth: true, headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {} },
+    ),
   verifyEmail: (token: string) => api.get<AuthPayload>('/auth/verify-email', { ...flow, query: { token } }),
   resendVerification: (email: string) => api.post<Envelope<unknown>>('/auth/resend-verification', { email }, flow),
   forgotPassword: (email: string) => api.post<Envelope<unknown>>('/auth/forgot-password', { email }, flow),
