@@ -9,3 +9,4 @@ export * from './pdf';
 export * from './qrcode';
 export * from './conversion';
 export * from './ocr';
+export * from './catalogue';

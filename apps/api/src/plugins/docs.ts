@@ -2,6 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { ANY_ENDPOINT_GROUP, findCatalogueEntry, type CatalogueEntry } from '@docflow/contracts';
+
+/** A processing route's tag is its endpoint group; the key check every plan may call has its own. */
+const tagOf = (entry: CatalogueEntry) => (entry.group === ANY_ENDPOINT_GROUP ? 'processing' : entry.group);
+
+/** The zod transform, then the tag and summary of processing routes from the endpoint catalogue. */
+const transform: typeof jsonSchemaTransform = (input) => {
+  const out = jsonSchemaTransform(input);
+  const method = String([input.route.method].flat()[0]);
+  const entry = method === 'GET' || method === 'POST' ? findCatalogueEntry(input.url, method) : undefined;
+  if (!entry) return out;
+  return { ...out, schema: { ...out.schema, tags: [tagOf(entry)], summary: entry.summary } };
+};
 
 /** OpenAPI 3.1 generated from the routes' zod schemas: a reference page at /api-docs, the JSON beside it. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
@@ -24,7 +37,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform,
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api-docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
