@@ -17,7 +17,7 @@ import { KeyCache, planState, type KeyRecord } from '../services/api-keys/lookup
 import { effectiveLimits } from '../services/api-keys/index';
 import { Limits, type LimitDecision } from '../services/limits/index';
 import { UsageMeter } from '../services/usage/meter';
-import { monthCountedBefore } from '../services/usage/analytics';
+import { monthUsedBySubject } from '../services/limits/month-usage';
 import { listPublicPlans } from '../services/plans/index';
 import { remindExpiringTrials, TRIAL_REMINDER_DAYS } from '../services/subscriptions/index';
 import { notify } from '../services/notifications';
@@ -84,7 +84,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
   const limits = new Limits({
     redisUrl,
     prefix: opts.redisPrefix,
-    monthUsedBefore: (keyId, monthStart) => monthCountedBefore(app.db, keyId, monthStart),
+    monthUsedBefore: (subject, monthStart) => monthUsedBySubject(app.db, subject, monthStart),
     onRedisError: (err) => {
       // Throttled: a Redis outage would otherwise log on every call.
       if (Date.now() - lastRedisLog > 10_000) {
@@ -126,13 +126,18 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
   function afterConsume(rec: KeyRecord, decision: LimitDecision, monthly: number) {
     if (decision.monthUsed >= Math.ceil(monthly * USAGE_WARN_RATIO)) {
       const month = new Date().toISOString().slice(0, 7);
-      const dedupeKey = `usage-80:${rec.keyId}:${month}`;
+      // One warning per quota: the subscription's (all its keys together) or a custom key's own.
+      const dedupeKey = `usage-80:${rec.customLimits ? rec.keyId : `${rec.userId}:${rec.plan.id}`}:${month}`;
       if (!warned.has(dedupeKey)) {
         warned.add(dedupeKey);
+        const share = `${Math.floor((decision.monthUsed / monthly) * 100)} %`;
+        const figures = `(${decision.monthUsed} / ${monthly} requêtes)`;
         void notify(app.db, rec.userId, {
           type: 'warning',
           title: 'Quota mensuel bientôt atteint',
-          message: `La clé « ${rec.name} » a utilisé ${Math.floor((decision.monthUsed / monthly) * 100)} % de son quota mensuel (${decision.monthUsed} / ${monthly} requêtes).`,
+          message: rec.customLimits
+            ? `La clé « ${rec.name} » a utilisé ${share} de son quota mensuel ${figures}.`
+            : `Vos clés du forfait ${rec.plan.displayName} ont utilisé ${share} de son quota mensuel ${figures}.`,
           dedupeKey,
         });
       }
@@ -182,7 +187,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
       const lim = effectiveLimits(rec.plan, rec.customLimits);
       // Refusals from here on know the key: their answers carry its limit headers too (nothing is counted).
       const refuse = async (err: AppError): Promise<never> => {
-        const peek = await limits.peek(rec.keyId, lim).catch(() => null);
+        const peek = await limits.peek(rec.limitSubject, lim).catch(() => null);
         if (peek) reply.headers(peek.headers);
         throw new AppError(err.code, err.message, { details: err.details, headers: peek?.headers });
       };
@@ -232,7 +237,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
           ),
         );
       }
-      const decision = await limits.consume(rec.keyId, ctx.limits);
+      const decision = await limits.consume(rec.limitSubject, ctx.limits);
       state.decision = decision;
       reply.headers(decision.headers);
       if (!decision.allowed) {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { TApiKey, TApiKeyEnvironment, TApiKeyLimits, TCustomLimits, TEndpointGroup } from '@docflow/contracts';
 import type { Db } from '../../data/db';
 import { apiKeys, plans, usageDaily, users, type ApiKeyRow, type PlanRow } from '../../data/schema/index';
@@ -85,9 +85,17 @@ export interface CreateApiKeyInput {
 }
 
 /**
+ * Standard keys a user may create on one plan per rolling 24 hours, deleted ones included. The quota is the
+ * subscription's, shared by its keys and kept across deletions, so churning keys gains no calls; this only stops a
+ * create/delete loop from filling the keys table and the notifications, while leaving room to replace every key twice.
+ */
+export const keyCreationsPerDay = (plan: PlanRow) => Math.max(5, 2 * plan.maxApiKeysPerUser);
+
+/**
  * Create a key on a plan the user owns (free always; a paid plan through a live trial or subscription). With no plan
  * named: 'pro' when owned, else 'free'. Keys are counted per plan: a user holds at most the plan's
- * maxApiKeysPerUser keys on that plan (disabled keys count, deleted ones do not).
+ * maxApiKeysPerUser keys on that plan (disabled keys count, deleted ones do not: a deleted key's calls stay counted
+ * on the subscription, so deleting one frees a slot but no quota), and creates at most keyCreationsPerDay of them.
  */
 export async function createApiKey(db: Db, userId: string, input: CreateApiKeyInput, now = new Date()) {
   const owned = await ownedPlans(db, userId, now);
@@ -125,6 +133,32 @@ export async function createApiKey(db: Db, userId: string, input: CreateApiKeyIn
           'KEY_LIMIT_REACHED',
           `The ${plan.displayName} plan allows ${plan.maxApiKeysPerUser} API key${plan.maxApiKeysPerUser > 1 ? 's' : ''}; delete one or choose another plan`,
           { details: { planName: plan.name, maxApiKeysPerUser: plan.maxApiKeysPerUser } },
+        );
+      }
+      const perDay = keyCreationsPerDay(plan);
+      const recent = await tx
+        .select({ at: apiKeys.createdAt })
+        .from(apiKeys)
+        .where(
+          and(
+            eq(apiKeys.userId, userId),
+            eq(apiKeys.planId, plan.id),
+            eq(apiKeys.keyType, 'standard'),
+            gt(apiKeys.createdAt, new Date(now.getTime() - DAY)),
+          ),
+        )
+        .orderBy(desc(apiKeys.createdAt))
+        .limit(perDay);
+      if (recent.length >= perDay) {
+        // The slot frees when the oldest of the last `perDay` creations turns a day old.
+        const retryAfter = Math.max(1, Math.ceil((recent.at(-1)!.at.getTime() + DAY - now.getTime()) / 1000));
+        throw new AppError(
+          'RATE_LIMIT_EXCEEDED',
+          `At most ${perDay} ${plan.displayName} keys can be created per 24 hours; retry in ${Math.ceil(retryAfter / 60)} min`,
+          {
+            headers: { 'Retry-After': retryAfter },
+            details: { planName: plan.name, retryAfter, keyCreationsPerDay: perDay },
+          },
         );
       }
     }

@@ -4,6 +4,7 @@ import { apiKeys, plans, subscriptions, users, type PlanRow } from '../../data/s
 import { sha256 } from '../../lib/tokens';
 import type { TCustomLimits, TSubscriptionStatus } from '@docflow/contracts';
 import { effectiveStatus } from '../subscriptions/index';
+import { limitSubjectOf } from '../limits/subject';
 
 /** Everything the guard needs about a presented key, read in one query. */
 export interface KeyRecord {
@@ -15,6 +16,8 @@ export interface KeyRecord {
   environment: 'development' | 'staging' | 'production';
   keyType: 'standard' | 'custom';
   customLimits: TCustomLimits | null;
+  /** The counters its calls go to: the user's subscription to the plan, or the custom key's own (limits/subject.ts). */
+  limitSubject: string;
   isActive: boolean;
   deleted: boolean;
   expiresAt: Date | null;
@@ -42,6 +45,12 @@ export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord 
     environment: r.key.environment,
     keyType: r.key.keyType,
     customLimits: r.key.keyType === 'custom' ? r.key.customLimits : null,
+    limitSubject: limitSubjectOf({
+      keyId: r.key.id,
+      userId: r.key.userId,
+      planId: r.key.planId,
+      keyType: r.key.keyType,
+    }),
     isActive: r.key.isActive,
     deleted: r.key.deletedAt !== null,
     expiresAt: r.key.expiresAt,

@@ -11,8 +11,9 @@ export interface LimitsOptions {
   /** Redis key prefix (default `docflow:rl:`). */
   prefix?: string;
   /**
-   * Requests of `keyId` already counted this month (from the usage rollups). Asked whenever a month counter is
-   * (re)created, so a restart, a Redis outage or an evicted counter does not hand out a fresh quota.
+   * Requests of `subject` (a limit subject id, subject.ts) already counted this month (from the usage rollups). Asked
+   * whenever a month counter is (re)created, so a restart, a Redis outage or an evicted counter does not hand out a
+   * fresh quota.
    */
   monthUsedBefore?: MonthUsedBefore;
   onRedisError?: (err: unknown) => void;
@@ -20,8 +21,9 @@ export interface LimitsOptions {
 }
 
 /**
- * The limits of API keys: burst + per-minute as one token bucket, per-hour and per-month as fixed windows (the month
- * window follows the UTC calendar month). In memory by default (memory-limits.ts); in Redis when a URL is given
+ * The limits of API keys, counted per limit subject (the user's subscription to a plan, or a custom key: subject.ts):
+ * burst + per-minute as one token bucket, per-hour and per-month as fixed windows (the month window follows the UTC
+ * calendar month). In memory by default (memory-limits.ts); in Redis when a URL is given
  * (redis-limits.ts, shared by every API node, one round trip per call), with the memory store as insurance that takes
  * over while Redis is away. Either way a call is counted bucket → hour → month, a refused call counts nowhere, and
  * decide.ts turns the counts into the same decision and headers.
@@ -52,16 +54,16 @@ export class Limits {
     this.redis = store.redis;
   }
 
-  /** Count one call of `keyId` against its limits, or refuse it without counting it anywhere. */
-  async consume(keyId: string, limits: RateLimits): Promise<LimitDecision> {
+  /** Count one call of `subject` against its limits, or refuse it without counting it anywhere. */
+  async consume(subject: string, limits: RateLimits): Promise<LimitDecision> {
     const now = this.now();
-    return decide(limits, now, await this.store.consume(keyId, limits, now));
+    return decide(limits, now, await this.store.consume(subject, limits, now));
   }
 
-  /** The state of a key's windows without counting a call (for the headers of answers refused before the limits). */
-  async peek(keyId: string, limits: RateLimits): Promise<LimitDecision> {
+  /** A subject's windows without counting a call (for the headers of answers refused before the limits). */
+  async peek(subject: string, limits: RateLimits): Promise<LimitDecision> {
     const now = this.now();
-    return decide(limits, now, await this.store.peek(keyId, limits, now));
+    return decide(limits, now, await this.store.peek(subject, limits, now));
   }
 
   async close(): Promise<void> {

@@ -32,23 +32,23 @@ export class MemoryLimits implements LimitStore {
     this.buckets = new MemoryTokenBuckets(now);
   }
 
-  async consume(keyId: string, limits: RateLimits, now: number): Promise<WindowCounts> {
+  async consume(subject: string, limits: RateLimits, now: number): Promise<WindowCounts> {
     const capacity = limits.burstLimit ?? limits.maxRequestsPerMinute;
     const perMinute = limits.maxRequestsPerMinute;
     const month = monthBounds(now);
-    const monthKey = `${keyId}:${month.id}`;
+    const monthKey = `${subject}:${month.id}`;
     const monthDuration = Math.min(MAX_MEMORY_WINDOW_SEC, Math.ceil((month.end - now) / 1000));
 
-    const bucket = await this.buckets.take(keyId, capacity, perMinute, 1);
+    const bucket = await this.buckets.take(subject, capacity, perMinute, 1);
     if (!bucket.allowed) {
-      const [h, m] = await Promise.all([this.hour.get(keyId), this.month.get(monthKey)]);
+      const [h, m] = await Promise.all([this.hour.get(subject), this.month.get(monthKey)]);
       return { refused: 'minute', tokens: bucket.tokens, ...hourOf(h), monthCount: m?.consumedPoints ?? 0 };
     }
-    const giveBackBucket = () => this.buckets.take(keyId, capacity, perMinute, -1);
+    const giveBackBucket = () => this.buckets.take(subject, capacity, perMinute, -1);
 
-    const h = await this.hour.consume(keyId, 1);
+    const h = await this.hour.consume(subject, 1);
     if (h.consumedPoints > limits.maxRequestsPerHour) {
-      await Promise.all([this.hour.reward(keyId, 1), giveBackBucket()]);
+      await Promise.all([this.hour.reward(subject, 1), giveBackBucket()]);
       const m = await this.month.get(monthKey);
       return {
         refused: 'hour',
@@ -61,11 +61,11 @@ export class MemoryLimits implements LimitStore {
 
     let m = await this.month.consume(monthKey, 1, { customDuration: monthDuration });
     if (m.consumedPoints === 1 && this.monthUsedBefore)
-      m = await this.seedMonth(keyId, monthKey, month.start, monthDuration, m);
+      m = await this.seedMonth(subject, monthKey, month.start, monthDuration, m);
     if (m.consumedPoints > limits.maxRequestsPerMonth) {
       await Promise.all([
         this.month.reward(monthKey, 1, { customDuration: monthDuration }),
-        this.hour.reward(keyId, 1),
+        this.hour.reward(subject, 1),
         giveBackBucket(),
       ]);
       return {
@@ -84,19 +84,19 @@ export class MemoryLimits implements LimitStore {
     };
   }
 
-  async peek(keyId: string, limits: RateLimits, now: number): Promise<WindowCounts> {
+  async peek(subject: string, limits: RateLimits, now: number): Promise<WindowCounts> {
     const capacity = limits.burstLimit ?? limits.maxRequestsPerMinute;
     const [bucket, h, m] = await Promise.all([
-      this.buckets.take(keyId, capacity, limits.maxRequestsPerMinute, 0),
-      this.hour.get(keyId),
-      this.month.get(`${keyId}:${monthBounds(now).id}`),
+      this.buckets.take(subject, capacity, limits.maxRequestsPerMinute, 0),
+      this.hour.get(subject),
+      this.month.get(`${subject}:${monthBounds(now).id}`),
     ]);
     return { tokens: bucket.tokens, ...hourOf(h), monthCount: m?.consumedPoints ?? 0 };
   }
 
   /** A month counter was just created (first call of the month here, restart, failover): add what the rollups know. */
   private async seedMonth(
-    keyId: string,
+    subject: string,
     monthKey: string,
     monthStart: number,
     duration: number,
@@ -105,7 +105,7 @@ export class MemoryLimits implements LimitStore {
     let pending = this.seeding.get(monthKey);
     if (!pending) {
       pending = (async () => {
-        const before = await this.monthUsedBefore!(keyId, new Date(monthStart)).catch(() => 0);
+        const before = await this.monthUsedBefore!(subject, new Date(monthStart)).catch(() => 0);
         if (before > 0) await this.month.penalty(monthKey, before, { customDuration: duration });
       })().finally(() => this.seeding.delete(monthKey));
       this.seeding.set(monthKey, pending);

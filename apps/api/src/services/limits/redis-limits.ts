@@ -110,36 +110,36 @@ export class RedisLimits implements LimitStore {
     this.script = this.redis as LimitsRedis;
   }
 
-  async consume(keyId: string, limits: RateLimits, now: number): Promise<WindowCounts> {
-    if (this.redis.status !== 'ready') return this.opts.insurance.consume(keyId, limits, now);
+  async consume(subject: string, limits: RateLimits, now: number): Promise<WindowCounts> {
+    if (this.redis.status !== 'ready') return this.opts.insurance.consume(subject, limits, now);
     try {
       // With rollups to seed from, a missing month counter comes back untouched (status 4) rather than starting at 0.
-      let r = await this.run(keyId, limits, now, true, this.opts.monthUsedBefore ? '?' : '0');
-      if (r[0] === UNSEEDED) r = await this.run(keyId, limits, now, true, String(await this.monthSeed(keyId, now)));
+      let r = await this.run(subject, limits, now, true, this.opts.monthUsedBefore ? '?' : '0');
+      if (r[0] === UNSEEDED) r = await this.run(subject, limits, now, true, String(await this.monthSeed(subject, now)));
       return counts(r);
     } catch (err) {
       this.opts.onError(err);
-      return this.opts.insurance.consume(keyId, limits, now);
+      return this.opts.insurance.consume(subject, limits, now);
     }
   }
 
-  async peek(keyId: string, limits: RateLimits, now: number): Promise<WindowCounts> {
-    if (this.redis.status !== 'ready') return this.opts.insurance.peek(keyId, limits, now);
+  async peek(subject: string, limits: RateLimits, now: number): Promise<WindowCounts> {
+    if (this.redis.status !== 'ready') return this.opts.insurance.peek(subject, limits, now);
     try {
-      return counts(await this.run(keyId, limits, now, false, '0'));
+      return counts(await this.run(subject, limits, now, false, '0'));
     } catch (err) {
       this.opts.onError(err);
-      return this.opts.insurance.peek(keyId, limits, now);
+      return this.opts.insurance.peek(subject, limits, now);
     }
   }
 
-  private run(keyId: string, limits: RateLimits, now: number, count: boolean, seed: string): Promise<Reply> {
+  private run(subject: string, limits: RateLimits, now: number, count: boolean, seed: string): Promise<Reply> {
     const p = this.opts.prefix;
     const month = monthBounds(now);
     return this.script.docflowLimits(
-      `${p}b:${keyId}`,
-      `${p}h:${keyId}`,
-      `${p}m:${keyId}:${month.id}`,
+      `${p}b:${subject}`,
+      `${p}h:${subject}`,
+      `${p}m:${subject}:${month.id}`,
       String(limits.burstLimit ?? limits.maxRequestsPerMinute),
       String(limits.maxRequestsPerMinute / 60_000),
       String(limits.maxRequestsPerHour),
@@ -154,12 +154,12 @@ export class RedisLimits implements LimitStore {
    * What the rollups counted this month, asked once per node however many calls find the counter missing at once;
    * the script only uses it if no other node created the counter meanwhile. A failing database seeds 0, as before.
    */
-  private monthSeed(keyId: string, now: number): Promise<number> {
+  private monthSeed(subject: string, now: number): Promise<number> {
     const month = monthBounds(now);
-    const k = `${keyId}:${month.id}`;
+    const k = `${subject}:${month.id}`;
     let pending = this.seeding.get(k);
     if (!pending) {
-      pending = this.opts.monthUsedBefore!(keyId, new Date(month.start))
+      pending = this.opts.monthUsedBefore!(subject, new Date(month.start))
         .then((n) => Math.max(0, Math.trunc(n)) || 0)
         .catch(() => 0)
         .finally(() => this.seeding.delete(k));

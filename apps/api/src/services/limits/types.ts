@@ -40,10 +40,10 @@ export interface WindowCounts {
 /** A place where the windows are counted (memory, Redis). `now` is the caller's clock, for the month of the call. */
 export interface LimitStore {
   /** Count one call against bucket → hour → month, or refuse it without counting it anywhere. */
-  consume(keyId: string, limits: RateLimits, now: number): Promise<WindowCounts>;
+  consume(subject: string, limits: RateLimits, now: number): Promise<WindowCounts>;
   /** The windows without counting a call. */
-  peek(keyId: string, limits: RateLimits, now: number): Promise<WindowCounts>;
+  peek(subject: string, limits: RateLimits, now: number): Promise<WindowCounts>;
 }
 
-/** Requests of `keyId` already counted this month, from the usage rollups (seeds a month counter when created). */
-export type MonthUsedBefore = (keyId: string, monthStart: Date) => Promise<number>;
+/** Calls of a limit subject (subject.ts) already counted this month, from the rollups (seeds a new month counter). */
+export type MonthUsedBefore = (subject: string, monthStart: Date) => Promise<number>;

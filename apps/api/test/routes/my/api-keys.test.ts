@@ -130,6 +130,28 @@ describe('/my/api-keys', () => {
     );
   });
 
+  it('caps key creations per plan per 24 h, deleted keys included: 429 with Retry-After', async () => {
+    const { accessToken } = await createTestUser(t);
+    // Free: one key at a time, five creations a day (max(5, 2 × keys)).
+    for (let i = 0; i < 5; i++) {
+      const created = await call(accessToken, 'POST', '/api-keys', { name: `Churn ${i}` });
+      expect(created.statusCode).toBe(201);
+      expect((await call(accessToken, 'DELETE', `/api-keys/${created.json().data.apiKey.id}`)).statusCode).toBe(200);
+    }
+    const refused = await call(accessToken, 'POST', '/api-keys', { name: 'Churn 5' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      details: { planName: 'free', keyCreationsPerDay: 5 },
+    });
+    const retry = Number(refused.headers['retry-after']);
+    expect(retry).toBeGreaterThan(86_400 - 120);
+    expect(retry).toBeLessThanOrEqual(86_400);
+    // Another plan has its own allowance.
+    await call(accessToken, 'POST', '/subscriptions', { planName: 'pro' });
+    expect((await call(accessToken, 'POST', '/api-keys', { name: 'Pro key', planName: 'pro' })).statusCode).toBe(201);
+  });
+
   it('lists with pagination, isActive filter and this month usage', async () => {
     const { accessToken, apiKey } = await createUserWithApiKey(t, { plan: 'pro' });
     for (let i = 0; i < 3; i++) await call(accessToken, 'POST', '/api-keys', { name: `Extra ${i}`, planName: 'pro' });

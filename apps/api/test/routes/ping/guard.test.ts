@@ -302,7 +302,8 @@ describe('API-key guard on /ping and group-gated routes', () => {
       // The month refusals gave back their minute and hour tokens: the other windows still show only the 3 calls.
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': apiKey } });
       expect(res.headers['ratelimit-policy']).toBe('100;w=60, 50;w=3600, 3;w=2592000');
-      const decision = await t.app.apiKeyGuard.limits.consume((await keyIdOf(apiKey))!, {
+      // A custom key's counters are its own (limit subject `k:<keyId>`).
+      const decision = await t.app.apiKeyGuard.limits.consume(`k:${(await keyIdOf(apiKey))!}`, {
         maxRequestsPerMinute: 100,
         maxRequestsPerHour: 50,
         maxRequestsPerMonth: 1000,

@@ -95,7 +95,7 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
         ...keys,
         summary: 'Create an API key; the full key is in this answer only',
         body: ZCreateApiKeyRequest,
-        response: { 201: ZApiKeyResponse, ...errors },
+        response: { 201: ZApiKeyResponse, ...errors, 429: ZErrorResponse },
       },
     },
     async (request, reply) => {
