@@ -10,22 +10,14 @@ import {
   ScanText,
   type LucideIcon,
 } from 'lucide-react';
-import {
-  ZBatchFields,
-  ZConvertCommonFields,
-  ZExtractTextFields,
-  ZImageToPdfFields,
-  ZMergePdfFields,
-  ZOcrExtractFields,
-  ZQrContactData,
-  ZQrOptions,
-  ZQrUrlData,
-  ZWatermarkPdfFields,
-} from '@docflow/contracts';
+import { ZQrOptions, catalogueEntry, type TCatalogueGroup, type TCataloguePath } from '@docflow/contracts';
 import type { ZodType } from 'zod';
 import { boundsOf } from '../utils/schema-bounds';
 
-/** The playground's endpoints as data (spec-2 §3 "Playground endpoint definition"). */
+/**
+ * The playground's endpoints as data (spec-2 §3 "Playground endpoint definition"): path, method, group, body type,
+ * schema and file counts come from the contracts' endpoint catalogue; this file adds only what the form shows.
+ */
 
 export type FieldType = 'file' | 'files' | 'text' | 'url' | 'email' | 'number' | 'color' | 'select' | 'checkbox';
 
@@ -77,6 +69,76 @@ const contract = (schema: Parameters<typeof boundsOf>[0], name: string) => {
   return { min, max, step, default: def, options };
 };
 
+const categoryOfGroup: Record<TCatalogueGroup, PlaygroundCategory | undefined> = {
+  pdf: 'PDF',
+  qrcode: 'QR Codes',
+  ocr: 'OCR',
+  conversion: 'Conversion',
+  batch: 'Conversion',
+  webhook: undefined,
+  '*': undefined,
+};
+
+/** What the form shows of the uploaded files; the field name, how many and whether required come from the API. */
+interface FileFieldUi {
+  label: string;
+  /** What the files are; `{count}` stands for how many the route takes. */
+  description: string;
+  accept?: string;
+  sampleFiles: string[];
+}
+
+interface EndpointUi {
+  name: string;
+  description: string;
+  icon: LucideIcon;
+  output: PlaygroundEndpoint['output'];
+  /** The uploaded files, for routes that take some. */
+  upload?: FileFieldUi;
+  fields: PlaygroundField[];
+  hint?: (count: string) => string;
+}
+
+const countOf = (min: number, max: number) => (min === max ? `${min}` : `${min} to ${max}`);
+
+/** A catalogue endpoint with the form's labels and hints. */
+function endpoint(path: TCataloguePath, ui: EndpointUi): PlaygroundEndpoint {
+  const entry = catalogueEntry(path);
+  const category = categoryOfGroup[entry.group];
+  if (entry.method !== 'POST' || !entry.fields || !category)
+    throw new Error(`${path} cannot be tried in the playground`);
+  const files = entry.files;
+  const count = files ? countOf(files.min, files.max) : '';
+  const fileFields: PlaygroundField[] =
+    files && ui.upload
+      ? [
+          {
+            name: files.field,
+            label: ui.upload.label,
+            description: ui.upload.description.replace('{count}', count),
+            type: files.max > 1 ? 'files' : 'file',
+            required: files.min > 0,
+            ...(files.max > 1 ? { min: files.min, max: files.max } : {}),
+            accept: ui.upload.accept,
+            sampleFiles: ui.upload.sampleFiles,
+          },
+        ]
+      : [];
+  return {
+    id: entry.path,
+    name: ui.name,
+    method: 'POST',
+    description: ui.description,
+    category,
+    icon: ui.icon,
+    contentType: entry.body === 'json' ? 'application/json' : 'multipart/form-data',
+    schema: entry.fields,
+    output: ui.output,
+    fields: [...fileFields, ...ui.fields],
+    ...(ui.hint ? { hint: ui.hint(count) } : {}),
+  };
+}
+
 const pdfAccept = 'application/pdf,.pdf';
 const imageAccept = 'image/png,image/jpeg,image/gif,image/bmp,image/tiff,image/webp,image/svg+xml';
 
@@ -104,27 +166,23 @@ const qrSize: PlaygroundField = {
   ...contract(ZQrOptions, 'size'),
 };
 
+const watermark = catalogueEntry('/pdf/watermark').fields!;
+const ocrExtract = catalogueEntry('/ocr/extract').fields!;
+const imageToPdf = catalogueEntry('/conversion/image-to-pdf').fields!;
+
 export const playgroundEndpoints: PlaygroundEndpoint[] = [
-  {
-    id: '/pdf/watermark',
+  endpoint('/pdf/watermark', {
     name: 'Watermark PDF',
-    method: 'POST',
     description: 'Stamp a text watermark on every page of a PDF.',
-    category: 'PDF',
     icon: Droplets,
-    contentType: 'multipart/form-data',
-    schema: ZWatermarkPdfFields,
     output: { kind: 'file', fileName: 'watermarked.pdf' },
+    upload: {
+      label: 'PDF file',
+      description: 'The document to watermark.',
+      accept: pdfAccept,
+      sampleFiles: ['document.pdf'],
+    },
     fields: [
-      {
-        name: 'file',
-        label: 'PDF file',
-        description: 'The document to watermark.',
-        type: 'file',
-        required: true,
-        accept: pdfAccept,
-        sampleFiles: ['document.pdf'],
-      },
       {
         name: 'text',
         label: 'Text',
@@ -138,14 +196,14 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
         label: 'Position',
         description: 'Where the text goes; diagonal spans the page.',
         type: 'select',
-        ...contract(ZWatermarkPdfFields, 'position'),
+        ...contract(watermark, 'position'),
       },
       {
         name: 'opacity',
         label: 'Opacity',
         description: 'From 0 (invisible) to 1 (opaque).',
         type: 'number',
-        ...contract(ZWatermarkPdfFields, 'opacity'),
+        ...contract(watermark, 'opacity'),
         step: 0.05,
       },
       {
@@ -153,7 +211,7 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
         label: 'Font size (pt)',
         description: 'Text size in points.',
         type: 'number',
-        ...contract(ZWatermarkPdfFields, 'fontSize'),
+        ...contract(watermark, 'fontSize'),
         step: 1,
         // The server's default, stated in its schema's description rather than as a zod default.
         default: 48,
@@ -163,14 +221,14 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
         label: 'Colour',
         description: 'Text colour.',
         type: 'color',
-        ...contract(ZWatermarkPdfFields, 'color'),
+        ...contract(watermark, 'color'),
       },
       {
         name: 'rotation',
         label: 'Rotation (°)',
         description: 'Degrees counter-clockwise; empty keeps the position’s own angle.',
         type: 'number',
-        ...contract(ZWatermarkPdfFields, 'rotation'),
+        ...contract(watermark, 'rotation'),
         step: 1,
         placeholder: '0',
       },
@@ -186,7 +244,7 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
         label: 'Horizontal spacing (pt)',
         description: 'Gap between tiles when repeated.',
         type: 'number',
-        ...contract(ZWatermarkPdfFields, 'spacingX'),
+        ...contract(watermark, 'spacingX'),
         step: 1,
       },
       {
@@ -194,68 +252,42 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
         label: 'Vertical spacing (pt)',
         description: 'Gap between tiles when repeated.',
         type: 'number',
-        ...contract(ZWatermarkPdfFields, 'spacingY'),
+        ...contract(watermark, 'spacingY'),
         step: 1,
       },
     ],
-  },
-  {
-    id: '/pdf/merge',
+  }),
+  endpoint('/pdf/merge', {
     name: 'Merge PDFs',
-    method: 'POST',
     description: 'Combine several PDFs into one, in the order chosen.',
-    category: 'PDF',
     icon: Combine,
-    contentType: 'multipart/form-data',
-    schema: ZMergePdfFields,
     output: { kind: 'file', fileName: 'merged.pdf' },
-    hint: 'Merge takes 2 to 20 PDFs.',
-    fields: [
-      {
-        name: 'files',
-        label: 'PDF files',
-        description: 'The PDFs to merge, 2 to 20.',
-        type: 'files',
-        required: true,
-        min: 2,
-        max: 20,
-        accept: pdfAccept,
-        sampleFiles: ['first.pdf', 'second.pdf'],
-      },
-    ],
-  },
-  {
-    id: '/pdf/extract-text',
+    hint: (count) => `Merge takes ${count} PDFs.`,
+    upload: {
+      label: 'PDF files',
+      description: 'The PDFs to merge, {count}.',
+      accept: pdfAccept,
+      sampleFiles: ['first.pdf', 'second.pdf'],
+    },
+    fields: [],
+  }),
+  endpoint('/pdf/extract-text', {
     name: 'Extract text',
-    method: 'POST',
     description: 'Read the text of a PDF, page by page.',
-    category: 'PDF',
     icon: FileText,
-    contentType: 'multipart/form-data',
-    schema: ZExtractTextFields,
     output: { kind: 'json' },
-    fields: [
-      {
-        name: 'file',
-        label: 'PDF file',
-        description: 'The document to read.',
-        type: 'file',
-        required: true,
-        accept: pdfAccept,
-        sampleFiles: ['document.pdf'],
-      },
-      pageRange('Pages to read, e.g. 1-3,5; empty reads every page.'),
-    ],
-  },
-  {
-    id: '/qrcode/url',
+    upload: {
+      label: 'PDF file',
+      description: 'The document to read.',
+      accept: pdfAccept,
+      sampleFiles: ['document.pdf'],
+    },
+    fields: [pageRange('Pages to read, e.g. 1-3,5; empty reads every page.')],
+  }),
+  endpoint('/qrcode/url', {
     name: 'QR code for a URL',
-    method: 'POST',
     description: 'Generate a PNG QR code that opens a web link.',
-    category: 'QR Codes',
     icon: QrCode,
-    contentType: 'application/json',
-    schema: ZQrUrlData.extend(ZQrOptions.shape),
     output: { kind: 'file', fileName: 'qrcode.png' },
     fields: [
       {
@@ -282,16 +314,11 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
         ...contract(ZQrOptions, 'background'),
       },
     ],
-  },
-  {
-    id: '/qrcode/contact',
+  }),
+  endpoint('/qrcode/contact', {
     name: 'QR code for a contact',
-    method: 'POST',
     description: 'Generate a PNG QR code holding a vCard contact.',
-    category: 'QR Codes',
     icon: Contact,
-    contentType: 'application/json',
-    schema: ZQrContactData.extend(ZQrOptions.shape),
     output: { kind: 'file', fileName: 'contact-qrcode.png' },
     fields: [
       { name: 'firstName', label: 'First name', description: 'Given name.', type: 'text', default: 'Jane' },
@@ -313,33 +340,25 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
       { name: 'company', label: 'Company', description: 'Organisation.', type: 'text' },
       qrSize,
     ],
-  },
-  {
-    id: '/ocr/extract',
+  }),
+  endpoint('/ocr/extract', {
     name: 'OCR: extract text',
-    method: 'POST',
     description: 'Recognise the text of an image or a scanned PDF.',
-    category: 'OCR',
     icon: ScanText,
-    contentType: 'multipart/form-data',
     output: { kind: 'json' },
-    schema: ZOcrExtractFields,
+    upload: {
+      label: 'Image or PDF',
+      description: 'PNG, JPEG, TIFF, BMP, WebP or PDF.',
+      accept: `${imageAccept},${pdfAccept}`,
+      sampleFiles: ['scan.png'],
+    },
     fields: [
-      {
-        name: 'file',
-        label: 'Image or PDF',
-        description: 'PNG, JPEG, TIFF, BMP, WebP or PDF.',
-        type: 'file',
-        required: true,
-        accept: `${imageAccept},${pdfAccept}`,
-        sampleFiles: ['scan.png'],
-      },
       {
         name: 'languages',
         label: 'Languages',
         description: 'Language codes joined with +, e.g. eng+fra.',
         type: 'text',
-        ...contract(ZOcrExtractFields, 'languages'),
+        ...contract(ocrExtract, 'languages'),
       },
       {
         name: 'preprocessImage',
@@ -356,100 +375,68 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
         default: false,
       },
     ],
-  },
-  {
-    id: '/conversion/auto-to-pdf',
+  }),
+  endpoint('/conversion/auto-to-pdf', {
     name: 'Convert to PDF (auto)',
-    method: 'POST',
     description: 'Convert any supported document to PDF; the format is detected.',
-    category: 'Conversion',
     icon: FileOutput,
-    contentType: 'multipart/form-data',
-    schema: ZConvertCommonFields,
     output: { kind: 'file', fileName: 'document.pdf' },
-    fields: [
-      {
-        name: 'file',
-        label: 'Document',
-        description: 'Word, Excel, PowerPoint, OpenDocument, HTML, Markdown, text, image…',
-        type: 'file',
-        required: true,
-        sampleFiles: ['document.docx'],
-      },
-      pageRange('Keep only these pages of the result, e.g. 1-3,5.'),
-      pdfa,
-    ],
-  },
-  {
-    id: '/conversion/batch-to-pdf',
+    upload: {
+      label: 'Document',
+      description: 'Word, Excel, PowerPoint, OpenDocument, HTML, Markdown, text, image…',
+      sampleFiles: ['document.docx'],
+    },
+    fields: [pageRange('Keep only these pages of the result, e.g. 1-3,5.'), pdfa],
+  }),
+  endpoint('/conversion/batch-to-pdf', {
     name: 'Batch convert to PDF',
-    method: 'POST',
     description: 'Convert several documents at once; answers a zip of PDFs with a manifest.',
-    category: 'Conversion',
     icon: Files,
-    contentType: 'multipart/form-data',
-    schema: ZBatchFields,
     output: { kind: 'file', fileName: 'converted.zip' },
-    hint: 'Batch conversion takes 1 to 20 files, and a plan with batch access.',
-    fields: [
-      {
-        name: 'files',
-        label: 'Documents',
-        description: 'The documents to convert, 1 to 20.',
-        type: 'files',
-        required: true,
-        min: 1,
-        max: 20,
-        sampleFiles: ['report.docx', 'figures.xlsx'],
-      },
-      pdfa,
-    ],
-  },
-  {
-    id: '/conversion/image-to-pdf',
+    hint: (count) => `Batch conversion takes ${count} files, and a plan with batch access.`,
+    upload: {
+      label: 'Documents',
+      description: 'The documents to convert, {count}.',
+      sampleFiles: ['report.docx', 'figures.xlsx'],
+    },
+    fields: [pdfa],
+  }),
+  endpoint('/conversion/image-to-pdf', {
     name: 'Images to PDF',
-    method: 'POST',
     description: 'Turn images into a PDF, one page per image.',
-    category: 'Conversion',
     icon: ImageIcon,
-    contentType: 'multipart/form-data',
-    schema: ZImageToPdfFields,
     output: { kind: 'file', fileName: 'images.pdf' },
+    upload: {
+      label: 'Images',
+      description: 'JPEG, PNG, GIF, BMP, TIFF, WebP or SVG, in page order ({count}).',
+      accept: imageAccept,
+      sampleFiles: ['photo.jpg'],
+    },
     fields: [
-      {
-        name: 'files',
-        label: 'Images',
-        description: 'JPEG, PNG, GIF, BMP, TIFF, WebP or SVG, in page order.',
-        type: 'files',
-        required: true,
-        min: 1,
-        accept: imageAccept,
-        sampleFiles: ['photo.jpg'],
-      },
       {
         name: 'pageSize',
         label: 'Page size',
         description: 'fit makes each page the size of its image.',
         type: 'select',
-        ...contract(ZImageToPdfFields, 'pageSize'),
+        ...contract(imageToPdf, 'pageSize'),
       },
       {
         name: 'orientation',
         label: 'Orientation',
         description: 'auto turns pages landscape for wide images.',
         type: 'select',
-        ...contract(ZImageToPdfFields, 'orientation'),
+        ...contract(imageToPdf, 'orientation'),
       },
       {
         name: 'margin',
         label: 'Margin (pt)',
         description: 'Space around each image, in points.',
         type: 'number',
-        ...contract(ZImageToPdfFields, 'margin'),
+        ...contract(imageToPdf, 'margin'),
         step: 1,
       },
     ],
-  },
+  }),
 ];
 
 export const categoryTones: Record<PlaygroundCategory, 'indigo' | 'green' | 'amber' | 'rose'> = {

@@ -1,10 +1,15 @@
-/** Spec-2 §2 "Usage by category": the endpoint groups the analytics page totals, by endpoint path. */
+import { findCatalogueEntry, type TCatalogueGroup } from '@docflow/contracts';
+
+/**
+ * Spec-2 §2 "Usage by category": the endpoint groups the analytics page totals. Which group an endpoint is in comes
+ * from the contracts' endpoint catalogue (or, for a path it no longer lists, the group the server metered it under).
+ */
 export const usageCategories = [
-  { id: 'pdf', label: 'PDF Operations', prefixes: ['/pdf'] },
-  { id: 'conversion', label: 'Document Conversion', prefixes: ['/conversion'] },
-  { id: 'qrcode', label: 'QR Code', prefixes: ['/qrcode'] },
-  { id: 'ocr', label: 'OCR', prefixes: ['/ocr'] },
-] as const;
+  { id: 'pdf', label: 'PDF Operations', groups: ['pdf'] },
+  { id: 'conversion', label: 'Document Conversion', groups: ['conversion', 'batch'] },
+  { id: 'qrcode', label: 'QR Code', groups: ['qrcode'] },
+  { id: 'ocr', label: 'OCR', groups: ['ocr'] },
+] as const satisfies ReadonlyArray<{ id: string; label: string; groups: readonly TCatalogueGroup[] }>;
 
 export type UsageCategoryId = (typeof usageCategories)[number]['id'] | 'other';
 
@@ -25,10 +30,10 @@ export interface CategoryUsage {
   endpoints: EndpointUsage[];
 }
 
-/** The category of a path: by its first segment (`/pdf/merge` → pdf); batch conversion counts as conversion. */
-export function categoryOf(path: string): UsageCategoryId {
-  const clean = path.replace(/^\/api\/v1/, '');
-  for (const c of usageCategories) if (c.prefixes.some((p) => clean === p || clean.startsWith(`${p}/`))) return c.id;
+/** The category of a path by its endpoint group (`/pdf/merge` → pdf); batch conversion counts as conversion. */
+export function categoryOf(path: string, meteredGroup?: string): UsageCategoryId {
+  const group = findCatalogueEntry(path)?.group ?? meteredGroup;
+  for (const c of usageCategories) if ((c.groups as readonly string[]).includes(group ?? '')) return c.id;
   return 'other';
 }
 
@@ -53,7 +58,7 @@ export function groupByCategory(endpoints: readonly EndpointUsage[]): CategoryUs
     { id: 'other', label: 'Other', requests: 0, share: 0, endpoints: [] },
   ];
   for (const e of endpoints) {
-    const row = rows.find((r) => r.id === categoryOf(e.path))!;
+    const row = rows.find((r) => r.id === categoryOf(e.path, e.group))!;
     row.requests += e.requests;
     row.endpoints.push(e);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stampPositions } from '@docflow/contracts';
+import { catalogueEntry, findCatalogueEntry, stampPositions } from '@docflow/contracts';
 import { findEndpoint, playgroundEndpoints, type PlaygroundEndpoint } from '../../config/endpoints';
 import { boundsOf } from '../schema-bounds';
 import {
@@ -86,9 +86,27 @@ describe('the endpoint definitions', () => {
     ]);
   });
 
-  it('states the file count hints: merge 2-20 PDFs, batch 1-20 files', () => {
+  it('states the file counts the API takes: merge 2-20 PDFs, batch as many files as the route accepts', () => {
     expect(ep('/pdf/merge').fields[0]).toMatchObject({ type: 'files', min: 2, max: 20 });
-    expect(ep('/conversion/batch-to-pdf').fields[0]).toMatchObject({ type: 'files', min: 1, max: 20 });
+    expect(ep('/pdf/merge').hint).toBe('Merge takes 2 to 20 PDFs.');
+    const batch = catalogueEntry('/conversion/batch-to-pdf').files!;
+    expect(ep('/conversion/batch-to-pdf').fields[0]).toMatchObject({
+      name: batch.field,
+      type: 'files',
+      min: batch.min,
+      max: batch.max,
+    });
+    expect(ep('/conversion/batch-to-pdf').hint).toContain(`takes ${batch.min} to ${batch.max} files`);
+    expect(ep('/pdf/watermark').fields[0]).toMatchObject({ name: 'file', type: 'file', required: true });
+  });
+
+  it('takes path, group, body type and schema from the endpoint catalogue', () => {
+    for (const e of playgroundEndpoints) {
+      const entry = findCatalogueEntry(e.id, 'POST');
+      expect(entry, e.id).toBeDefined();
+      expect(e.schema).toBe(entry!.fields);
+      expect(e.contentType).toBe(entry!.body === 'json' ? 'application/json' : 'multipart/form-data');
+    }
   });
 });
 

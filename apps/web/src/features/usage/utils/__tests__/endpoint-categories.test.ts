@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { endpointCatalogue } from '@docflow/contracts';
 import { categoryOf, groupByCategory, topEndpoints } from '../endpoint-categories';
 import { sortRecommendations } from '../recommendations';
 
@@ -10,6 +11,15 @@ describe('usage by category', () => {
     expect(categoryOf('/ocr/extract')).toBe('ocr');
     expect(categoryOf('/ping')).toBe('other');
     expect(categoryOf('/pdfx')).toBe('other');
+  });
+
+  it('takes the group from the endpoint catalogue, else the one the server metered', () => {
+    for (const e of endpointCatalogue) {
+      const expected = e.group === 'batch' ? 'conversion' : e.group === '*' ? 'other' : e.group;
+      expect(categoryOf(e.path), e.path).toBe(expected);
+    }
+    expect(categoryOf('/pdf/retired-operation', 'pdf')).toBe('pdf');
+    expect(categoryOf('/pdf/retired-operation')).toBe('other');
   });
 
   it('totals each category, keeps the four even when empty and adds Other only when used', () => {
