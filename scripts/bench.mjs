@@ -4,7 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrap, root } from './bootstrap.mjs';
+import { ensureNodeRuntime } from './node-runtime.mjs';
 
+await ensureNodeRuntime();
 bootstrap({ web: false });
 const dir = path.join(root, 'scripts', 'bench');
 const only = process.argv.slice(2);

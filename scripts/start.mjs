@@ -2,7 +2,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { bootstrap, root } from './bootstrap.mjs';
+import { ensureNodeRuntime } from './node-runtime.mjs';
 
+await ensureNodeRuntime();
 bootstrap();
 const child = spawn(
   process.execPath,

@@ -4,7 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrap, root } from './bootstrap.mjs';
+import { ensureNodeRuntime } from './node-runtime.mjs';
 
+await ensureNodeRuntime();
 bootstrap();
 const results = path.join(root, '.vitest-results.json');
 rmSync(results, { force: true });
