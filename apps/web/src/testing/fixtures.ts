@@ -1,4 +1,4 @@
-import type { TTokens, TUser } from '@docflow/contracts';
+import type { TPlan, TTokens, TUser } from '@docflow/contracts';
 
 export function makeUser(overrides: Partial<TUser> = {}): TUser {
   return {
@@ -25,4 +25,31 @@ export function makeUser(overrides: Partial<TUser> = {}): TUser {
 
 export function makeTokens(accessToken = 'access-1'): TTokens {
   return { accessToken, refreshToken: 'refresh-in-cookie', expiresIn: 900, tokenType: 'Bearer' };
+}
+
+export function makePlan(overrides: Partial<TPlan> = {}): TPlan {
+  return {
+    id: overrides.name ?? 'plan-id',
+    name: 'plan',
+    displayName: 'Plan',
+    description: 'A plan',
+    price: 0,
+    currency: 'USD',
+    billingPeriod: 'monthly',
+    maxRequestsPerMonth: 1000,
+    maxRequestsPerHour: 100,
+    maxRequestsPerMinute: 5,
+    maxFileSize: 5 * 1_048_576,
+    maxPagesPerPdf: 10,
+    maxApiKeysPerUser: 1,
+    burstLimit: 10,
+    allowedEndpoints: ['conversion'],
+    features: [],
+    validityDays: null,
+    isActive: true,
+    isPublic: true,
+    isRecommended: false,
+    sortOrder: 0,
+    ...overrides,
+  };
 }

@@ -1,17 +1,17 @@
 import type { TBillingPeriod, TPlan } from '@docflow/contracts';
 
-/** Prices in the French locale (spec-2 §9): `29 $US`, `0 €`, `12,50 $US`. */
-export function formatPrice(price: number, currency: string): string {
+/** Prices in the French locale by default (spec-2 §9): `29 $US`, `0 €`, `12,50 $US`; `en-US` gives `$29`. */
+export function formatPrice(price: number, currency: string, locale = 'fr-FR'): string {
   const whole = Number.isInteger(price);
   try {
-    return new Intl.NumberFormat('fr-FR', {
+    return new Intl.NumberFormat(locale, {
       style: 'currency',
       currency,
       minimumFractionDigits: whole ? 0 : 2,
       maximumFractionDigits: 2,
     }).format(price);
   } catch {
-    return `${new Intl.NumberFormat('fr-FR').format(price)} ${currency}`;
+    return `${new Intl.NumberFormat(locale).format(price)} ${currency}`;
   }
 }
 

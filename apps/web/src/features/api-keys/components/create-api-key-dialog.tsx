@@ -9,7 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { paths } from '@/config/paths';
 import { cn } from '@/utils/cn';
-import { formatBytes, formatPlanPrice, visiblePlans } from '@/features/plans/utils/format-plan';
+import { formatBytes, formatPlanPrice, visiblePlans } from '@/lib/plans/format-plan';
 import { useCreateApiKey } from '../api/create-api-key';
 import { environmentLabel, formatCount, keyPlanName } from '../utils/key-display';
 import { keyMessages } from '../utils/messages';

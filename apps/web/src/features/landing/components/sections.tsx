@@ -11,10 +11,11 @@ import {
   ScanText,
   Server,
   ShieldCheck,
+  ScanSearch,
   Sparkles,
-  Webhook,
   type LucideIcon,
 } from 'lucide-react';
+import { catalogueEntry, endpointCatalogue, qrTypeNames, type TCataloguePath } from '@docflow/contracts';
 
 export function SectionHeading({
   eyebrow,
@@ -40,18 +41,20 @@ export function SectionHeading({
   );
 }
 
-/** Spec-1 §1 marketing claims. */
+/**
+ * Figures that hold for every DocFlow server. Uptime and response times are not here: no public endpoint measures
+ * them, so the page does not claim any.
+ */
 const stats = [
-  { value: '99.9%', label: 'Uptime' },
-  { value: '234 ms', label: 'Average response' },
+  { value: String(endpointCatalogue.length), label: 'Endpoints' },
   { value: '15+', label: 'Formats' },
-  { value: '50+', label: 'Endpoints' },
+  { value: String(qrTypeNames.length), label: 'QR code types' },
 ];
 
 export function StatsStrip() {
   return (
     <section aria-label="Key figures" className="border-y border-slate-200 bg-white">
-      <dl className="mx-auto grid max-w-7xl grid-cols-2 gap-px bg-slate-200 sm:grid-cols-4">
+      <dl className="mx-auto grid max-w-7xl grid-cols-1 gap-px bg-slate-200 sm:grid-cols-3">
         {stats.map((s) => (
           <div key={s.label} className="flex flex-col items-center gap-1 bg-white px-4 py-8">
             <dt className="order-2 text-sm text-slate-500">{s.label}</dt>
@@ -67,51 +70,57 @@ interface FeatureCard {
   icon: LucideIcon;
   title: string;
   text: string;
-  endpoints: string[];
+  /** Catalogue paths: a path the API does not serve is a type error. */
+  endpoints: TCataloguePath[];
   tone: string;
 }
+
+const batchMax = catalogueEntry('/conversion/batch-to-pdf').files!.max;
+
+/** `POST /pdf/merge`, as the API serves it. */
+export const endpointLabel = (path: TCataloguePath) => `${catalogueEntry(path).method} ${path}`;
 
 const features: FeatureCard[] = [
   {
     icon: FileText,
     title: 'Document conversion',
     text: 'Word, Excel, PowerPoint, HTML, Markdown, images and more to PDF, with automatic format detection.',
-    endpoints: ['POST /conversion/auto-to-pdf', 'POST /conversion/word-to-pdf', 'POST /conversion/html-to-pdf'],
+    endpoints: ['/conversion/auto-to-pdf', '/conversion/word-to-pdf', '/conversion/html-to-pdf'],
     tone: 'bg-indigo-50 text-indigo-600',
   },
   {
     icon: ScanText,
     title: 'OCR',
     text: 'Extract text from scans and photos in several languages, with confidence scores and word positions.',
-    endpoints: ['POST /ocr/extract', 'POST /ocr/enhanced', 'POST /ocr/searchable-pdf'],
+    endpoints: ['/ocr/extract', '/ocr/enhanced', '/ocr/searchable-pdf'],
     tone: 'bg-violet-50 text-violet-600',
   },
   {
     icon: Layers,
     title: 'PDF operations',
     text: 'Merge, split, watermark, protect, compress, read metadata and extract text from any PDF.',
-    endpoints: ['POST /pdf/merge', 'POST /pdf/watermark', 'POST /pdf/protect'],
+    endpoints: ['/pdf/merge', '/pdf/watermark', '/pdf/protect'],
     tone: 'bg-sky-50 text-sky-600',
   },
   {
     icon: QrCode,
     title: 'QR codes',
-    text: 'Ten QR types from a JSON body — URL, WiFi, contact cards, events and more — as PNG or SVG.',
-    endpoints: ['POST /qrcode/url', 'POST /qrcode/wifi', 'POST /qrcode/contact'],
+    text: `${qrTypeNames.length} QR types from a JSON body — URL, WiFi, contact cards, events and more — as PNG or SVG.`,
+    endpoints: ['/qrcode/url', '/qrcode/wifi', '/qrcode/contact'],
     tone: 'bg-emerald-50 text-emerald-600',
   },
   {
     icon: FileStack,
     title: 'Batch conversion',
-    text: 'Send up to 50 files in one call and get a zip of PDFs with a per-file report.',
-    endpoints: ['POST /conversion/batch-to-pdf'],
+    text: `Send up to ${batchMax} files in one call and get a zip of PDFs with a per-file report.`,
+    endpoints: ['/conversion/batch-to-pdf'],
     tone: 'bg-amber-50 text-amber-600',
   },
   {
-    icon: Webhook,
-    title: 'Async jobs & webhooks',
-    text: 'Long work runs as a job; poll its progress or receive a signed webhook when it is done.',
-    endpoints: ['GET /jobs/{id}', 'GET /jobs/{id}/result'],
+    icon: ScanSearch,
+    title: 'Document insight',
+    text: 'Detect a file’s real format, analyse a PDF’s fonts, images and forms, and estimate what compression saves.',
+    endpoints: ['/conversion/detect', '/pdf/analyze', '/pdf/compression-analysis'],
     tone: 'bg-rose-50 text-rose-600',
   },
 ];
@@ -139,7 +148,9 @@ export function Features() {
               <ul className="mt-5 space-y-1.5" aria-label={`${f.title} endpoints`}>
                 {f.endpoints.map((e) => (
                   <li key={e}>
-                    <code className="rounded-md bg-slate-100 px-2 py-1 font-mono text-xs text-slate-700">{e}</code>
+                    <code className="rounded-md bg-slate-100 px-2 py-1 font-mono text-xs text-slate-700">
+                      {endpointLabel(e)}
+                    </code>
                   </li>
                 ))}
               </ul>
@@ -161,7 +172,7 @@ const capabilities = [
       'Word, Excel, PowerPoint, OpenDocument',
       'HTML, URL and Markdown',
       'Images: JPEG, PNG, TIFF, WebP',
-      'Batch of up to 50 files',
+      `Batch of up to ${batchMax} files`,
     ],
   },
   {
@@ -209,7 +220,7 @@ export function Capabilities() {
         <div className="mx-auto max-w-2xl text-center">
           <p className="text-sm font-semibold text-indigo-600">Capabilities</p>
           <h2 id="capabilities-heading" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
-            Over 50 endpoints, ready today
+            {endpointCatalogue.length} endpoints, ready today
           </h2>
         </div>
         <div className="mt-14 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">
@@ -235,8 +246,12 @@ export function Capabilities() {
 }
 
 const reasons = [
-  { icon: Gauge, title: 'Fast', text: '234 ms average response, with warm engines and streaming uploads.' },
-  { icon: Clock, title: 'Reliable', text: '99.9% uptime. A bad document never takes the service down.' },
+  { icon: Gauge, title: 'Fast', text: 'Warm engines and streaming uploads: no tool starts cold for your request.' },
+  {
+    icon: Clock,
+    title: 'Reliable',
+    text: 'A bad document never takes the service down: timeouts and crashes recycle the converter, not the API.',
+  },
   {
     icon: ShieldCheck,
     title: 'Secure',

@@ -4,7 +4,7 @@ import type { TPlan } from '@docflow/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/utils/cn';
-import { endpointGroupLabel, formatBytes, formatCount, formatPlanPrice } from '../utils/format-plan';
+import { endpointGroupLabel, formatBytes, formatCount, formatPlanPrice } from '@/lib/plans/format-plan';
 
 export type PlanCardStatus = 'none' | 'active' | 'primary';
 

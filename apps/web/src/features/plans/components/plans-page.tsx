@@ -6,10 +6,10 @@ import { Button } from '@/components/ui/button';
 import { messages } from '@/config/messages';
 import { isApiError } from '@/lib/api-client';
 import { useUser } from '@/features/auth/stores/auth-store';
-import { usePlans } from '../api/get-plans';
+import { usePlans } from '@/lib/plans/get-plans';
 import { useStartTrial } from '../api/start-trial';
-import { ownsPlan, resolvePlanOwnership } from '../utils/plan-ownership';
-import { visiblePlans } from '../utils/format-plan';
+import { ownsPlan, resolvePlanOwnership } from '@/lib/plans/plan-ownership';
+import { visiblePlans } from '@/lib/plans/format-plan';
 import { PlanCard, type PlanCardStatus } from './plan-card';
 
 export interface PlansPageProps {
