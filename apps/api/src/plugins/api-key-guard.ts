@@ -32,6 +32,8 @@ interface GuardState {
   rec: KeyRecord | null;
   decision: LimitDecision | null;
   counted: boolean;
+  /** The call was counted, then given back because the server failed it (5xx). */
+  refunded: boolean;
   errorCode: string | null;
 }
 
@@ -158,7 +160,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
 
   function hooks(group: GuardGroup): ProcessingGuardHooks {
     const onRequest: onRequestHookHandler = async (request, reply) => {
-      const state: GuardState = { group, rec: null, decision: null, counted: false, errorCode: null };
+      const state: GuardState = { group, rec: null, decision: null, counted: false, refunded: false, errorCode: null };
       request.apiKeyState = state;
       const key = presentedKey(request);
       if (!key)
@@ -261,8 +263,19 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
       if (request.apiKeyState) request.apiKeyState.errorCode = toAppError(error).code;
     };
 
-    const onSend: onSendHookHandler = async (_request, reply: FastifyReply, payload) => {
+    const onSend: onSendHookHandler = async (request, reply: FastifyReply, payload) => {
       reply.header('X-Processing-Time-Ms', reply.elapsedTime.toFixed(1));
+      // A call the server failed (503 queue full, 504 timeout, any 5xx) gave the caller nothing: give its quota back
+      // before the answer leaves, so the answer's headers and the next call already see it. A 4xx still counts: the
+      // client caused it and it used the server, and free failures would let a client probe without limit (passwords
+      // of a protected PDF, where the size and page limits lie, which keys exist).
+      const state = request.apiKeyState;
+      const receipt = state?.decision?.receipt;
+      if (state?.counted && receipt && reply.statusCode >= 500 && request.apiKey) {
+        state.refunded = true;
+        const after = await limits.refund(receipt, request.apiKey.limits).catch(() => null);
+        if (after) reply.headers(after.headers);
+      }
       return payload;
     };
 
@@ -284,7 +297,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
         bytesOut: usage.bytesOut || (Number.isFinite(sentLength) ? sentLength : 0),
         pages: usage.pages ?? null,
         errorCode: reply.statusCode >= 400 ? state.errorCode : null,
-        counted: state.counted,
+        counted: state.counted && !state.refunded, // refunded calls stay as errors, not as billable calls
         requestId: String(request.id),
         createdAt: new Date(),
       });

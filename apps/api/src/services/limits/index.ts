@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
-import { decide } from './decide';
+import { decide, HOUR_SEC, monthBounds } from './decide';
 import { MemoryLimits } from './memory-limits';
 import { RedisLimits } from './redis-limits';
-import type { LimitDecision, LimitStore, MonthUsedBefore, RateLimits } from './types';
+import type { LimitDecision, LimitReceipt, LimitStore, MonthUsedBefore, RateLimits } from './types';
 
-export type { LimitDecision, LimitWindow, RateLimits } from './types';
+export type { LimitDecision, LimitReceipt, LimitWindow, RateLimits } from './types';
 
 export interface LimitsOptions {
   redisUrl?: string;
@@ -57,7 +57,24 @@ export class Limits {
   /** Count one call of `subject` against its limits, or refuse it without counting it anywhere. */
   async consume(subject: string, limits: RateLimits): Promise<LimitDecision> {
     const now = this.now();
-    return decide(limits, now, await this.store.consume(subject, limits, now));
+    const counts = await this.store.consume(subject, limits, now);
+    const decision = decide(limits, now, counts);
+    if (decision.allowed)
+      decision.receipt = {
+        subject,
+        monthId: monthBounds(now).id,
+        hourEndsAt: now + (counts.hourResetMs ?? HOUR_SEC * 1000),
+      };
+    return decision;
+  }
+
+  /**
+   * Give back a call counted by `consume` (the server failed it: the caller did not get what it paid for). The
+   * decision has the windows after the refund, for the answer's headers.
+   */
+  async refund(receipt: LimitReceipt, limits: RateLimits): Promise<LimitDecision> {
+    const now = this.now();
+    return decide(limits, now, await this.store.refund(receipt, limits, now));
   }
 
   /** A subject's windows without counting a call (for the headers of answers refused before the limits). */

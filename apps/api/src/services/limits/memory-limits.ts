@@ -1,7 +1,7 @@
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { HOUR_SEC, monthBounds } from './decide';
 import { MemoryTokenBuckets } from './token-bucket';
-import type { LimitStore, MonthUsedBefore, RateLimits, WindowCounts } from './types';
+import type { LimitReceipt, LimitStore, MonthUsedBefore, RateLimits, WindowCounts } from './types';
 
 /** setTimeout (used by the memory store to expire counters) overflows past 2^31-1 ms: cap window lengths below it. */
 const MAX_MEMORY_WINDOW_SEC = Math.floor((2 ** 31 - 1) / 1000) - 60;
@@ -92,6 +92,24 @@ export class MemoryLimits implements LimitStore {
       this.month.get(`${subject}:${monthBounds(now).id}`),
     ]);
     return { tokens: bucket.tokens, ...hourOf(h), monthCount: m?.consumedPoints ?? 0 };
+  }
+
+  async refund(receipt: LimitReceipt, limits: RateLimits, now: number): Promise<WindowCounts> {
+    const { subject } = receipt;
+    const capacity = limits.burstLimit ?? limits.maxRequestsPerMinute;
+    const bucket = await this.buckets.take(subject, capacity, limits.maxRequestsPerMinute, -1);
+    // Only windows that still hold the call, and only existing counters (a reward on a missing one would create it
+    // below zero).
+    const h = now < receipt.hourEndsAt ? await this.hour.get(subject) : null;
+    if (h && h.consumedPoints > 0) await this.hour.reward(subject, 1);
+    const monthKey = `${subject}:${receipt.monthId}`;
+    const m = await this.month.get(monthKey);
+    if (m && m.consumedPoints > 0) await this.month.reward(monthKey, 1);
+    const [hour, month] = await Promise.all([
+      this.hour.get(subject),
+      this.month.get(`${subject}:${monthBounds(now).id}`),
+    ]);
+    return { tokens: bucket.tokens, ...hourOf(hour), monthCount: month?.consumedPoints ?? 0 };
   }
 
   /** A month counter was just created (first call of the month here, restart, failover): add what the rollups know. */

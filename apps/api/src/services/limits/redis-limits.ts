@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { HOUR_SEC, monthBounds } from './decide';
-import type { LimitStore, LimitWindow, MonthUsedBefore, RateLimits, WindowCounts } from './types';
+import type { LimitReceipt, LimitStore, LimitWindow, MonthUsedBefore, RateLimits, WindowCounts } from './types';
 
 /**
  * All three windows of one call in one script, so a call is one round trip and atomic across API nodes: the bucket
@@ -72,9 +72,50 @@ monthCount = redis.call('INCR', KEYS[3])
 return {0, tostring(tokens), hour, hourTtl, monthCount}
 `;
 
+/**
+ * Give back one counted call (the server failed it), in one round trip: a bucket token (capped at capacity), one from
+ * the hour window when it is still the one the call went into, one from the month counter of the call. Counters that
+ * are gone stay gone (never below zero, never recreated).
+ *
+ * KEYS: 1 bucket, 2 hour counter, 3 month counter of the call, 4 month counter of now (for the answer's figures).
+ * ARGV: 1 capacity, 2 refill in tokens per ms, 3 '1' when the call's hour window is still open.
+ * Returns the limits script's reply for a peek after the refund.
+ */
+const REFUND_LUA = `
+local cap = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local b = redis.call('HMGET', KEYS[1], 'tk', 'ts')
+local tokens = tonumber(b[1])
+local ts = tonumber(b[2])
+if tokens == nil or ts == nil then
+  tokens = cap
+else
+  if now > ts then
+    tokens = tokens + (now - ts) * rate
+    ts = now
+  end
+  tokens = math.min(cap, tokens + 1)
+  redis.call('HSET', KEYS[1], 'tk', tostring(tokens), 'ts', tostring(ts))
+end
+if ARGV[3] == '1' and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then
+  redis.call('DECR', KEYS[2])
+end
+if tonumber(redis.call('GET', KEYS[3]) or '0') > 0 then
+  redis.call('DECR', KEYS[3])
+end
+local hour = tonumber(redis.call('GET', KEYS[2]) or '0')
+local hourTtl = redis.call('PTTL', KEYS[2])
+local monthCount = tonumber(redis.call('GET', KEYS[4]) or '0')
+return {0, tostring(tokens), hour, hourTtl, monthCount}
+`;
+
 type Reply = [status: number, tokens: string, hourCount: number, hourTtlMs: number, monthCount: number];
 type LimitsRedis = Redis & {
   docflowLimits(bucket: string, hour: string, month: string, ...argv: string[]): Promise<Reply>;
+  docflowRefund(bucket: string, hour: string, month: string, currentMonth: string, ...argv: string[]): Promise<Reply>;
 };
 
 const REFUSED: Array<LimitWindow | undefined> = [undefined, 'minute', 'hour', 'month'];
@@ -107,6 +148,7 @@ export class RedisLimits implements LimitStore {
     this.redis.on('error', opts.onError);
     // EVALSHA, with the script sent once per connection (and again after a NOSCRIPT) by ioredis.
     this.redis.defineCommand('docflowLimits', { numberOfKeys: 3, lua: LUA });
+    this.redis.defineCommand('docflowRefund', { numberOfKeys: 4, lua: REFUND_LUA });
     this.script = this.redis as LimitsRedis;
   }
 
@@ -127,6 +169,28 @@ export class RedisLimits implements LimitStore {
     if (this.redis.status !== 'ready') return this.opts.insurance.peek(subject, limits, now);
     try {
       return counts(await this.run(subject, limits, now, false, '0'));
+    } catch (err) {
+      this.opts.onError(err);
+      return this.opts.insurance.peek(subject, limits, now);
+    }
+  }
+
+  async refund(receipt: LimitReceipt, limits: RateLimits, now: number): Promise<WindowCounts> {
+    if (this.redis.status !== 'ready') return this.opts.insurance.refund(receipt, limits, now);
+    const p = this.opts.prefix;
+    const { subject } = receipt;
+    try {
+      return counts(
+        await this.script.docflowRefund(
+          `${p}b:${subject}`,
+          `${p}h:${subject}`,
+          `${p}m:${subject}:${receipt.monthId}`,
+          `${p}m:${subject}:${monthBounds(now).id}`,
+          String(limits.burstLimit ?? limits.maxRequestsPerMinute),
+          String(limits.maxRequestsPerMinute / 60_000),
+          now < receipt.hourEndsAt ? '1' : '0',
+        ),
+      );
     } catch (err) {
       this.opts.onError(err);
       return this.opts.insurance.peek(subject, limits, now);

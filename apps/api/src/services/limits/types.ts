@@ -18,6 +18,17 @@ export interface LimitDecision {
   monthUsed: number;
   /** IETF RateLimit-* headers (and Retry-After when refused). */
   headers: Record<string, string | number>;
+  /** What an allowed call took, to give it back if the server fails the call (Limits.refund). */
+  receipt?: LimitReceipt;
+}
+
+/** The windows one counted call went into, so a refund gives back to those and not to windows opened since. */
+export interface LimitReceipt {
+  subject: string;
+  /** The UTC month of the call (its counter id). */
+  monthId: string;
+  /** When the hour window the call was counted in closes (unix ms); a later refund leaves the new window alone. */
+  hourEndsAt: number;
 }
 
 /**
@@ -43,6 +54,8 @@ export interface LimitStore {
   consume(subject: string, limits: RateLimits, now: number): Promise<WindowCounts>;
   /** The windows without counting a call. */
   peek(subject: string, limits: RateLimits, now: number): Promise<WindowCounts>;
+  /** Give back one counted call: a bucket token, and the hour and month it was counted in (never below zero). */
+  refund(receipt: LimitReceipt, limits: RateLimits, now: number): Promise<WindowCounts>;
 }
 
 /** Calls of a limit subject (subject.ts) already counted this month, from the rollups (seeds a new month counter). */

@@ -4,6 +4,7 @@ import type { TestApp } from '../../helper';
 import { buildTestAppWith, createTestUser, createUserWithApiKey } from '../../support/api-keys';
 import { apiKeys, subscriptions, users } from '../../../src/data/schema/index';
 import { renewSubscription } from '../../../src/services/subscriptions/index';
+import { EngineError } from '../../../src/core/errors';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -16,6 +17,15 @@ describe('API-key guard on /ping and group-gated routes', () => {
       app.get('/test/batch-op', { ...app.processingGuard('batch') }, async () => ({ ok: true }));
       app.get('/test/fail', { ...app.processingGuard('conversion') }, async () => {
         throw new Error('boom');
+      });
+      app.get('/test/queue-full', { ...app.processingGuard('conversion') }, async () => {
+        throw new EngineError('QUEUE_FULL', 'All processing slots are busy', { retryAfter: 5 });
+      });
+      app.get('/test/timeout', { ...app.processingGuard('conversion') }, async () => {
+        throw new EngineError('TIMEOUT', 'The conversion took longer than 60 s');
+      });
+      app.get('/test/bad-input', { ...app.processingGuard('conversion') }, async () => {
+        throw new EngineError('INVALID_INPUT', 'pages: "x" is not a page range');
       });
     });
   });
@@ -314,6 +324,54 @@ describe('API-key guard on /ping and group-gated routes', () => {
     });
   });
 
+  describe('server failures cost no quota', () => {
+    it('503 QUEUE_FULL, 504 TIMEOUT and 500 give the call back; a 4xx the client caused still counts', async () => {
+      const { apiKey, keyId } = await createUserWithApiKey(t, {
+        customLimits: { maxRequestsPerMinute: 100, burstLimit: null, maxRequestsPerHour: 50, maxRequestsPerMonth: 10 },
+      });
+      const call = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+      expect((await ping(apiKey)).json().data.remaining).toEqual({ minute: 99, hour: 49, month: 9 });
+      for (const [url, status, code] of [
+        ['/api/v1/test/queue-full', 503, 'QUEUE_FULL'],
+        ['/api/v1/test/timeout', 504, 'TIMEOUT'],
+        ['/api/v1/test/fail', 500, 'INTERNAL_ERROR'],
+      ] as const) {
+        const res = await call(url);
+        expect(res.statusCode).toBe(status);
+        expect(res.json().code).toBe(code);
+        // The answer's own headers already show the call given back.
+        expect(res.headers['ratelimit-remaining']).toBe('9');
+      }
+      expect((await ping(apiKey)).json().data.remaining).toEqual({ minute: 98, hour: 48, month: 8 });
+      const bad = await call('/api/v1/test/bad-input');
+      expect(bad.statusCode).toBe(422);
+      expect(bad.headers['ratelimit-remaining']).toBe('7');
+      expect((await ping(apiKey)).json().data.remaining).toEqual({ minute: 96, hour: 46, month: 6 });
+
+      await t.app.apiKeyGuard.meter.flush();
+      const rows = await t.database.sql.query<{ status_code: number; error_code: string | null; counted: boolean }>(
+        `select status_code, error_code, counted from usage_events where key_id = $1 order by id`,
+        [keyId],
+      );
+      expect(rows.map((r) => [r.status_code, r.counted])).toEqual([
+        [200, true],
+        [503, false],
+        [504, false],
+        [500, false],
+        [200, true],
+        [422, true],
+        [200, true],
+      ]);
+      // Still errors for the analytics.
+      const [daily] = await t.database.sql.query<{ requests: number; counted: number; errors: number }>(
+        `select sum(requests)::int as requests, sum(counted)::int as counted, sum(errors)::int as errors
+           from usage_daily where key_id = $1`,
+        [keyId],
+      );
+      expect(daily).toEqual({ requests: 7, counted: 4, errors: 4 });
+    });
+  });
+
   describe('metering', () => {
     it('one usage event per guarded call, success or failure, written in batches', async () => {
       const { apiKey, keyId } = await createUserWithApiKey(t, { plan: 'free' });
@@ -353,11 +411,12 @@ describe('API-key guard on /ping and group-gated routes', () => {
         error_code: 'ENDPOINT_NOT_ALLOWED',
         counted: false,
       });
+      // The server failed it: recorded as an error, not counted against the quotas.
       expect(rows[5]).toMatchObject({
         endpoint: '/test/fail',
         status_code: 500,
         error_code: 'INTERNAL_ERROR',
-        counted: true,
+        counted: false,
       });
       const daily = await t.database.sql.query<{ endpoint: string; requests: number; counted: number; errors: number }>(
         `select endpoint, requests, counted, errors from usage_daily where key_id = $1 order by endpoint`,
@@ -365,7 +424,7 @@ describe('API-key guard on /ping and group-gated routes', () => {
       );
       expect(daily).toEqual([
         { endpoint: '/ping', requests: 4, counted: 4, errors: 0 },
-        { endpoint: '/test/fail', requests: 1, counted: 1, errors: 1 },
+        { endpoint: '/test/fail', requests: 1, counted: 0, errors: 1 },
         { endpoint: '/test/pdf-op', requests: 1, counted: 0, errors: 1 },
       ]);
       const [key] = await t.app.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));

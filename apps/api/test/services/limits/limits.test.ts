@@ -94,6 +94,33 @@ describe('Limits (memory)', () => {
     expect(asked).toEqual([k]);
   });
 
+  it('a refund gives back the token, the hour and the month of the call, never below zero', async () => {
+    let now = Date.UTC(2030, 4, 10, 12);
+    const limits = new Limits({ now: () => now });
+    const k = randomUUID();
+    const lim = L({ maxRequestsPerMinute: 6, burstLimit: 2, maxRequestsPerHour: 3, maxRequestsPerMonth: 4 });
+    const first = await limits.consume(k, lim);
+    const second = await limits.consume(k, lim);
+    expect(second.remaining).toEqual({ minute: 0, hour: 1, month: 2 });
+    expect(second.receipt).toEqual({ subject: k, monthId: '203005', hourEndsAt: now + 3_600_000 });
+    const back = await limits.refund(second.receipt!, lim);
+    expect(back.remaining).toEqual({ minute: 1, hour: 2, month: 3 });
+    expect(back.headers['RateLimit-Remaining']).toBe(1);
+    await limits.refund(first.receipt!, lim);
+    expect((await limits.refund(first.receipt!, lim)).remaining).toEqual({ minute: 2, hour: 3, month: 4 });
+    // Refused calls carry no receipt: they took nothing.
+    await limits.consume(k, lim);
+    await limits.consume(k, lim);
+    expect((await limits.consume(k, lim)).receipt).toBeUndefined();
+
+    // A call whose hour window closed before its refund leaves the new hour alone; its month is still given back.
+    const late = await limits.consume(randomUUID(), lim);
+    now += 3_600_001;
+    const after = await limits.refund(late.receipt!, lim);
+    expect(after.remaining.month).toBe(4);
+    expect(after.remaining.hour).toBe(2); // the (simulated) new hour window keeps its count
+  });
+
   it('headers speak of the window closest to refusing', async () => {
     const limits = new Limits();
     const d = await limits.consume(randomUUID(), L({ maxRequestsPerMinute: 100, maxRequestsPerHour: 5 }));

@@ -61,6 +61,11 @@ describe.skipIf(!REDIS)('Limits on Redis: one script per call', () => {
       expect(await commandsOf(l, () => l.consume(k, L()))).toEqual([expect.stringMatching(/^eval(sha)?$/)]);
       expect(await commandsOf(l, () => l.consume(k, L()))).toEqual(['evalsha']);
       expect(await commandsOf(l, () => l.peek(k, L()))).toEqual(['evalsha']);
+      let counted: LimitDecision | undefined;
+      expect(await commandsOf(l, async () => void (counted = await l.consume(k, L())))).toEqual(['evalsha']);
+      // A refund: one more script, one command too.
+      expect(await commandsOf(l, () => l.refund(counted!.receipt!, L()))).toEqual(['eval']);
+      expect(await commandsOf(l, () => l.refund(counted!.receipt!, L()))).toEqual(['evalsha']);
       // Refusals too: nothing to give back.
       const tight = L({ maxRequestsPerHour: 2 });
       expect(await commandsOf(l, () => l.consume(k, tight))).toEqual(['evalsha']);
@@ -187,12 +192,20 @@ describe.skipIf(!REDIS)('Limits on Redis: one script per call', () => {
       for (let i = 0; i < 4; i++) out.push(await l.consume(month, L({ maxRequestsPerMonth: 2 })));
       out.push(await l.consume(month, L({ maxRequestsPerMonth: 1000 })));
       out.push(await l.peek(randomUUID(), L({ burstLimit: 150 })));
+      const back = randomUUID();
+      const tight = L({ maxRequestsPerMinute: 6, burstLimit: 3, maxRequestsPerHour: 5, maxRequestsPerMonth: 7 });
+      for (let i = 0; i < 2; i++) out.push(await l.consume(back, tight));
+      out.push(await l.refund(out.at(-1)!.receipt!, tight));
+      out.push(await l.consume(back, tight));
       return out;
     };
     const [r, m] = [await run(redis), await run(memory)];
     const monthReset = (d: LimitDecision) => d.window === 'month' || d.headers['RateLimit-Limit'] === 10_000;
+    expect(r).toHaveLength(m.length);
     for (let i = 0; i < m.length; i++) {
-      const [a, b] = [r[i]!, m[i]!];
+      const [{ receipt: ra, ...a }, { receipt: rb, ...b }] = [r[i]!, m[i]!];
+      // Receipts name windows of the same month (the subjects are random per run; hour ends follow each clock).
+      expect(ra?.monthId).toEqual(rb?.monthId);
       if (monthReset(b)) {
         // Seconds to the month end: taken a few ms apart.
         expect(Math.abs(Number(a.headers['RateLimit-Reset']) - Number(b.headers['RateLimit-Reset']))).toBeLessThan(3);

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { TestApp } from '../../helper';
 import { buildTestAppWith, createTestUser, createUserWithApiKey } from '../../support/api-keys';
 import { sleep } from '../../support/limits';
+import { EngineError } from '../../../src/core/errors';
 
 /**
  * Limits belong to what was sold: the user's subscription to a plan, shared by all its keys and kept across key
@@ -16,7 +17,14 @@ describe.each(modes)('limits per subscription (%s)', (mode) => {
   let t: TestApp;
   const env = mode === 'redis' ? { REDIS_URL: REDIS! } : undefined;
   beforeAll(async () => {
-    t = await buildTestAppWith(() => undefined, { env });
+    t = await buildTestAppWith(
+      (app) => {
+        app.get('/test/queue-full', { ...app.processingGuard('conversion') }, async () => {
+          throw new EngineError('QUEUE_FULL', 'All processing slots are busy', { retryAfter: 5 });
+        });
+      },
+      { env },
+    );
     const redis = t.app.apiKeyGuard.limits.redis;
     for (let i = 0; i < 100 && redis && redis.status !== 'ready'; i++) await sleep(20);
   });
@@ -112,6 +120,17 @@ describe.each(modes)('limits per subscription (%s)', (mode) => {
     for (const k of [c.apiKey, d, d]) hour.push(await ping(k));
     expect(hour.map((r) => r.statusCode)).toEqual([200, 200, 429]);
     expect(hour[2]!.json().details.window).toBe('hour');
+  });
+
+  it('a call the server failed (503 queue full) gives its quota back to the subscription', async () => {
+    await setPlan('free', { month: 3, minute: 2, keys: 1 });
+    const { apiKey } = await createUserWithApiKey(t);
+    const full = () =>
+      t.app.inject({ method: 'GET', url: '/api/v1/test/queue-full', headers: { 'x-api-key': apiKey } });
+    for (let i = 0; i < 5; i++) expect((await full()).statusCode).toBe(503);
+    const ok = await ping(apiKey);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.remaining).toMatchObject({ minute: 1, month: 2 });
   });
 
   it("a custom key keeps its own counters: it neither draws on nor feeds the plan's", async () => {
