@@ -1,3 +1,4 @@
+import { errorStatus, type TErrorCode } from '@docflow/contracts';
 import { constants, messages } from '@/config/messages';
 import { toast } from '@/lib/toast';
 
@@ -18,8 +19,16 @@ import { toast } from '@/lib/toast';
 
 export const API_BASE = '/api/v1';
 
+/**
+ * An error's code: one of the contracts' codes the server answers with, one of the client's own for a failure that
+ * never got an answer, or `HTTP_<status>` for an answer without a known code (e.g. from a proxy).
+ */
+export type ApiErrorCode = TErrorCode | 'NETWORK_ERROR' | 'INVALID_RESPONSE' | `HTTP_${number}`;
+
+const isErrorCode = (code: string | undefined): code is TErrorCode => code !== undefined && code in errorStatus;
+
 /** Codes that mean "your access token is no longer good" (as opposed to, e.g., a wrong password). */
-const SESSION_CODES = new Set(['UNAUTHORIZED', 'INVALID_TOKEN', 'TOKEN_EXPIRED']);
+const SESSION_CODES = new Set<ApiErrorCode>(['UNAUTHORIZED', 'INVALID_TOKEN', 'TOKEN_EXPIRED']);
 
 /** Wording for failures that never reached the server (the specification is silent on these). */
 export const transportMessages = {
@@ -29,7 +38,7 @@ export const transportMessages = {
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ApiErrorCode;
   readonly requestId?: string;
   readonly details?: unknown;
   /** The server's own `error` (or `message`) field, when it sent one. */
@@ -37,7 +46,7 @@ export class ApiError extends Error {
 
   constructor(init: {
     status: number;
-    code: string;
+    code: ApiErrorCode;
     message: string;
     serverMessage?: string;
     requestId?: string;
@@ -151,9 +160,10 @@ async function readError(res: Response): Promise<ApiError> {
   }
   const pick = (k: string) => (body && typeof body[k] === 'string' && body[k] ? (body[k] as string) : undefined);
   const serverMessage = pick('error') ?? pick('message');
+  const code = pick('code');
   return new ApiError({
     status: res.status,
-    code: pick('code') ?? `HTTP_${res.status}`,
+    code: isErrorCode(code) ? code : `HTTP_${res.status}`,
     message: serverMessage ?? statusMessage(res.status) ?? messages.http.fallback,
     serverMessage,
     requestId: pick('requestId') ?? res.headers.get('x-request-id') ?? undefined,

@@ -103,6 +103,15 @@ describe('api client: the global error table (spec-1 §8)', () => {
     expect(toast.error).not.toHaveBeenCalled();
   });
 
+  it("keeps the contracts' error code, and names an unknown one by its status", async () => {
+    mockFetch({
+      'GET /api/v1/known': () => apiError(429, 'QUOTA_EXCEEDED', 'Monthly quota reached'),
+      'GET /api/v1/unknown': () => apiError(502, 'UPSTREAM_HICCUP'),
+    });
+    await expect(api.get('/known', { silent: true })).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await expect(api.get('/unknown', { silent: true })).rejects.toMatchObject({ status: 502, code: 'HTTP_502' });
+  });
+
   it('maps the table in one function', () => {
     expect(globalErrorMessage(401)).toBe('Session expirée. Veuillez vous reconnecter.');
     expect(globalErrorMessage(403)).toBe('Accès interdit. Permissions insuffisantes.');

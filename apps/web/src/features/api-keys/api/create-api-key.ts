@@ -1,19 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ZApiKeyEnvironment, type TApiKey } from '@docflow/contracts';
+import { ZCreateApiKeyRequest, type TApiKey } from '@docflow/contracts';
 import { api } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { toastKeyError } from '../utils/key-error';
 import { keyMessages } from '../utils/messages';
 import { invalidateApiKeys } from './invalidate';
 
-/** The create form: spec-2 §5, the modal only requires a non-empty trimmed name (the server checks the rest). */
-export const createApiKeyInputSchema = z.object({
-  name: z.string().trim().min(1),
-  environment: ZApiKeyEnvironment,
-  planName: z.string().min(1).optional(),
-});
-export type CreateApiKeyInput = z.infer<typeof createApiKeyInputSchema>;
+/**
+ * The create request as the server validates it, except the name: spec-2 §5, the modal only requires a non-empty
+ * trimmed name, and the server's own message names what else is wrong with it.
+ */
+export const createApiKeyInputSchema = ZCreateApiKeyRequest.extend({ name: z.string().trim().min(1) });
+export type CreateApiKeyInput = z.input<typeof ZCreateApiKeyRequest>;
 
 /** POST /my/api-keys: the answer carries the full key, the only time it is ever shown. */
 export const createApiKey = async (input: CreateApiKeyInput): Promise<TApiKey> => {

@@ -1,4 +1,16 @@
-import type { TPasswordValidation, TSession, TTokens, TUser } from '@docflow/contracts';
+import type { z } from 'zod';
+import type {
+  TPasswordValidation,
+  TSession,
+  TTokens,
+  TUser,
+  ZChangePasswordRequest,
+  ZLoginRequest,
+  ZRegisterRequest,
+  ZResetPasswordRequest,
+  ZUpdateProfileRequest,
+  ZValidatePasswordRequest,
+} from '@docflow/contracts';
 import { messages } from '@/config/messages';
 import { ApiError, api } from '@/lib/api-client';
 
@@ -14,36 +26,13 @@ interface Envelope<T> {
 }
 export type AuthPayload = Envelope<{ user: TUser; tokens?: TTokens }>;
 
-export interface LoginInput {
-  email: string;
-  password: string;
-  rememberMe?: boolean;
-}
-export interface RegisterInput {
-  name: string;
-  email: string;
-  company?: string | null;
-  password: string;
-  confirmPassword: string;
-  acceptTerms: boolean;
-}
-export interface ResetPasswordInput {
-  token: string;
-  password: string;
-  confirmPassword: string;
-}
-export interface ChangePasswordInput {
-  currentPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}
-export interface UpdateProfileInput {
-  name?: string;
-  company?: string | null;
-  country?: string | null;
-  timezone?: string | null;
-  language?: string | null;
-}
+/** What each call sends: the input side of the schemas the server validates with. */
+export type LoginInput = z.input<typeof ZLoginRequest>;
+export type RegisterInput = z.input<typeof ZRegisterRequest>;
+export type ResetPasswordInput = z.input<typeof ZResetPasswordRequest>;
+export type ChangePasswordInput = z.input<typeof ZChangePasswordRequest>;
+export type UpdateProfileInput = z.input<typeof ZUpdateProfileRequest>;
+type ValidatePasswordInput = z.input<typeof ZValidatePasswordRequest>;
 
 const flow = { silent: true, skipRefresh: true } as const;
 
@@ -78,7 +67,7 @@ export const authApi = {
   resendVerification: (email: string) => api.post<Envelope<unknown>>('/auth/resend-verification', { email }, flow),
   forgotPassword: (email: string) => api.post<Envelope<unknown>>('/auth/forgot-password', { email }, flow),
   resetPassword: (input: ResetPasswordInput) => api.post<AuthPayload>('/auth/reset-password', input, flow),
-  validatePassword: (input: { password: string; email?: string; name?: string }, signal?: AbortSignal) =>
+  validatePassword: (input: ValidatePasswordInput, signal?: AbortSignal) =>
     api.post<Envelope<{ validation: TPasswordValidation }>>('/auth/validate-password', input, { ...flow, signal }),
   me: () => api.get<Envelope<{ user: TUser }>>('/auth/me', { silent: true }),
   updateMe: (input: UpdateProfileInput) => api.patch<Envelope<{ user: TUser }>>('/auth/me', input, { silent: true }),
