@@ -14,17 +14,7 @@ import { json, mockFetch } from '@/testing/mock-fetch';
 // Route modules load lazily: the first import of a page is transformed on the fly and can take a moment.
 configure({ asyncUtilTimeout: 8000 });
 
-vi.mock('@/lib/toast', () => ({
-  toast: {
-    error: vi.fn(),
-    success: vi.fn(),
-    info: vi.fn(),
-    warning: vi.fn(),
-    message: vi.fn(),
-    dismiss: vi.fn(),
-    count: () => 0,
-  },
-}));
+vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
 
 function go(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });

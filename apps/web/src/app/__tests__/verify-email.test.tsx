@@ -7,17 +7,7 @@ import { useAuthStore } from '@/features/auth/stores/auth-store';
 import { makeTokens, makeUser } from '@/testing/fixtures';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 
-vi.mock('@/lib/toast', () => ({
-  toast: {
-    error: vi.fn(),
-    success: vi.fn(),
-    info: vi.fn(),
-    warning: vi.fn(),
-    message: vi.fn(),
-    dismiss: vi.fn(),
-    count: () => 0,
-  },
-}));
+vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
 
 function renderAt(url: string) {
   return render(

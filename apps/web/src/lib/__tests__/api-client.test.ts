@@ -4,17 +4,7 @@ import { ApiError, api, configureApiAuth, globalErrorMessage } from '@/lib/api-c
 import { toast } from '@/lib/toast';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 
-vi.mock('@/lib/toast', () => ({
-  toast: {
-    error: vi.fn(),
-    success: vi.fn(),
-    info: vi.fn(),
-    warning: vi.fn(),
-    message: vi.fn(),
-    dismiss: vi.fn(),
-    count: () => 0,
-  },
-}));
+vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
 
 let token: string | null = 'access-old';
 const onSessionExpired = vi.fn();

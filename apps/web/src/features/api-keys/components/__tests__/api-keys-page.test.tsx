@@ -5,18 +5,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { TApiKey } from '@docflow/contracts';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { toast } from '@/lib/toast';
 import { ApiKeysPage } from '../api-keys-page';
 import { json, makeKey, makePlan, mockFetch } from './fixtures';
 
-const toast = vi.hoisted(() => ({
-  success: vi.fn(),
-  error: vi.fn(),
-  info: vi.fn(),
-  warning: vi.fn(),
-  message: vi.fn(),
-  dismiss: vi.fn(),
-}));
-vi.mock('@/lib/toast', () => ({ toast }));
+vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
 
 const keys: TApiKey[] = [
   makeKey({ id: 'k1', name: 'Billing worker', currentUsage: 95_000, lastUsedAt: '2025-05-01T08:00:00Z' }),

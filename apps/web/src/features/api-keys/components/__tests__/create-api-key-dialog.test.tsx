@@ -4,18 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { TPlan } from '@docflow/contracts';
+import { toast } from '@/lib/toast';
 import { CreateApiKeyDialog, type PlansState } from '../create-api-key-dialog';
 import { json, makeKey, makePlan, mockFetch } from './fixtures';
 
-const toast = vi.hoisted(() => ({
-  success: vi.fn(),
-  error: vi.fn(),
-  info: vi.fn(),
-  warning: vi.fn(),
-  message: vi.fn(),
-  dismiss: vi.fn(),
-}));
-vi.mock('@/lib/toast', () => ({ toast }));
+vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
 
 const plans: TPlan[] = [
   makePlan({ name: 'free', displayName: 'Free', sortOrder: 1 }),

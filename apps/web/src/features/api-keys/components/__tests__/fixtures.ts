@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { TApiKey, TPlan } from '@docflow/contracts';
+import { makePlan as makeAnyPlan } from '@/testing/fixtures';
 
 export const makeKey = (over: Partial<TApiKey> = {}): TApiKey => ({
   id: 'k1',
@@ -27,30 +28,9 @@ export const makeKey = (over: Partial<TApiKey> = {}): TApiKey => ({
   ...over,
 });
 
-export const makePlan = (over: Partial<TPlan> = {}): TPlan => ({
-  id: over.name ?? 'p',
-  name: 'free',
-  displayName: 'Free',
-  description: 'Conversion to PDF',
-  price: 0,
-  currency: 'USD',
-  billingPeriod: 'monthly',
-  maxRequestsPerMonth: 1000,
-  maxRequestsPerHour: 100,
-  maxRequestsPerMinute: 5,
-  maxFileSize: 5_242_880,
-  maxPagesPerPdf: 10,
-  maxApiKeysPerUser: 1,
-  burstLimit: 10,
-  allowedEndpoints: ['conversion'],
-  features: [],
-  validityDays: null,
-  isActive: true,
-  isPublic: true,
-  isRecommended: false,
-  sortOrder: 1,
-  ...over,
-});
+/** A plan with the Free plan's name and wording unless told otherwise. */
+export const makePlan = (over: Partial<TPlan> = {}): TPlan =>
+  makeAnyPlan({ name: 'free', displayName: 'Free', description: 'Conversion to PDF', sortOrder: 1, ...over });
 
 export const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -8,17 +8,7 @@ import { makeTokens, makeUser } from '@/testing/fixtures';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 import { renderWithProviders } from '@/testing/test-utils';
 
-vi.mock('@/lib/toast', () => ({
-  toast: {
-    error: vi.fn(),
-    success: vi.fn(),
-    info: vi.fn(),
-    warning: vi.fn(),
-    message: vi.fn(),
-    dismiss: vi.fn(),
-    count: () => 0,
-  },
-}));
+vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
 
 const validation = {
   isValid: true,

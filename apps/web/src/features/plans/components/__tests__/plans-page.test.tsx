@@ -5,32 +5,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { TPlan, TUser } from '@docflow/contracts';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { makePlan } from '@/testing/fixtures';
 import { PlansPage } from '../plans-page';
 
-const plan = (over: Partial<TPlan>): TPlan => ({
-  id: over.name ?? 'id',
-  name: 'plan',
-  displayName: 'Plan',
-  description: 'A plan',
-  price: 0,
-  currency: 'USD',
-  billingPeriod: 'monthly',
-  maxRequestsPerMonth: 1000,
-  maxRequestsPerHour: 100,
-  maxRequestsPerMinute: 5,
-  maxFileSize: 5 * 1024 * 1024,
-  maxPagesPerPdf: 10,
-  maxApiKeysPerUser: 1,
-  burstLimit: 10,
-  allowedEndpoints: ['conversion'],
-  features: [],
-  validityDays: null,
-  isActive: true,
-  isPublic: true,
-  isRecommended: false,
-  sortOrder: 0,
-  ...over,
-});
+const plan = (over: Partial<TPlan>): TPlan => makePlan({ id: over.name ?? 'id', ...over });
 
 const catalogue: TPlan[] = [
   plan({
