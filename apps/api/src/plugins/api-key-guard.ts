@@ -13,7 +13,9 @@ import { AppError } from '../lib/app-error';
 import type { ApiKeyContext, ProcessingGuardHooks } from './processing-guard';
 import { toAppError } from './error-handler';
 import { isWellFormedApiKey } from '../services/api-keys/key-format';
-import { KeyCache, planState, type KeyRecord } from '../services/api-keys/lookup';
+import { planState, type KeyRecord } from '../services/api-keys/lookup';
+import { KeyCache } from '../services/api-keys/key-cache';
+import { UnknownKeyThrottle } from '../services/api-keys/unknown-key-throttle';
 import { effectiveLimits } from '../services/api-keys/index';
 import { Limits, type LimitDecision } from '../services/limits/index';
 import { UsageMeter } from '../services/usage/meter';
@@ -40,7 +42,10 @@ interface GuardState {
 export interface ApiKeyGuardOptions {
   /** How long a found key is trusted (default 1000 ms). */
   cacheTtlMs?: number;
+  /** How long an unknown key is remembered (default 60 s). */
   negativeCacheTtlMs?: number;
+  /** Unknown or invalid keys one client address may present per minute before 429 (default 20). */
+  unknownKeysPerMinute?: number;
   /** Usage writer batching (default every 1000 ms or 200 events). */
   meterFlushIntervalMs?: number;
   meterMaxBatch?: number;
@@ -51,6 +56,7 @@ export interface ApiKeyGuardOptions {
 
 export interface ApiKeyGuard {
   cache: KeyCache;
+  unknownKeys: UnknownKeyThrottle;
   limits: Limits;
   meter: UsageMeter;
 }
@@ -95,13 +101,18 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
       }
     },
   });
-  const cache = new KeyCache(app.db, opts.cacheTtlMs ?? 1000, opts.negativeCacheTtlMs ?? 5000);
+  const cache = new KeyCache(app.db, { ttlMs: opts.cacheTtlMs, negativeTtlMs: opts.negativeCacheTtlMs });
+  const unknownKeys = new UnknownKeyThrottle({
+    points: opts.unknownKeysPerMinute,
+    redis: limits.redis,
+    prefix: opts.redisPrefix ?? 'docflow:rl:',
+  });
   const meter = new UsageMeter(app.db, {
     flushIntervalMs: opts.meterFlushIntervalMs,
     maxBatch: opts.meterMaxBatch,
     log: app.log,
   });
-  app.decorate('apiKeyGuard', { cache, limits, meter });
+  app.decorate('apiKeyGuard', { cache, unknownKeys, limits, meter });
   app.decorateRequest('apiKeyState', null);
   // preClose: write the buffered usage while the database is surely open (onClose hooks run last-added first, and
   // server.ts closes the database in one added after this); onShutdown writes what in-flight requests add after it.
@@ -168,17 +179,30 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
           'API_KEY_REQUIRED',
           'API key required: send it as "x-api-key: <key>" or "Authorization: Bearer <key>"',
         );
+      // Anything that would need a lookup is refused while the address is over its unknown-key allowance.
+      let rec = cache.cached(key);
+      if (!rec) {
+        const retryAfter = await unknownKeys.retryAfter(request.ip);
+        if (retryAfter > 0)
+          throw new AppError(
+            'TOO_MANY_ATTEMPTS',
+            `Too many unknown or invalid API keys from this address; retry in ${retryAfter} s`,
+            { headers: { 'Retry-After': retryAfter }, details: { retryAfter } },
+          );
+      }
+      const notAKey = async (message: string): Promise<never> => {
+        await unknownKeys.record(request.ip);
+        throw new AppError('INVALID_API_KEY', message);
+      };
       if (!isWellFormedApiKey(key)) {
         const jwt = /^[\w-]+\.[\w-]+\.[\w-]+$/.test(key);
-        throw new AppError(
-          'INVALID_API_KEY',
+        await notAKey(
           jwt
             ? 'A dashboard access token is not an API key: create a key under API Keys and send it as x-api-key'
             : 'Invalid API key',
         );
       }
-      const rec = await cache.lookup(key);
-      if (!rec || rec.deleted) throw new AppError('INVALID_API_KEY', 'Invalid API key');
+      rec ??= (await cache.lookup(key)) ?? (await notAKey('Invalid API key'));
       if (!rec.isActive) throw new AppError('INVALID_API_KEY', 'This API key is disabled');
       const now = new Date();
       if (rec.expiresAt && rec.expiresAt <= now)

@@ -1,7 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../data/db';
 import { apiKeys, plans, subscriptions, users, type PlanRow } from '../../data/schema/index';
-import { sha256 } from '../../lib/tokens';
 import type { TCustomLimits, TSubscriptionStatus } from '@docflow/contracts';
 import { effectiveStatus } from '../subscriptions/index';
 import { limitSubjectOf } from '../limits/subject';
@@ -58,58 +57,6 @@ export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord 
     plan: r.plan,
     subscription: r.sub ? { id: r.sub.id, status: r.sub.status, expiresAt: r.sub.expiresAt } : null,
   };
-}
-
-interface Entry {
-  value: Promise<KeyRecord | null>;
-  until: number;
-}
-
-/**
- * Key lookups by SHA-256 through a small in-process cache: a found key is trusted for `ttlMs` (1 s), so disabling,
- * deleting or regenerating a key, deactivating a user or renewing a plan takes effect on every node within a second;
- * unknown hashes are remembered for `negativeTtlMs` (a secret cannot become valid later: new and regenerated keys
- * are fresh random values). Concurrent misses for one hash share one query.
- */
-export class KeyCache {
-  private readonly entries = new Map<string, Entry>();
-  constructor(
-    private readonly db: Db,
-    private readonly ttlMs = 1000,
-    private readonly negativeTtlMs = 5000,
-    private readonly maxEntries = 50_000,
-  ) {}
-
-  lookup(key: string, now = Date.now()): Promise<KeyRecord | null> {
-    const hash = sha256(key);
-    const hit = this.entries.get(hash);
-    if (hit && hit.until > now) return hit.value;
-    if (this.entries.size >= this.maxEntries) this.prune(now);
-    const value = findKeyByHash(this.db, hash);
-    const entry: Entry = { value, until: now + this.ttlMs };
-    this.entries.set(hash, entry);
-    value.then(
-      (rec) => {
-        if (!rec) entry.until = Date.now() + this.negativeTtlMs;
-      },
-      () => this.entries.delete(hash), // a failed query is not cached
-    );
-    return value;
-  }
-
-  /** Forget a key at once (its owner changed it on this node). */
-  evict(keyHash: string): void {
-    this.entries.delete(keyHash);
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-
-  private prune(now: number): void {
-    for (const [k, e] of this.entries) if (e.until <= now) this.entries.delete(k);
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-  }
 }
 
 /** Whether the key's plan may be used now: free always; a paid plan needs a live trial or subscription. */

@@ -5,6 +5,7 @@ import { buildTestAppWith, createTestUser, createUserWithApiKey } from '../../su
 import { apiKeys, subscriptions, users } from '../../../src/data/schema/index';
 import { renewSubscription } from '../../../src/services/subscriptions/index';
 import { EngineError } from '../../../src/core/errors';
+import { generateApiKey } from '../../../src/services/api-keys/key-format';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -112,6 +113,33 @@ describe('API-key guard on /ping and group-gated routes', () => {
       const res = await ping(apiKey);
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('INVALID_API_KEY');
+    });
+
+    it('made-up keys cost one lookup each, valid keys stay cached, past 20 per minute an address gets 429', async () => {
+      const cache = t.app.apiKeyGuard.cache;
+      const { apiKey } = await createUserWithApiKey(t);
+      const from = (key: string, remoteAddress: string) =>
+        t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': key }, remoteAddress });
+      expect((await from(apiKey, '198.51.100.1')).statusCode).toBe(200);
+      const fakes = Array.from({ length: 10 }, () => generateApiKey('development').key);
+      const before = cache.queries;
+      for (let round = 0; round < 2; round++)
+        for (const k of fakes) expect((await from(k, '198.51.100.1')).json().code).toBe('INVALID_API_KEY');
+      expect(cache.queries - before).toBe(10); // repeated fakes are answered from the miss cache
+      expect(cache.cached(apiKey)).toBeDefined(); // and evicted no valid key
+
+      // 20 unknown keys this minute from 198.51.100.1: the next is refused before any lookup.
+      const refused = await from(generateApiKey('development').key, '198.51.100.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 'TOO_MANY_ATTEMPTS', details: { retryAfter: expect.any(Number) } });
+      const retry = Number(refused.headers['retry-after']);
+      expect(retry).toBeGreaterThan(0);
+      expect(retry).toBeLessThanOrEqual(60);
+      expect(cache.queries - before).toBe(10);
+      expect((await from('nonsense', '198.51.100.1')).statusCode).toBe(429);
+      // A key cached as valid still works from there; other addresses are not affected.
+      expect((await from(apiKey, '198.51.100.1')).statusCode).toBe(200);
+      expect((await from(generateApiKey('development').key, '198.51.100.2')).statusCode).toBe(401);
     });
 
     it('a dashboard access token is not an API key', async () => {
