@@ -1,7 +1,7 @@
 import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
 
-export const queryConfig = {
+const queryConfig = {
   queries: {
     refetchOnWindowFocus: false,
     staleTime: 60_000,

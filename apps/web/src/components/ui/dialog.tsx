@@ -4,7 +4,6 @@ import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '@/utils/cn';
 
 export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
 export function DialogContent({

@@ -4,7 +4,6 @@ import { cn } from '@/utils/cn';
 
 export const DropdownMenu = Menu.Root;
 export const DropdownMenuTrigger = Menu.Trigger;
-export const DropdownMenuGroup = Menu.Group;
 
 export function DropdownMenuContent({
   className,

@@ -1,7 +1,7 @@
 import type { TApiKey, TApiKeyEnvironment } from '@docflow/contracts';
 
 /** Characters of the stored prefix the card shows (spec-2 §9: prefix length 12, display 8). */
-export const KEY_DISPLAY_CHARS = 8;
+const KEY_DISPLAY_CHARS = 8;
 
 export function maskKey(prefix: string): string {
   return `${prefix.slice(0, KEY_DISPLAY_CHARS)}${'•'.repeat(16)}`;

@@ -5,7 +5,7 @@ import { toast } from '@/lib/toast';
  * Spec-2 §8: a key error shows the server's `error` field, else its `message`, else the French default. A call that
  * never reached the server keeps the client's own wording ('Erreur de connexion', the timeout text).
  */
-export function keyErrorMessage(err: unknown, fallback: string): string {
+function keyErrorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError) return err.serverMessage ?? (err.status === 0 ? err.message : fallback);
   return fallback;
 }

@@ -5,7 +5,7 @@ import { messages } from '@/config/messages';
  * Client-side checks of the auth forms (spec-1 §5). The texts the spec gives are verbatim; "required" and
  * "valid e-mail" wording is ours. The server checks again (contracts/auth.ts).
  */
-export const formText = {
+const formText = {
   nameRequired: 'Full name is required',
   nameTooShort: 'Name must be at least 2 characters',
   emailRequired: 'Email is required',

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { authApi } from '@/features/auth/api/auth';
 import { useDebouncedValue } from './use-debounced-value';
 
-export const PASSWORD_CHECK_DEBOUNCE_MS = 400;
+const PASSWORD_CHECK_DEBOUNCE_MS = 400;
 
 /** The server's opinion of a password (POST /auth/validate-password), asked once typing pauses. */
 export function usePasswordStrength(password: string, context: { email?: string; name?: string } = {}) {

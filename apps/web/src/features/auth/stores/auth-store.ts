@@ -227,6 +227,5 @@ configureApiAuth({
   onSessionExpired: () => useAuthStore.getState().clearSession(),
 });
 
-/** Selectors used across the app. */
+/** The signed-in user, for the screens that show it. */
 export const useUser = () => useAuthStore((s) => s.user);
-export const useIsAuthenticated = () => useAuthStore((s) => s.isAuthenticated);

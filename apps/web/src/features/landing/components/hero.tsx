@@ -9,7 +9,7 @@ import { scrollToSection } from './scroll-to-section';
 const origin = typeof window === 'undefined' ? 'https://your-docflow-host' : window.location.origin;
 
 /** The sample call of spec-1: POST auto-to-pdf, header x-api-key, multipart field `file`, a PDF back. */
-export const sampleCommand = `curl -X POST ${origin}/api/v1/conversion/auto-to-pdf \\
+const sampleCommand = `curl -X POST ${origin}/api/v1/conversion/auto-to-pdf \\
   -H "x-api-key: YOUR_API_KEY" \\
   -F "file=@invoice.docx" \\
   -o invoice.pdf`;

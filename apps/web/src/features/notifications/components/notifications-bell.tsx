@@ -22,7 +22,7 @@ const typeIcon = {
 } as const;
 
 const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-export function timeAgo(iso: string, now = Date.now()): string {
+function timeAgo(iso: string, now = Date.now()): string {
   const diff = (new Date(iso).getTime() - now) / 1000;
   const abs = Math.abs(diff);
   if (abs < 60) return 'just now';

@@ -15,7 +15,7 @@ export const startTrial = async (planName: string): Promise<TSubscription> => {
 };
 
 /** Our wording: the specification has no subscribe call, so no text for it. */
-export const trialMessages = {
+const trialMessages = {
   started: (plan: string, days: number | null) =>
     days ? `Essai gratuit de ${plan} activé pour ${days} jours !` : `Plan ${plan} activé !`,
   failed: "Erreur lors de l'activation du plan",

@@ -20,7 +20,7 @@ export interface PlanCardProps {
 }
 
 /** The button text of spec-1 §2: 'Active Plan' when owned, 'Get Started' when free, else 'Upgrade Now'. */
-export function planActionLabel(
+function planActionLabel(
   plan: Pick<TPlan, 'price'>,
   owned: boolean,
 ): 'Active Plan' | 'Get Started' | 'Upgrade Now' {

@@ -29,7 +29,7 @@ export interface PlaygroundResponse {
 }
 
 /** The spec's answer when the call itself fails (network, timeout). */
-export const callFailedBody = () => ({ success: false, message: messages.playground.callFailed });
+const callFailedBody = () => ({ success: false, message: messages.playground.callFailed });
 
 /** filename*=UTF-8''… wins over filename="…" (RFC 6266). */
 export function fileNameFromDisposition(header: string | null): string | undefined {

@@ -7,7 +7,7 @@ import { EndpointList } from './endpoint-list';
 import { EndpointWorkbench } from './endpoint-workbench';
 
 /** The API base as callers outside the dashboard see it: this origin (the server serves the dashboard) plus /api/v1. */
-export const defaultApiBase = () => `${window.location.origin}${API_BASE}`;
+const defaultApiBase = () => `${window.location.origin}${API_BASE}`;
 
 /** The API playground (spec-2 §2): endpoints on the left, the request, its answer and code on the right. */
 export function PlaygroundPage({

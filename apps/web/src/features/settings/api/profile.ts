@@ -7,7 +7,7 @@ import { authApi, type UpdateProfileInput } from '@/features/auth/api/auth';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
 
 /** Wording the specification does not give. */
-export const profileText = {
+const profileText = {
   saved: 'Profil mis à jour avec succès',
 } as const;
 

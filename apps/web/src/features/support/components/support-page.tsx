@@ -15,7 +15,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 
 /** Spec-2 "Support page" FAQ, with its figures. */
-export const faq = [
+const faq = [
   {
     q: 'How many requests does each plan include?',
     a: 'The Free plan includes 1,000 requests/month, Pro 50,000 requests/month and Enterprise 500,000+ requests/month. Your current usage is on the Analytics page.',
