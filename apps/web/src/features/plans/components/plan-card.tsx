@@ -20,10 +20,7 @@ export interface PlanCardProps {
 }
 
 /** The button text of spec-1 §2: 'Active Plan' when owned, 'Get Started' when free, else 'Upgrade Now'. */
-function planActionLabel(
-  plan: Pick<TPlan, 'price'>,
-  owned: boolean,
-): 'Active Plan' | 'Get Started' | 'Upgrade Now' {
+function planActionLabel(plan: Pick<TPlan, 'price'>, owned: boolean): 'Active Plan' | 'Get Started' | 'Upgrade Now' {
   if (owned) return 'Active Plan';
   return plan.price === 0 ? 'Get Started' : 'Upgrade Now';
 }
