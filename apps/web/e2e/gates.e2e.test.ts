@@ -158,7 +158,8 @@ describe('route gates, shell and session', () => {
   it('shows notifications with an unread badge, marks one and then all as read', async () => {
     const email = uniqueEmail('notify');
     await registerByApi(server.url, { name: 'Notified User', email });
-    const [{ id }] = await server.sql<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+    const [user] = await server.sql<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
+    const id = user!.id;
     for (const [i, type] of (['info', 'success', 'warning'] as const).entries()) {
       await server.sql(
         `INSERT INTO notifications (user_id, type, title, message, created_at) VALUES ($1, $2, $3, $4, now() - ($5 || ' minutes')::interval)`,
@@ -182,11 +183,11 @@ describe('route gates, shell and session', () => {
     await page.getByRole('menuitem', { name: 'Mark all as read' }).click();
     await toastText(page, 'Toutes les notifications ont été marquées comme lues');
     expect(await page.getByTestId('notifications-badge').count()).toBe(0);
-    const [{ unread }] = await server.sql<{ unread: number }>(
+    const [counted] = await server.sql<{ unread: number }>(
       'SELECT count(*)::int AS unread FROM notifications WHERE user_id = $1 AND read_at IS NULL',
       [id],
     );
-    expect(unread).toBe(0);
+    expect(counted?.unread).toBe(0);
     watch.assertClean();
     await context.close();
   });
