@@ -1,5 +1,17 @@
-import type { onRequestHookHandler, onResponseHookHandler, preHandlerHookHandler } from 'fastify';
+import type {
+  onErrorHookHandler,
+  onRequestHookHandler,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import type { TEndpointGroup } from '@docflow/contracts';
+import type { KeyRecord } from '../services/api-keys/lookup';
+import type { LimitDecision } from '../services/limits/index';
+
+/** The pseudo-group of routes every plan may call (GET /ping). */
+export const ANY_GROUP = '*' as const;
+export type GuardGroup = TEndpointGroup | typeof ANY_GROUP;
 
 /** What an authenticated processing request knows about its API key and plan. */
 export interface ApiKeyContext {
@@ -25,20 +37,40 @@ export interface UsageFacts {
   pages?: number;
 }
 
+/**
+ * What the guard's steps learn about a processing call, in order: the key (api-key-auth), its limits and plan
+ * (plan-gate), the limits' decision (rate-limits), and how it ended (usage-metering).
+ */
+export interface ApiKeyState {
+  group: GuardGroup;
+  rec: KeyRecord | null;
+  /** The key's plan and limits, once the plan gate let the call through. */
+  context: ApiKeyContext | null;
+  decision: LimitDecision | null;
+  /** The call passed the limits and was counted. */
+  counted: boolean;
+  /** The call was counted, then given back because the server failed it (5xx). */
+  refunded: boolean;
+  errorCode: string | null;
+}
+
 /** Route-level hooks that put a processing route behind API-key auth, plan gate, limits and metering. */
 export interface ProcessingGuardHooks {
   onRequest: onRequestHookHandler[];
   preHandler?: preHandlerHookHandler[];
+  onSend?: onSendHookHandler[];
+  onError?: onErrorHookHandler[];
   onResponse: onResponseHookHandler[];
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey?: ApiKeyContext;
+    apiKeyState: ApiKeyState | null;
     usage: UsageFacts;
   }
   interface FastifyInstance {
     /** `app.get(path, { ...app.processingGuard('pdf'), schema }, handler)`. */
-    processingGuard(group: TEndpointGroup): ProcessingGuardHooks;
+    processingGuard(group: GuardGroup): ProcessingGuardHooks;
   }
 }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import type { TestApp } from '../../helper';
-import { buildTestAppWith, createTestUser, createUserWithApiKey } from '../../support/api-keys';
-import { apiKeys, subscriptions, users } from '../../../src/data/schema/index';
-import { renewSubscription } from '../../../src/services/subscriptions/index';
-import { EngineError } from '../../../src/core/errors';
-import { generateApiKey } from '../../../src/services/api-keys/key-format';
+import type { TestApp } from '../helper';
+import { buildTestAppWith, createTestUser, createUserWithApiKey } from '../support/api-keys';
+import { apiKeys, subscriptions, users } from '../../src/data/schema/index';
+import { renewSubscription } from '../../src/services/subscriptions/index';
+import { EngineError } from '../../src/core/errors';
+import { generateApiKey } from '../../src/services/api-keys/key-format';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZErrorResponse, ZPingResponse } from '@docflow/contracts';
-import { ANY_GROUP } from '../../../plugins/api-key-guard';
+import { ANY_GROUP } from '../../../plugins/processing-guard';
 
 /** GET /ping: checks a key (any plan) and counts like any processing call. */
 export const pingRoutes: FastifyPluginAsyncZod = async (app) => {

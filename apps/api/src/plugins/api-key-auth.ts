@@ -1,0 +1,102 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { AppError } from '../lib/app-error';
+import { isWellFormedApiKey } from '../services/api-keys/key-format';
+import { KeyCache } from '../services/api-keys/key-cache';
+import { UnknownKeyThrottle } from '../services/api-keys/unknown-key-throttle';
+import type { Limits } from '../services/limits/index';
+
+export interface ApiKeyAuthOptions {
+  /** How long a found key is trusted (default 1000 ms). */
+  cacheTtlMs?: number;
+  /** How long an unknown key is remembered (default 60 s). */
+  negativeCacheTtlMs?: number;
+  /** Unknown or invalid keys one client address may present per minute before 429 (default 20). */
+  unknownKeysPerMinute?: number;
+  /** Where the unknown-key counts live: the limits' Redis when they have one. */
+  limits: Limits;
+  redisPrefix?: string;
+}
+
+export interface ApiKeyAuth {
+  cache: KeyCache;
+  unknownKeys: UnknownKeyThrottle;
+  /** The onRequest hook: `request.apiKeyState.rec` is the presented key's record, or the call is refused. */
+  authenticate: onRequestHookHandler;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiKeyAuth: ApiKeyAuth;
+  }
+}
+
+function presentedKey(request: FastifyRequest): string | undefined {
+  const x = request.headers['x-api-key'];
+  if (typeof x === 'string' && x.trim()) return x.trim();
+  const auth = request.headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth);
+    if (m?.[1]) return m[1].trim();
+  }
+  return undefined;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+async function plugin(app: FastifyInstance, opts: ApiKeyAuthOptions) {
+  const cache = new KeyCache(app.db, { ttlMs: opts.cacheTtlMs, negativeTtlMs: opts.negativeCacheTtlMs });
+  const unknownKeys = new UnknownKeyThrottle({
+    points: opts.unknownKeysPerMinute,
+    redis: opts.limits.redis,
+    prefix: opts.redisPrefix ?? 'docflow:rl:',
+  });
+
+  const authenticate: onRequestHookHandler = async (request) => {
+    const state = request.apiKeyState!;
+    const key = presentedKey(request);
+    if (!key)
+      throw new AppError(
+        'API_KEY_REQUIRED',
+        'API key required: send it as "x-api-key: <key>" or "Authorization: Bearer <key>"',
+      );
+    // Anything that would need a lookup is refused while the address is over its unknown-key allowance.
+    let rec = cache.cached(key);
+    if (!rec) {
+      const retryAfter = await unknownKeys.retryAfter(request.ip);
+      if (retryAfter > 0)
+        throw new AppError(
+          'TOO_MANY_ATTEMPTS',
+          `Too many unknown or invalid API keys from this address; retry in ${retryAfter} s`,
+          { headers: { 'Retry-After': retryAfter }, details: { retryAfter } },
+        );
+    }
+    const notAKey = async (message: string): Promise<never> => {
+      await unknownKeys.record(request.ip);
+      throw new AppError('INVALID_API_KEY', message);
+    };
+    if (!isWellFormedApiKey(key)) {
+      const jwt = /^[\w-]+\.[\w-]+\.[\w-]+$/.test(key);
+      await notAKey(
+        jwt
+          ? 'A dashboard access token is not an API key: create a key under API Keys and send it as x-api-key'
+          : 'Invalid API key',
+      );
+    }
+    rec ??= (await cache.lookup(key)) ?? (await notAKey('Invalid API key'));
+    if (!rec.isActive) throw new AppError('INVALID_API_KEY', 'This API key is disabled');
+    if (rec.expiresAt && rec.expiresAt <= new Date())
+      throw new AppError('INVALID_API_KEY', `This API key expired on ${day(rec.expiresAt)}`);
+    if (!rec.userActive) throw new AppError('ACCOUNT_DISABLED', 'The account owning this API key has been deactivated');
+    state.rec = rec;
+  };
+
+  app.decorate('apiKeyAuth', { cache, unknownKeys, authenticate });
+}
+
+/**
+ * Who is calling: the API key presented as `x-api-key` or `Authorization: Bearer`, looked up through the key cache,
+ * refused when missing, malformed, unknown, disabled, expired or its account deactivated; made-up keys are counted
+ * per client address.
+ */
+export const apiKeyAuth = fp(plugin, { name: 'api-key-auth', dependencies: ['rate-limits'] });

@@ -1,0 +1,75 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import { Limits } from '../services/limits/index';
+import { monthUsedBySubject } from '../services/limits/month-usage';
+import { limitRefusal } from '../services/limits/refusal';
+
+export interface RateLimitsOptions {
+  /** Redis URL for the limiters (default config.REDIS_URL); null forces memory. */
+  redisUrl?: string | null;
+  redisPrefix?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: Limits;
+  }
+}
+
+/**
+ * Counts a call against its limits after the plan gate: 429 when a window refuses it (with the RateLimit-* headers
+ * either way). Its onSend hook gives back the calls the server failed.
+ */
+export function enforceRateLimits(limits: Limits): onRequestHookHandler {
+  return async (request, reply) => {
+    const state = request.apiKeyState!;
+    const ctx = state.context!;
+    const decision = await limits.consume(state.rec!.limitSubject, ctx.limits);
+    state.decision = decision;
+    reply.headers(decision.headers);
+    if (!decision.allowed) throw limitRefusal(decision, ctx.limits);
+    state.counted = true;
+    request.apiKey = ctx;
+  };
+}
+
+/**
+ * A call the server failed (503 queue full, 504 timeout, any 5xx) gave the caller nothing: its quota goes back before
+ * the answer leaves, so the answer's headers and the next call already see it. A 4xx still counts: the client caused
+ * it and it used the server, and free failures would let a client probe without limit (passwords of a protected PDF,
+ * where the size and page limits lie, which keys exist).
+ */
+export function refundServerFailures(limits: Limits): onSendHookHandler {
+  return async (request, reply, payload) => {
+    const state = request.apiKeyState;
+    const receipt = state?.decision?.receipt;
+    if (state?.counted && receipt && reply.statusCode >= 500 && request.apiKey) {
+      state.refunded = true;
+      const after = await limits.refund(receipt, request.apiKey.limits).catch(() => null);
+      if (after) reply.headers(after.headers);
+    }
+    return payload;
+  };
+}
+
+async function plugin(app: FastifyInstance, opts: RateLimitsOptions) {
+  const redisUrl = opts.redisUrl === null ? undefined : (opts.redisUrl ?? app.config.REDIS_URL);
+  let lastRedisLog = 0;
+  const limits = new Limits({
+    redisUrl,
+    prefix: opts.redisPrefix,
+    monthUsedBefore: (subject, monthStart) => monthUsedBySubject(app.db, subject, monthStart),
+    onRedisError: (err) => {
+      // Throttled: a Redis outage would otherwise log on every call.
+      if (Date.now() - lastRedisLog > 10_000) {
+        lastRedisLog = Date.now();
+        app.log.warn({ err }, 'rate-limit store (Redis) unavailable: the in-memory insurance limiter answers');
+      }
+    },
+  });
+  app.decorate('rateLimits', limits);
+  app.onShutdown(() => limits.close());
+}
+
+/** The limits of API keys (services/limits), in Redis when configured: `app.rateLimits`. */
+export const rateLimits = fp(plugin, { name: 'rate-limits' });
