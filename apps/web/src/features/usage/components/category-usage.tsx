@@ -3,8 +3,8 @@ import { Activity, FileText, QrCode, RefreshCw, ScanText } from 'lucide-react';
 import type { TUsageAnalytics } from '@docflow/contracts';
 import { cn } from '@/utils/cn';
 import { groupByCategory, toEndpointList, type UsageCategoryId } from '../utils/endpoint-categories';
-import { formatNumber, formatRate } from '../utils/format';
-import { SectionCard } from './section-card';
+import { formatNumber, formatRate } from '@/utils/format';
+import { SectionCard } from '@/components/ui/section-card';
 
 const categoryIcon: Record<UsageCategoryId, typeof FileText> = {
   pdf: FileText,

@@ -3,9 +3,9 @@ import { KeyRound } from 'lucide-react';
 import type { TUsageAnalytics } from '@docflow/contracts';
 import { DataTable } from '@/components/ui/table';
 import { Badge } from '@/components/ui/badge';
-import { formatNumber, formatRate, formatRelative } from '../utils/format';
+import { formatNumber, formatRate, formatRelative } from '@/utils/format';
 import { rateOrDefault, successLabelTone, successRateLabel } from '../utils/success-rate';
-import { SectionCard } from './section-card';
+import { SectionCard } from '@/components/ui/section-card';
 
 /** Every key's requests, success rate, share of the total and last use. */
 export function KeyActivityTable({ usage }: { usage: TUsageAnalytics }) {

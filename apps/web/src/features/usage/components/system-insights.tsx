@@ -1,8 +1,8 @@
 import { Bell, CalendarDays, Gauge } from 'lucide-react';
 import type { TUsageAnalytics } from '@docflow/contracts';
 import { cn } from '@/utils/cn';
-import { formatDate, formatNumber, formatRate } from '../utils/format';
-import { SectionCard } from './section-card';
+import { formatDate, formatNumber, formatRate } from '@/utils/format';
+import { SectionCard } from '@/components/ui/section-card';
 
 /** Plan usage, unread notifications and account age. */
 export function SystemInsights({

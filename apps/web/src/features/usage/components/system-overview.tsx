@@ -1,8 +1,8 @@
 import { DollarSign, HeartPulse, Server, Users } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/utils/cn';
-import type { AdminOverview } from '../api/get-admin-overview';
-import { formatMoney, formatMs, formatNumber, formatRate } from '../utils/format';
+import type { AdminOverview } from '@/lib/usage/get-admin-overview';
+import { formatMoney, formatMs, formatNumber, formatRate } from '@/utils/format';
 
 /** Admins only: users, revenue, health and uptime of the whole service. */
 export function SystemOverview({

@@ -2,9 +2,9 @@ import { useMemo } from 'react';
 import type { TUsageAnalytics } from '@docflow/contracts';
 import { Badge } from '@/components/ui/badge';
 import { toEndpointList, topEndpoints } from '../utils/endpoint-categories';
-import { formatMs, formatNumber, formatRate } from '../utils/format';
+import { formatMs, formatNumber, formatRate } from '@/utils/format';
 import { endpointBadgeTone, endpointSuccessBadge, rateOrDefault } from '../utils/success-rate';
-import { SectionCard } from './section-card';
+import { SectionCard } from '@/components/ui/section-card';
 
 /** The 8 busiest endpoints with their response time and success rate. */
 export function TopEndpoints({ usage }: { usage: TUsageAnalytics }) {

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { KeyRound } from 'lucide-react';
 import type { TUsageAnalytics } from '@docflow/contracts';
-import { formatNumber } from '../utils/format';
-import { SectionCard } from './section-card';
+import { formatNumber } from '@/utils/format';
+import { SectionCard } from '@/components/ui/section-card';
 
 /** The 5 most used keys, with a bar relative to the busiest. */
 export function TopKeys({ usage }: { usage: TUsageAnalytics }) {

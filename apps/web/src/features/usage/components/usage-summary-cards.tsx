@@ -1,9 +1,9 @@
 import { BarChart3, CheckCircle2, KeyRound, Timer } from 'lucide-react';
 import type { TUsageAnalytics, TUsagePeriod } from '@docflow/contracts';
-import { formatMs, formatNumber, formatRate } from '../utils/format';
+import { formatMs, formatNumber, formatRate } from '@/utils/format';
 import { successRateLabel } from '../utils/success-rate';
 import { periodLabel } from './period-selector';
-import { StatCard, StatCardSkeleton } from './stat-card';
+import { StatCard, StatCardSkeleton } from '@/components/ui/stat-card';
 
 /** The four headline figures of the period (skeletons while loading). */
 export function UsageSummaryCards({ usage, period }: { usage?: TUsageAnalytics; period: TUsagePeriod }) {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpointCatalogue } from '@docflow/contracts';
 import { categoryOf, groupByCategory, topEndpoints } from '../endpoint-categories';
-import { sortRecommendations } from '../recommendations';
 
 describe('usage by category', () => {
   it('groups by the path', () => {
@@ -47,14 +46,5 @@ describe('usage by category', () => {
     const top = topEndpoints(many);
     expect(top).toHaveLength(8);
     expect(top[0]!.path).toBe('/pdf/op11');
-  });
-});
-
-describe('recommendations', () => {
-  it('orders by priority high, medium, low and keeps at most the limit', () => {
-    const r = (title: string, priority: 'high' | 'medium' | 'low') => ({ title, message: '', priority });
-    const sorted = sortRecommendations([r('a', 'low'), r('b', 'high'), r('c', 'medium'), r('d', 'high')], 2);
-    expect(sorted.map((x) => x.title)).toEqual(['b', 'd']);
-    expect(sortRecommendations(undefined)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { AlertTriangle, Info, Lightbulb } from 'lucide-react';
 import type { TRecommendation } from '@docflow/contracts';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/utils/cn';
-import { sortRecommendations } from '../utils/recommendations';
+import { sortRecommendations } from '@/utils/recommendations';
 
 const style = {
   high: { icon: AlertTriangle, box: 'bg-rose-50 text-rose-600', tone: 'rose', label: 'High' },

@@ -11,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatCompact, formatDay, formatNumber } from '../utils/format';
+import { formatCompact, formatDay, formatNumber } from '@/utils/format';
 
 export interface DayPoint {
   date: string;
