@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { TUsageAnalytics, TUser } from '@docflow/contracts';
 import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { DashboardPage, PlanDetails } from '../dashboard-page';
+import { DashboardPage } from '../dashboard-page';
+import { PlanDetails } from '../plan-details';
 
 const series = Array.from({ length: 30 }, (_, i) => ({
   date: `2025-05-${String(i + 1).padStart(2, '0')}`,

@@ -1,0 +1,31 @@
+import { Link } from 'react-router';
+import { BarChart3 } from 'lucide-react';
+import { paths } from '@/config/paths';
+import { SectionCard } from '@/components/ui/section-card';
+import { UsageAreaChart } from '@/components/usage/usage-charts';
+import type { DayPoint } from '@/components/usage/usage-charts';
+
+/** Requests per day over the last 30 days, with a link to the analytics. */
+export function UsageTrend({ isAdmin, series }: { isAdmin: boolean; series?: DayPoint[] }) {
+  return (
+    <SectionCard
+      title="Usage over the last 30 days"
+      description={isAdmin ? 'Requests per day across the platform' : 'Your requests per day (UTC)'}
+      className="lg:col-span-2"
+      action={
+        <Link
+          to={paths.app.analytics.getHref()}
+          className="inline-flex items-center gap-1 text-sm font-medium text-indigo-600 hover:text-indigo-500"
+        >
+          <BarChart3 className="h-4 w-4" aria-hidden="true" /> Details
+        </Link>
+      }
+    >
+      {series ? (
+        <UsageAreaChart data={series} className="h-56 sm:h-64" />
+      ) : (
+        <div className="h-56 animate-pulse rounded-xl bg-slate-100 sm:h-64" aria-hidden="true" />
+      )}
+    </SectionCard>
+  );
+}
