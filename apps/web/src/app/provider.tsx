@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { TooltipProvider } from '@radix-ui/react-tooltip';
 import { Toaster } from '@/components/ui/toaster';
 import { queryClient } from '@/lib/react-query';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { getNotificationsQueryOptions } from '@/features/notifications/api/notifications';
 
 /** Start-up (spec-1 §4): a stored token counts as signed in and the user is re-read; notifications are fetched once. */

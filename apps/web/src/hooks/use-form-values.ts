@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent } from 'react';
 import type { z } from 'zod';
-import { validate, type FieldErrors } from '@/features/auth/api/schemas';
+import { validate, type FieldErrors } from '@/lib/auth/form-schemas';
 
 type StringKeys<T> = { [K in keyof T]: T[K] extends string | undefined ? K : never }[keyof T] & string;
 

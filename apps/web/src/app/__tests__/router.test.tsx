@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TUserRole } from '@docflow/contracts';
 import { routes } from '@/app/router';
 import { queryClient } from '@/lib/react-query';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { makeUser } from '@/testing/fixtures';
 import { json, mockFetch } from '@/testing/mock-fetch';
 

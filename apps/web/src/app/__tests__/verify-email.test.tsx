@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import VerifyEmailRoute from '@/app/routes/auth/verify-email';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { makeTokens, makeUser } from '@/testing/fixtures';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 

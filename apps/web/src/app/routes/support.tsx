@@ -1,4 +1,4 @@
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { SupportPage } from '@/features/support/components/support-page';
 
 /** /support: public (spec-2). */

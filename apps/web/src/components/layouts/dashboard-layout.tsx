@@ -33,7 +33,7 @@ import {
 import { paths } from '@/config/paths';
 import { cn } from '@/utils/cn';
 import { isAdminRole, roleLabel } from '@/utils/role';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { NotificationsBell } from '@/features/notifications/components/notifications-bell';
 import { ScrollToTopButton } from './scroll-to-top-button';
 

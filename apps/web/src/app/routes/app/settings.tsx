@@ -1,7 +1,7 @@
 import { PageHeader } from '@/components/layouts/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { ChangePasswordForm } from '@/features/settings/components/change-password-form';
 import { ProfileForm } from '@/features/settings/components/profile-form';
 import { SessionsList } from '@/features/settings/components/sessions-list';

@@ -8,8 +8,8 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { constants } from '@/config/messages';
 import { paths } from '@/config/paths';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { forgotPasswordSchema, validate } from '@/features/auth/api/schemas';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { forgotPasswordSchema, validate } from '@/lib/auth/form-schemas';
 
 const steps = [
   {

@@ -7,7 +7,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { constants, messages } from '@/config/messages';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 
 type State = { kind: 'loading' } | { kind: 'success' } | { kind: 'error'; message: string } | { kind: 'no-token' };
 

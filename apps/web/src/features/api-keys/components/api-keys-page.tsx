@@ -6,7 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { isApiError } from '@/lib/api-client';
-import { useUser } from '@/features/auth/stores/auth-store';
+import { useUser } from '@/lib/auth/auth-store';
 import { usePlans } from '@/lib/plans/get-plans';
 import { FREE_PLAN, ownsPlan, resolvePlanOwnership } from '@/lib/plans/plan-ownership';
 import { useApiKeys } from '../api/get-api-keys';

@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { forgotPasswordSchema, validate } from '@/features/auth/api/schemas';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { forgotPasswordSchema, validate } from '@/lib/auth/form-schemas';
 
 export function ForgotPasswordForm() {
   const forgotPassword = useAuthStore((s) => s.forgotPassword);

@@ -10,8 +10,8 @@ import { Alert } from '@/components/ui/alert';
 import { messages } from '@/config/messages';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { loginSchema, type LoginValues } from '@/features/auth/api/schemas';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { loginSchema, type LoginValues } from '@/lib/auth/form-schemas';
 
 export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
   const login = useAuthStore((s) => s.login);

@@ -10,9 +10,9 @@ import { Alert } from '@/components/ui/alert';
 import { messages } from '@/config/messages';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { registerSchema, type RegisterValues } from '@/features/auth/api/schemas';
-import { PasswordStrength } from './password-strength';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { registerSchema, type RegisterValues } from '@/lib/auth/form-schemas';
+import { PasswordStrength } from '@/components/auth/password-strength';
 
 export interface RegisterFormProps {
   /** Called after the account is created; `verificationRequired` when the server sent no tokens. */

@@ -6,9 +6,9 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { Alert } from '@/components/ui/alert';
 import { messages } from '@/config/messages';
 import { errorMessage } from '@/lib/api-client';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
-import { resetPasswordSchema } from '@/features/auth/api/schemas';
-import { PasswordStrength } from './password-strength';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { resetPasswordSchema } from '@/lib/auth/form-schemas';
+import { PasswordStrength } from '@/components/auth/password-strength';
 
 export function ResetPasswordForm({ token, onSuccess }: { token: string; onSuccess?: () => void }) {
   const resetPassword = useAuthStore((s) => s.resetPassword);

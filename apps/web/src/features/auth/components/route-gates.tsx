@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { isAdminRole } from '@/utils/role';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 
 /** Where a signed-in user lands after /login: the page that sent them there, else the dashboard. */
 function afterSignIn(state: unknown): string {

@@ -3,7 +3,7 @@ import { isAdminRole, type TApiKey } from '@docflow/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/utils/cn';
-import { useUser } from '@/features/auth/stores/auth-store';
+import { useUser } from '@/lib/auth/auth-store';
 import { usePlans } from '@/lib/plans/get-plans';
 import { resolvePlanOwnership } from '@/lib/plans/plan-ownership';
 import { useAdminOverview } from '@/lib/usage/get-admin-overview';

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TSubscription } from '@docflow/contracts';
 import { ApiError, api } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 
 /** POST /my/subscriptions {planName}: start the 14-day free trial of a plan (beyond the spec, whose buttons only logged). */
 export const startTrial = async (planName: string): Promise<TSubscription> => {

@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { messages } from '@/config/messages';
 import { isApiError } from '@/lib/api-client';
-import { useUser } from '@/features/auth/stores/auth-store';
+import { useUser } from '@/lib/auth/auth-store';
 import { usePlans } from '@/lib/plans/get-plans';
 import { useStartTrial } from '../api/start-trial';
 import { ownsPlan, resolvePlanOwnership } from '@/lib/plans/plan-ownership';

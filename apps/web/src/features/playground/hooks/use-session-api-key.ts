@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 
 export const API_KEY_STORAGE = 'docflow.playground.apiKey';
 

@@ -3,8 +3,8 @@ import type { TUser } from '@docflow/contracts';
 import { messages } from '@/config/messages';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { authApi, type UpdateProfileInput } from '@/features/auth/api/auth';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { authApi, type UpdateProfileInput } from '@/lib/auth/auth-api';
+import { useAuthStore } from '@/lib/auth/auth-store';
 
 /** Wording the specification does not give. */
 const profileText = {

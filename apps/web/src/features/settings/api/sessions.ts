@@ -3,7 +3,7 @@ import type { TSession } from '@docflow/contracts';
 import { messages } from '@/config/messages';
 import { errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { authApi } from '@/features/auth/api/auth';
+import { authApi } from '@/lib/auth/auth-api';
 
 export const getSessions = async (): Promise<TSession[]> => (await authApi.sessions()).data.sessions;
 

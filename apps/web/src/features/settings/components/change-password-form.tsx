@@ -7,9 +7,9 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { Alert } from '@/components/ui/alert';
 import { messages } from '@/config/messages';
 import { errorMessage } from '@/lib/api-client';
-import { isFormError, useAuthStore } from '@/features/auth/stores/auth-store';
-import { changePasswordSchema } from '@/features/auth/api/schemas';
-import { PasswordStrength } from '@/features/auth/components/password-strength';
+import { isFormError, useAuthStore } from '@/lib/auth/auth-store';
+import { changePasswordSchema } from '@/lib/auth/form-schemas';
+import { PasswordStrength } from '@/components/auth/password-strength';
 
 const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 

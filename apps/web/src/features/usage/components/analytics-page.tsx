@@ -6,7 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { isApiError } from '@/lib/api-client';
 import { cn } from '@/utils/cn';
-import { useUser } from '@/features/auth/stores/auth-store';
+import { useUser } from '@/lib/auth/auth-store';
 import { useAdminOverview } from '@/lib/usage/get-admin-overview';
 import { useSystemStatus } from '../api/get-system-status';
 import { useUsage } from '@/lib/usage/get-usage';

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ResetPasswordForm } from '@/features/auth/components/reset-password-form';
 import { ForgotPasswordForm } from '@/features/auth/components/forgot-password-form';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { toast } from '@/lib/toast';
 import { makeTokens, makeUser } from '@/testing/fixtures';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';

@@ -5,7 +5,7 @@ import { json, mockFetch } from '@/testing/mock-fetch';
 import { PlaygroundPage } from '../playground-page';
 import { responseTexts } from '../response-panel';
 import { API_KEY_STORAGE } from '../../hooks/use-session-api-key';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { makeUser } from '@/testing/fixtures';
 
 const apiBase = 'https://docflow.test/api/v1';

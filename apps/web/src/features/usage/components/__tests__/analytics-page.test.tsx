@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { TUsageAnalytics, TUser } from '@docflow/contracts';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { AnalyticsPage } from '../analytics-page';
 
 const days = (n: number) =>

@@ -1,6 +1,6 @@
 import { Check, Loader2, X } from 'lucide-react';
 import type { TPasswordValidation } from '@docflow/contracts';
-import { usePasswordStrength } from '@/features/auth/hooks/use-password-strength';
+import { usePasswordStrength } from '@/hooks/use-password-strength';
 import { cn } from '@/utils/cn';
 
 const levels: Record<TPasswordValidation['strength'], { label: string; bar: string; text: string }> = {

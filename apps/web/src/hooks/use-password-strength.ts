@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { authApi } from '@/features/auth/api/auth';
+import { authApi } from '@/lib/auth/auth-api';
 import { useDebouncedValue } from './use-debounced-value';
 
 const PASSWORD_CHECK_DEBOUNCE_MS = 400;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@/config/messages';
 import { toast } from '@/lib/toast';
-import { useAuthStore } from '@/features/auth/stores/auth-store';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { makeTokens, makeUser } from '@/testing/fixtures';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 

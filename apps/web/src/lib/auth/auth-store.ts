@@ -11,7 +11,7 @@ import {
   type LoginInput,
   type RegisterInput,
   type ResetPasswordInput,
-} from '@/features/auth/api/auth';
+} from '@/lib/auth/auth-api';
 
 /**
  * The auth store (spec-1 §3, §4). Persisted under `auth-store`: token, isAuthenticated and user; isLoading is not.
