@@ -1,4 +1,4 @@
-import { errorStatus, type TErrorCode } from '@docflow/contracts';
+import { errorStatus, type TErrorCode } from '@docflow/contracts/error-codes';
 import { constants, messages } from '@/config/messages';
 import { toast } from '@/lib/toast';
 

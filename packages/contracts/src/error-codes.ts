@@ -1,0 +1,58 @@
+// No zod here: the web client reads this table at run time, and zod stays out of its first chunk.
+
+/**
+ * Every machine-readable error code the API can answer with, and the one HTTP status each maps to.
+ * The server's error handler and the web client both read this table, so a code never changes status by accident.
+ */
+export const errorStatus = {
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  INVALID_MULTIPART: 400,
+  INVALID_LINK: 400,
+  LINK_EXPIRED: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
+  INVALID_TOKEN: 401,
+  TOKEN_EXPIRED: 401,
+  INVALID_API_KEY: 401,
+  API_KEY_REQUIRED: 401,
+  PAYMENT_REQUIRED: 402,
+  PLAN_EXPIRED: 402,
+  FORBIDDEN: 403,
+  EMAIL_NOT_VERIFIED: 403,
+  ACCOUNT_DISABLED: 403,
+  INSUFFICIENT_ROLE: 403,
+  ENDPOINT_NOT_ALLOWED: 403,
+  URL_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  CONFLICT: 409,
+  EMAIL_TAKEN: 409,
+  TRIAL_ALREADY_USED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  FILE_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNSUPPORTED_FORMAT: 415,
+  VALIDATION_ERROR: 422,
+  WEAK_PASSWORD: 422,
+  INVALID_INPUT: 422,
+  INVALID_PDF: 422,
+  INVALID_DOCUMENT: 422,
+  PASSWORD_REQUIRED: 422,
+  WRONG_PASSWORD: 422,
+  PAGE_LIMIT_EXCEEDED: 422,
+  KEY_LIMIT_REACHED: 422,
+  PLAN_NOT_OWNED: 422,
+  TOO_MANY_ATTEMPTS: 429,
+  RATE_LIMIT_EXCEEDED: 429,
+  QUOTA_EXCEEDED: 429,
+  CLIENT_CLOSED_REQUEST: 499,
+  INTERNAL_ERROR: 500,
+  ENGINE_FAILED: 500,
+  SERVICE_UNAVAILABLE: 503,
+  QUEUE_FULL: 503,
+  TIMEOUT: 504,
+} as const;
+
+export type TErrorCode = keyof typeof errorStatus;
+export const errorCodes = Object.keys(errorStatus) as TErrorCode[];
