@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from './common';
+import { qrTypeInfo, type TQrType } from './qr-types';
 
 /** QR codes (group `qrcode`): JSON bodies, one route per content type, common rendering options. */
 
@@ -92,27 +93,18 @@ export const ZQrGenericData = z.object({ data: z.string().min(1).max(7089).descr
 
 /** Every QR type: its content fields, what it encodes. The route of type T is POST /qrcode/T. */
 export const qrTypes = {
-  url: { schema: ZQrUrlData, description: 'A web link', encodes: 'the URL' },
-  wifi: {
-    schema: ZQrWifiData,
-    description: 'Wi-Fi network credentials',
-    encodes: 'WIFI:T:<type>;S:<ssid>;P:<password>;H:true;; (\\ ; , : " escaped)',
-  },
-  contact: { schema: ZQrContactData, description: 'A contact card', encodes: 'vCard 3.0' },
-  event: { schema: ZQrEventData, description: 'A calendar event', encodes: 'iCalendar VEVENT, times in UTC' },
-  location: { schema: ZQrLocationData, description: 'A geographic position', encodes: 'geo:<lat>,<lng>[,<alt>]' },
-  sms: { schema: ZQrSmsData, description: 'A text message to send', encodes: 'SMSTO:<phone>:<message>' },
-  email: {
-    schema: ZQrEmailData,
-    description: 'An e-mail to write',
-    encodes: 'mailto:<to>?subject=…&body=… (percent-encoded)',
-  },
-  phone: { schema: ZQrPhoneData, description: 'A phone number to call', encodes: 'tel:<phone>' },
-  text: { schema: ZQrTextData, description: 'Plain text', encodes: 'the text' },
-  generic: { schema: ZQrGenericData, description: 'Any content', encodes: 'data, exactly as given' },
-} as const;
-export type TQrType = keyof typeof qrTypes;
-export const qrTypeNames = Object.keys(qrTypes) as TQrType[];
+  url: { schema: ZQrUrlData, ...qrTypeInfo.url },
+  wifi: { schema: ZQrWifiData, ...qrTypeInfo.wifi },
+  contact: { schema: ZQrContactData, ...qrTypeInfo.contact },
+  event: { schema: ZQrEventData, ...qrTypeInfo.event },
+  location: { schema: ZQrLocationData, ...qrTypeInfo.location },
+  sms: { schema: ZQrSmsData, ...qrTypeInfo.sms },
+  email: { schema: ZQrEmailData, ...qrTypeInfo.email },
+  phone: { schema: ZQrPhoneData, ...qrTypeInfo.phone },
+  text: { schema: ZQrTextData, ...qrTypeInfo.text },
+  generic: { schema: ZQrGenericData, ...qrTypeInfo.generic },
+} as const satisfies Record<TQrType, unknown>;
+export { qrTypeNames, type TQrType } from './qr-types';
 
 export const ZQrResult = z
   .object({

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { catalogueEntry } from '@docflow/contracts';
+import { maxFilesOf } from '@docflow/contracts/endpoints';
 import { ArrowRight, Check, Copy, Terminal } from 'lucide-react';
 import { buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -36,7 +36,7 @@ export function Hero() {
             <span className="rounded-full bg-indigo-500 px-2 py-0.5 text-[10px] font-bold uppercase tracking-wide text-white">
               New
             </span>
-            OCR in 6 languages, batch up to {catalogueEntry('/conversion/batch-to-pdf').files!.max} files
+            OCR in 6 languages, batch up to {maxFilesOf('/conversion/batch-to-pdf')} files
             <ArrowRight className="h-3 w-3" aria-hidden="true" />
           </a>
           <h1 className="mt-6 text-4xl font-bold tracking-tight text-white sm:text-5xl lg:text-6xl">

@@ -15,7 +15,9 @@ import {
   Sparkles,
   type LucideIcon,
 } from 'lucide-react';
-import { catalogueEntry, endpointCatalogue, qrTypeNames, type TCataloguePath } from '@docflow/contracts';
+// The zod-free modules of the contracts: the landing page does not load the request schemas.
+import { endpointAt, maxFilesOf, processingEndpoints, type TCataloguePath } from '@docflow/contracts/endpoints';
+import { qrTypeNames } from '@docflow/contracts/qr-types';
 
 export function SectionHeading({
   eyebrow,
@@ -46,7 +48,7 @@ export function SectionHeading({
  * them, so the page does not claim any.
  */
 const stats = [
-  { value: String(endpointCatalogue.length), label: 'Endpoints' },
+  { value: String(processingEndpoints.length), label: 'Endpoints' },
   { value: '15+', label: 'Formats' },
   { value: String(qrTypeNames.length), label: 'QR code types' },
 ];
@@ -75,10 +77,10 @@ interface FeatureCard {
   tone: string;
 }
 
-const batchMax = catalogueEntry('/conversion/batch-to-pdf').files!.max;
+const batchMax = maxFilesOf('/conversion/batch-to-pdf');
 
 /** `POST /pdf/merge`, as the API serves it. */
-export const endpointLabel = (path: TCataloguePath) => `${catalogueEntry(path).method} ${path}`;
+export const endpointLabel = (path: TCataloguePath) => `${endpointAt(path).method} ${path}`;
 
 const features: FeatureCard[] = [
   {
@@ -220,7 +222,7 @@ export function Capabilities() {
         <div className="mx-auto max-w-2xl text-center">
           <p className="text-sm font-semibold text-indigo-600">Capabilities</p>
           <h2 id="capabilities-heading" className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
-            {endpointCatalogue.length} endpoints, ready today
+            {processingEndpoints.length} endpoints, ready today
           </h2>
         </div>
         <div className="mt-14 grid gap-8 sm:grid-cols-2 lg:grid-cols-4">

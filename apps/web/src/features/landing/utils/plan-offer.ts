@@ -1,4 +1,5 @@
-import { catalogueEntry, catalogueGroup, type TEndpointGroup, type TPlan } from '@docflow/contracts';
+import type { TEndpointGroup, TPlan } from '@docflow/contracts';
+import { maxFilesOf, processingEndpoints } from '@docflow/contracts/endpoints';
 import { paths } from '@/config/paths';
 import { billingPeriodLabel, formatBytes, formatCount, formatPrice } from '@/lib/plans/format-plan';
 
@@ -25,11 +26,11 @@ const joinAnd = (items: string[]) =>
 
 /** The plan's endpoint groups that have endpoints today (a group with none, e.g. webhook, is not advertised). */
 function endpointLines(allowed: readonly TEndpointGroup[]): string[] {
-  const live = allowed.filter((g) => catalogueGroup(g).length > 0);
+  const live = allowed.filter((g) => processingEndpoints.some((e) => e.group === g));
   const named = live.flatMap((g) => groupNames[g] ?? []);
   const lines = named.length > 0 ? [joinAnd(named)] : [];
   if (live.includes('batch')) {
-    lines.push(`Batch conversion of up to ${catalogueEntry('/conversion/batch-to-pdf').files!.max} files`);
+    lines.push(`Batch conversion of up to ${maxFilesOf('/conversion/batch-to-pdf')} files`);
   }
   return lines;
 }
