@@ -1,10 +1,19 @@
 import { Link } from 'react-router';
+import type { TPlan } from '@docflow/contracts';
 import { Logo } from '@/components/ui/logo';
 import { buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { formatCount, visiblePlans } from '@/lib/plans/format-plan';
+import { usePlans } from '@/lib/plans/get-plans';
 import { scrollToSection } from './scroll-to-section';
 
+/** The free plan's monthly requests as GET /plans states them (none said until it has answered). */
+const offerLine = (free: TPlan | undefined) =>
+  `${free ? `${formatCount(free.maxRequestsPerMonth)} free requests every month, and a` : 'A'} free trial of every paid plan. No credit card required.`;
+
 export function CallToAction() {
+  const plans = usePlans();
+  const freePlan = visiblePlans(plans.data ?? []).find((p) => p.price === 0);
   return (
     <section className="bg-white px-4 py-20 sm:px-6 sm:py-24 lg:px-8">
       <div className="relative mx-auto max-w-5xl overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-600 via-indigo-600 to-violet-700 px-6 py-16 text-center shadow-xl sm:px-16">
@@ -19,9 +28,7 @@ export function CallToAction() {
         <h2 className="relative text-3xl font-bold tracking-tight text-white sm:text-4xl">
           Ready to process your first document?
         </h2>
-        <p className="relative mx-auto mt-4 max-w-xl text-lg text-indigo-100">
-          1,000 free API calls, every feature, 14 days free. No credit card required.
-        </p>
+        <p className="relative mx-auto mt-4 max-w-xl text-lg text-indigo-100">{offerLine(freePlan)}</p>
         <div className="relative mt-10 flex flex-col justify-center gap-3 sm:flex-row">
           <Link to={paths.auth.register.getHref()} className={buttonVariants({ variant: 'light', size: 'lg' })}>
             Start Free Trial

@@ -4,6 +4,7 @@ import { catalogueEntry } from '@docflow/contracts';
 import { renderWithProviders } from '@/testing/test-utils';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
 import { makePlan } from '@/testing/fixtures';
+import { CallToAction } from '../cta-footer';
 import { Pricing } from '../pricing';
 
 /** Figures no seeded plan has, so a hard-coded card cannot pass. */
@@ -120,5 +121,15 @@ describe('Pricing', () => {
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('article', { name: 'Starter plan' })).toBeInTheDocument();
     expect(api.callsTo('GET /api/v1/plans')).toHaveLength(2);
+  });
+
+  it("states the free plan's own monthly requests in the call to action", async () => {
+    mockFetch({ 'GET /api/v1/plans': () => json(200, { success: true, data: { plans } }) });
+    renderWithProviders(<CallToAction />);
+    expect(
+      await screen.findByText(
+        '1,234 free requests every month, and a free trial of every paid plan. No credit card required.',
+      ),
+    ).toBeInTheDocument();
   });
 });
