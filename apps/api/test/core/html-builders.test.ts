@@ -196,7 +196,7 @@ describe('epub', () => {
     expect(path.dirname(path.dirname(out))).toBe(dir);
     const html = await readFile(out, 'utf8');
     expect(html).toContain('<title>The Test &amp; Book</title>');
-    const [one, two, notes] = ['Chapter One', 'Chapter Two', 'End notes.'].map((s) => html.indexOf(s));
+    const [one = -1, two = -1, notes = -1] = ['Chapter One', 'Chapter Two', 'End notes.'].map((s) => html.indexOf(s));
     expect(one).toBeGreaterThan(0);
     expect(two).toBeGreaterThan(one);
     expect(notes).toBeGreaterThan(two);

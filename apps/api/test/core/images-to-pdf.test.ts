@@ -58,7 +58,7 @@ const tool = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding
 function pdfInfo(pdf: string) {
   const text = tool('pdfinfo', ['-f', '1', '-l', '1000', pdf]);
   const pages = Number(/^Pages:\s+(\d+)/m.exec(text)?.[1]);
-  const sizes = [...text.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [
+  const sizes = [...text.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m): [number, number] => [
     Number(m[1]),
     Number(m[2]),
   ]);

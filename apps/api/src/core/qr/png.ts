@@ -71,7 +71,8 @@ export function encodeQrPng(opts: {
     for (let mx = 0; mx < count; mx++) {
       if (!modules[base + mx]) continue;
       const x0 = offset + mx * moduleSize;
-      for (let x = x0; x < x0 + moduleSize; x++) raw[rowStart + 1 + (x >> 3)] |= 0x80 >> (x & 7);
+      // in range: x < size, so the byte index stays inside this row's stride
+      for (let x = x0; x < x0 + moduleSize; x++) raw[rowStart + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
     }
   }
   const ihdr = Buffer.alloc(13);

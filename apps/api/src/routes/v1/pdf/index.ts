@@ -417,7 +417,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
         spec,
       );
       const r = await ops.extractText(job, input!, opts, spec);
-      return sendData(reply, { ...r, pageCount: input.pages });
+      return sendData(reply, { ...r, pageCount: input!.pages });
     },
   });
 
