@@ -27,45 +27,53 @@ export default function VerifyEmailRoute() {
   const token = params.get('token');
   const navigate = useNavigate();
   const verifyEmail = useAuthStore((s) => s.verifyEmail);
-  const [state, setState] = useState<State>(token ? { kind: 'loading' } : { kind: 'no-token' });
+  // The outcome belongs to the token it was for: a new token (or none) shows its own state without an effect
+  // having to reset anything.
+  const [outcome, setOutcome] = useState<{ token: string; state: State } | null>(null);
+  const state: State = !token ? { kind: 'no-token' } : outcome?.token === token ? outcome.state : { kind: 'loading' };
   const [seconds, setSeconds] = useState<number>(constants.verifyRedirectSeconds);
   const retried = useRef(false);
 
-  const run = useCallback(
-    (fresh: boolean) => {
-      if (!token) return;
-      setState({ kind: 'loading' });
+  const verify = useCallback(
+    (token: string, fresh: boolean) => {
       let cancelled = false;
       verifyOnce(token, verifyEmail, fresh).then(
-        () => !cancelled && setState({ kind: 'success' }),
+        () => {
+          if (cancelled) return;
+          setSeconds(constants.verifyRedirectSeconds);
+          setOutcome({ token, state: { kind: 'success' } });
+        },
         (err: unknown) =>
           !cancelled &&
-          setState({
-            kind: 'error',
-            message: errorMessage(err, retried.current ? messages.verify.retryFailure : messages.verify.firstFailure),
+          setOutcome({
+            token,
+            state: {
+              kind: 'error',
+              message: errorMessage(err, retried.current ? messages.verify.retryFailure : messages.verify.firstFailure),
+            },
           }),
       );
       return () => {
         cancelled = true;
       };
     },
-    [token, verifyEmail],
+    [verifyEmail],
   );
 
-  useEffect(() => {
-    if (!token) {
-      setState({ kind: 'no-token' });
-      return;
-    }
-    return run(false);
-  }, [token, run]);
+  useEffect(() => (token ? verify(token, false) : undefined), [token, verify]);
+
+  const retry = () => {
+    if (!token) return;
+    retried.current = true;
+    setOutcome({ token, state: { kind: 'loading' } });
+    verify(token, true);
+  };
 
   const goToDashboard = useCallback(() => navigate(paths.app.dashboard.getHref(), { replace: true }), [navigate]);
 
   // Success: count 5 → 0, then go to the dashboard.
   useEffect(() => {
     if (state.kind !== 'success') return;
-    setSeconds(constants.verifyRedirectSeconds);
     const id = setInterval(() => setSeconds((s) => Math.max(0, s - 1)), 1000);
     return () => clearInterval(id);
   }, [state.kind]);
@@ -123,14 +131,7 @@ export default function VerifyEmailRoute() {
                 new link.
               </p>
               <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-                <Button
-                  onClick={() => {
-                    retried.current = true;
-                    run(true);
-                  }}
-                >
-                  Try Again
-                </Button>
+                <Button onClick={retry}>Try Again</Button>
                 <Button variant="secondary" onClick={() => navigate(paths.auth.login.getHref())}>
                   Back to Login
                 </Button>

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import {
   CalendarClock,
   Clock,
@@ -64,7 +64,9 @@ function Detail({ icon: Icon, label, children }: { icon: typeof Clock; label: st
 export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: ApiKeyCardProps) {
   const titleId = useId();
   const name = apiKey.name?.trim() || 'Unnamed Key';
-  const expired = apiKey.expiresAt ? new Date(apiKey.expiresAt).getTime() < Date.now() : false;
+  // The clock is read once, when the card mounts: rendering stays pure and the label does not flip between renders.
+  const [now] = useState(Date.now);
+  const expired = apiKey.expiresAt ? new Date(apiKey.expiresAt).getTime() < now : false;
 
   return (
     <article

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { AlertTriangle, CheckCircle2, Loader2, Lock, RefreshCw, Sparkles } from 'lucide-react';
 import { apiKeyEnvironments, type TApiKey, type TApiKeyEnvironment, type TPlan } from '@docflow/contracts';
@@ -94,17 +94,16 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
   const create = useCreateApiKey();
   const [name, setName] = useState('');
   const [environment, setEnvironment] = useState<TApiKeyEnvironment>('development');
-  const [planName, setPlanName] = useState<string | undefined>(undefined);
+  const [pickedPlan, setPlanName] = useState<string | undefined>(undefined);
   const [created, setCreated] = useState<TApiKey | null>(null);
 
   const listed = useMemo(() => visiblePlans(plans.data ?? []), [plans.data]);
 
-  // Choose the default plan once the list is known, and whenever the chosen one is no longer usable.
-  useEffect(() => {
-    if (!open) return;
-    if (!planName || !listed.some((p) => p.name === planName && canUsePlan(p.name)))
-      setPlanName(pickDefaultPlan(listed, canUsePlan));
-  }, [open, listed, canUsePlan, planName]);
+  // The default plan stands until the user picks one, and again whenever the picked one is no longer usable.
+  const planName =
+    pickedPlan && listed.some((p) => p.name === pickedPlan && canUsePlan(p.name))
+      ? pickedPlan
+      : pickDefaultPlan(listed, canUsePlan);
 
   const reset = () => {
     setName('');

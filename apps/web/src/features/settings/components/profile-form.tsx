@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import type { TUser } from '@docflow/contracts';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -40,8 +40,13 @@ export function ProfileForm({ user }: { user: TUser | null }) {
   const zones = useMemo(() => timeZoneOptions().map((z) => ({ value: z, label: z.replace(/_/g, ' ') })), []);
   const detected = browserTimeZone();
 
-  // Follow the server's copy when it changes (after save or start-up refresh).
-  useEffect(() => setValues(fromUser(user)), [user]);
+  // Follow the server's copy when it changes (after save or start-up refresh), during render rather than in an
+  // effect so the stale values are never shown.
+  const [shownUser, setShownUser] = useState(user);
+  if (shownUser !== user) {
+    setShownUser(user);
+    setValues(fromUser(user));
+  }
 
   const dirty = JSON.stringify(values) !== JSON.stringify(fromUser(user));
   const set = (k: keyof Values, v: string) => setValues((s) => ({ ...s, [k]: v }));
