@@ -72,7 +72,7 @@ export function ensureNodeRuntime({ quiet = false } = {}) {
       DOCFLOW_NODE_REEXEC: '1',
     },
   });
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
   return new Promise(() => {});
 }

@@ -90,6 +90,7 @@ const chromium = (file, outFile) =>
     { stdio: 'ignore' },
   );
 
+/** @type {{ name: string; api: () => Promise<number>; native: [string, () => number]; target?: number }[]} */
 const cases = [
   {
     name: 'DOCX → PDF (5 pages)',

@@ -46,6 +46,7 @@ const tesseract = async (args) => {
   return ms(t0);
 };
 
+/** @type {{ name: string; api: () => Promise<number>; native: [string, () => Promise<number>] }[]} */
 const cases = [
   {
     name: 'extract, A4 page 300 dpi',

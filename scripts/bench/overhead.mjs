@@ -115,10 +115,7 @@ await load(guarded.path, guarded.headers, 500, C);
 const out = { plain: { p50: [], p99: [], rps: [] }, guarded: { p50: [], p99: [], rps: [] } };
 for (let r = 0; r < ROUNDS; r++) {
   // Interleaved rounds, so a noisy neighbour hurts both sides alike.
-  for (const [name, target] of [
-    ['plain', plain],
-    ['guarded', guarded],
-  ]) {
+  for (const [name, target] of Object.entries({ plain, guarded })) {
     const seq = await load(target.path, target.headers, Math.floor(N / 3), 1); // latency, one at a time
     const par = await load(target.path, target.headers, N, C); // throughput
     out[name].p50.push(seq.p50);
