@@ -1,0 +1,35 @@
+// `npm run check`: formatting, lint (layer rules included) and types of every workspace and of these scripts.
+// Every step runs even when an earlier one fails, so one run lists everything to fix; the exit code is non-zero
+// when any step failed. Installs the npm packages first when they are missing, as `npm test` does.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ensureNodeModules, root } from './bootstrap.mjs';
+import { ensureNodeRuntime } from './node-runtime.mjs';
+
+await ensureNodeRuntime({ quiet: true });
+ensureNodeModules();
+
+/** @type {[string, string[]][]} */
+const steps = [
+  ['prettier', ['--check', '.', '--log-level=warn']],
+  ['eslint', ['.', '--max-warnings=0']],
+  ...['apps/api', 'packages/contracts', 'apps/web', 'scripts'].map(
+    (p) => /** @type {[string, string[]]} */ (['tsc', ['-p', p]]),
+  ),
+];
+
+const failed = [];
+for (const [tool, args] of steps) {
+  const label = `${tool} ${args.join(' ')}`;
+  const t0 = Date.now();
+  const r = spawnSync(path.join(root, 'node_modules', '.bin', tool), args, { cwd: root, stdio: 'inherit' });
+  const ok = r.status === 0;
+  if (!ok) failed.push(label);
+  console.log(`[check] ${ok ? 'ok    ' : 'FAILED'} ${label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+console.log(
+  failed.length
+    ? `[check] ${failed.length} of ${steps.length} steps failed: ${failed.join('; ')}`
+    : `[check] all ${steps.length} steps clean`,
+);
+process.exit(failed.length ? 1 : 0);
