@@ -1,7 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error the flat config is plain JavaScript without types
+import { layerExceptions } from '../../../../eslint.config.js';
 
 /**
  * The layer rules of eslint.config.js, run through ESLint's API on code that breaks them, written as if it sat at
@@ -111,5 +113,31 @@ describe('web features', () => {
     expect(await ruleIds(`apps/web/src/features/${a}/components/layer-probe.tsx`, code)).toContain(
       'react-hooks/rules-of-hooks',
     );
+  });
+});
+
+describe('the files excused from a layer rule', () => {
+  const rules: Record<string, string[]> = {
+    routes: ['import-x/no-restricted-paths', 'no-restricted-imports'],
+    core: ['import-x/no-restricted-paths', 'no-restricted-imports'],
+    webFeatures: ['import-x/no-restricted-paths'],
+  };
+  const entries = Object.entries(layerExceptions as Record<string, string[]>).flatMap(([rule, files]) =>
+    files.map((file) => [rule, file] as const),
+  );
+
+  // An excused file that was fixed (or moved) must leave the list, so the list only ever shrinks.
+  it.each(entries)('%s: %s still breaks the rule (else remove it from layerExceptions)', async (rule, file) => {
+    expect(existsSync(path.join(root, file)), `${file} is gone`).toBe(true);
+    // Linted as a sibling, so its relative imports resolve the same, but under the rule it is excused from.
+    const probe = path.join(path.dirname(file), `layer-exception-probe${path.extname(file)}`);
+    const ids = await ruleIds(probe, readFileSync(path.join(root, file), 'utf8'));
+    const breaks = ids.filter((id) =>
+      rule === 'reactHooks' ? id.startsWith('react-hooks/') : rules[rule]?.includes(id),
+    );
+    expect(
+      breaks,
+      `${file} keeps the ${rule} rule now: remove it from layerExceptions in eslint.config.js`,
+    ).not.toEqual([]);
   });
 });
