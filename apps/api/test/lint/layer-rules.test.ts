@@ -54,6 +54,11 @@ describe('api layers', () => {
     }
   });
 
+  it('a route running the engine chain itself fails', async () => {
+    const code = `export const f = (app: { engines: { run(op: string): void } }) => app.engines.run('encodeQr');\n`;
+    expect(await ruleIds(route, code)).toEqual(['no-restricted-syntax']);
+  });
+
   it('a route importing core operations, its own siblings or fastify passes', async () => {
     const operations = someSourceFile('apps/api/src/core/pdf');
     const code = [
@@ -118,7 +123,7 @@ describe('web features', () => {
 
 describe('the files excused from a layer rule', () => {
   const rules: Record<string, string[]> = {
-    routes: ['import-x/no-restricted-paths', 'no-restricted-imports'],
+    routes: ['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax'],
     core: ['import-x/no-restricted-paths', 'no-restricted-imports'],
     webFeatures: ['import-x/no-restricted-paths'],
   };
