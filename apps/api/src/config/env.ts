@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -42,6 +43,8 @@ export const ZEnv = z.object({
   TRUST_PROXY: bool.default(false),
   BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
   WEB_DIST: z.string().optional(),
+  /** Where per-request workspaces are created (always removed afterwards); default: the system temp dir. */
+  DOCFLOW_TMP_DIR: z.string().optional(),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
   LOGIN_DAILY_IP_CAP: z.coerce.number().int().min(1).default(100),
@@ -64,6 +67,8 @@ export interface Config extends Env {
   dataDir: string;
   publicUrl: string;
   jwtSecret: Uint8Array;
+  /** Where request workspaces and other scratch files go. */
+  tmpDir: string;
 }
 
 export class ConfigError extends Error {
@@ -106,5 +111,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
     jwtSecret: new TextEncoder().encode(jwtSecret),
+    tmpDir: path.resolve(parsed.DOCFLOW_TMP_DIR ?? os.tmpdir()),
   };
 }

@@ -1,5 +1,3 @@
-import { AppError } from '../lib/app-error';
-
 /**
  * What can go wrong inside the processing core. The chain reads these codes to decide whether the next engine may
  * do better (UNSUPPORTED_OPERATION, ENGINE_FAILED, INVALID_PDF) or whether to stop at once (bad input, password,
@@ -54,37 +52,6 @@ export class EngineError extends Error {
     this.engine = opts.engine;
     this.details = opts.details;
     this.retryAfter = opts.retryAfter;
-  }
-
-  /** The one mapping from core failures to API answers (read by the error handler). */
-  toAppError(): AppError {
-    const opts = { cause: this, details: this.details };
-    switch (this.code) {
-      case 'UNSUPPORTED_OPERATION':
-        return new AppError('SERVICE_UNAVAILABLE', this.message, opts);
-      case 'UNSUPPORTED_FORMAT':
-        return new AppError('UNSUPPORTED_FORMAT', this.message, opts);
-      case 'INVALID_INPUT':
-      case 'OUTPUT_TOO_LARGE':
-        return new AppError('INVALID_INPUT', this.message, opts);
-      case 'INVALID_PDF':
-      case 'INVALID_DOCUMENT':
-      case 'URL_NOT_ALLOWED':
-      case 'PASSWORD_REQUIRED':
-      case 'WRONG_PASSWORD':
-      case 'PAGE_LIMIT_EXCEEDED':
-      case 'TIMEOUT':
-      case 'QUEUE_FULL':
-        return new AppError(this.code, this.message, {
-          ...opts,
-          headers: this.code === 'QUEUE_FULL' ? { 'Retry-After': this.retryAfter ?? 1 } : undefined,
-        });
-      case 'ABORTED':
-        return new AppError('CLIENT_CLOSED_REQUEST', this.message, opts);
-      default:
-        // Never the tool's own words: they may carry paths or internals.
-        return new AppError('ENGINE_FAILED', 'The document could not be processed', { cause: this });
-    }
   }
 }
 

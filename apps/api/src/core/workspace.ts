@@ -1,5 +1,4 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 
 /** A private temporary directory for one piece of work; every file of that work lives in it. */
@@ -14,7 +13,8 @@ export interface Workspace {
 
 let counter = 0;
 
-export async function createWorkspace(root = process.env.DOCFLOW_TMP_DIR || os.tmpdir()): Promise<Workspace> {
+/** A fresh workspace under `root` (the configured temp dir). */
+export async function createWorkspace(root: string): Promise<Workspace> {
   const dir = await mkdtemp(path.join(root, 'docflow-ws-'));
   let disposed = false;
   return {
@@ -43,14 +43,4 @@ export async function createWorkspace(root = process.env.DOCFLOW_TMP_DIR || os.t
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Run `fn` in a fresh workspace that is removed afterwards, whatever happened. */
-export async function withWorkspace<T>(fn: (ws: Workspace) => Promise<T>): Promise<T> {
-  const ws = await createWorkspace();
-  try {
-    return await fn(ws);
-  } finally {
-    await ws.dispose();
-  }
 }

@@ -2,13 +2,39 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorStatus, type TErrorCode, type TErrorResponse } from '@docflow/contracts';
 import { AppError } from '../lib/app-error';
+import { EngineError, type EngineErrorCode } from '../core/errors';
 
-/** Errors from other layers (the processing core, limiters) can join the mapping by exposing a code and status. */
-export interface MappableError {
-  toAppError(): AppError;
+/**
+ * The processing core's codes as API codes (their statuses come from the contracts' table). A chain where no engine
+ * can do the job is the server's lack, not the client's fault; a client that left gets no answer.
+ */
+const engineCodes: Record<EngineErrorCode, TErrorCode> = {
+  UNSUPPORTED_OPERATION: 'SERVICE_UNAVAILABLE',
+  UNSUPPORTED_FORMAT: 'UNSUPPORTED_FORMAT',
+  INVALID_INPUT: 'INVALID_INPUT',
+  OUTPUT_TOO_LARGE: 'INVALID_INPUT',
+  INVALID_PDF: 'INVALID_PDF',
+  INVALID_DOCUMENT: 'INVALID_DOCUMENT',
+  URL_NOT_ALLOWED: 'URL_NOT_ALLOWED',
+  PASSWORD_REQUIRED: 'PASSWORD_REQUIRED',
+  WRONG_PASSWORD: 'WRONG_PASSWORD',
+  PAGE_LIMIT_EXCEEDED: 'PAGE_LIMIT_EXCEEDED',
+  TIMEOUT: 'TIMEOUT',
+  QUEUE_FULL: 'QUEUE_FULL',
+  ABORTED: 'CLIENT_CLOSED_REQUEST',
+  ENGINE_FAILED: 'ENGINE_FAILED',
+};
+
+function fromEngineError(err: EngineError): AppError {
+  const code = engineCodes[err.code];
+  // Never the tool's own words: they may carry paths or internals.
+  if (code === 'ENGINE_FAILED') return new AppError(code, 'The document could not be processed', { cause: err });
+  return new AppError(code, err.message, {
+    cause: err,
+    details: err.details,
+    headers: err.code === 'QUEUE_FULL' ? { 'Retry-After': err.retryAfter ?? 1 } : undefined,
+  });
 }
-const isMappable = (e: unknown): e is MappableError =>
-  typeof e === 'object' && e !== null && typeof (e as MappableError).toAppError === 'function';
 
 const fastifyCodes: Record<string, TErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
@@ -27,7 +53,7 @@ const fastifyCodes: Record<string, TErrorCode> = {
 /** Turn anything thrown into the AppError the client sees. Unknown errors become a generic 500. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (isMappable(err)) return err.toAppError();
+  if (err instanceof EngineError) return fromEngineError(err);
   const fe = err as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fe)) {
     const issues = fe.validation.map((v) => {

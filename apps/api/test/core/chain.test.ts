@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runChain, type ChainLink } from '../../src/core/chain';
 import { EngineChainError, EngineError } from '../../src/core/errors';
+import { toAppError } from '../../src/plugins/error-handler';
 
 type Merge = (x: string) => Promise<string>;
 const link = (id: string, impl: Merge): ChainLink<Merge> => ({ id, impl });
@@ -48,14 +49,14 @@ describe('runChain', () => {
     expect(err.errors.map((e: EngineError) => e.engine)).toEqual(['a', 'b']);
     expect(err.code).toBe('INVALID_PDF'); // the most telling code wins
     expect((err.cause as AggregateError).errors).toHaveLength(2);
-    expect(err.toAppError().statusCode).toBe(422);
+    expect(toAppError(err).statusCode).toBe(422);
   });
 
   it('none configured: UNSUPPORTED_OPERATION, answered as 503', async () => {
     const err = await runChain<Merge, string>('merge', [], (f) => f('x')).catch((e) => e);
     expect(err).toBeInstanceOf(EngineChainError);
     expect(err.code).toBe('UNSUPPORTED_OPERATION');
-    expect(err.toAppError().statusCode).toBe(503);
+    expect(toAppError(err).statusCode).toBe(503);
   });
 
   it('aborted: stops before the next engine', async () => {
@@ -88,32 +89,5 @@ describe('runChain', () => {
     expect(err).not.toBeInstanceOf(EngineChainError);
     expect(err.code).toBe(code);
     expect(second).not.toHaveBeenCalled();
-  });
-});
-
-describe('EngineError.toAppError', () => {
-  it('maps codes to the contracts’ codes and statuses', () => {
-    const cases: Array<[ConstructorParameters<typeof EngineError>[0], string, number]> = [
-      ['INVALID_INPUT', 'INVALID_INPUT', 422],
-      ['INVALID_PDF', 'INVALID_PDF', 422],
-      ['PASSWORD_REQUIRED', 'PASSWORD_REQUIRED', 422],
-      ['WRONG_PASSWORD', 'WRONG_PASSWORD', 422],
-      ['PAGE_LIMIT_EXCEEDED', 'PAGE_LIMIT_EXCEEDED', 422],
-      ['UNSUPPORTED_FORMAT', 'UNSUPPORTED_FORMAT', 415],
-      ['TIMEOUT', 'TIMEOUT', 504],
-      ['QUEUE_FULL', 'QUEUE_FULL', 503],
-      ['ABORTED', 'CLIENT_CLOSED_REQUEST', 499],
-      ['ENGINE_FAILED', 'ENGINE_FAILED', 500],
-    ];
-    for (const [code, appCode, status] of cases) {
-      const a = new EngineError(code, 'm').toAppError();
-      expect([a.code, a.statusCode]).toEqual([appCode, status]);
-    }
-    const q = new EngineError('QUEUE_FULL', 'busy', { retryAfter: 3 }).toAppError();
-    expect(q.headers).toEqual({ 'Retry-After': 3 });
-    // Engine failures never leak the tool's words.
-    expect(new EngineError('ENGINE_FAILED', '/tmp/x: qpdf exploded').toAppError().message).toBe(
-      'The document could not be processed',
-    );
   });
 });

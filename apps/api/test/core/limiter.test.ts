@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Limiter } from '../../src/core/limiter';
+import { toAppError } from '../../src/plugins/error-handler';
 
 const deferred = () => {
   let resolve!: () => void;
@@ -35,7 +36,7 @@ describe('Limiter', () => {
     const c = await l.run(async () => 'refused').catch((e) => e);
     expect(c.code).toBe('QUEUE_FULL');
     expect(c.retryAfter).toBeGreaterThanOrEqual(1);
-    expect(c.toAppError()).toMatchObject({ statusCode: 503, headers: { 'Retry-After': c.retryAfter } });
+    expect(toAppError(c)).toMatchObject({ statusCode: 503, headers: { 'Retry-After': c.retryAfter } });
     gate.resolve();
     await a;
     expect(await b).toBe('queued');

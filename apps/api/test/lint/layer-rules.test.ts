@@ -131,6 +131,11 @@ describe('the files excused from a layer rule', () => {
     files.map((file) => [rule, file] as const),
   );
 
+  it('lists files only, each once', () => {
+    expect(entries.every(([, file]) => /\.tsx?$/.test(file))).toBe(true);
+    expect(new Set(entries.map(([rule, file]) => `${rule}:${file}`)).size).toBe(entries.length);
+  });
+
   // An excused file that was fixed (or moved) must leave the list, so the list only ever shrinks.
   it.each(entries)('%s: %s still breaks the rule (else remove it from layerExceptions)', async (rule, file) => {
     expect(existsSync(path.join(root, file)), `${file} is gone`).toBe(true);

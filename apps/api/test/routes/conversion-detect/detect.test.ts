@@ -27,10 +27,8 @@ describe('POST /conversion/detect', () => {
   let t: TestApp;
   let key: string;
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'docflow-ws-root-'));
-  const oldTmp = process.env.DOCFLOW_TMP_DIR;
   beforeAll(async () => {
-    process.env.DOCFLOW_TMP_DIR = tmp; // the request workspaces land here, where the test can watch them
-    t = await buildTestApp();
+    t = await buildTestApp({ env: { DOCFLOW_TMP_DIR: tmp } }); // the request workspaces land here, where the test can watch them
     key = (
       await createUserWithApiKey(t, {
         customLimits: {
@@ -44,8 +42,6 @@ describe('POST /conversion/detect', () => {
   });
   afterAll(async () => {
     await t.close();
-    if (oldTmp === undefined) delete process.env.DOCFLOW_TMP_DIR;
-    else process.env.DOCFLOW_TMP_DIR = oldTmp;
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ZErrorResponse, successEnvelope } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
 import { receiveUpload } from '../../../lib/uploads';
-import { detectFormat } from './detect-format';
+import { detectFormat } from '../../../core/convert/detect-format';
 
 export const ZDetectResponse = successEnvelope(
   z.object({

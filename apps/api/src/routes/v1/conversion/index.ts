@@ -1,11 +1,9 @@
-import { copyFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   ZBatchFields,
   ZConversionFormatsResponse,
-  ZConvertCommonFields,
   ZErrorResponse,
   ZFileResultResponse,
   ZHtmlFields,
@@ -18,27 +16,23 @@ import {
 } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
 import { outputName, sendFile, sendZip } from '../../../lib/send-result';
-import type { UploadedFile } from '../../../lib/uploads';
 import * as convert from '../../../core/convert/to-pdf';
-import { buildEpubHtml } from '../../../core/convert/epub';
+import { autoSource, builtHtml, convertSource, markdownTemplate } from '../../../core/convert/convert-source';
+import { formats } from '../../../core/convert/detect-format';
 import { buildMarkdownHtml } from '../../../core/convert/markdown';
-import { buildTextHtml } from '../../../core/convert/text';
-import { EngineError } from '../../../core/errors';
-import type { OutputFile, PdfJob } from '../../../core/pdf/operations';
-import { detectFormat, formats } from '../conversion-detect/detect-format';
-import { registerPdfRoute, type FileSpec } from '../pdf/route-kit';
-import { printOptions } from './print-options';
+import { printOptions } from '../../../core/convert/print-options';
 import {
   assetName,
   checkSource,
   htmlSite,
-  officeKindOf,
   routeFormats,
-  routeForFormat,
   routeOperation,
-  type CheckedSource,
   type ConversionRoute,
-} from './sources';
+} from '../../../core/convert/sources';
+import { EngineError } from '../../../core/errors';
+import type { OutputFile } from '../../../core/pdf/operations';
+import { toAppError } from '../../../plugins/error-handler';
+import { registerProcessingRoute, type FileSpec } from '../../../plugins/processing-routes';
 
 const fileAnswer = ZFileResultResponse.describe(
   'The PDF itself with Content-Disposition; with Accept: application/json, this JSON',
@@ -57,61 +51,6 @@ function sendPdf(request: FastifyRequest, reply: FastifyReply, from: string, fil
 
 const one = (description: string): FileSpec => ({ field: 'file', min: 1, max: 1, description });
 
-/**
- * One source file to PDF, whatever route took it: office documents through LibreOffice, images through the image
- * engine, HTML and the formats rendered as HTML through Chromium, PDFs as they are (auto and batch only).
- */
-async function convertSource(
-  job: PdfJob,
-  src: CheckedSource,
-  route: ConversionRoute | 'pdf',
-  fields: z.output<typeof ZConvertCommonFields> & { password?: string; landscape?: boolean; fitToPage?: boolean },
-): Promise<OutputFile> {
-  const finish = { pageRange: fields.pageRange, pdfa: fields.pdfa };
-  if (route === 'pdf') return convert.finishPdf(job, src.file.path, 'converted', finish);
-  const kind = officeKindOf[route];
-  if (kind) {
-    return convert.officeToPdf(job, src.file.path, {
-      kind,
-      password: fields.password,
-      landscape: fields.landscape,
-      fitToPage: fields.fitToPage,
-      ...finish,
-    });
-  }
-  if (route === 'image-to-pdf')
-    return convert.imagesToPdf(job, [src.file.path], { pageSize: 'A4', orientation: 'auto', margin: 0 }, finish);
-  const print = printOptions(ZHtmlFields.parse({}));
-  if (route === 'html-to-pdf') {
-    const site = await htmlSite(job.ws, { file: src.file }, []);
-    return convert.htmlToPdf(job, site.index, site.dir, print, finish);
-  }
-  const built = await builtHtml(job, route, src.file);
-  return convert.htmlToPdf(job, built.html, built.dir, print, finish);
-}
-
-/** Markdown, text and EPUB become an HTML page (and its assets) in a fresh directory, printed by Chromium. */
-async function builtHtml(
-  job: PdfJob,
-  route: ConversionRoute,
-  file: UploadedFile,
-): Promise<{ html: string; dir: string }> {
-  const dir = await job.ws.subdir('built');
-  if (route === 'epub-to-pdf') return { html: await buildEpubHtml(file.path, dir), dir };
-  if (route === 'text-to-pdf') return { html: await buildTextHtml(file.path, dir), dir };
-  if (route === 'markdown-to-pdf') {
-    // A fixed name: the upload's own may lack the .md the template needs (auto-to-pdf detects from the bytes).
-    const site = await htmlSite(job.ws, { html: markdownTemplate(['document.md']) }, []);
-    await copyFile(file.path, path.join(site.dir, 'document.md'));
-    return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
-  }
-  throw new EngineError('UNSUPPORTED_OPERATION', `${route} is not available on this server`, {});
-}
-
-/** Several Markdown files without a template: each one after the other, each from a new page. */
-const markdownTemplate = (names: string[]) =>
-  `<!doctype html><html><head><meta charset="utf-8"></head><body>${names.map((n) => `<div style="page-break-after: always">{{ toHTML ${JSON.stringify(n)} }}</div>`).join('')}</body></html>`;
-
 /** Office routes differ only in their name, formats and fields. */
 function officeRoute(
   app: FastifyInstance,
@@ -119,7 +58,7 @@ function officeRoute(
   summary: string,
   fields: typeof ZOfficeFields | typeof ZSpreadsheetFields,
 ) {
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: `/${route}`,
     group: 'conversion',
     noun: 'document',
@@ -128,8 +67,8 @@ function officeRoute(
     fields,
     files: one(`The document (${routeFormats[route].join(', ')})`),
     response: fileAnswer,
-    async handler({ request, reply, fields: f, pdfs, job }) {
-      const src = await checkSource(pdfs[0]!, route);
+    async handler({ request, reply, fields: f, files, job }) {
+      const src = await checkSource(files[0]!, route);
       const result = await convertSource(job, src, route, f as z.output<typeof ZSpreadsheetFields>);
       return sendPdf(request, reply, src.file.filename, result);
     },
@@ -141,7 +80,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
   officeRoute(app, 'excel-to-pdf', 'Spreadsheets to PDF', ZSpreadsheetFields);
   officeRoute(app, 'powerpoint-to-pdf', 'Presentations to PDF', ZOfficeFields);
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/html-to-pdf',
     group: 'conversion',
     noun: 'HTML',
@@ -151,8 +90,8 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     fields: ZHtmlFields,
     files: { field: 'files', min: 0, max: 100, description: 'The HTML page and its assets (images, CSS, fonts)' },
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job }) {
-      const pages = pdfs.filter((f) => /\.html?$/i.test(f.filename));
+    async handler({ request, reply, fields, files, job }) {
+      const pages = files.filter((f) => /\.html?$/i.test(f.filename));
       const page = pages.find((f) => /^index\.html?$/i.test(f.filename)) ?? (pages.length === 1 ? pages[0] : undefined);
       if (!page && fields.html === undefined) {
         throw new AppError(
@@ -167,14 +106,14 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       const site = await htmlSite(
         job.ws,
         page ? { file: page } : { html: fields.html },
-        pdfs.filter((f) => f !== page),
+        files.filter((f) => f !== page),
       );
       const result = await convert.htmlToPdf(job, site.index, site.dir, printOptions(fields), fields);
       return sendPdf(request, reply, page?.filename ?? 'page.html', result);
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/url-to-pdf',
     group: 'conversion',
     noun: 'URL',
@@ -201,7 +140,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/markdown-to-pdf',
     group: 'conversion',
     noun: 'Markdown',
@@ -216,9 +155,9 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       description: 'The Markdown file(s), an optional index.html template, and assets',
     },
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job }) {
-      const template = pdfs.find((f) => /^index\.html?$/i.test(f.filename));
-      const markdown = pdfs.filter((f) => /\.(md|markdown)$/i.test(f.filename));
+    async handler({ request, reply, fields, files, job }) {
+      const template = files.find((f) => /^index\.html?$/i.test(f.filename));
+      const markdown = files.filter((f) => /\.(md|markdown)$/i.test(f.filename));
       if (!template && markdown.length === 0) {
         throw new AppError(
           'INVALID_INPUT',
@@ -230,7 +169,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       const site = await htmlSite(
         job.ws,
         template ? { file: template } : { html: markdownTemplate(markdown.map((f) => assetName(f.filename))) },
-        pdfs.filter((f) => f !== template),
+        files.filter((f) => f !== template),
       );
       const html = await buildMarkdownHtml(site.index, site.dir);
       const result = await convert.htmlToPdf(job, html, site.dir, printOptions(fields), fields);
@@ -242,7 +181,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     ['text-to-pdf', 'text', 'Plain text to PDF (UTF-8, UTF-16 or Latin-1; long lines wrap)'],
     ['epub-to-pdf', 'EPUB', 'EPUB e-books to PDF (chapters in spine order)'],
   ] as const) {
-    registerPdfRoute(app, {
+    registerProcessingRoute(app, {
       path: `/${route}`,
       group: 'conversion',
       noun,
@@ -250,8 +189,8 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       fields: ZPrintFields,
       files: one(`The ${noun} file`),
       response: fileAnswer,
-      async handler({ request, reply, fields, pdfs, job }) {
-        const src = await checkSource(pdfs[0]!, route);
+      async handler({ request, reply, fields, files, job }) {
+        const src = await checkSource(files[0]!, route);
         const built = await builtHtml(job, route, src.file);
         const result = await convert.htmlToPdf(job, built.html, built.dir, printOptions(fields), fields);
         return sendPdf(request, reply, src.file.filename, result);
@@ -259,7 +198,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/image-to-pdf',
     group: 'conversion',
     noun: 'image',
@@ -268,19 +207,19 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     fields: ZImageToPdfFields,
     files: { field: 'files', min: 1, max: 100, description: 'The images, 1 to 100' },
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job }) {
-      if (job.maxPages !== null && pdfs.length > job.maxPages) {
+    async handler({ request, reply, fields, files, job }) {
+      if (job.maxPages !== null && files.length > job.maxPages) {
         throw new EngineError(
           'PAGE_LIMIT_EXCEEDED',
-          `${pdfs.length} images make ${pdfs.length} pages; your plan allows at most ${job.maxPages} pages per PDF`,
+          `${files.length} images make ${files.length} pages; your plan allows at most ${job.maxPages} pages per PDF`,
           {
-            details: { pages: pdfs.length, maxPagesPerPdf: job.maxPages },
+            details: { pages: files.length, maxPagesPerPdf: job.maxPages },
           },
         );
       }
       const sources = await Promise.all(
-        pdfs.map((f, i) =>
-          checkSource(f, 'image-to-pdf', pdfs.length > 1 ? `files[${i + 1}] ("${f.filename}")` : undefined),
+        files.map((f, i) =>
+          checkSource(f, 'image-to-pdf', files.length > 1 ? `files[${i + 1}] ("${f.filename}")` : undefined),
         ),
       );
       const result = await convert.imagesToPdf(
@@ -289,11 +228,11 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
         { pageSize: fields.pageSize, orientation: fields.orientation, margin: fields.margin },
         fields,
       );
-      return sendPdf(request, reply, pdfs[0]!.filename, result);
+      return sendPdf(request, reply, files[0]!.filename, result);
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/auto-to-pdf',
     group: 'conversion',
     noun: 'document',
@@ -303,15 +242,15 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     fields: ZOfficeFields,
     files: one('The document'),
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job }) {
-      const file = pdfs[0]!;
+    async handler({ request, reply, fields, files, job }) {
+      const file = files[0]!;
       const { route, src } = await autoSource(file);
       const result = await convertSource(job, src, route, fields);
       return sendPdf(request, reply, file.filename, result);
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/batch-to-pdf',
     group: 'batch',
     noun: 'document',
@@ -321,13 +260,13 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     fields: ZBatchFields,
     files: { field: 'files', min: 1, max: 50, description: 'The documents, 1 to 50' },
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job }) {
+    async handler({ request, reply, fields, files, job }) {
       const manifest: TBatchManifestEntry[] = [];
       const outputs: Array<{ path: string; name: string }> = [];
       const used = new Set<string>();
       let pages = 0;
       // One after another: the engines' own pools already use every core, and a batch must not crowd out other users.
-      for (const file of pdfs) {
+      for (const file of files) {
         try {
           const { route, src } = await autoSource(file);
           const result = await convertSource(job, src, route, fields);
@@ -344,8 +283,10 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
             format: src.detected.format,
           });
         } catch (err) {
-          const e = err instanceof EngineError ? err.toAppError() : err;
-          if (!(e instanceof AppError) || e.code === 'CLIENT_CLOSED_REQUEST') throw err;
+          // Refusals of this one file go to the manifest; a server fault or a client that left ends the batch.
+          if (!(err instanceof EngineError || err instanceof AppError)) throw err;
+          const e = toAppError(err);
+          if (e.code === 'CLIENT_CLOSED_REQUEST') throw err;
           manifest.push({ file: file.filename, ok: false, code: e.code, error: e.message });
         }
       }
@@ -393,21 +334,4 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       };
     },
   );
-}
-
-/** The route a file goes to when the client did not say (auto-to-pdf, batch). */
-async function autoSource(file: UploadedFile): Promise<{ route: ConversionRoute | 'pdf'; src: CheckedSource }> {
-  const detected = await detectFormat(file.path, file.size, file.filename);
-  if (detected.format === 'pdf') return { route: 'pdf', src: { file, detected } };
-  const route = routeForFormat(detected.format);
-  if (!route) {
-    throw new AppError(
-      'UNSUPPORTED_FORMAT',
-      `"${file.filename}" is ${detected.format ? `a ${detected.format.toUpperCase()} file` : 'of a format that could not be recognised'}, which cannot be converted to PDF; GET /api/v1/conversion/formats lists what can`,
-      {
-        details: { file: file.filename, detected: detected.format },
-      },
-    );
-  }
-  return { route, src: await checkSource(file, route, undefined, detected) };
 }

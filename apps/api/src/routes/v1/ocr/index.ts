@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -13,55 +12,25 @@ import {
   ZOcrQualityResponse,
   ZOcrSearchablePdfFields,
 } from '@docflow/contracts';
-import { EngineError } from '../../../core/errors';
-import { OCR_IMAGE_FORMATS, type OcrImageFormat } from '../../../core/ocr/image';
+import { ocrInput } from '../../../core/ocr/input';
+import { installedLanguages } from '../../../core/ocr/languages';
 import * as ocr from '../../../core/ocr/operations';
 import { outputName, sendData, sendFile } from '../../../lib/send-result';
-import type { UploadedFile } from '../../../lib/uploads';
-import { detectFormat } from '../conversion-detect/detect-format';
-import { registerPdfRoute, type FileSpec, type PdfRouteContext } from '../pdf/route-kit';
+import {
+  registerProcessingRoute,
+  type FileSpec,
+  type ProcessingRouteContext,
+} from '../../../plugins/processing-routes';
 
 const one: FileSpec = { field: 'file', min: 1, max: 1, description: 'An image (png, jpg, tiff, bmp, webp) or a PDF' };
 const common = { group: 'ocr' as const, noun: 'image or PDF', files: one };
 
-/** Names of the languages tesseract is usually installed with; other installed codes are listed by code. */
-const languageNames: Record<string, string> = {
-  eng: 'English',
-  fra: 'French',
-  deu: 'German',
-  spa: 'Spanish',
-  ita: 'Italian',
-  por: 'Portuguese',
-  nld: 'Dutch',
-  pol: 'Polish',
-  rus: 'Russian',
-  ara: 'Arabic',
-  chi_sim: 'Chinese (simplified)',
-  chi_tra: 'Chinese (traditional)',
-  jpn: 'Japanese',
-  kor: 'Korean',
-};
-
-/**
- * What the upload is, from its bytes (never its name): a PDF is checked and counted against the plan like every PDF
- * input; an image goes to the OCR image decoder. Anything else is 415 naming what is accepted.
- */
-async function inputOf<F extends { password?: string }>(ctx: PdfRouteContext<F>): Promise<ocr.OcrInput> {
-  const file: UploadedFile = ctx.pdfs[0]!;
-  const d = await detectFormat(file.path, file.size);
-  if (d.format === 'pdf') return { kind: 'pdf', pdf: await ctx.prepare(file, { password: ctx.fields.password }) };
-  if (d.method === 'magic' && (OCR_IMAGE_FORMATS as readonly string[]).includes(d.format ?? '')) {
-    return { kind: 'image', path: file.path, format: d.format as OcrImageFormat, label: `"${file.filename}"` };
-  }
-  throw new EngineError(
-    'UNSUPPORTED_FORMAT',
-    `file: ${d.format ? `a ${d.format} file` : 'this file'} cannot be OCR-ed; send an image (png, jpg, tiff, bmp, webp) or a PDF`,
-    { details: { field: 'file', detected: d.format, accepted: ['pdf', ...OCR_IMAGE_FORMATS] } },
-  );
-}
+/** The upload as OCR input: a PDF is opened (and counted against the plan) like every PDF input. */
+const inputOf = <F extends { password?: string }>(ctx: ProcessingRouteContext<F>) =>
+  ocrInput(ctx.files[0]!, () => ctx.prepare(ctx.files[0]!, { password: ctx.fields.password }));
 
 /** Images are metered by their pages too (a multi-page TIFF counts each frame). */
-function meterImagePages<F>(ctx: PdfRouteContext<F>, input: ocr.OcrInput, pages: number): void {
+function meterImagePages<F>(ctx: ProcessingRouteContext<F>, input: ocr.OcrInput, pages: number): void {
   if (input.kind === 'image') ctx.request.usage.pages = pages;
 }
 
@@ -76,7 +45,7 @@ const readingOptions = (f: z.output<typeof ZOcrEnhancedFields>) => ({
 });
 
 export async function ocrRoutes(app: FastifyInstance): Promise<void> {
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     ...common,
     path: '/extract',
     summary: 'Text of an image or a scanned PDF: per page lines (and words) with boxes and confidence',
@@ -91,7 +60,7 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     ...common,
     path: '/enhanced',
     summary: 'OCR of poor scans: deskew, denoise, binarize, upscale; several passes, the most confident kept',
@@ -108,7 +77,7 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     ...common,
     path: '/analyze-quality',
     summary: 'How fit a scan is for OCR: resolution, contrast, blur, skew, a 0-100 score and advice',
@@ -122,7 +91,7 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     ...common,
     path: '/searchable-pdf',
     summary: 'A PDF with an invisible text layer over the original pages',
@@ -148,7 +117,7 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
         ctx.reply,
         {
           path: r.path,
-          fileName: outputName(ctx.pdfs[0]!.filename, 'searchable', 'pdf'),
+          fileName: outputName(ctx.files[0]!.filename, 'searchable', 'pdf'),
           mimeType: 'application/pdf',
           pages: r.pages,
         },
@@ -179,11 +148,8 @@ export async function ocrRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (_request, reply) => {
-      const codes = await ocr.ocrLanguages({ engines: app.engines, ctx: { scratch: os.tmpdir() } });
-      return sendData(reply, {
-        languages: codes.map((code) => ({ code, name: languageNames[code] ?? code })),
-        default: 'eng',
-      });
+      const languages = await installedLanguages(app.engines, app.config.tmpDir);
+      return sendData(reply, { languages, default: 'eng' });
     },
   );
 }

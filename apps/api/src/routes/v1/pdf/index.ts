@@ -1,7 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fileTypeFromFile } from 'file-type';
-import sharp from 'sharp';
-import { readFile } from 'node:fs/promises';
 import {
   ZCompressionAnalysisResponse,
   ZCompressPdfFields,
@@ -32,8 +29,9 @@ import type { UploadedFile } from '../../../lib/uploads';
 import * as ops from '../../../core/pdf/operations';
 import type { MetadataUpdate, PdfPermissions } from '../../../core/interfaces';
 import type { ImageMark, TextMark } from '../../../core/pdf/stamp';
+import { watermarkImage } from '../../../core/pdf/watermark-image';
 import type { z } from 'zod';
-import { registerPdfRoute, type FileSpec, type PdfRouteSpec } from './route-kit';
+import { registerProcessingRoute, type FileSpec, type ProcessingRouteSpec } from '../../../plugins/processing-routes';
 
 const one: FileSpec = { field: 'file', min: 1, max: 1, description: 'The PDF document' };
 const fileAnswer = ZFileResultResponse.describe(
@@ -126,25 +124,9 @@ function permissionsFrom(f: {
   return p;
 }
 
-/** A watermark image: PNG and JPEG as they are; other formats sharp can read become PNG. */
-async function watermarkImage(file: UploadedFile, scale: number): Promise<ImageMark> {
-  const type = await fileTypeFromFile(file.path).catch(() => undefined);
-  if (type?.mime === 'image/png') return { kind: 'image', bytes: await readFile(file.path), format: 'png', scale };
-  if (type?.mime === 'image/jpeg') return { kind: 'image', bytes: await readFile(file.path), format: 'jpg', scale };
-  try {
-    const bytes = await sharp(file.path, { limitInputPixels: 50_000_000 }).png().toBuffer();
-    return { kind: 'image', bytes, format: 'png', scale };
-  } catch (err) {
-    throw new AppError('UNSUPPORTED_FORMAT', 'image: not a readable image (valid: PNG, JPEG, WebP, GIF, TIFF, SVG)', {
-      cause: err,
-      details: { field: 'image' },
-    });
-  }
-}
-
 const CLEARABLE = ['title', 'author', 'subject', 'keywords', 'creator', 'producer'] as const;
 
-type OneInSpec<F extends z.ZodObject> = Omit<PdfRouteSpec<F>, 'files' | 'response' | 'handler'>;
+type OneInSpec<F extends z.ZodObject> = Omit<ProcessingRouteSpec<F>, 'files' | 'response' | 'handler'>;
 const passwordOf = (fields: object) => (fields as { password?: string }).password;
 
 /** One PDF in (opened with its `password`), one PDF out: the shape of most routes. */
@@ -152,11 +134,11 @@ function pdfToPdfRoute<F extends z.ZodObject>(
   app: FastifyInstance,
   spec: OneInSpec<F> & { run(job: ops.PdfJob, input: ops.PreparedPdf, fields: z.output<F>): Promise<ops.OutputFile> },
 ): void {
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     ...spec,
     files: one,
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: passwordOf(fields) });
       return sendPdf(request, reply, pdfs[0]!, await spec.run(job, input, fields));
     },
@@ -171,10 +153,10 @@ function pdfToDataRoute<F extends z.ZodObject>(
     run(job: ops.PdfJob, input: ops.PreparedPdf, fields: z.output<F>): Promise<unknown>;
   },
 ): void {
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     ...spec,
     files: one,
-    async handler({ reply, fields, pdfs, job, prepare }) {
+    async handler({ reply, fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: passwordOf(fields) });
       return sendData(reply, await spec.run(job, input, fields));
     },
@@ -182,7 +164,7 @@ function pdfToDataRoute<F extends z.ZodObject>(
 }
 
 export async function pdfRoutes(app: FastifyInstance): Promise<void> {
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/merge',
     summary: 'Merge 2-20 PDFs into one',
     description:
@@ -190,7 +172,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     fields: ZMergePdfFields,
     files: { field: 'files', min: 2, max: 20, description: 'The PDFs, 2 to 20' },
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
       let files = pdfs;
       if (fields.order?.trim()) {
         const order = fields.order.split(',').map((s) => Number(s.trim()));
@@ -217,7 +199,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/split',
     summary: 'Split a PDF into several (zip)',
     description:
@@ -225,7 +207,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     fields: ZSplitPdfFields,
     files: one,
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: fields.password });
       const parts = await ops.splitPdf(job, input, { mode: fields.mode, ranges: fields.ranges, every: fields.every });
       return sendMany(request, reply, pdfs[0]!, parts, 'split', 'pdf', input.pages);
@@ -260,7 +242,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     run: (job, input, fields) => ops.reorderPages(job, input, fields.order),
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/watermark',
     summary: 'Add a text or image watermark',
     description:
@@ -268,7 +250,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     fields: ZWatermarkPdfFields,
     files: { ...one, extra: { image: 'Watermark image (instead of text)' } },
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, upload, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, upload, job, prepare }) {
       const imageFile = upload.files.find((f) => f.field === 'image');
       if (!fields.text && !imageFile) {
         throw new AppError('INVALID_INPUT', 'text: give a watermark text, or an image file in the "image" field', {
@@ -281,7 +263,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
         });
       }
       const mark: TextMark | ImageMark = imageFile
-        ? await watermarkImage(imageFile, fields.scale)
+        ? await watermarkImage(imageFile.path, fields.scale)
         : { kind: 'text', text: fields.text!, fontSize: fields.fontSize, font: fields.font };
       const input = await prepare(pdfs[0]!, { password: fields.password });
       const out = await ops.watermarkPdf(
@@ -324,7 +306,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
       ),
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/protect',
     summary: 'Encrypt with AES-256 and set permissions',
     description:
@@ -332,7 +314,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     fields: ZProtectPdfFields,
     files: one,
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
       const opts = {
         userPassword: fields.userPassword,
         ownerPassword: fields.ownerPassword,
@@ -365,7 +347,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     run: (job, input) => ops.readMetadata(job, input),
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/metadata/update',
     summary: 'Write the document information',
     description:
@@ -373,7 +355,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     fields: ZMetadataUpdateFields,
     files: one,
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
       const update: MetadataUpdate = {};
       for (const k of CLEARABLE) if (fields[k] !== undefined) update[k] = fields[k];
       for (const item of (fields.clear ?? '')
@@ -402,13 +384,13 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     run: (job, input) => ops.analyzePdf(job, input),
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/extract-text',
     summary: 'Text per page, with word boxes on request',
     fields: ZExtractTextFields,
     files: one,
     response: ZExtractTextResponse,
-    async handler({ reply, fields, pdfs, job, prepare }) {
+    async handler({ reply, fields, files: pdfs, job, prepare }) {
       const opts = { pageRange: fields.pageRange, layout: fields.layout, words: fields.words };
       const spec = fields.password ? undefined : await ops.speculateText(job, pdfs[0]!, opts);
       const [input] = await ops.prepareAll(
@@ -421,7 +403,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/compress',
     summary: 'Make the file smaller (never larger)',
     description:
@@ -429,7 +411,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     fields: ZCompressPdfFields,
     files: one,
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: fields.password });
       const r = await ops.compressPdf(job, input, fields.level);
       return sendPdf(request, reply, pdfs[0]!, r, {
@@ -448,13 +430,13 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     run: (job, input) => ops.compressionAnalysis(job, input),
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/to-images',
     summary: 'Render pages to PNG or JPEG (one image, or a zip)',
     fields: ZToImagesFields,
     files: one,
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: fields.password });
       const images = await ops.renderPages(job, input, {
         format: fields.format,
@@ -467,13 +449,13 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/extract-images',
     summary: 'Extract the embedded images (zip)',
     fields: ZExtractImagesFields,
     files: one,
     response: fileAnswer,
-    async handler({ request, reply, fields, pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: fields.password });
       const images = await ops.extractImages(job, input, fields.pages);
       if (images.length === 0) {
@@ -495,13 +477,13 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     run: (job, input) => ops.flattenPdf(job, input),
   });
 
-  registerPdfRoute(app, {
+  registerProcessingRoute(app, {
     path: '/repair',
     summary: 'Rebuild a damaged PDF where possible',
     fields: ZPasswordOnlyFields,
     files: one,
     response: fileAnswer,
-    async handler({ request, reply, pdfs, job }) {
+    async handler({ request, reply, files: pdfs, job }) {
       const f = pdfs[0]!;
       const out = await ops.repairPdf(job, f, `"${f.filename}"`);
       request.usage.pages = out.pages;

@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import sharp from 'sharp';
-import { fileTypeFromFile } from 'file-type';
 import {
   ZErrorResponse,
   ZQrDecodeResponse,
@@ -12,45 +10,13 @@ import {
   qrTypes,
   type TQrType,
 } from '@docflow/contracts';
-import * as payloads from '../../../core/qr/payloads';
+import { decodeQrImage, encodeQrCode } from '../../../core/qr/operations';
 import { AppError } from '../../../lib/app-error';
 import { receiveUpload } from '../../../lib/uploads';
 import { sendBuffer, sendData } from '../../../lib/send-result';
-import { requestSignal } from '../pdf/route-kit';
+import { requestSignal } from '../../../plugins/processing-routes';
 
-/** The text each type encodes, from its validated fields. */
-const builders: { [K in TQrType]: (d: z.output<(typeof qrTypes)[K]['schema']>) => string } = {
-  url: (d) => d.url,
-  wifi: (d) => payloads.wifiPayload(d),
-  contact: (d) => payloads.contactPayload(d),
-  event: (d) => payloads.eventPayload({ ...d, start: new Date(d.start), end: d.end ? new Date(d.end) : undefined }),
-  location: (d) => payloads.locationPayload(d),
-  sms: (d) => payloads.smsPayload(d),
-  email: (d) => payloads.emailPayload(d),
-  phone: (d) => payloads.phonePayload(d),
-  text: (d) => d.text,
-  generic: (d) => d.data,
-};
-
-/** WPA keys are 8-63 characters (or 64 hex digits); WEP keys 5/13 characters or 10/26 hex digits. */
-function checkWifiPassword(d: z.output<typeof qrTypes.wifi.schema>): void {
-  if (d.encryption === 'nopass' || !d.password) return;
-  const p = d.password;
-  const ok =
-    d.encryption === 'WPA'
-      ? (p.length >= 8 && p.length <= 63) || /^[\da-f]{64}$/i.test(p)
-      : [5, 13].includes(p.length) || /^([\da-f]{10}|[\da-f]{26})$/i.test(p);
-  if (!ok) {
-    throw new AppError(
-      'INVALID_INPUT',
-      d.encryption === 'WPA'
-        ? 'password: a WPA key has 8 to 63 characters (or 64 hexadecimal digits)'
-        : 'password: a WEP key has 5 or 13 characters (or 10 or 26 hexadecimal digits)',
-      { details: { field: 'password' } },
-    );
-  }
-}
-
+/** The fields of a schema as GET /types lists them. */
 function describeFields(schema: z.ZodType) {
   const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<
@@ -97,20 +63,17 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        const input = request.body as z.output<typeof body> & z.output<typeof ZQrOptions>;
-        if (type === 'wifi') checkWifiPassword(input as unknown as z.output<typeof qrTypes.wifi.schema>);
-        const payload = (builders[type] as (d: unknown) => string)(input);
+        // The body was validated against this type's schema (and the common options) above.
+        const input = request.body as z.output<(typeof qrTypes)[TQrType]['schema']> & z.output<typeof ZQrOptions>;
         const format = input.format === 'svg' ? 'svg' : 'png';
-        const { value: code } = await app.engines.run('encodeQr', (encode) =>
-          encode(payload, {
-            format,
-            size: input.size,
-            margin: input.margin,
-            errorCorrection: input.errorCorrection,
-            color: input.color,
-            background: input.background,
-          }),
-        );
+        const { payload, code } = await encodeQrCode(app.engines, type, input, {
+          format,
+          size: input.size,
+          margin: input.margin,
+          errorCorrection: input.errorCorrection,
+          color: input.color,
+          background: input.background,
+        });
         if (input.format === 'json') {
           request.usage.bytesOut = code.data.length;
           return sendData(reply, {
@@ -180,35 +143,10 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
       request.usage.bytesIn = file.size;
       if (file.size === 0)
         throw new AppError('INVALID_INPUT', 'image: the file is empty', { details: { field: 'image' } });
-      const type = await fileTypeFromFile(file.path).catch(() => undefined);
-      if (!type?.mime.startsWith('image/')) {
-        throw new AppError(
-          'UNSUPPORTED_FORMAT',
-          `image: not an image${type ? ` (it looks like ${type.mime})` : ''}; valid: PNG, JPEG, GIF, BMP, TIFF, WebP`,
-          {
-            details: { field: 'image' },
-          },
-        );
-      }
-      let image = file.path;
-      if (type.mime !== 'image/png' && type.mime !== 'image/jpeg') {
-        // zbar reads PNG and JPEG for sure; everything else goes through sharp first.
-        const ws = await request.workspace();
-        image = ws.file('decode-input.png');
-        try {
-          await sharp(file.path, { limitInputPixels: 100_000_000 }).png().toFile(image);
-        } catch (err) {
-          throw new AppError('UNSUPPORTED_FORMAT', 'image: the image could not be read', {
-            cause: err,
-            details: { field: 'image' },
-          });
-        }
-      }
-      const ws = await request.workspace();
-      const scratch = await ws.subdir('decode');
-      const { value: symbols } = await app.engines.run('decodeQr', (decode) =>
-        decode(image, { signal: requestSignal(reply), scratch }),
-      );
+      const symbols = await decodeQrImage(app.engines, file.path, {
+        ws: await request.workspace(),
+        signal: requestSignal(reply),
+      });
       return sendData(reply, { count: symbols.length, symbols });
     },
   });

@@ -1,4 +1,4 @@
-import { SafeZip, type SafeZipEntry } from '../../../core/convert/safe-zip';
+import { SafeZip, type SafeZipEntry } from './safe-zip';
 
 export type ZipEntry = SafeZipEntry;
 

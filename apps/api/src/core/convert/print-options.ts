@@ -1,5 +1,5 @@
-import { paperSizes, type TPrintFields } from '@docflow/contracts';
-import type { PrintOptions } from '../../../core/interfaces';
+import { ZHtmlFields, paperSizes, type TPrintFields } from '@docflow/contracts';
+import type { PrintOptions } from '../interfaces';
 
 /** The form's paper and margin fields as Chromium takes them (inches; custom sizes win over the named size). */
 export function printOptions(f: TPrintFields): PrintOptions {
@@ -18,3 +18,6 @@ export function printOptions(f: TPrintFields): PrintOptions {
     scale: f.scale,
   };
 }
+
+/** The print settings of a route that takes none (auto-to-pdf, batch): the HTML route's defaults. */
+export const defaultPrintOptions = (): PrintOptions => printOptions(ZHtmlFields.parse({}));

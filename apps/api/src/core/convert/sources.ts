@@ -1,10 +1,10 @@
 import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '../../../lib/app-error';
-import type { UploadedFile } from '../../../lib/uploads';
-import type { OfficeKind } from '../../../core/interfaces';
-import type { Workspace } from '../../../core/workspace';
-import { detectFormat, formats, type DetectedFormat } from '../conversion-detect/detect-format';
+import { EngineError } from '../errors';
+import type { OfficeKind } from '../interfaces';
+import type { SourceFile } from '../pdf/operations';
+import type { Workspace } from '../workspace';
+import { detectFormat, formats, type DetectedFormat } from './detect-format';
 
 /** Each conversion route and the formats it takes (detected from the bytes, never from the name alone). */
 export const routeFormats = {
@@ -38,7 +38,7 @@ export const officeKindOf: Partial<Record<ConversionRoute, OfficeKind>> = {
 };
 
 export interface CheckedSource {
-  file: UploadedFile;
+  file: SourceFile;
   detected: DetectedFormat;
 }
 
@@ -47,13 +47,13 @@ export interface CheckedSource {
  * and, when there is one, the route that does take it.
  */
 export async function checkSource(
-  file: UploadedFile,
+  file: SourceFile,
   route: ConversionRoute,
   label = `"${file.filename}"`,
   known?: DetectedFormat,
 ): Promise<CheckedSource> {
   if (file.size === 0)
-    throw new AppError('INVALID_INPUT', `${label} is empty (0 bytes)`, { details: { file: file.filename } });
+    throw new EngineError('INVALID_INPUT', `${label} is empty (0 bytes)`, { details: { file: file.filename } });
   const detected = known ?? (await detectFormat(file.path, file.size, file.filename));
   const valid: readonly string[] = routeFormats[route];
   if (!detected.format || !valid.includes(detected.format)) {
@@ -62,7 +62,7 @@ export async function checkSource(
       : 'of a format that could not be recognised';
     const hint =
       detected.route && detected.route !== `/conversion/${route}` ? `; use POST /api/v1${detected.route}` : '';
-    throw new AppError('UNSUPPORTED_FORMAT', `${label} is ${what}; ${route} takes ${valid.join(', ')}${hint}`, {
+    throw new EngineError('UNSUPPORTED_FORMAT', `${label} is ${what}; ${route} takes ${valid.join(', ')}${hint}`, {
       details: { file: file.filename, detected: detected.format, valid },
     });
   }
@@ -91,8 +91,8 @@ export function assetName(name: string): string {
  */
 export async function htmlSite(
   ws: Workspace,
-  page: { html?: string; file?: UploadedFile },
-  assets: UploadedFile[],
+  page: { html?: string; file?: SourceFile },
+  assets: SourceFile[],
 ): Promise<{ dir: string; index: string }> {
   const dir = await ws.subdir('site');
   const index = path.join(dir, 'index.html');
@@ -102,7 +102,7 @@ export async function htmlSite(
   for (const a of assets) {
     const name = assetName(a.filename);
     if (seen.has(name.toLowerCase())) {
-      throw new AppError('INVALID_INPUT', `assets: two files are named "${name}"`, { details: { field: 'assets' } });
+      throw new EngineError('INVALID_INPUT', `assets: two files are named "${name}"`, { details: { field: 'assets' } });
     }
     seen.add(name.toLowerCase());
     await copyFile(a.path, path.join(dir, name));

@@ -2,18 +2,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompil
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZErrorResponse, ZUploadFile, type TEndpointGroup } from '@docflow/contracts';
-import { AppError } from '../../../lib/app-error';
-import { receiveUpload, type ReceivedUpload, type UploadedFile } from '../../../lib/uploads';
-import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../../../core/pdf/operations';
-import { EngineError } from '../../../core/errors';
+import { AppError } from '../lib/app-error';
+import { receiveUpload, type ReceivedUpload, type UploadedFile } from '../lib/uploads';
+import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../core/pdf/operations';
+import { EngineError } from '../core/errors';
 
 /**
- * Routes as values: each PDF route is a spec (path, form fields, files, answer) and a handler; `registerPdfRoute`
- * adds the guard, the documentation schema, the upload with the plan's caps, field parsing and the job.
+ * Processing routes as values: each route (PDF, conversion, OCR) is a spec (path, form fields, files, answer) and a
+ * handler; `registerProcessingRoute` adds the guard, the documentation schema, the upload with the plan's caps,
+ * field parsing and the job.
  */
 
 export interface FileSpec {
-  /** Form field name(s) carrying the PDF(s). */
+  /** Form field name(s) carrying the input file(s). */
   field: 'file' | 'files';
   min: number;
   max: number;
@@ -22,13 +23,13 @@ export interface FileSpec {
   extra?: Record<string, string>;
 }
 
-export interface PdfRouteContext<F> {
+export interface ProcessingRouteContext<F> {
   request: FastifyRequest;
   reply: FastifyReply;
   fields: F;
   upload: ReceivedUpload;
-  /** The uploaded PDFs, in the order sent (files of `extra` fields excluded). */
-  pdfs: UploadedFile[];
+  /** The uploaded input files, in the order sent (files of `extra` fields excluded). */
+  files: UploadedFile[];
   job: PdfJob;
   /** Check, count (against the plan) and open one uploaded PDF; the pages go to the usage meter. */
   prepare(
@@ -37,7 +38,7 @@ export interface PdfRouteContext<F> {
   ): Promise<PreparedPdf>;
 }
 
-export interface PdfRouteSpec<F extends z.ZodObject> {
+export interface ProcessingRouteSpec<F extends z.ZodObject> {
   path: string;
   /** Endpoint group checked against the key's plan, and the API reference tag (default `pdf`). */
   group?: TEndpointGroup;
@@ -49,7 +50,7 @@ export interface PdfRouteSpec<F extends z.ZodObject> {
   files: FileSpec;
   /** JSON data schema of the answer; omitted: the answer is a file (or JSON with base64 on Accept: application/json). */
   response: z.ZodType;
-  handler(ctx: PdfRouteContext<z.output<F>>): Promise<unknown>;
+  handler(ctx: ProcessingRouteContext<z.output<F>>): Promise<unknown>;
 }
 
 /** Multipart bodies are read from the parts by the handler: the body schema is for the API reference only. */
@@ -83,7 +84,10 @@ export function requestSignal(reply: FastifyReply): AbortSignal {
 /** Without a key context (never in production: the guard sets it) these bounds apply. */
 const FALLBACK_MAX_FILE = 50 * 1_048_576;
 
-export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, spec: PdfRouteSpec<F>): void {
+export function registerProcessingRoute<F extends z.ZodObject>(
+  app: FastifyInstance,
+  spec: ProcessingRouteSpec<F>,
+): void {
   const fileDoc =
     spec.files.field === 'files'
       ? { files: z.array(ZUploadFile).min(spec.files.min).max(spec.files.max).describe(spec.files.description) }
@@ -128,24 +132,24 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
         fileFields: spec.files.field === 'files' ? ['files', 'file', ...extraFields] : ['file', ...extraFields],
       });
       request.usage.bytesIn = upload.files.reduce((n, f) => n + f.size, 0);
-      const pdfs = upload.files.filter((f) => !extraFields.includes(f.field));
+      const inputs = upload.files.filter((f) => !extraFields.includes(f.field));
       for (const k of extraFields) {
         if (upload.files.filter((f) => f.field === k).length > 1)
           throw new AppError('INVALID_INPUT', `${k}: send one file at most`);
       }
-      if (pdfs.length < spec.files.min) {
+      if (inputs.length < spec.files.min) {
         throw new AppError(
           'INVALID_INPUT',
           spec.files.min === 1 && spec.files.max === 1
             ? `${spec.files.field}: ${/^([aeiou]|html)/i.test(noun) ? 'an' : 'a'} ${noun} file is required (multipart field "${spec.files.field}")`
-            : `${spec.files.field}: send between ${spec.files.min} and ${spec.files.max} ${noun} files (got ${pdfs.length})`,
+            : `${spec.files.field}: send between ${spec.files.min} and ${spec.files.max} ${noun} files (got ${inputs.length})`,
           { details: { field: spec.files.field, min: spec.files.min, max: spec.files.max } },
         );
       }
-      if (pdfs.length > spec.files.max) {
+      if (inputs.length > spec.files.max) {
         throw new AppError(
           'INVALID_INPUT',
-          `${spec.files.field}: at most ${spec.files.max} file${spec.files.max === 1 ? '' : 's'} (got ${pdfs.length})`,
+          `${spec.files.field}: at most ${spec.files.max} file${spec.files.max === 1 ? '' : 's'} (got ${inputs.length})`,
           {
             details: { field: spec.files.field, max: spec.files.max },
           },
@@ -157,18 +161,18 @@ export function registerPdfRoute<F extends z.ZodObject>(app: FastifyInstance, sp
         maxPages: limits?.maxPagesPerPdf ?? null,
       });
       let pages = 0;
-      const ctx: PdfRouteContext<z.output<F>> = {
+      const ctx: ProcessingRouteContext<z.output<F>> = {
         request,
         reply,
         fields,
         upload,
-        pdfs,
+        files: inputs,
         job,
         async prepare(file, opts = {}) {
           const label =
             opts.label ??
-            (pdfs.length > 1
-              ? `${spec.files.field}[${pdfs.indexOf(file) + 1}] ("${file.filename}")`
+            (inputs.length > 1
+              ? `${spec.files.field}[${inputs.indexOf(file) + 1}] ("${file.filename}")`
               : `"${file.filename}"`);
           try {
             const p = await preparePdf(job, file, {

@@ -1,0 +1,99 @@
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import { EngineError } from '../errors';
+import type { OutputFile, PdfJob, SourceFile } from '../pdf/operations';
+import { buildEpubHtml } from './epub';
+import { buildMarkdownHtml } from './markdown';
+import { buildTextHtml } from './text';
+import { defaultPrintOptions } from './print-options';
+import {
+  checkSource,
+  htmlSite,
+  officeKindOf,
+  routeForFormat,
+  type CheckedSource,
+  type ConversionRoute,
+} from './sources';
+import { detectFormat } from './detect-format';
+import * as convert from './to-pdf';
+
+/** The fields every conversion takes, and the office ones a route may add. */
+export interface SourceFields {
+  pageRange?: string;
+  pdfa?: boolean;
+  password?: string;
+  landscape?: boolean;
+  fitToPage?: boolean;
+}
+
+/**
+ * One source file to PDF, whatever route took it: office documents through LibreOffice, images through the image
+ * engine, HTML and the formats rendered as HTML through Chromium, PDFs as they are (auto and batch only).
+ */
+export async function convertSource(
+  job: PdfJob,
+  src: CheckedSource,
+  route: ConversionRoute | 'pdf',
+  fields: SourceFields,
+): Promise<OutputFile> {
+  const finish = { pageRange: fields.pageRange, pdfa: fields.pdfa };
+  if (route === 'pdf') return convert.finishPdf(job, src.file.path, 'converted', finish);
+  const kind = officeKindOf[route];
+  if (kind) {
+    return convert.officeToPdf(job, src.file.path, {
+      kind,
+      password: fields.password,
+      landscape: fields.landscape,
+      fitToPage: fields.fitToPage,
+      ...finish,
+    });
+  }
+  if (route === 'image-to-pdf')
+    return convert.imagesToPdf(job, [src.file.path], { pageSize: 'A4', orientation: 'auto', margin: 0 }, finish);
+  const print = defaultPrintOptions();
+  if (route === 'html-to-pdf') {
+    const site = await htmlSite(job.ws, { file: src.file }, []);
+    return convert.htmlToPdf(job, site.index, site.dir, print, finish);
+  }
+  const built = await builtHtml(job, route, src.file);
+  return convert.htmlToPdf(job, built.html, built.dir, print, finish);
+}
+
+/** Markdown, text and EPUB become an HTML page (and its assets) in a fresh directory, printed by Chromium. */
+export async function builtHtml(
+  job: PdfJob,
+  route: ConversionRoute,
+  file: SourceFile,
+): Promise<{ html: string; dir: string }> {
+  const dir = await job.ws.subdir('built');
+  if (route === 'epub-to-pdf') return { html: await buildEpubHtml(file.path, dir), dir };
+  if (route === 'text-to-pdf') return { html: await buildTextHtml(file.path, dir), dir };
+  if (route === 'markdown-to-pdf') {
+    // A fixed name: the upload's own may lack the .md the template needs (auto-to-pdf detects from the bytes).
+    const site = await htmlSite(job.ws, { html: markdownTemplate(['document.md']) }, []);
+    await copyFile(file.path, path.join(site.dir, 'document.md'));
+    return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
+  }
+  throw new EngineError('UNSUPPORTED_OPERATION', `${route} is not available on this server`, {});
+}
+
+/** Several Markdown files without a template: each one after the other, each from a new page. */
+export const markdownTemplate = (names: string[]) =>
+  `<!doctype html><html><head><meta charset="utf-8"></head><body>${names.map((n) => `<div style="page-break-after: always">{{ toHTML ${JSON.stringify(n)} }}</div>`).join('')}</body></html>`;
+
+/** The route a file goes to when the client did not say (auto-to-pdf, batch). */
+export async function autoSource(file: SourceFile): Promise<{ route: ConversionRoute | 'pdf'; src: CheckedSource }> {
+  const detected = await detectFormat(file.path, file.size, file.filename);
+  if (detected.format === 'pdf') return { route: 'pdf', src: { file, detected } };
+  const route = routeForFormat(detected.format);
+  if (!route) {
+    throw new EngineError(
+      'UNSUPPORTED_FORMAT',
+      `"${file.filename}" is ${detected.format ? `a ${detected.format.toUpperCase()} file` : 'of a format that could not be recognised'}, which cannot be converted to PDF; GET /api/v1/conversion/formats lists what can`,
+      {
+        details: { file: file.filename, detected: detected.format },
+      },
+    );
+  }
+  return { route, src: await checkSource(file, route, undefined, detected) };
+}
