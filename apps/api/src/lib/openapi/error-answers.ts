@@ -1,0 +1,114 @@
+import { errorStatus, type EndpointInfo, type TErrorCode } from '@docflow/contracts';
+
+/** How a route is called, as far as its possible error answers go. */
+export type RouteTraits =
+  | { kind: 'public' | 'account' | 'admin'; method: string; validates: boolean; operationId: string }
+  | { kind: 'processing'; method: string; validates: boolean; endpoint: EndpointInfo };
+
+/** Any route can fail on the server's side. */
+const server: TErrorCode[] = ['INTERNAL_ERROR'];
+/** Fastify parses a body on these methods whatever the route expects: bad JSON, too big, an unknown media type. */
+const bodyMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const body: TErrorCode[] = ['INVALID_JSON', 'BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+/** A body, query or path parameter checked against the route's schema. */
+const input: TErrorCode[] = ['VALIDATION_ERROR'];
+/** plugins/authenticate.ts: the dashboard's access token, its session and its account. */
+const accessToken: TErrorCode[] = ['UNAUTHORIZED', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'ACCOUNT_DISABLED'];
+const adminRole: TErrorCode[] = ['INSUFFICIENT_ROLE'];
+/** plugins/api-key-auth.ts, plan-gate.ts and rate-limits.ts: the key, its plan and its limits. */
+const apiKey: TErrorCode[] = [
+  'API_KEY_REQUIRED',
+  'INVALID_API_KEY',
+  'ACCOUNT_DISABLED',
+  'TOO_MANY_ATTEMPTS',
+  'PLAN_EXPIRED',
+  'RATE_LIMIT_EXCEEDED',
+  'QUOTA_EXCEEDED',
+];
+/** Every group but the one every plan may call can be outside the key's plan. */
+const groupGate: TErrorCode[] = ['ENDPOINT_NOT_ALLOWED'];
+/** lib/uploads.ts and @fastify/multipart: the form, its files and its fields. */
+const upload: TErrorCode[] = ['INVALID_MULTIPART', 'FILE_TOO_LARGE', 'INVALID_INPUT'];
+/** The processing core's errors (core/errors.ts) as plugins/error-handler.ts maps them, for every engine. */
+const engine: TErrorCode[] = [
+  'INVALID_INPUT',
+  'UNSUPPORTED_FORMAT',
+  'ENGINE_FAILED',
+  'SERVICE_UNAVAILABLE',
+  'QUEUE_FULL',
+  'TIMEOUT',
+];
+/** What the engines that read documents (PDF, office, HTML, images, scans) refuse them for. */
+const documents: TErrorCode[] = [
+  'INVALID_PDF',
+  'INVALID_DOCUMENT',
+  'PASSWORD_REQUIRED',
+  'WRONG_PASSWORD',
+  'PAGE_LIMIT_EXCEEDED',
+];
+/** Conversions that load pages fetch URLs, and refuse private or non-public addresses. */
+const fetchesUrls: TErrorCode[] = ['URL_NOT_ALLOWED'];
+/** Listings of what this server can do that ask the engines. */
+const asksEngines: TErrorCode[] = ['SERVICE_UNAVAILABLE'];
+
+/**
+ * What an account or public route's own logic refuses with, beyond what every route of its kind can answer. Keyed by
+ * operationId; read from the services each route calls (services/accounts, api-keys, subscriptions, plans, …).
+ */
+const routeCodes: Record<string, TErrorCode[]> = {
+  ready: ['SERVICE_UNAVAILABLE'],
+  authRegister: ['EMAIL_TAKEN', 'WEAK_PASSWORD', 'RATE_LIMIT_EXCEEDED'],
+  authVerifyEmail: ['INVALID_LINK', 'LINK_EXPIRED', 'ACCOUNT_DISABLED'],
+  authResendVerification: ['RATE_LIMIT_EXCEEDED'],
+  authLogin: ['INVALID_CREDENTIALS', 'EMAIL_NOT_VERIFIED', 'ACCOUNT_DISABLED', 'TOO_MANY_ATTEMPTS'],
+  authRefresh: ['INVALID_TOKEN', 'ACCOUNT_DISABLED'],
+  authForgotPassword: ['RATE_LIMIT_EXCEEDED'],
+  authResetPassword: ['INVALID_LINK', 'LINK_EXPIRED', 'ACCOUNT_DISABLED', 'WEAK_PASSWORD'],
+  authChangePassword: ['INVALID_CREDENTIALS', 'WEAK_PASSWORD', 'TOO_MANY_ATTEMPTS'],
+  authSessionsDelete: ['NOT_FOUND'],
+  notificationsRead: ['NOT_FOUND'],
+  plansCompare: ['NOT_FOUND'],
+  plansGet: ['NOT_FOUND'],
+  mySubscriptionsCreate: ['NOT_FOUND', 'TRIAL_ALREADY_USED'],
+  myApiKeysCreate: ['NOT_FOUND', 'PLAN_NOT_OWNED', 'KEY_LIMIT_REACHED', 'RATE_LIMIT_EXCEEDED'],
+  myApiKeysGet: ['NOT_FOUND'],
+  myApiKeysUpdate: ['NOT_FOUND'],
+  myApiKeysDelete: ['NOT_FOUND'],
+  myApiKeysRegenerate: ['NOT_FOUND'],
+};
+
+/** The error codes a route can answer with: what its kind, its method and its inputs allow, and its own refusals. */
+export function errorCodesOf(route: RouteTraits): TErrorCode[] {
+  const codes = [...server];
+  if (bodyMethods.has(route.method)) codes.push(...body);
+  if (route.validates) codes.push(...input);
+  if (route.kind === 'processing') {
+    const { endpoint } = route;
+    codes.push(...apiKey);
+    if (endpoint.group !== '*') codes.push(...groupGate);
+    if (endpoint.body === 'multipart') codes.push(...upload);
+    if (endpoint.body === 'none') {
+      if (endpoint.group === 'ocr' || endpoint.group === 'conversion') codes.push(...asksEngines);
+    } else {
+      codes.push(...input, ...engine);
+      if (endpoint.group !== 'qrcode') codes.push(...documents);
+      if (endpoint.group === 'conversion') codes.push(...fetchesUrls);
+    }
+  } else {
+    if (route.kind !== 'public') codes.push(...accessToken);
+    if (route.kind === 'admin') codes.push(...adminRole);
+    codes.push(...(routeCodes[route.operationId] ?? []));
+  }
+  return [...new Set(codes)];
+}
+
+/** The codes grouped by HTTP status, statuses in order, codes in the order of the contracts' table. */
+export function errorCodesByStatus(codes: readonly TErrorCode[]): Map<number, TErrorCode[]> {
+  const byStatus = new Map<number, TErrorCode[]>();
+  for (const code of Object.keys(errorStatus) as TErrorCode[]) {
+    if (!codes.includes(code)) continue;
+    const status = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}

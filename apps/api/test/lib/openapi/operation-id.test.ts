@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../helper';
+import { operationIdOf } from '../../../src/lib/openapi/operation-id';
+
+/**
+ * Every operation's id, as generated clients name their methods: a change here renames a method in every client,
+ * so it must be deliberate (and this list updated with it).
+ */
+const expected: [string, string][] = [
+  ['GET /health', 'health'],
+  ['GET /ready', 'ready'],
+  ['POST /api/v1/auth/register', 'authRegister'],
+  ['GET /api/v1/auth/verify-email', 'authVerifyEmail'],
+  ['POST /api/v1/auth/resend-verification', 'authResendVerification'],
+  ['POST /api/v1/auth/login', 'authLogin'],
+  ['POST /api/v1/auth/refresh', 'authRefresh'],
+  ['POST /api/v1/auth/logout', 'authLogout'],
+  ['POST /api/v1/auth/forgot-password', 'authForgotPassword'],
+  ['POST /api/v1/auth/reset-password', 'authResetPassword'],
+  ['POST /api/v1/auth/change-password', 'authChangePassword'],
+  ['POST /api/v1/auth/validate-password', 'authValidatePassword'],
+  ['GET /api/v1/auth/me', 'authMe'],
+  ['PATCH /api/v1/auth/me', 'authMeUpdate'],
+  ['GET /api/v1/auth/sessions', 'authSessionsList'],
+  ['DELETE /api/v1/auth/sessions/{id}', 'authSessionsDelete'],
+  ['POST /api/v1/auth/revoke-all-sessions', 'authRevokeAllSessions'],
+  ['GET /api/v1/notifications', 'notificationsList'],
+  ['POST /api/v1/notifications/{id}/read', 'notificationsRead'],
+  ['POST /api/v1/notifications/read-all', 'notificationsReadAll'],
+  ['POST /api/v1/pdf/merge', 'pdfMerge'],
+  ['POST /api/v1/pdf/split', 'pdfSplit'],
+  ['POST /api/v1/pdf/extract-pages', 'pdfExtractPages'],
+  ['POST /api/v1/pdf/delete-pages', 'pdfDeletePages'],
+  ['POST /api/v1/pdf/rotate', 'pdfRotate'],
+  ['POST /api/v1/pdf/reorder', 'pdfReorder'],
+  ['POST /api/v1/pdf/watermark', 'pdfWatermark'],
+  ['POST /api/v1/pdf/page-numbers', 'pdfPageNumbers'],
+  ['POST /api/v1/pdf/protect', 'pdfProtect'],
+  ['POST /api/v1/pdf/unlock', 'pdfUnlock'],
+  ['POST /api/v1/pdf/metadata', 'pdfMetadata'],
+  ['POST /api/v1/pdf/metadata/update', 'pdfMetadataUpdate'],
+  ['POST /api/v1/pdf/analyze', 'pdfAnalyze'],
+  ['POST /api/v1/pdf/extract-text', 'pdfExtractText'],
+  ['POST /api/v1/pdf/compress', 'pdfCompress'],
+  ['POST /api/v1/pdf/compression-analysis', 'pdfCompressionAnalysis'],
+  ['POST /api/v1/pdf/to-images', 'pdfToImages'],
+  ['POST /api/v1/pdf/extract-images', 'pdfExtractImages'],
+  ['POST /api/v1/pdf/flatten', 'pdfFlatten'],
+  ['POST /api/v1/pdf/repair', 'pdfRepair'],
+  ['POST /api/v1/pdf/to-pdfa', 'pdfToPdfa'],
+  ['POST /api/v1/qrcode/url', 'qrcodeUrl'],
+  ['POST /api/v1/qrcode/wifi', 'qrcodeWifi'],
+  ['POST /api/v1/qrcode/contact', 'qrcodeContact'],
+  ['POST /api/v1/qrcode/event', 'qrcodeEvent'],
+  ['POST /api/v1/qrcode/location', 'qrcodeLocation'],
+  ['POST /api/v1/qrcode/sms', 'qrcodeSms'],
+  ['POST /api/v1/qrcode/email', 'qrcodeEmail'],
+  ['POST /api/v1/qrcode/phone', 'qrcodePhone'],
+  ['POST /api/v1/qrcode/text', 'qrcodeText'],
+  ['POST /api/v1/qrcode/generic', 'qrcodeGeneric'],
+  ['GET /api/v1/qrcode/types', 'qrcodeTypes'],
+  ['POST /api/v1/qrcode/decode', 'qrcodeDecode'],
+  ['GET /api/v1/plans', 'plansList'],
+  ['GET /api/v1/plans/compare', 'plansCompare'],
+  ['GET /api/v1/plans/recommendations', 'plansRecommendations'],
+  ['GET /api/v1/plans/{name}', 'plansGet'],
+  ['GET /api/v1/my/subscriptions', 'mySubscriptionsList'],
+  ['POST /api/v1/my/subscriptions', 'mySubscriptionsCreate'],
+  ['GET /api/v1/my/api-keys', 'myApiKeysList'],
+  ['POST /api/v1/my/api-keys', 'myApiKeysCreate'],
+  ['GET /api/v1/my/api-keys/{id}', 'myApiKeysGet'],
+  ['PUT /api/v1/my/api-keys/{id}', 'myApiKeysUpdate'],
+  ['DELETE /api/v1/my/api-keys/{id}', 'myApiKeysDelete'],
+  ['POST /api/v1/my/api-keys/{id}/regenerate', 'myApiKeysRegenerate'],
+  ['GET /api/v1/my/usage', 'myUsage'],
+  ['GET /api/v1/my/dashboard', 'myDashboard'],
+  ['GET /api/v1/admin/stats/overview', 'adminStatsOverview'],
+  ['GET /api/v1/ping', 'ping'],
+  ['POST /api/v1/conversion/detect', 'conversionDetect'],
+  ['POST /api/v1/conversion/word-to-pdf', 'conversionWordToPdf'],
+  ['POST /api/v1/conversion/excel-to-pdf', 'conversionExcelToPdf'],
+  ['POST /api/v1/conversion/powerpoint-to-pdf', 'conversionPowerpointToPdf'],
+  ['POST /api/v1/conversion/html-to-pdf', 'conversionHtmlToPdf'],
+  ['POST /api/v1/conversion/url-to-pdf', 'conversionUrlToPdf'],
+  ['POST /api/v1/conversion/markdown-to-pdf', 'conversionMarkdownToPdf'],
+  ['POST /api/v1/conversion/text-to-pdf', 'conversionTextToPdf'],
+  ['POST /api/v1/conversion/epub-to-pdf', 'conversionEpubToPdf'],
+  ['POST /api/v1/conversion/image-to-pdf', 'conversionImageToPdf'],
+  ['POST /api/v1/conversion/auto-to-pdf', 'conversionAutoToPdf'],
+  ['POST /api/v1/conversion/batch-to-pdf', 'conversionBatchToPdf'],
+  ['GET /api/v1/conversion/formats', 'conversionFormats'],
+  ['POST /api/v1/ocr/extract', 'ocrExtract'],
+  ['POST /api/v1/ocr/enhanced', 'ocrEnhanced'],
+  ['POST /api/v1/ocr/analyze-quality', 'ocrAnalyzeQuality'],
+  ['POST /api/v1/ocr/searchable-pdf', 'ocrSearchablePdf'],
+  ['GET /api/v1/ocr/languages', 'ocrLanguages'],
+];
+
+describe('operationIdOf', () => {
+  it('names processing endpoints after their catalogue path', () => {
+    expect(operationIdOf('POST', '/api/v1/pdf/merge')).toBe('pdfMerge');
+    expect(operationIdOf('POST', '/api/v1/conversion/word-to-pdf')).toBe('conversionWordToPdf');
+    expect(operationIdOf('POST', '/api/v1/pdf/metadata/update')).toBe('pdfMetadataUpdate');
+    expect(operationIdOf('GET', '/api/v1/ping')).toBe('ping');
+  });
+
+  it('names account routes after their path and method, REST style', () => {
+    expect(operationIdOf('POST', '/api/v1/auth/login')).toBe('authLogin');
+    expect(operationIdOf('GET', '/api/v1/my/api-keys')).toBe('myApiKeysList');
+    expect(operationIdOf('POST', '/api/v1/my/api-keys')).toBe('myApiKeysCreate');
+    expect(operationIdOf('GET', '/api/v1/my/api-keys/{id}')).toBe('myApiKeysGet');
+    expect(operationIdOf('PUT', '/api/v1/my/api-keys/{id}')).toBe('myApiKeysUpdate');
+    expect(operationIdOf('DELETE', '/api/v1/my/api-keys/{id}')).toBe('myApiKeysDelete');
+    expect(operationIdOf('POST', '/api/v1/my/api-keys/{id}/regenerate')).toBe('myApiKeysRegenerate');
+    expect(operationIdOf('PATCH', '/api/v1/auth/me')).toBe('authMeUpdate');
+  });
+
+  it('does not depend on the prefix, a trailing slash, the parameter syntax or the method case', () => {
+    expect(operationIdOf('get', '/api/v1/plans/')).toBe(operationIdOf('GET', '/api/v1/plans'));
+    expect(operationIdOf('GET', '/plans')).toBe('plansList');
+    expect(operationIdOf('GET', '/api/v1/plans/:name')).toBe(operationIdOf('GET', '/api/v1/plans/{name}'));
+  });
+});
+
+describe('the served document', () => {
+  let t: TestApp;
+  let operations: [string, string][];
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const doc = (await t.app.inject({ url: '/api-docs/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]): [string, string] => [
+        `${method.toUpperCase()} ${path}`,
+        op.operationId ?? '',
+      ]),
+    );
+  });
+  afterAll(() => t.close());
+
+  it('gives every operation the id of the rule, each one unique', () => {
+    for (const [route, id] of operations) {
+      const [method, path] = route.split(' ') as [string, string];
+      expect(id, route).toBe(operationIdOf(method, path));
+    }
+    const ids = operations.map(([, id]) => id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('keeps every id stable', () => {
+    expect(Object.fromEntries(operations)).toEqual(Object.fromEntries(expected));
+  });
+});
