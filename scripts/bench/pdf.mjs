@@ -26,11 +26,14 @@ export async function serve() {
   const { users } = await api('data/schema/index.ts');
   const { createApiKey } = await api('services/api-keys/index.ts');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-bench-'));
+  // The engine settings of the environment (PDF_*_ENGINES, PROCESSING_*) apply, as they do to the server.
   const config = loadConfig({
+    ...process.env,
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     WEB_DIST: path.join(dataDir, 'none'),
+    REDIS_URL: '', // limits in memory: the bench measures the engines
   });
   const database = await openDatabase({});
   await migrate(database);

@@ -85,7 +85,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     limits: { fileSize: 512 * 1_048_576, files: 50, fields: 100, fieldSize: 1_048_576 },
   });
   await app.register(requestWorkspace);
-  app.decorate('engines', createEngines()); // processing engine chains from PDF_*_ENGINES, PROCESSING_* (config/engines.ts)
+  app.decorate('engines', createEngines(config.engines)); // chains from PDF_*_ENGINES, PROCESSING_* (config/engines.ts)
   app.onShutdown(() => app.engines.close());
   app.decorateRequest('usage', null as never);
   app.addHook('onRequest', async (request) => {

@@ -1,5 +1,6 @@
 import closeWithGrace from './lib/close-with-grace';
-import { ConfigError, loadConfig } from './config/env';
+import { ConfigError } from './config/config-error';
+import { loadConfig } from './config/env';
 import { openDatabase } from './data/db';
 import { migrate } from './data/migrate';
 import { buildApp } from './app';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { ConfigError } from './env';
+import { ConfigError } from './config-error';
 import { engineModules } from '../core/modules/index';
 import { Engines, type EnginesOptions } from '../core/engines';
 import type { OperationName } from '../core/interfaces';
@@ -98,7 +98,7 @@ function moduleById(id: string): EngineModule<Record<string, unknown>> | undefin
 }
 
 /** Parse the engine settings; throws ConfigError naming every bad variable. */
-export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EnginesOptions {
+export function loadEngineConfig(env: NodeJS.ProcessEnv): EnginesOptions {
   const issues: string[] = [];
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = ZProcessingEnv.safeParse(cleaned);
@@ -162,12 +162,12 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EnginesO
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The processing engines and their chains, built from the environment at boot. */
+    /** The processing engines and their chains, built from the configuration at boot. */
     engines: Engines;
   }
 }
 
-/** The server's engines from the environment (throws ConfigError on bad settings, stopping the start). */
-export function createEngines(env: NodeJS.ProcessEnv = process.env): Engines {
-  return new Engines(engineModules, loadEngineConfig(env));
+/** The server's engines from their validated settings (`Config.engines`, or loadEngineConfig in tests). */
+export function createEngines(settings: EnginesOptions): Engines {
+  return new Engines(engineModules, settings);
 }

@@ -3,6 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { EnginesOptions } from '../core/engines';
+import { ConfigError } from './config-error';
+import { loadEngineConfig } from './engines';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -69,13 +72,8 @@ export interface Config extends Env {
   jwtSecret: Uint8Array;
   /** Where request workspaces and other scratch files go. */
   tmpDir: string;
-}
-
-export class ConfigError extends Error {
-  constructor(public readonly issues: string[]) {
-    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
+  /** The engine chains, processing limits and each engine module's settings (config/engines.ts). */
+  engines: EnginesOptions;
 }
 
 /** Parse the environment. Throws ConfigError naming each bad variable. */
@@ -101,8 +99,24 @@ function loadOrCreateSecrets(dataDir: string): { jwtSecret: string } {
   return secrets;
 }
 
+/**
+ * The whole configuration, read once at start (server, CLI) and handed to buildApp: nothing below reads
+ * `process.env`. Throws ConfigError naming every bad variable, of the server and of the engines alike.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = parseEnv(env);
+  const issues: string[] = [];
+  const attempt = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(...err.issues);
+      return undefined;
+    }
+  };
+  const parsed = attempt(() => parseEnv(env));
+  const engines = attempt(() => loadEngineConfig(env));
+  if (!parsed || !engines) throw new ConfigError(issues);
   const dataDir = path.resolve(parsed.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const jwtSecret = parsed.JWT_SECRET ?? loadOrCreateSecrets(dataDir).jwtSecret;
@@ -112,5 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
     jwtSecret: new TextEncoder().encode(jwtSecret),
     tmpDir: path.resolve(parsed.DOCFLOW_TMP_DIR ?? os.tmpdir()),
+    engines,
   };
 }

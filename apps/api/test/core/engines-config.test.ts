@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/env';
+import { ConfigError } from '../../src/config/config-error';
 import { createEngines, loadEngineConfig } from '../../src/config/engines';
 
 describe('engine configuration', () => {
@@ -22,7 +22,7 @@ describe('engine configuration', () => {
     expect(c.chains.toPdfa).toEqual([]);
     expect(c.queueSize).toBe(7);
     expect(c.moduleConfig.qpdf).toEqual({ BIN: '/usr/bin/qpdf' });
-    expect(createEngines({ PDF_PDFA_ENGINES: 'none' }).has('toPdfa')).toBe(false);
+    expect(createEngines(loadEngineConfig({ PDF_PDFA_ENGINES: 'none' })).has('toPdfa')).toBe(false);
   });
 
   it('an unknown engine id, or one that cannot do the operation, stops the start naming the variable', () => {
@@ -46,7 +46,7 @@ describe('engine configuration', () => {
   });
 
   it('health checks every engine in use', async () => {
-    const h = await createEngines({}).health();
+    const h = await createEngines(loadEngineConfig({})).health();
     for (const id of ['qpdf', 'poppler', 'pdf-lib', 'ghostscript', 'qrcode', 'zbar'])
       expect(h[id], id).toMatchObject({ ok: true });
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngines } from '../../src/config/engines';
+import { createEngines, loadEngineConfig } from '../../src/config/engines';
 import type { Engines } from '../../src/core/engines';
 import type { Engine, OpContext } from '../../src/core/interfaces';
 import { printf2 } from '../../src/core/modules/pdf-scan/boxes';
@@ -49,12 +49,14 @@ const ctx: OpContext = { scratch: mkdtempSync(path.join(os.tmpdir(), 'docflow-sc
 const workspaces: Workspace[] = [];
 
 beforeAll(() => {
-  engines = createEngines({ PROCESSING_TIMEOUT_MS: '20000' });
-  toolsOnly = createEngines({
-    PROCESSING_TIMEOUT_MS: '20000',
-    PDF_PAGE_COUNT_ENGINES: 'qpdf,poppler',
-    PDF_PAGE_BOXES_ENGINES: 'poppler',
-  });
+  engines = createEngines(loadEngineConfig({ PROCESSING_TIMEOUT_MS: '20000' }));
+  toolsOnly = createEngines(
+    loadEngineConfig({
+      PROCESSING_TIMEOUT_MS: '20000',
+      PDF_PAGE_COUNT_ENGINES: 'qpdf,poppler',
+      PDF_PAGE_BOXES_ENGINES: 'poppler',
+    }),
+  );
   const engineCtx = { tools: engines.tools, maxOutputBytes: 64 * 1024 * 1024 };
   scan = pdfScanModule.create({}, engineCtx);
   poppler = popplerModule.create(popplerModule.configSchema.parse({}), engineCtx);

@@ -27,9 +27,7 @@ describe('health and errors', () => {
   });
 
   it('GET /ready is 503 naming the engine that cannot run', async () => {
-    process.env.QPDF_BIN = '/nonexistent/qpdf';
-    const broken = await buildTestApp();
-    delete process.env.QPDF_BIN;
+    const broken = await buildTestApp({ env: { QPDF_BIN: '/nonexistent/qpdf' } });
     try {
       const res = await broken.app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(503);

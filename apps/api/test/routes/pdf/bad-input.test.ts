@@ -28,14 +28,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api.t.close();
-  for (const k of [
-    'PROCESSING_TIMEOUT_MS',
-    'PROCESSING_MAX_OUTPUT_MB',
-    'PROCESSING_MEMORY_LIMIT_MB',
-    'PROCESSING_CONCURRENCY',
-    'PROCESSING_QUEUE_SIZE',
-  ])
-    delete process.env[k];
 });
 
 async function stillServes() {
