@@ -1,70 +1,24 @@
-import { and, count, desc, eq, gte, isNull, sql } from 'drizzle-orm';
-import { usagePeriodDays, type TRecommendation, type TUsageAnalytics, type TUsagePeriod } from '@docflow/contracts';
+import { and, eq, gte, sql } from 'drizzle-orm';
+import { usagePeriodDays, type TUsageAnalytics, type TUsagePeriod } from '@docflow/contracts';
 import type { Db } from '../../data/db';
-import { apiKeys, plans, usageDaily, usageEvents, users } from '../../data/schema/index';
+import { apiKeys, plans, usageDaily, users } from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
 import { effectiveLimits, monthStartDay } from '../api-keys/index';
-import { activeRevenue, ownedPlans, primaryPlanName } from '../subscriptions/index';
+import { ownedPlans, primaryPlanName } from '../subscriptions/index';
+import { errorDetails } from './error-details';
+import { recommendations } from './recommendations';
+import { dailyRows, dayStr, periodDays, rate, round1, series, totals, type DailyRow } from './rollups';
 
-const DAY = 86_400_000;
-const dayStr = (d: Date) => d.toISOString().slice(0, 10);
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const rate = (ok: number, total: number) => (total === 0 ? 100 : round1((ok / total) * 100));
+/**
+ * The usage analytics of one user (GET /my/usage) and the dashboard's figures drawn from them: real figures from the
+ * daily rollups, every day of the period. `getMyUsage` reads what it needs once, then each section of the answer is
+ * built by its own function below.
+ */
 
-/** Requests of a key counted against its quota since `monthStart` (the limiter seeds its month counter with this). */
-export async function monthCountedBefore(db: Db, keyId: string, monthStart: Date): Promise<number> {
-  const [r] = await db
-    .select({ n: sql<number>`coalesce(sum(${usageDaily.counted}), 0)::int` })
-    .from(usageDaily)
-    .where(and(eq(usageDaily.keyId, keyId), gte(usageDaily.day, dayStr(monthStart))));
-  return r?.n ?? 0;
-}
-
-/** Every UTC day from `days - 1` days ago to today. */
-function periodDays(days: number, now: Date): string[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: days }, (_, i) => dayStr(new Date(today - (days - 1 - i) * DAY)));
-}
-
-interface DailyRow {
-  day: string;
-  keyId: string;
-  endpoint: string;
-  group: string;
-  requests: number;
-  counted: number;
-  errors: number;
-  dur: number;
-}
-
-async function dailyRows(db: Db, userId: string | null, from: string): Promise<DailyRow[]> {
-  const rows = await db
-    .select({
-      day: usageDaily.day,
-      keyId: usageDaily.keyId,
-      endpoint: usageDaily.endpoint,
-      group: usageDaily.endpointGroup,
-      requests: usageDaily.requests,
-      counted: usageDaily.counted,
-      errors: usageDaily.errors,
-      dur: usageDaily.totalDurationMs,
-    })
-    .from(usageDaily)
-    .where(userId ? and(eq(usageDaily.userId, userId), gte(usageDaily.day, from)) : gte(usageDaily.day, from));
-  return rows.map((r) => ({ ...r, dur: Number(r.dur) }));
-}
-
-function series(rows: DailyRow[], days: string[]) {
-  const by = new Map(days.map((d) => [d, { date: d, requests: 0, errors: 0 }]));
-  for (const r of rows) {
-    const p = by.get(r.day);
-    if (p) {
-      p.requests += r.requests;
-      p.errors += r.errors;
-    }
-  }
-  return [...by.values()];
-}
+type UserKey = Awaited<ReturnType<typeof userKeys>>[number];
+type OwnedPlan = Awaited<ReturnType<typeof ownedPlans>>[number];
+type KeyTally = { requests: number; errors: number };
+type EndpointTally = { group: string; requests: number; errors: number; dur: number };
 
 async function userKeys(db: Db, userId: string) {
   return db
@@ -75,46 +29,21 @@ async function userKeys(db: Db, userId: string) {
     .orderBy(apiKeys.createdAt);
 }
 
-const order = { high: 0, medium: 1, low: 2 } as const;
+/** Requests counted against the quota this month, per key. */
+async function monthCountsByKey(db: Db, userId: string, month: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ keyId: usageDaily.keyId, n: sql<number>`coalesce(sum(${usageDaily.counted}), 0)::int` })
+    .from(usageDaily)
+    .where(and(eq(usageDaily.userId, userId), gte(usageDaily.day, month)))
+    .groupBy(usageDaily.keyId);
+  return new Map(rows.map((r) => [r.keyId, r.n]));
+}
 
-/** The usage analytics of one user (GET /my/usage): real figures from the rollups, every day of the period. */
-export async function getMyUsage(
-  db: Db,
-  userId: string,
-  q: { period: TUsagePeriod; includeRecommendations: boolean; includeErrorDetails: boolean },
-  now = new Date(),
-): Promise<TUsageAnalytics> {
-  const [user] = await db
-    .select({ createdAt: users.createdAt, activePlan: users.activePlan })
-    .from(users)
-    .where(eq(users.id, userId));
-  if (!user) throw new AppError('NOT_FOUND', 'User not found');
-  const days = periodDays(usagePeriodDays[q.period], now);
-  const from = days[0]!;
-  const month = monthStartDay(now);
-  const [keys, rows, owned, monthRows] = await Promise.all([
-    userKeys(db, userId),
-    dailyRows(db, userId, from),
-    ownedPlans(db, userId, now),
-    db
-      .select({ keyId: usageDaily.keyId, n: sql<number>`coalesce(sum(${usageDaily.counted}), 0)::int` })
-      .from(usageDaily)
-      .where(and(eq(usageDaily.userId, userId), gte(usageDaily.day, month)))
-      .groupBy(usageDaily.keyId),
-  ]);
-  const monthByKey = new Map(monthRows.map((r) => [r.keyId, r.n]));
-  const live = keys.filter((k) => k.key.deletedAt === null);
-  const active = live.filter((k) => k.key.isActive && (!k.key.expiresAt || k.key.expiresAt > now));
-
-  let total = 0;
-  let errors = 0;
-  let dur = 0;
-  const perKey = new Map<string, { requests: number; errors: number }>();
-  const perEndpoint = new Map<string, { group: string; requests: number; errors: number; dur: number }>();
+/** The period's rows summed per key and per endpoint. */
+function tallyByKeyAndEndpoint(rows: DailyRow[]) {
+  const perKey = new Map<string, KeyTally>();
+  const perEndpoint = new Map<string, EndpointTally>();
   for (const r of rows) {
-    total += r.requests;
-    errors += r.errors;
-    dur += r.dur;
     const k = perKey.get(r.keyId) ?? { requests: 0, errors: 0 };
     k.requests += r.requests;
     k.errors += r.errors;
@@ -125,10 +54,18 @@ export async function getMyUsage(
     e.dur += r.dur;
     perEndpoint.set(r.endpoint, e);
   }
-  const successRate = rate(total - errors, total);
-  const avgResponseTime = total ? round1(dur / total) : 0;
+  return { perKey, perEndpoint };
+}
 
-  const primaryName = primaryPlanName(owned, user.activePlan);
+/** The plans section: the user's primary plan, every plan their keys use, and each active key's month quota use. */
+function planLimits(
+  owned: OwnedPlan[],
+  activePlan: string | null,
+  active: UserKey[],
+  monthByKey: Map<string, number>,
+  perKey: Map<string, KeyTally>,
+) {
+  const primaryName = primaryPlanName(owned, activePlan);
   const primary = owned.find((o) => o.plan.name === primaryName)?.plan ?? owned[0]?.plan;
   const planNames = [...new Set([primaryName, ...active.map((k) => k.plan.name)])];
   const monthUsage = [...monthByKey.values()].reduce((a, b) => a + b, 0);
@@ -145,8 +82,22 @@ export async function getMyUsage(
       totalUsage: perKey.get(k.key.id)?.requests ?? 0,
     };
   });
+  const limits: TUsageAnalytics['limits'] = {
+    hasMultiplePlans: planNames.length > 1,
+    plans: planNames,
+    planName: primary?.name ?? 'free',
+    planDisplayName: primary?.displayName ?? 'Free',
+    maxRequestsPerMonth: maxMonth,
+    currentMonthUsage: monthUsage,
+    utilizationRate: { monthly: maxMonth ? round1((monthUsage / maxMonth) * 100) : 0 },
+    planBreakdown: breakdown,
+  };
+  return { limits, primary };
+}
 
-  const byApiKey = keys
+/** Calls per key over the period, busiest first; deleted keys only when they made calls in it. */
+function usageByKey(keys: UserKey[], perKey: Map<string, KeyTally>) {
+  return keys
     .filter((k) => k.key.deletedAt === null || perKey.has(k.key.id))
     .map((k) => {
       const s = perKey.get(k.key.id) ?? { requests: 0, errors: 0 };
@@ -159,8 +110,11 @@ export async function getMyUsage(
       };
     })
     .sort((a, b) => b.requests - a.requests);
+}
 
-  const byEndpoint = Object.fromEntries(
+/** Calls per endpoint over the period, busiest first. */
+function usageByEndpoint(perEndpoint: Map<string, EndpointTally>) {
+  return Object.fromEntries(
     [...perEndpoint]
       .sort((a, b) => b[1].requests - a[1].requests)
       .map(([path, e]) => [
@@ -173,6 +127,34 @@ export async function getMyUsage(
         },
       ]),
   );
+}
+
+/** The usage analytics of one user (GET /my/usage). */
+export async function getMyUsage(
+  db: Db,
+  userId: string,
+  q: { period: TUsagePeriod; includeRecommendations: boolean; includeErrorDetails: boolean },
+  now = new Date(),
+): Promise<TUsageAnalytics> {
+  const [user] = await db
+    .select({ createdAt: users.createdAt, activePlan: users.activePlan })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  const days = periodDays(usagePeriodDays[q.period], now);
+  const from = days[0]!;
+  const [keys, rows, owned, monthByKey] = await Promise.all([
+    userKeys(db, userId),
+    dailyRows(db, userId, from),
+    ownedPlans(db, userId, now),
+    monthCountsByKey(db, userId, monthStartDay(now)),
+  ]);
+  const live = keys.filter((k) => k.key.deletedAt === null);
+  const active = live.filter((k) => k.key.isActive && (!k.key.expiresAt || k.key.expiresAt > now));
+
+  const sum = totals(rows);
+  const { perKey, perEndpoint } = tallyByKeyAndEndpoint(rows);
+  const { limits, primary } = planLimits(owned, user.activePlan, active, monthByKey, perKey);
 
   const out: TUsageAnalytics = {
     period: q.period,
@@ -181,126 +163,28 @@ export async function getMyUsage(
     summary: {
       totalApiKeys: live.length,
       activeApiKeys: active.length,
-      totalRequests: total,
-      successRate,
+      totalRequests: sum.requests,
+      successRate: sum.successRate,
       memberSince: user.createdAt.toISOString(),
-      avgResponseTime,
+      avgResponseTime: sum.avgResponseTime,
     },
-    limits: {
-      hasMultiplePlans: planNames.length > 1,
-      plans: planNames,
-      planName: primary?.name ?? 'free',
-      planDisplayName: primary?.displayName ?? 'Free',
-      maxRequestsPerMonth: maxMonth,
-      currentMonthUsage: monthUsage,
-      utilizationRate: { monthly: maxMonth ? round1((monthUsage / maxMonth) * 100) : 0 },
-      planBreakdown: breakdown,
-    },
-    usage: { byDay: series(rows, days), byApiKey, byEndpoint },
+    limits,
+    usage: { byDay: series(rows, days), byApiKey: usageByKey(keys, perKey), byEndpoint: usageByEndpoint(perEndpoint) },
   };
   if (q.includeRecommendations) {
     out.recommendations = recommendations({
       keys: live.length,
-      total,
-      successRate,
-      avgResponseTime,
-      breakdown,
+      total: sum.requests,
+      successRate: sum.successRate,
+      avgResponseTime: sum.avgResponseTime,
+      breakdown: limits.planBreakdown,
       primary: primary ? { name: primary.name, displayName: primary.displayName } : null,
-      userUtilization: out.limits.utilizationRate.monthly,
+      userUtilization: limits.utilizationRate.monthly,
       unused: active.filter((k) => !perKey.has(k.key.id)).map((k) => k.key.name),
     });
   }
   if (q.includeErrorDetails) out.errors = await errorDetails(db, userId, new Date(`${from}T00:00:00Z`), keys);
   return out;
-}
-
-function recommendations(f: {
-  keys: number;
-  total: number;
-  successRate: number;
-  avgResponseTime: number;
-  breakdown: Array<{ keyName: string; planName: string; utilization: number }>;
-  primary: { name: string; displayName: string } | null;
-  userUtilization: number;
-  unused: string[];
-}): TRecommendation[] {
-  const out: TRecommendation[] = [];
-  if (f.keys === 0)
-    out.push({
-      title: 'Create your first API key',
-      message: 'You have no API key yet: create one under API Keys to start calling the API.',
-      priority: 'high',
-    });
-  for (const k of f.breakdown.filter((b) => b.utilization >= 80))
-    out.push({
-      title: 'Monthly quota almost used',
-      message: `Key "${k.keyName}" has used ${k.utilization}% of its ${k.planName} monthly quota. Consider a higher plan before calls are refused.`,
-      priority: 'high',
-    });
-  if (f.total > 0 && f.successRate < 95)
-    out.push({
-      title: 'Success rate below 95%',
-      message: `${f.successRate}% of your calls succeeded over the period. Check the failing requests (sizes, formats, parameters) in the error details.`,
-      priority: 'medium',
-    });
-  if (f.total > 0 && f.avgResponseTime > 1000)
-    out.push({
-      title: 'Slow responses',
-      message: `Your calls averaged ${Math.round(f.avgResponseTime)} ms. Smaller files, page ranges or asynchronous jobs keep responses fast.`,
-      priority: 'medium',
-    });
-  if (f.primary?.name === 'free' && f.userUtilization >= 50)
-    out.push({
-      title: 'Upgrade to Pro',
-      message: `You have used ${f.userUtilization}% of the Free plan this month. Pro gives 100,000 requests and the PDF, OCR and QR endpoints.`,
-      priority: 'low',
-    });
-  for (const name of f.unused.slice(0, 3))
-    out.push({
-      title: 'Unused API key',
-      message: `Key "${name}" made no call over the period; disable it if it is not needed.`,
-      priority: 'low',
-    });
-  return out.sort((a, b) => order[a.priority] - order[b.priority]);
-}
-
-async function errorDetails(db: Db, userId: string, from: Date, keys: Array<{ key: { id: string; name: string } }>) {
-  const names = new Map(keys.map((k) => [k.key.id, k.key.name]));
-  const where = and(
-    eq(usageEvents.userId, userId),
-    gte(usageEvents.createdAt, from),
-    sql`${usageEvents.statusCode} >= 400`,
-  );
-  const [byCode, recent] = await Promise.all([
-    db
-      .select({
-        code: sql<string>`coalesce(${usageEvents.errorCode}, 'HTTP_' || ${usageEvents.statusCode})`,
-        status: usageEvents.statusCode,
-        count: sql<number>`count(*)::int`,
-        lastSeen: sql<Date>`max(${usageEvents.createdAt})`,
-      })
-      .from(usageEvents)
-      .where(where)
-      .groupBy(sql`1`, usageEvents.statusCode)
-      .orderBy(desc(sql`3`)),
-    db.select().from(usageEvents).where(where).orderBy(desc(usageEvents.createdAt)).limit(20),
-  ]);
-  return {
-    total: byCode.reduce((a, b) => a + b.count, 0),
-    byCode: byCode.map((b) => ({
-      code: b.code,
-      status: b.status,
-      count: b.count,
-      lastSeen: new Date(b.lastSeen).toISOString(),
-    })),
-    recent: recent.map((e) => ({
-      endpoint: e.endpoint,
-      status: e.statusCode,
-      code: e.errorCode,
-      keyName: names.get(e.keyId) ?? 'unknown',
-      createdAt: e.createdAt.toISOString(),
-    })),
-  };
 }
 
 /** The dashboard page's figures (GET /my/dashboard). */
@@ -325,64 +209,5 @@ export async function getDashboard(db: Db, userId: string, now = new Date()) {
     utilization: u.limits.utilizationRate.monthly,
     series: u.usage.byDay,
     recommendations: u.recommendations ?? [],
-  };
-}
-
-/** Global figures for admins (GET /admin/stats/overview). */
-export async function getAdminOverview(db: Db, now = new Date()) {
-  const today = dayStr(now);
-  const todayStart = new Date(`${today}T00:00:00Z`);
-  const days = periodDays(30, now);
-  const [[u], [k], rows, [all], revenue] = await Promise.all([
-    db
-      .select({
-        total: count(),
-        active: sql<number>`count(*) filter (where ${users.isActive})::int`,
-        newToday: sql<number>`count(*) filter (where ${users.createdAt} >= ${todayStart.toISOString()}::timestamptz)::int`,
-      })
-      .from(users),
-    db
-      .select({
-        total: count(),
-        active: sql<number>`count(*) filter (where ${apiKeys.isActive} and (${apiKeys.expiresAt} is null or ${apiKeys.expiresAt} > now()))::int`,
-        newToday: sql<number>`count(*) filter (where ${apiKeys.createdAt} >= ${todayStart.toISOString()}::timestamptz)::int`,
-      })
-      .from(apiKeys)
-      .where(isNull(apiKeys.deletedAt)),
-    dailyRows(db, null, days[0]!),
-    db.select({ n: sql<number>`coalesce(sum(${usageDaily.requests}), 0)::bigint` }).from(usageDaily),
-    activeRevenue(db, now),
-  ]);
-  let total = 0;
-  let errors = 0;
-  let dur = 0;
-  for (const r of rows) {
-    total += r.requests;
-    errors += r.errors;
-    dur += r.dur;
-  }
-  const month = monthStartDay(now);
-  const thisMonth = rows.filter((r) => r.day >= month).reduce((a, r) => a + r.requests, 0);
-  // The 30-day window may start after the month's first day only in 31-day months: count the rest separately.
-  const [early] =
-    days[0]! > month
-      ? await db
-          .select({ n: sql<number>`coalesce(sum(${usageDaily.requests}), 0)::int` })
-          .from(usageDaily)
-          .where(and(gte(usageDaily.day, month), sql`${usageDaily.day} < ${days[0]}::date`))
-      : [{ n: 0 }];
-  return {
-    users: { total: u?.total ?? 0, active: u?.active ?? 0, newToday: u?.newToday ?? 0 },
-    apiKeys: { total: k?.total ?? 0, active: k?.active ?? 0, newToday: k?.newToday ?? 0 },
-    requests: {
-      today: rows.filter((r) => r.day === today).reduce((a, r) => a + r.requests, 0),
-      thisMonth: thisMonth + (early?.n ?? 0),
-      total: Number(all?.n ?? 0),
-    },
-    successRate: rate(total - errors, total),
-    errorRate: total ? round1((errors / total) * 100) : 0,
-    avgResponseTime: total ? round1(dur / total) : 0,
-    revenue: { monthly: revenue.monthly, currency: revenue.currency, activeSubscriptions: revenue.count },
-    series: series(rows, days),
   };
 }

@@ -4,7 +4,7 @@ import { openTestDatabase } from '../../helper';
 import type { Database } from '../../../src/data/db';
 import { users } from '../../../src/data/schema/index';
 import { UsageMeter, type UsageEvent } from '../../../src/services/usage/meter';
-import { monthCountedBefore } from '../../../src/services/usage/analytics';
+import { monthUsedBySubject } from '../../../src/services/limits/month-usage';
 
 describe('UsageMeter: batched writes and daily rollups', () => {
   let database: Database;
@@ -105,7 +105,7 @@ describe('UsageMeter: batched writes and daily rollups', () => {
       },
     ]);
     const monthStart = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
-    expect(await monthCountedBefore(database.db, k, monthStart)).toBe(yesterday >= monthStart ? 5 : 4);
+    expect(await monthUsedBySubject(database.db, `k:${k}`, monthStart)).toBe(yesterday >= monthStart ? 5 : 4);
   });
 
   it('keeps the events when a write fails and writes them on the next flush', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAdminOverviewResponse, ZErrorResponse } from '@docflow/contracts';
 import { authenticate, requireAdmin } from '../../../plugins/authenticate';
-import { getAdminOverview } from '../../../services/usage/analytics';
+import { getAdminOverview } from '../../../services/usage/admin-overview';
 
 /** Global figures for the admin dashboard (registered at /admin/stats). */
 export const adminStatsRoutes: FastifyPluginAsyncZod = async (app) => {
