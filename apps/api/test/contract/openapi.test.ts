@@ -1,0 +1,468 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { PDFDocument } from 'pdf-lib';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { endpointCatalogue, type TEndpointGroup } from '@docflow/contracts';
+import { processingApp } from '../fixtures/api';
+import { form, type FormFile } from '../fixtures/multipart';
+import { encryptedPdf, formPdf, numberedPdf } from '../fixtures/pdfs';
+import { makeZip } from '../fixtures/zip';
+import { textImage } from '../routes/ocr/ocr-images';
+import { createTestUser } from '../support/api-keys';
+import { PASSWORD, OTHER_PASSWORD, login, mailedToken, registerBody } from '../routes/auth/auth-helper';
+import { notify } from '../../src/services/notifications';
+import type { TestApp } from '../helper';
+
+/**
+ * The OpenAPI document tells the truth: every documented operation is called for real, once to succeed and once to
+ * fail, and each answer's status must be documented, its content type one of that status's media types and its JSON
+ * body valid against the documented schema (2020-12, as OpenAPI 3.1 says).
+ */
+
+type Operation = { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> };
+interface OpenApi {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+const documents = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/documents');
+const allGroups: TEndpointGroup[] = ['conversion', 'pdf', 'ocr', 'qrcode', 'batch'];
+
+let t: TestApp;
+let apiKey: string;
+let doc: OpenApi;
+let ajv: Ajv2020;
+const operations = new Map<string, { method: string; template: string; op: Operation }>();
+/** operationId → the statuses it was seen answering. */
+const seen = new Map<string, Set<number>>();
+
+const pointer = (...segments: string[]) =>
+  segments.map((s) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+const validators = new Map<string, ValidateFunction>();
+
+/** The documented operation a request reaches (path templates matched segment by segment). */
+function operationFor(method: string, url: string) {
+  const pathname = url.split('?')[0]!.replace(/(.)\/$/, '$1');
+  for (const entry of operations.values()) {
+    if (entry.method !== method) continue;
+    const re = new RegExp(`^${entry.template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    if (re.test(pathname)) return entry;
+  }
+  throw new Error(`${method} ${pathname} is not in the document`);
+}
+
+/** Check an answer against the document; return it for the caller's own checks. */
+function conforms(method: string, url: string, res: LightMyRequestResponse): LightMyRequestResponse {
+  const { template, op } = operationFor(method, url);
+  const where = `${method} ${template} → ${res.statusCode}`;
+  const answer = op.responses[String(res.statusCode)];
+  expect(answer, `${where} is not documented: ${res.body.slice(0, 300)}`).toBeDefined();
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
+  const documented = Object.keys(answer!.content ?? {});
+  if (!documented.length) expect(res.body, `${where} documents no body`).toBe('');
+  else expect(documented, `${where} answered ${type}`).toContain(type);
+  if (type === 'application/json') {
+    const ref = `openapi#/${pointer('paths', template, method.toLowerCase(), 'responses', String(res.statusCode), 'content', type, 'schema')}`;
+    let validate = validators.get(ref);
+    if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
+    const ok = validate(res.json());
+    expect(ok, `${where}: ${ajv.errorsText(validate.errors)}\n${res.body.slice(0, 500)}`).toBe(true);
+  }
+  const statuses = seen.get(op.operationId) ?? new Set();
+  seen.set(op.operationId, statuses.add(res.statusCode));
+  return res;
+}
+
+/** Send a request and check the answer against the document. */
+async function call(opts: InjectOptions & { method: string; url: string }, expectStatus?: number) {
+  const res = conforms(opts.method, opts.url, await t.app.inject(opts));
+  if (expectStatus !== undefined)
+    expect(res.statusCode, `${opts.method} ${opts.url}: ${res.body.slice(0, 300)}`).toBe(expectStatus);
+  return res;
+}
+
+const key = () => ({ 'x-api-key': apiKey });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const upload = (url: string, fields: Record<string, string | number | boolean>, files: FormFile[], headers = key()) => {
+  const f = form(fields, files);
+  return { method: 'POST', url: `/api/v1${url}`, payload: f.payload, headers: { ...f.headers, ...headers } };
+};
+const png = (color = '#3366cc') =>
+  sharp({ create: { width: 60, height: 40, channels: 3, background: color } })
+    .png()
+    .toBuffer();
+const office = (name: string, contentType: string): FormFile => ({
+  content: path.join(documents, name),
+  filename: name,
+  contentType,
+});
+const docx = office('page_1.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+
+beforeAll(async () => {
+  const app = await processingApp({ allowedEndpoints: allGroups });
+  t = app.t;
+  apiKey = app.apiKey;
+  doc = (await t.app.inject({ url: '/api-docs/openapi.json' })).json() as OpenApi;
+  ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+  addFormats(ajv);
+  ajv.addFormat('binary', true);
+  ajv.addSchema(doc as object, 'openapi');
+  for (const [template, ops] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(ops))
+      operations.set(op.operationId, { method: method.toUpperCase(), template, op });
+}, 60_000);
+afterAll(() => t?.close());
+
+/** Successful calls of each processing endpoint, by catalogue path: fields and files as a client sends them. */
+const processing: Record<string, () => Promise<InjectOptions & { method: string; url: string }>> = {
+  '/pdf/merge': async () =>
+    upload('/pdf/merge', {}, [
+      { field: 'files', content: await numberedPdf(2, 'A') },
+      { field: 'files', content: await numberedPdf(1, 'B') },
+    ]),
+  '/pdf/split': async () => upload('/pdf/split', { mode: 'each' }, [{ content: await numberedPdf(3) }]),
+  '/pdf/extract-pages': async () => upload('/pdf/extract-pages', { pages: '1' }, [{ content: await numberedPdf(3) }]),
+  '/pdf/delete-pages': async () => upload('/pdf/delete-pages', { pages: '1' }, [{ content: await numberedPdf(3) }]),
+  '/pdf/rotate': async () => upload('/pdf/rotate', { angle: 90 }, [{ content: await numberedPdf(3) }]),
+  '/pdf/reorder': async () => upload('/pdf/reorder', { order: '3,2,1' }, [{ content: await numberedPdf(3) }]),
+  '/pdf/watermark': async () => upload('/pdf/watermark', { text: 'DRAFT' }, [{ content: await numberedPdf(3) }]),
+  '/pdf/page-numbers': async () => upload('/pdf/page-numbers', {}, [{ content: await numberedPdf(3) }]),
+  '/pdf/protect': async () => upload('/pdf/protect', { userPassword: 'open' }, [{ content: await numberedPdf(3) }]),
+  '/pdf/unlock': async () =>
+    upload('/pdf/unlock', { password: 'open-sesame' }, [{ content: await encryptedPdf('user') }]),
+  '/pdf/metadata': async () => upload('/pdf/metadata', {}, [{ content: await numberedPdf(3) }]),
+  '/pdf/metadata/update': async () =>
+    upload('/pdf/metadata/update', { title: 'Contract' }, [{ content: await numberedPdf(3) }]),
+  '/pdf/analyze': async () => upload('/pdf/analyze', {}, [{ content: await numberedPdf(3) }]),
+  '/pdf/extract-text': async () => upload('/pdf/extract-text', {}, [{ content: await numberedPdf(3) }]),
+  '/pdf/compress': async () => upload('/pdf/compress', {}, [{ content: await numberedPdf(3) }]),
+  '/pdf/compression-analysis': async () => upload('/pdf/compression-analysis', {}, [{ content: await numberedPdf(3) }]),
+  '/pdf/to-images': async () => upload('/pdf/to-images', { pages: '1' }, [{ content: await numberedPdf(3) }]),
+  '/pdf/extract-images': async () =>
+    upload('/pdf/extract-images', {}, [{ content: await imagePdf(), filename: 'image.pdf' }]),
+  '/pdf/flatten': async () => upload('/pdf/flatten', {}, [{ content: await formPdf() }]),
+  '/pdf/repair': async () => upload('/pdf/repair', {}, [{ content: await numberedPdf(3) }]),
+  '/pdf/to-pdfa': async () => upload('/pdf/to-pdfa', {}, [{ content: await numberedPdf(1) }]),
+  '/conversion/auto-to-pdf': async () => upload('/conversion/auto-to-pdf', {}, [docx]),
+  '/conversion/word-to-pdf': async () => upload('/conversion/word-to-pdf', {}, [docx]),
+  '/conversion/excel-to-pdf': async () =>
+    upload('/conversion/excel-to-pdf', {}, [
+      office('wide-sheet.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+    ]),
+  '/conversion/powerpoint-to-pdf': async () =>
+    upload('/conversion/powerpoint-to-pdf', {}, [
+      office('slideshow.ppsx', 'application/vnd.openxmlformats-officedocument.presentationml.slideshow'),
+    ]),
+  '/conversion/html-to-pdf': async () => upload('/conversion/html-to-pdf', { html: '<h1>Contract</h1>' }, []),
+  '/conversion/markdown-to-pdf': async () =>
+    upload('/conversion/markdown-to-pdf', {}, [
+      { field: 'files', content: Buffer.from('# Contract\n'), filename: 'a.md', contentType: 'text/markdown' },
+    ]),
+  '/conversion/text-to-pdf': async () =>
+    upload('/conversion/text-to-pdf', {}, [
+      { content: Buffer.from('Contract\n'), filename: 'a.txt', contentType: 'text/plain' },
+    ]),
+  '/conversion/epub-to-pdf': async () => upload('/conversion/epub-to-pdf', {}, [epub()]),
+  '/conversion/image-to-pdf': async () =>
+    upload('/conversion/image-to-pdf', {}, [
+      { field: 'files', content: await png(), filename: 'a.png', contentType: 'image/png' },
+    ]),
+  '/conversion/batch-to-pdf': async () =>
+    upload('/conversion/batch-to-pdf', {}, [
+      { field: 'files', content: Buffer.from('Contract\n'), filename: 'a.txt', contentType: 'text/plain' },
+    ]),
+  '/conversion/detect': async () => upload('/conversion/detect', {}, [docx]),
+  '/ocr/extract': async () => upload('/ocr/extract', {}, [await scan()]),
+  '/ocr/enhanced': async () => upload('/ocr/enhanced', {}, [await scan()]),
+  '/ocr/analyze-quality': async () => upload('/ocr/analyze-quality', {}, [await scan()]),
+  '/ocr/searchable-pdf': async () => upload('/ocr/searchable-pdf', {}, [await scan()]),
+  '/qrcode/decode': async () => {
+    const qr = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/qrcode/text',
+      payload: { text: 'contract' },
+      headers: key(),
+    });
+    return upload('/qrcode/decode', {}, [
+      { field: 'image', content: qr.rawPayload, filename: 'qr.png', contentType: 'image/png' },
+    ]);
+  },
+};
+
+const qrBodies: Record<string, object> = {
+  url: { url: 'https://docflow.example/a' },
+  wifi: { ssid: 'Office', password: 'correct-horse', encryption: 'WPA' },
+  contact: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+  event: { title: 'Launch', start: '2025-09-01T14:00:00+02:00', end: '2025-09-01T15:00:00+02:00' },
+  location: { latitude: 45.76, longitude: 4.83 },
+  sms: { phone: '+15550100199', message: 'Hi' },
+  email: { to: 'hello@example.com', subject: 'Hi' },
+  phone: { phone: '+33123456789' },
+  text: { text: 'contract' },
+  generic: { data: 'MECARD:N:Doe,John;;' },
+};
+
+function epub(): FormFile {
+  const chapter = `<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>A</title></head><body><h1>Chapter</h1></body></html>`;
+  const content = makeZip([
+    { name: 'mimetype', data: 'application/epub+zip', store: true },
+    {
+      name: 'META-INF/container.xml',
+      data: '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+    },
+    {
+      name: 'content.opf',
+      data: '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Book</dc:title></metadata><manifest><item id="a" href="a.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="a"/></spine></package>',
+    },
+    { name: 'a.xhtml', data: chapter },
+  ]);
+  return { content, filename: 'book.epub', contentType: 'application/epub+zip' };
+}
+
+/** A one-page PDF holding one PNG image. */
+async function imagePdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const image = await pdf.embedPng(await png());
+  pdf.addPage([200, 200]).drawImage(image, { x: 10, y: 10, width: 60, height: 40 });
+  return Buffer.from(await pdf.save());
+}
+
+async function scan(): Promise<FormFile> {
+  const content = await textImage({ lines: ['The contract test reads this line.'], fontSize: 40, width: 1200 });
+  return { content, filename: 'scan.png', contentType: 'image/png' };
+}
+
+describe('the check itself', () => {
+  it('fails an answer the document does not allow', () => {
+    const res = (status: number, body: object) =>
+      ({
+        statusCode: status,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        json: () => body,
+      }) as unknown as LightMyRequestResponse;
+    const error = { success: false, error: 'x', requestId: 'r' };
+    expect(() => conforms('POST', '/api/v1/pdf/merge', res(401, { ...error, code: 'EMAIL_TAKEN' }))).toThrow(/code/);
+    expect(() => conforms('POST', '/api/v1/pdf/merge', res(404, { ...error, code: 'NOT_FOUND' }))).toThrow(
+      /not documented/,
+    );
+    expect(() => conforms('GET', '/api/v1/ping', res(200, { success: true }))).toThrow(/data/);
+    seen.clear();
+  });
+});
+
+describe('processing endpoints', () => {
+  for (const entry of endpointCatalogue) {
+    const url = `/api/v1${entry.path}`;
+    it(`${entry.method} ${entry.path}`, { timeout: 60_000 }, async () => {
+      // Without a key: refused before anything else.
+      await call({ method: entry.method, url }, 401);
+      if (entry.body === 'none') {
+        await call({ method: 'GET', url, headers: key() }, 200);
+      } else if (entry.body === 'json') {
+        const type = entry.path.split('/').pop()!;
+        await call({ method: 'POST', url, payload: {}, headers: key() }, 422);
+        await call({ method: 'POST', url, payload: qrBodies[type]!, headers: key() }, 200);
+        await call({ method: 'POST', url, payload: { ...qrBodies[type]!, format: 'json' }, headers: key() }, 200);
+      } else {
+        // No file (or, for url-to-pdf, no URL): a client error the document lists.
+        const empty = await call(upload(entry.path, {}, []));
+        expect(empty.statusCode).toBeGreaterThanOrEqual(400);
+        expect(empty.statusCode).toBeLessThan(500);
+        if (entry.path === '/conversion/url-to-pdf') {
+          // The test machine has no public network: a private address is refused, as documented.
+          await call(upload(entry.path, { url: 'http://127.0.0.1:9/' }, []), 403);
+          return;
+        }
+        const make = processing[entry.path];
+        expect(make, `a successful request for ${entry.path}`).toBeDefined();
+        const request = await make!();
+        await call(request, 200);
+        // The same call answered as JSON (the file base64-encoded, or the data result).
+        if (entry.group === 'pdf')
+          await call({ ...request, headers: { ...request.headers, accept: 'application/json' } }, 200);
+      }
+    });
+  }
+});
+
+describe('account and public routes', () => {
+  let user: { email: string; accessToken: string; refreshToken: string };
+  let admin: string;
+
+  const json = (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => ({
+    method,
+    url: `/api/v1${url}`,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+    headers,
+  });
+
+  it('health', async () => {
+    await call({ method: 'GET', url: '/health' }, 200);
+    const ready = await call({ method: 'GET', url: '/ready' });
+    expect([200, 503]).toContain(ready.statusCode);
+  });
+
+  it('sign-up, verification, sign-in, tokens and passwords', { timeout: 60_000 }, async () => {
+    const body = registerBody();
+    await call(json('POST', '/auth/register', { ...body, email: 'not-an-email' }), 422);
+    await call(json('POST', '/auth/register', body), 201);
+    await call(json('POST', '/auth/register', body), 409);
+    await call(json('POST', '/auth/resend-verification', { email: body.email }), 200);
+    await call(json('POST', '/auth/resend-verification', {}), 422);
+    await call(json('GET', '/auth/verify-email?token=nope'), 400);
+    await call(json('POST', '/auth/login', { email: body.email, password: PASSWORD }), 403);
+    const token = mailedToken(t, body.email, '/verify-email');
+    await call(json('GET', `/auth/verify-email?token=${token}`), 200);
+
+    await call(json('POST', '/auth/login', { email: body.email, password: 'Wrong-Password-1' }), 401);
+    await call(json('POST', '/auth/login', { email: body.email, password: PASSWORD }), 200);
+    const { tokens } = await login(t, body.email);
+    user = { email: body.email, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+
+    await call(json('POST', '/auth/refresh', { refreshToken: 'nope' }), 401);
+    const refreshed = await call(json('POST', '/auth/refresh', { refreshToken: user.refreshToken }), 200);
+    user.accessToken = refreshed.json().data.tokens.accessToken;
+    user.refreshToken = refreshed.json().data.tokens.refreshToken;
+
+    await call(json('POST', '/auth/validate-password', { password: 'x' }), 200);
+    await call(json('POST', '/auth/validate-password', {}), 422);
+    await call(json('POST', '/auth/forgot-password', { email: body.email }), 200);
+    await call(json('POST', '/auth/forgot-password', {}), 422);
+    await call(
+      json('POST', '/auth/reset-password', {
+        token: 'nope',
+        password: OTHER_PASSWORD,
+        confirmPassword: OTHER_PASSWORD,
+      }),
+      400,
+    );
+    const reset = mailedToken(t, body.email, '/reset-password');
+    await call(
+      json('POST', '/auth/reset-password', { token: reset, password: OTHER_PASSWORD, confirmPassword: OTHER_PASSWORD }),
+      200,
+    );
+    const again = await login(t, body.email, OTHER_PASSWORD);
+    user = { email: body.email, accessToken: again.tokens.accessToken, refreshToken: again.tokens.refreshToken };
+    const auth = bearer(user.accessToken);
+    await call(
+      json(
+        'POST',
+        '/auth/change-password',
+        { currentPassword: 'Wrong-1', newPassword: PASSWORD, confirmPassword: PASSWORD },
+        auth,
+      ),
+      401,
+    );
+    await call(
+      json(
+        'POST',
+        '/auth/change-password',
+        { currentPassword: OTHER_PASSWORD, newPassword: PASSWORD, confirmPassword: PASSWORD },
+        auth,
+      ),
+      200,
+    );
+    // Without a token; the body is valid (an invalid one is refused first, 422, as documented).
+    await call(
+      json('POST', '/auth/change-password', {
+        currentPassword: PASSWORD,
+        newPassword: PASSWORD,
+        confirmPassword: PASSWORD,
+      }),
+      401,
+    );
+  });
+
+  it('profile, sessions and sign-out', async () => {
+    const { tokens } = await login(t, user.email);
+    const auth = bearer(tokens.accessToken);
+    await call(json('GET', '/auth/me'), 401);
+    await call(json('GET', '/auth/me', undefined, auth), 200);
+    await call(json('PATCH', '/auth/me', { name: 'Ada King' }, auth), 200);
+    await call(json('PATCH', '/auth/me', { name: 'A' }, auth), 422);
+    await call(json('PATCH', '/auth/me', { name: 'Ada' }), 401);
+    await call(json('GET', '/auth/sessions'), 401);
+    const sessions = await call(json('GET', '/auth/sessions', undefined, auth), 200);
+    const other = (sessions.json().data.sessions as Array<{ id: string; current: boolean }>).find((s) => !s.current);
+    await call(json('DELETE', `/auth/sessions/${crypto.randomUUID()}`, undefined, auth), 404);
+    if (other) await call(json('DELETE', `/auth/sessions/${other.id}`, undefined, auth), 200);
+    await call(json('POST', '/auth/logout', { refreshToken: tokens.refreshToken }), 200);
+    await call(json('POST', '/auth/logout', 'not json', { 'content-type': 'application/json' }), 400);
+    const last = await login(t, user.email);
+    await call(json('POST', '/auth/revoke-all-sessions'), 401);
+    await call(json('POST', '/auth/revoke-all-sessions', undefined, bearer(last.tokens.accessToken)), 200);
+  });
+
+  it('plans, subscriptions, keys, usage, notifications, admin', { timeout: 30_000 }, async () => {
+    const created = await createTestUser(t);
+    const auth = bearer(created.accessToken);
+    await call(json('GET', '/plans'), 200);
+    await call(json('GET', '/plans/compare?plans=pro,free'), 200);
+    await call(json('GET', '/plans/compare?plans=nope'), 404);
+    await call(json('GET', '/plans/recommendations?dailyRequests=500&needsPdf=true'), 200);
+    await call(json('GET', '/plans/recommendations?dailyRequests=-1'), 422);
+    await call(json('GET', '/plans/pro'), 200);
+    await call(json('GET', '/plans/nope'), 404);
+
+    await call(json('GET', '/my/subscriptions'), 401);
+    await call(json('GET', '/my/subscriptions', undefined, auth), 200);
+    await call(json('POST', '/my/subscriptions', { planName: 'nope' }, auth), 404);
+    await call(json('POST', '/my/subscriptions', { planName: 'pro' }, auth), 201);
+
+    await call(json('GET', '/my/api-keys'), 401);
+    const createdKey = await call(json('POST', '/my/api-keys', { name: 'Contract key' }, auth), 201);
+    await call(json('POST', '/my/api-keys', {}, auth), 422);
+    const id = createdKey.json().data.apiKey.id as string;
+    await call(json('GET', '/my/api-keys', undefined, auth), 200);
+    await call(json('GET', `/my/api-keys/${id}`, undefined, auth), 200);
+    await call(json('GET', `/my/api-keys/${crypto.randomUUID()}`, undefined, auth), 404);
+    await call(json('PUT', `/my/api-keys/${id}`, { name: 'Renamed key' }, auth), 200);
+    await call(json('PUT', `/my/api-keys/${id}`, {}, auth), 422);
+    await call(json('POST', `/my/api-keys/${id}/regenerate`, undefined, auth), 200);
+    await call(json('POST', `/my/api-keys/${crypto.randomUUID()}/regenerate`, undefined, auth), 404);
+    await call(json('DELETE', `/my/api-keys/${id}`, undefined, auth), 200);
+    await call(json('DELETE', `/my/api-keys/${id}`, undefined, auth), 404);
+
+    await call(json('GET', '/my/usage'), 401);
+    await call(json('GET', '/my/usage', undefined, auth), 200);
+    await call(json('GET', '/my/dashboard'), 401);
+    await call(json('GET', '/my/dashboard', undefined, auth), 200);
+
+    await notify(t.app.db, created.userId, { type: 'info', title: 'Contract', message: 'A notification' });
+    await call(json('GET', '/notifications'), 401);
+    const list = await call(json('GET', '/notifications', undefined, auth), 200);
+    const nid = list.json().data.notifications[0].id as string;
+    await call(json('POST', `/notifications/${nid}/read`, undefined, auth), 200);
+    await call(json('POST', `/notifications/${crypto.randomUUID()}/read`, undefined, auth), 404);
+    await call(json('POST', '/notifications/read-all', undefined, auth), 200);
+    await call(json('POST', '/notifications/read-all'), 401);
+
+    admin = (await createTestUser(t, { role: 'admin' })).accessToken;
+    await call(json('GET', '/admin/stats/overview', undefined, auth), 403);
+    await call(json('GET', '/admin/stats/overview', undefined, bearer(admin)), 200);
+  });
+
+  it('every documented operation was called, and succeeded and failed at least once', () => {
+    // These take no input and no credentials: they have no failure to provoke.
+    const noFailure = new Set(['health', 'ready', 'plansList']);
+    // It prints a public web page, and the test machine has no public network (private addresses are refused).
+    const noSuccess = new Set(['conversionUrlToPdf']);
+    const missing: string[] = [];
+    for (const id of operations.keys()) {
+      const statuses = [...(seen.get(id) ?? [])];
+      if (!noSuccess.has(id) && !statuses.some((s) => s < 300)) missing.push(`${id}: no success`);
+      if (!noFailure.has(id) && !statuses.some((s) => s >= 400)) missing.push(`${id}: no failure`);
+    }
+    expect(missing).toEqual([]);
+    const pairs = [...seen.values()].reduce((n, s) => n + s.size, 0);
+    console.log(
+      `[contract] ${seen.size} operations of ${operations.size} documented, ${pairs} (operation, status) pairs checked against the document`,
+    );
+  });
+});
