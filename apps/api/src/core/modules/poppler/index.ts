@@ -16,6 +16,7 @@ import type {
   TextWord,
 } from '../../interfaces';
 import { pageRuns, splitRuns, type PageRange } from '../../pages';
+import { readPdfEnd } from '../../pdf-trailer';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
 
 const ZConfig = z.object({
@@ -172,24 +173,15 @@ const dateOrNull = (v: string | undefined) => (v && v !== '' ? v : null);
 export async function fixUniteTrailer(file: string): Promise<void> {
   const fh = await open(file, 'r+');
   try {
-    const size = (await fh.stat()).size;
-    const tailLen = Math.min(size, 4096);
-    const tail = Buffer.alloc(tailLen);
-    await fh.read(tail, 0, tailLen, size - tailLen);
-    const t = tail.toString('latin1');
-    const sx = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(t);
-    const tr = t.lastIndexOf('trailer');
-    if (!sx || tr < 0) return;
-    const xrefAt = Number(sx[1]);
-    const head = Buffer.alloc(64);
-    await fh.read(head, 0, 64, xrefAt);
-    const xm = /^xref\s+(\d+)\s+(\d+)/.exec(head.toString('latin1'));
+    const end = await readPdfEnd(fh);
+    if (!end || end.trailerAt < 0) return;
+    const xm = /^xref\s+(\d+)\s+(\d+)/.exec(end.section);
     if (!xm || xm[1] !== '0') return;
     const count = Number(xm[2]);
-    const trailer = t.slice(tr);
+    const trailer = end.tail.slice(end.trailerAt);
     const fixed = trailer.replace(/\/Size\s+\d+/, `/Size ${count}`);
     if (fixed === trailer) return;
-    const at = size - tailLen + tr;
+    const at = end.tailStart + end.trailerAt;
     await fh.truncate(at);
     await fh.write(Buffer.from(fixed, 'latin1'), 0, undefined, at);
   } finally {

@@ -6,6 +6,7 @@ import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
 import type { Engine, OpContext, PageCount, PdfPermissions, SizeBreakdown } from '../../interfaces';
 import { compressPages } from '../../pages';
+import { readPdfEnd } from '../../pdf-trailer';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
 
 const ZConfig = z.object({
@@ -117,23 +118,13 @@ export function breakdownFromJson(json: unknown, fileSize: number): SizeBreakdow
 export async function trailerSize(file: string): Promise<number | null> {
   const fh = await open(file, 'r');
   try {
-    const size = (await fh.stat()).size;
-    const tailLen = Math.min(size, 4096);
-    const tail = Buffer.alloc(tailLen);
-    await fh.read(tail, 0, tailLen, size - tailLen);
-    const t = tail.toString('latin1');
-    const sx = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(t);
-    if (!sx) return null;
-    const at = Number(sx[1]);
-    if (!(at >= 0 && at < size)) return null;
-    const head = Buffer.alloc(Math.min(2048, size - at));
-    await fh.read(head, 0, head.length, at);
-    const h = head.toString('latin1');
+    const end = await readPdfEnd(fh);
+    if (!end?.section) return null;
+    const h = end.section;
     let dict: string | undefined;
     if (/^xref\b/.test(h)) {
-      const tr = t.lastIndexOf('trailer');
-      if (tr < 0) return null;
-      dict = t.slice(tr, t.indexOf('startxref', tr));
+      if (end.trailerAt < 0) return null;
+      dict = end.tail.slice(end.trailerAt, end.tail.indexOf('startxref', end.trailerAt));
     } else if (/^\d+\s+\d+\s+obj\b/.test(h) && /\/Type\s*\/XRef\b/.test(h.slice(0, h.indexOf('stream') >>> 0))) {
       dict = h.slice(0, h.indexOf('stream') >>> 0);
     }
