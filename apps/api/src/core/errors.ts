@@ -18,6 +18,8 @@ export const engineErrorCodes = [
   'OUTPUT_TOO_LARGE',
   'TIMEOUT',
   'QUEUE_FULL',
+  /** One owner holds their whole share of the processing slots and queue (core/limiter.ts): others still get in. */
+  'FAIR_SHARE_EXCEEDED',
   'ABORTED',
   'ENGINE_FAILED',
 ] as const;
@@ -29,7 +31,7 @@ export interface EngineErrorOptions {
   engine?: string;
   /** Safe, structured facts for the client (e.g. `{ field, valid }`). */
   details?: unknown;
-  /** Seconds a client should wait (QUEUE_FULL). */
+  /** Seconds a client should wait (QUEUE_FULL, FAIR_SHARE_EXCEEDED). */
   retryAfter?: number;
 }
 
@@ -93,8 +95,6 @@ function chainCode(errors: EngineError[]): EngineErrorCode {
 
 export const INVALID_PDF_MESSAGE =
   'The PDF is damaged or not a valid PDF and could not be read (POST /pdf/repair may recover it)';
-
-export const isEngineError = (e: unknown): e is EngineError => e instanceof EngineError;
 
 /** Wrap anything thrown by an engine into an EngineError (unknown errors: ENGINE_FAILED). */
 export function asEngineError(err: unknown, engine?: string): EngineError {

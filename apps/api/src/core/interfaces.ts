@@ -408,37 +408,6 @@ export interface Operations {
   ocrLanguages: OcrLanguageLister;
 }
 export type OperationName = keyof Operations;
-export const operationNames = [
-  'countPages',
-  'pageBoxes',
-  'merge',
-  'selectPages',
-  'splitEvery',
-  'rotate',
-  'stamp',
-  'encrypt',
-  'decrypt',
-  'readMetadata',
-  'writeMetadata',
-  'analyze',
-  'sizeBreakdown',
-  'extractText',
-  'compress',
-  'render',
-  'extractImages',
-  'flatten',
-  'repair',
-  'toPdfa',
-  'encodeQr',
-  'decodeQr',
-  'convertOffice',
-  'renderHtml',
-  'renderUrl',
-  'imagesToPdf',
-  'ocr',
-  'ocrLanguages',
-] as const satisfies readonly OperationName[];
-
 /** The function of operation K (e.g. `Merger['merge']`). */
 export type OperationFn<K extends OperationName> = Operations[K] extends Record<K, infer F> ? F : never;
 

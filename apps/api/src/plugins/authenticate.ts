@@ -57,15 +57,6 @@ export function currentUser(request: FastifyRequest): AuthUser {
   return request.authUser;
 }
 
-/** preHandler (after `authenticate`): the role must be one of `roles`; enforced on the server, not only in the UI. */
-export function requireRole(...roles: TUserRole[]): preHandlerAsyncHookHandler {
-  return async (request) => {
-    const user = currentUser(request);
-    if (!roles.includes(user.role))
-      throw new AppError('INSUFFICIENT_ROLE', `This action requires one of the roles: ${roles.join(', ')}`);
-  };
-}
-
 export const requireAdmin: preHandlerAsyncHookHandler = async (request) => {
   const user = currentUser(request);
   if (!isAdminRole(user.role))

@@ -97,5 +97,3 @@ export function parseHexColor(hex: string): Rgba | null {
   if (h.length === 6) h += 'ff';
   return [0, 2, 4, 6].map((i) => parseInt(h.slice(i, i + 2), 16)) as Rgba;
 }
-
-export const toHex8 = (c: Rgba) => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { TEndpointGroup, TPlan, TPlanRecommendation, TPlanRecommendationsQuery } from '@docflow/contracts';
 import type { Db } from '../../data/db';
 import { plans, type PlanRow } from '../../data/schema/index';
@@ -49,17 +49,6 @@ export async function getPublicPlan(db: Db, name: string): Promise<PlanRow> {
   const row = await findPlan(db, name);
   if (!row || !row.isActive || !row.isPublic) throw new AppError('NOT_FOUND', `Plan "${name}" not found`);
   return row;
-}
-
-export async function findPlansByNames(db: Db, names: string[]): Promise<PlanRow[]> {
-  if (names.length === 0) return [];
-  return db.select().from(plans).where(inArray(plans.name, names));
-}
-
-/** The cheapest public active plan whose endpoint groups include `group` (for the 403 message). */
-export async function cheapestPlanAllowing(db: Db, group: TEndpointGroup): Promise<PlanRow | undefined> {
-  const rows = await listPublicPlans(db);
-  return rows.filter((p) => p.allowedEndpoints.includes(group)).sort((a, b) => Number(a.price) - Number(b.price))[0];
 }
 
 const MB = 1_048_576;

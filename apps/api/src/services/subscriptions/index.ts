@@ -246,11 +246,6 @@ export async function ownedPlans(db: Db, userId: string, now = new Date()): Prom
   return [...out.values()];
 }
 
-/** Whether the user may create keys on `planName` now. */
-export async function ownsPlan(db: Db, userId: string, planName: string): Promise<boolean> {
-  return (await ownedPlans(db, userId)).some((o) => o.plan.name === planName && o.via === 'subscription');
-}
-
 /** The primary plan: activeplan if set, else the most expensive owned plan, else free. */
 export function primaryPlanName(owned: OwnedPlan[], activePlan: string | null): string {
   if (activePlan) return activePlan;

@@ -16,15 +16,6 @@ const BI_ALPHABITFIELDS = 6;
 
 const corrupt = (why: string) => new EngineError('INVALID_DOCUMENT', `The BMP image is damaged or truncated (${why})`);
 
-/** Read a BMP header only (for the pixel-limit check before any allocation). */
-export function readBmpSize(buf: Buffer): { width: number; height: number } | null {
-  if (buf.length < 26) return null;
-  const headerSize = buf.readUInt32LE(14);
-  if (headerSize === 12) return { width: buf.readUInt16LE(18), height: buf.readUInt16LE(20) };
-  if (buf.length < 26 || headerSize < 40) return null;
-  return { width: Math.abs(buf.readInt32LE(18)), height: Math.abs(buf.readInt32LE(22)) };
-}
-
 interface Field {
   mask: number;
   shift: number;
