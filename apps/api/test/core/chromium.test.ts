@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -14,8 +14,8 @@ import { Limiter } from '../../src/core/limiter';
 import { chromiumModule, createChromiumEngine } from '../../src/core/modules/chromium/index';
 import type { LookupFn } from '../../src/core/net/public-address';
 import { createToolRunner } from '../../src/core/run-tool';
+import { ssrfHtml, testFolder } from '../fixtures/documents';
 
-const CORPUS = '/work/shared/corpus';
 const A4: PrintOptions = {
   paperWidth: 210 / 25.4,
   paperHeight: 297 / 25.4,
@@ -136,12 +136,12 @@ beforeAll(async () => {
   hitPort = (hitServer.address() as AddressInfo).port;
   pagePort = (pageServer.address() as AddressInfo).port;
 
-  for (const name of ['ssrf-fetch-html', 'ssrf-eventsource-html', 'ssrf-websocket-html']) {
-    const html = (await readFile(path.join(CORPUS, name, 'index.html'), 'utf8'))
-      .replaceAll('127.0.0.1:9999', `127.0.0.1:${hitPort}`)
-      .replaceAll('169.254.169.254:80', `127.0.0.1:${hitPort}`);
-    expect(html).toContain(`127.0.0.1:${hitPort}`);
-    await cp(path.join(CORPUS, name), path.join(dir, name), { recursive: true });
+  // Every address these pages try (loopback, and what stands for link-local cloud metadata) is the hit server.
+  for (const kind of ['fetch', 'eventsource', 'websocket'] as const) {
+    const name = `ssrf-${kind}-html`;
+    const target = `127.0.0.1:${hitPort}`;
+    const html = ssrfHtml(kind, kind === 'websocket' ? [target, target] : [target]);
+    await mkdir(path.join(dir, name));
     await writeFile(path.join(dir, name, 'index.html'), html);
     pagesServed.set(`/page/${name}.html`, html);
   }
@@ -207,9 +207,9 @@ describe('renderHtml', () => {
     }
   });
 
-  it('renders the feature-rich corpus page with JavaScript and print media, nothing from outside', async () => {
+  it('renders the feature-rich page with JavaScript and print media, nothing from outside', async () => {
     const d = path.join(dir, 'feature-rich-html');
-    await cp(path.join(CORPUS, 'feature-rich-html'), d, { recursive: true });
+    await cp(await testFolder('feature-rich-html'), d, { recursive: true });
     const t0 = performance.now();
     await engine.renderHtml!(path.join(d, 'index.html'), out('feature'), { ...A4, baseDir: d }, c);
     const t = text(out('feature'));
@@ -221,7 +221,7 @@ describe('renderHtml', () => {
   });
 
   it('loads assets from its directory: the image is in the PDF', async () => {
-    const d = path.join(CORPUS, 'html-with-asset');
+    const d = await testFolder('html-with-asset');
     await engine.renderHtml!(path.join(d, 'index.html'), out('asset'), { ...A4, baseDir: d }, c);
     expect(text(out('asset'))).toContain('Asset test');
     const list = execFileSync('pdfimages', ['-list', out('asset')])
@@ -257,8 +257,8 @@ describe('renderHtml', () => {
     expect(hits).toEqual([]);
   });
 
-  it('renders the Markdown corpus through the builder: 3 pages, and the table', async () => {
-    const d3 = path.join(CORPUS, 'pages-3-markdown');
+  it('renders Markdown through the builder: 3 pages, and the table', async () => {
+    const d3 = await testFolder('pages-3-markdown');
     const scratch = await mkdtemp(path.join(dir, 'md-'));
     await cp(d3, scratch, { recursive: true });
     const built = await buildMarkdownHtml(path.join(scratch, 'index.html'), scratch);
@@ -268,7 +268,7 @@ describe('renderHtml', () => {
     for (const n of [1, 2, 3]) expect(t).toContain(`Page ${n}`);
 
     const rich = await mkdtemp(path.join(dir, 'mdr-'));
-    await cp(path.join(CORPUS, 'feature-rich-markdown'), rich, { recursive: true });
+    await cp(await testFolder('feature-rich-markdown'), rich, { recursive: true });
     await engine.renderHtml!(
       await buildMarkdownHtml(path.join(rich, 'index.html'), rich),
       out('mdrich'),
@@ -276,8 +276,8 @@ describe('renderHtml', () => {
       c,
     );
     const r = text(out('mdrich'));
-    expect(r).toContain('This paragraph displays a table from a markdown file');
-    expect(r).toMatch(/col 2 is\s+centered\s+\$12/);
+    expect(r).toContain('A table written in Markdown');
+    expect(r).toMatch(/row 2\s+centred\s+\$12/);
     expect(r).toContain('JavaScript is enabled.');
   });
 
@@ -303,7 +303,7 @@ describe('print options', () => {
     };
     near(pageSize(await html('a4', page, A4)), 595, 842);
     expect(pageSize(await html('letter', page, LETTER))).toEqual({ w: 612, h: 792 });
-    const d = path.join(CORPUS, 'wide-table-html');
+    const d = await testFolder('wide-table-html');
     await engine.renderHtml!(path.join(d, 'index.html'), out('wide-l'), { ...A4, landscape: true, baseDir: d }, c);
     await engine.renderHtml!(path.join(d, 'index.html'), out('wide-p'), { ...A4, baseDir: d }, c);
     near(pageSize(out('wide-l')), 842, 595);
@@ -431,7 +431,7 @@ describe('lifecycle', () => {
       (await failure(slowEngine.renderHtml!(path.join(d, 'index.html'), out('loop'), { ...A4, baseDir: d }, c))).code,
     ).toBe('TIMEOUT');
     expect(performance.now() - t0).toBeLessThan(12_000);
-    const asset = path.join(CORPUS, 'html-with-asset');
+    const asset = await testFolder('html-with-asset');
     await slowEngine.renderHtml!(path.join(asset, 'index.html'), out('after-timeout'), { ...A4, baseDir: asset }, c);
     expect(text(out('after-timeout'))).toContain('Asset test');
   });
@@ -451,7 +451,7 @@ describe('lifecycle', () => {
   });
 
   it('relaunches the browser after it is killed', async () => {
-    const asset = path.join(CORPUS, 'html-with-asset');
+    const asset = await testFolder('html-with-asset');
     await engine.renderHtml!(path.join(asset, 'index.html'), out('before-kill'), { ...A4, baseDir: asset }, c);
     const [pid] = browserPids();
     expect(pid).toBeGreaterThan(0);
@@ -465,7 +465,7 @@ describe('lifecycle', () => {
   it('close() leaves no browser process behind', async () => {
     const e = chromiumModule.create(chromiumModule.configSchema.parse({}), ctx);
     const before = new Set(browserPids());
-    const asset = path.join(CORPUS, 'html-with-asset');
+    const asset = await testFolder('html-with-asset');
     await e.renderHtml!(path.join(asset, 'index.html'), out('close'), { ...A4, baseDir: asset }, c);
     const mine = browserPids().filter((p) => !before.has(p));
     expect(mine).toHaveLength(1);

@@ -14,8 +14,8 @@ import {
 import { SafeZip, safeEntryName } from '../../src/core/convert/safe-zip';
 import { buildTextHtml, decodeText, textToHtml } from '../../src/core/convert/text';
 import { EngineError } from '../../src/core/errors';
+import { testFolder } from '../fixtures/documents';
 
-const CORPUS = '/work/shared/corpus';
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'html-builders-'));
@@ -109,7 +109,7 @@ describe('markdown', () => {
   });
 
   it('builds the pages-3-markdown template from its sibling files', async () => {
-    const out = await buildMarkdownHtml(path.join(CORPUS, 'pages-3-markdown/index.html'), dir);
+    const out = await buildMarkdownHtml(path.join(await testFolder('pages-3-markdown'), 'index.html'), dir);
     expect(path.dirname(out)).toBe(dir);
     const html = await readFile(out, 'utf8');
     for (const n of [1, 2, 3]) expect(html).toContain(`<div class="page-break-after"><h1>Page ${n}</h1>\n</div>`);
@@ -118,11 +118,11 @@ describe('markdown', () => {
 
   it('builds the feature-rich-markdown table', async () => {
     const html = await readFile(
-      await buildMarkdownHtml(path.join(CORPUS, 'feature-rich-markdown/index.html'), dir),
+      await buildMarkdownHtml(path.join(await testFolder('feature-rich-markdown'), 'index.html'), dir),
       'utf8',
     );
-    expect(html).toContain('<h2>This paragraph displays a table from a markdown file</h2>');
-    expect(html).toContain('<td style="text-align:center">left-aligned</td>');
+    expect(html).toContain('<h2>A table written in Markdown</h2>');
+    expect(html).toContain('<td style="text-align:center">centred</td>');
   });
 
   it('refuses template names that leave the directory or are missing', async () => {

@@ -13,7 +13,7 @@ import { Limiter } from '../../src/core/limiter';
 import { imagesModule } from '../../src/core/modules/images/index';
 import { sanitizeSvg } from '../../src/core/modules/images/svg-sanitize';
 import { createToolRunner } from '../../src/core/run-tool';
-import { corpus } from '../fixtures/pdfs';
+import { testDocument } from '../fixtures/documents';
 
 /** Images to PDF, read back with poppler: page sizes, embedded image streams, and rendered pixel colours. */
 
@@ -459,8 +459,8 @@ describe('PNG, GIF, WebP, TIFF, BMP, AVIF', () => {
     expect(px(295, 5)).toEqual(WHITE);
   });
 
-  it('the corpus watermark PNG', async () => {
-    const src = corpus('watermark.png');
+  it('an RGBA PNG that is not square', async () => {
+    const src = await testDocument('watermark.png');
     const m = await sharp(src).metadata();
     const { out } = await convert([src], { pageSize: 'fit' });
     expect(pdfImages(out)[0]).toMatchObject({ width: m.width, height: m.height });
@@ -779,7 +779,7 @@ describe('many images', () => {
 
 describe('refusals and limits', () => {
   it('wrong formats: a PDF, a text file, an empty file — naming what is supported', async () => {
-    const pdf = await failure(convert([corpus('page_1.pdf')]));
+    const pdf = await failure(convert([await testDocument('page_1.pdf')]));
     expect(pdf.code).toBe('UNSUPPORTED_FORMAT');
     expect(pdf.message).toMatch(/^Image 1 is a PDF: send JPEG, PNG, GIF, WebP, TIFF, BMP, SVG, AVIF$/);
     const txt = await failure(convert([file('notes.png', 'just some text, named .png\n')]));

@@ -7,13 +7,13 @@ import { EngineError } from '../../src/core/errors';
 import { Limiter } from '../../src/core/limiter';
 import { libreofficeModule, type LibreOfficeEngine } from '../../src/core/modules/libreoffice/index';
 import { createToolRunner } from '../../src/core/run-tool';
+import { testDocument } from '../fixtures/documents';
 
-const CORPUS = '/work/shared/corpus';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'docflow-lo-pool-test-'));
 let n = 0;
 const out = () => path.join(dir, `out-${++n}.pdf`);
 const text = (pdf: string) => execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' });
-const page1 = path.join(CORPUS, 'page_1.docx');
+const page1 = await testDocument('page_1.docx');
 /** A text document that takes LibreOffice well over a minute to lay out: it only ends by being stopped. */
 const slow = path.join(dir, 'slow.txt');
 

@@ -11,9 +11,14 @@ import type { OfficeConvertOptions } from '../../src/core/interfaces';
 import { Limiter } from '../../src/core/limiter';
 import { libreofficeModule, type LibreOfficeEngine } from '../../src/core/modules/libreoffice/index';
 import { createToolRunner } from '../../src/core/run-tool';
+import {
+  EMBEDDED_IMAGE_TEXT,
+  LINKED_IMAGE_TEXT,
+  linkedImageFodt,
+  testDocument,
+  type DocumentName,
+} from '../fixtures/documents';
 
-const CORPUS = '/work/shared/corpus';
-const corpus = (f: string) => path.join(CORPUS, f);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'docflow-lo-test-'));
 const out = (name: string) => path.join(dir, `${name}-${randomBytes(3).toString('hex')}.pdf`);
 
@@ -24,6 +29,7 @@ const ctx = {
 const engine = libreofficeModule.create(libreofficeModule.configSchema.parse({}), ctx) as LibreOfficeEngine;
 const op = { scratch: dir };
 
+const doc = testDocument;
 const convert = async (input: string, name: string, opts: OfficeConvertOptions) => {
   const file = out(name);
   await engine.convertOffice(input, file, opts, op);
@@ -55,8 +61,8 @@ const rejection = async (p: Promise<unknown>): Promise<EngineError> => {
 beforeAll(async () => {
   // Start both instances before the timed tests (a cold start is ~2 s; the warm conversions are the point).
   await Promise.all([
-    convert(corpus('page_1.docx'), 'warm-a', { kind: 'document' }),
-    convert(corpus('page_2.docx'), 'warm-b', { kind: 'document' }),
+    convert(await doc('page_1.docx'), 'warm-a', { kind: 'document' }),
+    convert(await doc('page_2.docx'), 'warm-b', { kind: 'document' }),
   ]);
 }, 60_000);
 
@@ -67,25 +73,25 @@ afterAll(async () => {
 
 describe('libreoffice: documents', () => {
   it('converts DOCX: text read back, page counts', async () => {
-    const one = await convert(corpus('page_1.docx'), 'page1', { kind: 'document' });
+    const one = await convert(await doc('page_1.docx'), 'page1', { kind: 'document' });
     expect(pages(one)).toBe(1);
     expect(text(one)).toContain('Page 1');
 
-    const three = await convert(corpus('pages_3.docx'), 'pages3', { kind: 'document' });
+    const three = await convert(await doc('pages_3.docx'), 'pages3', { kind: 'document' });
     expect(pages(three)).toBe(3);
     const t = text(three).split('\f');
     for (const n of [1, 2, 3]) expect(t[n - 1]).toContain(`Page ${n}`);
   });
 
   it('reads a file whose name is not ASCII', async () => {
-    const pdf = await convert(corpus('Special_Chars_ß.docx'), 'special', { kind: 'document' });
+    const pdf = await convert(await doc('Special_Chars_ß.docx'), 'special', { kind: 'document' });
     expect(pages(pdf)).toBe(1);
     expect(text(pdf).trim().length).toBeGreaterThan(0);
   });
 
   it('keeps an embedded image', async () => {
-    const pdf = await convert(corpus('libreoffice-embedded-image.fodt'), 'embedded', { kind: 'document' });
-    expect(text(pdf)).toContain('An embedded image is stored in the document');
+    const pdf = await convert(await doc('embedded-image.fodt'), 'embedded', { kind: 'document' });
+    expect(text(pdf)).toContain(EMBEDDED_IMAGE_TEXT);
     expect(images(pdf)).toHaveLength(1);
   });
 
@@ -99,11 +105,11 @@ describe('libreoffice: documents', () => {
 
 describe('libreoffice: spreadsheets and presentations', () => {
   it('converts XLSX and CSV', async () => {
-    const xlsx = await convert(corpus('singlepagesheets-scrolled.xlsx'), 'xlsx', { kind: 'spreadsheet' });
+    const xlsx = await convert(await doc('wide-sheet.xlsx'), 'xlsx', { kind: 'spreadsheet' });
     expect(pages(xlsx)).toBeGreaterThan(1);
     expect(size(xlsx).h).toBeGreaterThan(size(xlsx).w);
 
-    const csv = await convert(corpus('sheet.csv'), 'csv', { kind: 'spreadsheet' });
+    const csv = await convert(await doc('sheet.csv'), 'csv', { kind: 'spreadsheet' });
     expect(pages(csv)).toBe(1);
     const t = text(csv);
     expect(t).toMatch(/Alice\s+100/);
@@ -111,7 +117,7 @@ describe('libreoffice: spreadsheets and presentations', () => {
   });
 
   it('landscape turns every page; fitToPage scales each sheet to one page wide', async () => {
-    const input = corpus('singlepagesheets-scrolled.xlsx');
+    const input = await doc('wide-sheet.xlsx');
     const plain = await convert(input, 'plain', { kind: 'spreadsheet' });
     const landscape = await convert(input, 'landscape', { kind: 'spreadsheet', landscape: true });
     const fit = await convert(input, 'fit', { kind: 'spreadsheet', fitToPage: true });
@@ -137,7 +143,7 @@ describe('libreoffice: spreadsheets and presentations', () => {
   });
 
   it('ignores the spreadsheet options for other kinds', async () => {
-    const pdf = await convert(corpus('pages_3.docx'), 'doc-landscape', {
+    const pdf = await convert(await doc('pages_3.docx'), 'doc-landscape', {
       kind: 'document',
       landscape: true,
       fitToPage: true,
@@ -146,7 +152,7 @@ describe('libreoffice: spreadsheets and presentations', () => {
   });
 
   it('converts a PPSX show with the impress filter', async () => {
-    const pdf = await convert(corpus('slideshow.ppsx'), 'ppsx', { kind: 'presentation' });
+    const pdf = await convert(await doc('slideshow.ppsx'), 'ppsx', { kind: 'presentation' });
     expect(pages(pdf)).toBeGreaterThanOrEqual(1);
     const s = size(pdf);
     expect(s.w).toBeGreaterThan(s.h);
@@ -155,8 +161,8 @@ describe('libreoffice: spreadsheets and presentations', () => {
 });
 
 describe('libreoffice: passwords', () => {
-  const protectedDoc = corpus('protected_page_1.docx');
   it('PASSWORD_REQUIRED without a password, WRONG_PASSWORD with a wrong one, text with the right one', async () => {
+    const protectedDoc = await doc('protected_page_1.docx');
     const none = await rejection(convert(protectedDoc, 'pw-none', { kind: 'document' }));
     expect(none.code).toBe('PASSWORD_REQUIRED');
     expect(none.details).toEqual({ field: 'password' });
@@ -175,7 +181,7 @@ describe('libreoffice: input it cannot read', () => {
     const junk = path.join(dir, 'junk.docx');
     writeFileSync(junk, randomBytes(4096));
     const truncated = path.join(dir, 'truncated.docx');
-    writeFileSync(truncated, readFileSync(corpus('page_1.docx')).subarray(0, 3000));
+    writeFileSync(truncated, readFileSync(await doc('page_1.docx')).subarray(0, 3000));
 
     for (const input of [junk, truncated]) {
       const file = out('junk');
@@ -187,24 +193,26 @@ describe('libreoffice: input it cannot read', () => {
   });
 
   it('a document of another kind than asked is INVALID_DOCUMENT', async () => {
-    const err = await rejection(convert(corpus('page_1.docx'), 'kind', { kind: 'spreadsheet' }));
+    const err = await rejection(convert(await doc('page_1.docx'), 'kind', { kind: 'spreadsheet' }));
     expect(err.code).toBe('INVALID_DOCUMENT');
   });
 
   it("a missing input is ENGINE_FAILED (not the client's fault) and the pool still works", async () => {
     const err = await rejection(convert(path.join(dir, 'nope.docx'), 'missing', { kind: 'document' }));
     expect(err.code).toBe('ENGINE_FAILED');
-    expect(text(await convert(corpus('page_1.docx'), 'after-missing', { kind: 'document' }))).toContain('Page 1');
+    expect(text(await convert(await doc('page_1.docx'), 'after-missing', { kind: 'document' }))).toContain('Page 1');
   });
 });
 
 describe('libreoffice: security', () => {
   let server: Server;
   let hits: string[] = [];
+  let png: Buffer;
   beforeAll(async () => {
+    png = readFileSync(await doc('watermark.png'));
     server = createServer((req, res) => {
       hits.push(`${req.method} ${req.url}`);
-      res.writeHead(200, { 'content-type': 'image/png' }).end(readFileSync(corpus('watermark.png')));
+      res.writeHead(200, { 'content-type': 'image/png' }).end(png);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   });
@@ -224,40 +232,37 @@ describe('libreoffice: security', () => {
   it('never fetches a linked remote image, and still converts the document', async () => {
     hits = [];
     const { port } = server.address() as AddressInfo;
-    const src = readFileSync(corpus('libreoffice-linked-external.fodt'), 'utf8');
-    const linked = src.replace(/xlink:href="[^"]+"/, `xlink:href="http://127.0.0.1:${port}/tracker.png"`);
-    expect(linked).toContain(`127.0.0.1:${port}`);
     const input = path.join(dir, 'linked-remote.fodt');
-    writeFileSync(input, linked);
+    writeFileSync(input, linkedImageFodt(`http://127.0.0.1:${port}/tracker.png`));
 
     const pdf = await convert(input, 'linked', { kind: 'document' });
     expect(pages(pdf)).toBe(1);
-    expect(text(pdf)).toContain('An image linked by absolute path');
+    expect(text(pdf)).toContain(LINKED_IMAGE_TEXT);
     expect(images(pdf)).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 200)); // a late fetch would still show up
     expect(hits).toEqual([]);
   });
 
   it('does not read a linked local file either', async () => {
-    const src = readFileSync(corpus('libreoffice-linked-external.fodt'), 'utf8');
     const input = path.join(dir, 'linked-local.fodt');
-    writeFileSync(input, src.replace(/xlink:href="[^"]+"/, `xlink:href="file://${corpus('watermark.png')}"`));
+    writeFileSync(input, linkedImageFodt(`file://${await doc('watermark.png')}`));
     const pdf = await convert(input, 'linked-local', { kind: 'document' });
-    expect(text(pdf)).toContain('An image linked by absolute path');
+    expect(text(pdf)).toContain(LINKED_IMAGE_TEXT);
     expect(images(pdf)).toHaveLength(0);
   });
 });
 
 describe('libreoffice: concurrency', () => {
   it('four conversions at once on two instances all come back right', async () => {
-    const jobs: Array<[string, OfficeConvertOptions, RegExp, number]> = [
-      [corpus('pages_3.docx'), { kind: 'document' }, /Page 3/, 3],
-      [corpus('page_1.docx'), { kind: 'document' }, /Page 1/, 1],
-      [corpus('sheet.csv'), { kind: 'spreadsheet' }, /Alice\s+100/, 1],
-      [corpus('page_2.docx'), { kind: 'document' }, /Page 2/, 1],
+    const jobs: Array<[DocumentName, OfficeConvertOptions, RegExp, number]> = [
+      ['pages_3.docx', { kind: 'document' }, /Page 3/, 3],
+      ['page_1.docx', { kind: 'document' }, /Page 1/, 1],
+      ['sheet.csv', { kind: 'spreadsheet' }, /Alice\s+100/, 1],
+      ['page_2.docx', { kind: 'document' }, /Page 2/, 1],
     ];
+    const inputs = await Promise.all(jobs.map(([name]) => doc(name)));
     const started = engine.pool.stats().started;
-    const files = await Promise.all(jobs.map(([input, opts], i) => convert(input, `conc-${i}`, opts)));
+    const files = await Promise.all(jobs.map(([, opts], i) => convert(inputs[i]!, `conc-${i}`, opts)));
     files.forEach((f, i) => {
       expect(text(f)).toMatch(jobs[i]![2]);
       expect(pages(f)).toBe(jobs[i]![3]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,8 +24,8 @@ import {
   PdfWriter,
   spreadPdf,
 } from '../fixtures/pdf-structures';
+import { extraCorpusFiles, pdfNames, testDocument } from '../fixtures/documents';
 import {
-  corpusDir,
   countBombPdf,
   cyclicTreePdf,
   emptyFile,
@@ -73,9 +73,11 @@ const codeOf = (p: Promise<unknown>) =>
     () => 'resolved',
     (e: { code?: string }) => e.code,
   );
-const corpusPdfs = readdirSync(corpusDir)
-  .filter((f) => f.endsWith('.pdf'))
-  .map((f) => path.join(corpusDir, f));
+/** The project's own PDFs, plus the real-world ones of TEST_CORPUS_DIR when it is set. */
+const documentPdfs: Array<[string, string]> = await Promise.all(
+  pdfNames.map(async (n) => [n, await testDocument(n)] as [string, string]),
+);
+const corpusPdfs: Array<[string, string]> = extraCorpusFiles('.pdf').map((f) => [path.basename(f), f]);
 
 /** What a chain answers for a file: its value, or its error code. */
 const outcome = (e: Engines, file: string, password?: string) =>
@@ -87,9 +89,11 @@ const outcome = (e: Engines, file: string, password?: string) =>
     );
 
 describe('countPages: the real number of pages, as qpdf counts them', () => {
-  it.each(corpusPdfs.map((f) => [path.basename(f), f]))('corpus %s', async (_name, file) => {
+  const countsAsQpdf = async (_name: string, file: string) => {
     expect(await count(file)).toEqual({ pages: pageCount(file), encrypted: false });
-  });
+  };
+  it.each(documentPdfs)('%s', countsAsQpdf);
+  if (corpusPdfs.length) it.each(corpusPdfs)('TEST_CORPUS_DIR %s', countsAsQpdf);
 
   it.each([1, 7, 200])(
     '%i pages: pdf-lib (xref and object streams), qpdf classic tables, qpdf object streams',
@@ -147,7 +151,7 @@ describe('countPages: the real number of pages, as qpdf counts them', () => {
   });
 
   it('answers first in the default chain', async () => {
-    const r = await engines.run('countPages', (f) => f(corpusPdfs[0]!, {}, ctx));
+    const r = await engines.run('countPages', (f) => f(documentPdfs[0]![1], {}, ctx));
     expect(r.engine).toBe('pdf-scan');
     expect(engines.chain('countPages')).toEqual(['pdf-scan', 'qpdf', 'poppler']);
     expect(engines.chain('pageBoxes')).toEqual(['pdf-scan', 'poppler', 'pdf-lib']);
@@ -254,10 +258,12 @@ describe('declines what it does not handle: UNSUPPORTED_OPERATION, and the tools
 });
 
 describe('pageBoxes: what the poppler engine reports, number for number', () => {
-  it.each(corpusPdfs.map((f) => [path.basename(f), f]))('corpus %s', async (_name, file) => {
+  const boxesAsPoppler = async (_name: string, file: string) => {
     const n = pageCount(file);
     expect(await boxes(file, n)).toEqual(await popplerBoxes(file, n));
-  });
+  };
+  it.each(documentPdfs)('%s', boxesAsPoppler);
+  if (corpusPdfs.length) it.each(corpusPdfs)('TEST_CORPUS_DIR %s', boxesAsPoppler);
 
   it('inherited /MediaBox, /CropBox and /Rotate (-90, 180, 450) down a nested tree', async () => {
     const file = await nestedTreePdf();

@@ -6,8 +6,8 @@ import * as ops from '../../src/core/pdf/operations';
 import type { Engines } from '../../src/core/engines';
 import type { Workspace } from '../../src/core/workspace';
 import { testEngines, testJob } from '../fixtures/engines';
+import { testDocument } from '../fixtures/documents';
 import {
-  corpus,
   countBombPdf,
   cyclicTreePdf,
   emptyFile,
@@ -76,10 +76,12 @@ describe('merge', () => {
     expect(check.out).not.toMatch(/WARNING/);
   });
 
-  it('merges the real corpus files', async () => {
+  it('merges documents of different sizes and fonts', async () => {
     const j = await job();
     const inputs = await Promise.all(
-      ['titled_alpha.pdf', 'pages_3.pdf', 'page_1.pdf'].map((n) => ops.preparePdf(j, src(corpus(n)), { label: n })),
+      (['titled_alpha.pdf', 'pages_3.pdf', 'page_1.pdf'] as const).map(async (n) =>
+        ops.preparePdf(j, src(await testDocument(n)), { label: n }),
+      ),
     );
     const out = await ops.mergePdfs(j, inputs);
     expect(pageCount(out.path)).toBe(2 + 3 + 1);
@@ -227,13 +229,13 @@ describe('watermark and page numbers', () => {
   );
 
   it('tiles an image watermark and a diagonal text', async () => {
-    const { j, input } = await prepared(corpus('pages_3.pdf'));
+    const { j, input } = await prepared(await testDocument('pages_3.pdf'));
     const img = await ops.watermarkPdf(
       j,
       input,
       {
         ...spec('x'),
-        mark: { kind: 'image', bytes: readFileSync(corpus('watermark.png')), format: 'png', scale: 0.1 },
+        mark: { kind: 'image', bytes: readFileSync(await testDocument('watermark.png')), format: 'png', scale: 0.1 },
         repeat: true,
       },
       '',
@@ -320,9 +322,9 @@ describe('protect and unlock', () => {
 
 describe('metadata, analysis, text', () => {
   it('round-trips metadata', async () => {
-    const { j, input } = await prepared(corpus('titled_bravo.pdf'));
+    const { j, input } = await prepared(await testDocument('titled_bravo.pdf'));
     const before = await ops.readMetadata(j, input);
-    expect(before.pages).toBe(pageCount(corpus('titled_bravo.pdf')));
+    expect(before.pages).toBe(pageCount(await testDocument('titled_bravo.pdf')));
     const out = await ops.updateMetadata(j, input, {
       title: 'Rapport annuel — été 2025',
       author: 'Zoë Müller',
@@ -351,14 +353,14 @@ describe('metadata, analysis, text', () => {
     expect(word.xMin).toBeCloseTo(50, 0);
     expect(word.yMin).toBeGreaterThan(0);
     expect(word.yMin).toBeLessThan(80);
-    const corpusText = await ops.extractText(
+    const documentText = await ops.extractText(
       ...(await (async () => {
-        const p = await prepared(corpus('pages_3.pdf'));
+        const p = await prepared(await testDocument('pages_3.pdf'));
         return [p.j, p.input] as const;
       })()),
       { layout: true, words: false },
     );
-    expect(corpusText.pages.map((p) => p.text.trim())).toEqual(['Page 1', 'Page 2', 'Page 3']);
+    expect(documentText.pages.map((p) => p.text.trim())).toEqual(['Page 1', 'Page 2', 'Page 3']);
   });
 
   it('extracts a long document across the free cores with the same text as one pdftotext run', async () => {
@@ -376,12 +378,12 @@ describe('metadata, analysis, text', () => {
   });
 
   it('analyzes structure, fonts, images and text', async () => {
-    const { j, input } = await prepared(corpus('image-heavy.pdf'));
+    const { j, input } = await prepared(await testDocument('image-heavy.pdf'));
     const a = await ops.analyzePdf(j, input);
     expect(a.pages).toBe(1);
     expect(a.images[0]).toMatchObject({ width: 640, height: 480 });
     expect(a.sizeBreakdown!.images).toBeGreaterThan(a.sizeBreakdown!.total * 0.8);
-    const { j: j2, input: text } = await prepared(corpus('pages_3.pdf'));
+    const { j: j2, input: text } = await prepared(await testDocument('pages_3.pdf'));
     const t = await ops.analyzePdf(j2, text);
     expect(t.textPages).toEqual([1, 2, 3]);
     expect(t.scanned).toBe(false);
@@ -392,16 +394,16 @@ describe('metadata, analysis, text', () => {
 
 describe('compress, render, images', () => {
   it('compresses an image-heavy file a lot, and never returns a larger file', async () => {
-    const { j, input } = await prepared(corpus('image-heavy.pdf'));
+    const { j, input } = await prepared(await testDocument('image-heavy.pdf'));
     const r = await ops.compressPdf(j, input, 'medium');
     expect(r.compressedSize).toBeLessThan(r.originalSize / 2);
     expect(statSync(r.path).size).toBe(r.compressedSize);
     expect(pageCount(r.path)).toBe(1);
-    const { j: j2, input: tiny } = await prepared(corpus('page_1.pdf'));
+    const { j: j2, input: tiny } = await prepared(await testDocument('page_1.pdf'));
     for (const level of ['low', 'medium', 'high'] as const) {
       const t = await ops.compressPdf(j2, tiny, level);
       expect(t.compressedSize).toBeLessThanOrEqual(t.originalSize);
-      expect(statSync(t.path).size).toBeLessThanOrEqual(statSync(corpus('page_1.pdf')).size);
+      expect(statSync(t.path).size).toBeLessThanOrEqual(statSync(await testDocument('page_1.pdf')).size);
     }
     const analysis = await ops.compressionAnalysis(j, input);
     expect(analysis.recommendation).not.toBe('low');
@@ -409,7 +411,7 @@ describe('compress, render, images', () => {
   });
 
   it('renders pages at the dpi asked (PNG and JPEG)', async () => {
-    const { j, input } = await prepared(corpus('pages_3.pdf'));
+    const { j, input } = await prepared(await testDocument('pages_3.pdf'));
     const pngs = await ops.renderPages(j, input, { format: 'png', dpi: 72, pages: '1,3', maxPixels: 1e8 });
     expect(pngs.map((p) => p.name)).toEqual(['page-1', 'page-3']);
     const m = await sharp(pngs[0]!.path).metadata();
@@ -422,7 +424,7 @@ describe('compress, render, images', () => {
   });
 
   it('extracts embedded images', async () => {
-    const { j, input } = await prepared(corpus('image-heavy.pdf'));
+    const { j, input } = await prepared(await testDocument('image-heavy.pdf'));
     const imgs = await ops.extractImages(j, input);
     expect(imgs.length).toBeGreaterThanOrEqual(1);
     const m = await sharp(imgs[0]!.path).metadata();
@@ -450,7 +452,7 @@ describe('flatten, repair, PDF/A', () => {
   });
 
   it('converts to PDF/A-2b with an output intent', async () => {
-    const { j, input } = await prepared(corpus('pages_3.pdf'));
+    const { j, input } = await prepared(await testDocument('pages_3.pdf'));
     const out = await ops.toPdfa(j, input);
     const bytes = readFileSync(out.path).toString('latin1');
     expect(bytes).toMatch(/pdfaid:part[='"]+2/);
@@ -538,6 +540,6 @@ describe('speculation (work overlapped with the input checks)', () => {
   it('is off by default', async () => {
     const e = testEngines({});
     const j = await job(null, e);
-    expect(await ops.speculateMerge(j, [src(corpus('page_1.pdf'))])).toBeUndefined();
+    expect(await ops.speculateMerge(j, [src(await testDocument('page_1.pdf'))])).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helper';
 import { processingApp } from '../fixtures/api';
-import { corpus } from '../fixtures/pdfs';
+import { testDocument } from '../fixtures/documents';
 
 /** The value of one series in a Prometheus text answer (labels matched as given, in any order). */
 function sample(text: string, name: string, labels: Record<string, string | RegExp>): number | undefined {
@@ -36,7 +36,7 @@ describe('GET /metrics', () => {
     const app = api.t.app;
     for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: '/health' });
     await app.inject({ method: 'GET', url: '/no/such/page/123' });
-    const ok = await api.post('/pdf/rotate', { angle: 90 }, [{ content: corpus('page_1.pdf') }]);
+    const ok = await api.post('/pdf/rotate', { angle: 90 }, [{ content: await testDocument('page_1.pdf') }]);
     expect(ok.statusCode).toBe(200);
     const res = await scrape(api.t);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, processingApp } from '../../fixtures/api';
-import { corpus, numberedPdf, pageCount, pagesText, run } from '../../fixtures/pdfs';
+import { testDocument } from '../../fixtures/documents';
+import { numberedPdf, pageCount, pagesText, run } from '../../fixtures/pdfs';
 import { saveBody, unzip } from '../../fixtures/results';
 
 /**
@@ -28,7 +29,7 @@ const png = (color: string, w = 300, h = 200) =>
 
 describe('office documents (LibreOffice)', () => {
   it('word-to-pdf: a 3-page DOCX keeps its pages and text, named after the upload', async () => {
-    const res = await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('pages_3.docx') }]);
+    const res = await api.post('/conversion/word-to-pdf', {}, [{ content: await testDocument('pages_3.docx') }]);
     const file = pdfOf(res);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toContain('pages_3.pdf');
@@ -39,7 +40,7 @@ describe('office documents (LibreOffice)', () => {
   it('pageRange keeps only the asked pages; pdfa answers PDF/A-2b', async () => {
     const file = pdfOf(
       await api.post('/conversion/word-to-pdf', { pageRange: '2-3', pdfa: 'true' }, [
-        { content: corpus('pages_3.docx') },
+        { content: await testDocument('pages_3.docx') },
       ]),
     );
     expect(pagesText(file).map((t) => t.trim())).toEqual(['Page 2', 'Page 3']);
@@ -48,25 +49,36 @@ describe('office documents (LibreOffice)', () => {
 
   it('a protected DOCX opens with its password; without it 422 PASSWORD_REQUIRED, wrong 422 WRONG_PASSWORD', async () => {
     expect(
-      errorOf(await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('protected_page_1.docx') }])),
+      errorOf(
+        await api.post('/conversion/word-to-pdf', {}, [{ content: await testDocument('protected_page_1.docx') }]),
+      ),
     ).toMatchObject({ status: 422, code: 'PASSWORD_REQUIRED' });
     expect(
       errorOf(
-        await api.post('/conversion/word-to-pdf', { password: 'bar' }, [{ content: corpus('protected_page_1.docx') }]),
+        await api.post('/conversion/word-to-pdf', { password: 'bar' }, [
+          { content: await testDocument('protected_page_1.docx') },
+        ]),
       ),
     ).toMatchObject({ status: 422, code: 'WRONG_PASSWORD' });
     const file = pdfOf(
-      await api.post('/conversion/word-to-pdf', { password: 'foo' }, [{ content: corpus('protected_page_1.docx') }]),
+      await api.post('/conversion/word-to-pdf', { password: 'foo' }, [
+        { content: await testDocument('protected_page_1.docx') },
+      ]),
     );
     expect(pagesText(file)[0]).toContain('Page 1');
   });
 
   it('excel-to-pdf takes CSV; landscape turns the pages', async () => {
-    const portrait = pdfOf(await api.post('/conversion/excel-to-pdf', {}, [{ content: corpus('sheet.csv') }]));
-    const landscape = pdfOf(
-      await api.post('/conversion/excel-to-pdf', { landscape: 'true' }, [{ content: corpus('sheet.csv') }]),
+    const portrait = pdfOf(
+      await api.post('/conversion/excel-to-pdf', {}, [{ content: await testDocument('sheet.csv') }]),
     );
-    const csvText = readFileSync(corpus('sheet.csv'), 'utf8').split(/[\n,]/)[0]!.replace(/"/g, '').trim();
+    const landscape = pdfOf(
+      await api.post('/conversion/excel-to-pdf', { landscape: 'true' }, [{ content: await testDocument('sheet.csv') }]),
+    );
+    const csvText = readFileSync(await testDocument('sheet.csv'), 'utf8')
+      .split(/[\n,]/)[0]!
+      .replace(/"/g, '')
+      .trim();
     expect(pagesText(portrait).join(' ')).toContain(csvText);
     const size = (f: string) =>
       /Page size:\s+([\d.]+) x ([\d.]+)/
@@ -80,14 +92,18 @@ describe('office documents (LibreOffice)', () => {
   });
 
   it('powerpoint-to-pdf takes a PPSX show file', async () => {
-    const file = pdfOf(await api.post('/conversion/powerpoint-to-pdf', {}, [{ content: corpus('slideshow.ppsx') }]));
+    const file = pdfOf(
+      await api.post('/conversion/powerpoint-to-pdf', {}, [{ content: await testDocument('slideshow.ppsx') }]),
+    );
     expect(pageCount(file)).toBeGreaterThan(0);
   });
 
   it('a converted document over the plan page limit: 422 PAGE_LIMIT_EXCEEDED', async () => {
     const small = await processingApp({ maxPagesPerPdf: 2, allowedEndpoints: ['conversion'] });
     try {
-      const e = errorOf(await small.post('/conversion/word-to-pdf', {}, [{ content: corpus('pages_3.docx') }]));
+      const e = errorOf(
+        await small.post('/conversion/word-to-pdf', {}, [{ content: await testDocument('pages_3.docx') }]),
+      );
       expect(e).toMatchObject({ status: 422, code: 'PAGE_LIMIT_EXCEEDED' });
       expect(e.error).toMatch(/3 pages; your plan allows at most 2/);
     } finally {
@@ -99,7 +115,9 @@ describe('office documents (LibreOffice)', () => {
 describe('formats are read from the bytes', () => {
   it('a PDF sent to word-to-pdf: 415 naming what the route takes and the route for PDFs', async () => {
     const e = errorOf(
-      await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('page_1.pdf'), filename: 'report.docx' }]),
+      await api.post('/conversion/word-to-pdf', {}, [
+        { content: await testDocument('page_1.pdf'), filename: 'report.docx' },
+      ]),
     );
     expect(e).toMatchObject({ status: 415, code: 'UNSUPPORTED_FORMAT' });
     expect(e.error).toMatch(/is a PDF file; word-to-pdf takes doc, docx/);
@@ -129,7 +147,9 @@ describe('formats are read from the bytes', () => {
     expect(e).toMatchObject({ status: 422, code: 'INVALID_DOCUMENT' });
     expect(e.error).not.toMatch(/\/tmp|soffice|uno/i);
     expect(
-      pagesText(pdfOf(await api.post('/conversion/word-to-pdf', {}, [{ content: corpus('page_1.docx') }])))[0],
+      pagesText(
+        pdfOf(await api.post('/conversion/word-to-pdf', {}, [{ content: await testDocument('page_1.docx') }])),
+      )[0],
     ).toContain('Page 1');
   });
 });
@@ -137,7 +157,9 @@ describe('formats are read from the bytes', () => {
 describe('auto-to-pdf and batch-to-pdf', () => {
   it('auto-to-pdf dispatches a DOCX, a PNG and a PDF by their bytes whatever their names', async () => {
     const docx = pdfOf(
-      await api.post('/conversion/auto-to-pdf', {}, [{ content: corpus('page_2.docx'), filename: 'upload.bin' }]),
+      await api.post('/conversion/auto-to-pdf', {}, [
+        { content: await testDocument('page_2.docx'), filename: 'upload.bin' },
+      ]),
     );
     expect(pagesText(docx)[0]).toContain('Page 2');
     const img = pdfOf(
@@ -156,7 +178,7 @@ describe('auto-to-pdf and batch-to-pdf', () => {
 
   it('batch-to-pdf: a zip of PDFs and a manifest; a bad file is listed with its error and does not fail the others', async () => {
     const res = await api.post('/conversion/batch-to-pdf', {}, [
-      { field: 'files', content: corpus('page_1.docx') },
+      { field: 'files', content: await testDocument('page_1.docx') },
       { field: 'files', content: Buffer.from('%PDF-1.7 broken'), filename: 'broken.pdf' },
       { field: 'files', content: await png('#0000ff'), filename: 'blue.png' },
     ]);
@@ -181,7 +203,9 @@ describe('auto-to-pdf and batch-to-pdf', () => {
     const pro = await processingApp({ allowedEndpoints: ['conversion'] });
     try {
       const e = errorOf(
-        await pro.post('/conversion/batch-to-pdf', {}, [{ field: 'files', content: corpus('page_1.docx') }]),
+        await pro.post('/conversion/batch-to-pdf', {}, [
+          { field: 'files', content: await testDocument('page_1.docx') },
+        ]),
       );
       expect(e).toMatchObject({ status: 403, code: 'ENDPOINT_NOT_ALLOWED' });
     } finally {

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, processingApp } from '../../fixtures/api';
-import { corpus, pageCount, pagesText, run } from '../../fixtures/pdfs';
+import { testDocument, testFolder } from '../../fixtures/documents';
+import { pageCount, pagesText, run } from '../../fixtures/pdfs';
 import { saveBody } from '../../fixtures/results';
 import { makeZip } from '../../fixtures/zip';
 
@@ -39,10 +41,11 @@ const imagesIn = (f: string) => run('pdfimages', ['-list', f]).trim().split('\n'
 
 describe('html-to-pdf', () => {
   it('renders index.html with its asset found by name', async () => {
+    const dir = await testFolder('html-with-asset');
     const file = pdfOf(
       await api.post('/conversion/html-to-pdf', {}, [
-        { field: 'files', content: corpus('html-with-asset/index.html'), contentType: 'text/html' },
-        { field: 'files', content: corpus('html-with-asset/image.png'), contentType: 'image/png' },
+        { field: 'files', content: path.join(dir, 'index.html'), contentType: 'text/html' },
+        { field: 'files', content: path.join(dir, 'image.png'), contentType: 'image/png' },
       ]),
     );
     expect(pagesText(file)[0]).toContain('Asset test');
@@ -88,14 +91,14 @@ describe('html-to-pdf', () => {
 
 describe('markdown, text and EPUB (printed as HTML)', () => {
   it('markdown-to-pdf with a Gotenberg-style template: one page per Markdown file', async () => {
-    const dir = 'pages-3-markdown';
+    const dir = await testFolder('pages-3-markdown');
     const file = pdfOf(
       await api.post(
         '/conversion/markdown-to-pdf',
         {},
         ['index.html', 'page_1.md', 'page_2.md', 'page_3.md'].map((n) => ({
           field: 'files',
-          content: corpus(`${dir}/${n}`),
+          content: path.join(dir, n),
           contentType: 'text/plain',
         })),
       ),
@@ -185,7 +188,9 @@ describe('url-to-pdf', () => {
 
   it('a file sent to url-to-pdf is refused', async () => {
     const e = errorOf(
-      await api.post('/conversion/url-to-pdf', { url: 'https://example.com' }, [{ content: corpus('page_1.pdf') }]),
+      await api.post('/conversion/url-to-pdf', { url: 'https://example.com' }, [
+        { content: await testDocument('page_1.pdf') },
+      ]),
     );
     expect(e.status).toBe(422);
   });
@@ -214,7 +219,7 @@ describe('image-to-pdf', () => {
     const e = errorOf(
       await api.post('/conversion/image-to-pdf', {}, [
         { field: 'files', content: await img('#ff0000', 10, 10), filename: 'a.png', contentType: 'image/png' },
-        { field: 'files', content: corpus('page_1.pdf'), filename: 'b.png' },
+        { field: 'files', content: await testDocument('page_1.pdf'), filename: 'b.png' },
       ]),
     );
     expect(e).toMatchObject({ status: 415, code: 'UNSUPPORTED_FORMAT' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processingApp, errorOf } from '../../fixtures/api';
+import { testDocument } from '../../fixtures/documents';
 import {
-  corpus,
   countBombPdf,
   cyclicTreePdf,
   emptyFile,
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 async function stillServes() {
-  const ok = await api.post('/pdf/rotate', { angle: 90 }, [{ content: corpus('page_1.pdf') }]);
+  const ok = await api.post('/pdf/rotate', { angle: 90 }, [{ content: await testDocument('page_1.pdf') }]);
   expect(ok.statusCode).toBe(200);
 }
 
@@ -88,7 +88,7 @@ describe('bad input table', () => {
     ],
     [
       'bad parameter',
-      async () => ({ route: '/pdf/rotate', fields: { angle: 'sideways' }, file: corpus('page_1.pdf') }),
+      async () => ({ route: '/pdf/rotate', fields: { angle: 'sideways' }, file: await testDocument('page_1.pdf') }),
       [422],
       ['INVALID_INPUT'],
     ],

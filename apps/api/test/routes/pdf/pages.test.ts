@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processingApp, errorOf } from '../../fixtures/api';
-import { corpus, numberedPdf, pageCount, pagesText, rotations, qpdfCheck } from '../../fixtures/pdfs';
+import { testDocument } from '../../fixtures/documents';
+import { numberedPdf, pageCount, pagesText, rotations, qpdfCheck } from '../../fixtures/pdfs';
 import { saveBody, unzip } from '../../fixtures/results';
 
 let api: Awaited<ReturnType<typeof processingApp>>;
@@ -155,7 +156,7 @@ describe('POST /pdf/extract-pages, delete-pages, reorder, rotate', () => {
 
   it('a non-ASCII file name gets an RFC 5987 filename*', async () => {
     const res = await api.post('/pdf/rotate', { angle: 90 }, [
-      { content: corpus('page_1.pdf'), filename: 'Résumé ß.pdf' },
+      { content: await testDocument('page_1.pdf'), filename: 'Résumé ß.pdf' },
     ]);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe(

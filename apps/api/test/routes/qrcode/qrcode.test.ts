@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processingApp, errorOf } from '../../fixtures/api';
 import { saveBody } from '../../fixtures/results';
-import { corpus } from '../../fixtures/pdfs';
+import { testDocument } from '../../fixtures/documents';
 
 let api: Awaited<ReturnType<typeof processingApp>>;
 beforeAll(async () => {
@@ -178,7 +178,7 @@ describe('GET /qrcode/types and POST /qrcode/decode', () => {
       headers: { ...f2.headers, 'x-api-key': api.apiKey },
     });
     expect(res2.json().data.symbols[0].data).toBe('round trip ✓');
-    const f3 = form({}, [{ field: 'image', content: corpus('page_1.pdf'), filename: 'x.png' }]);
+    const f3 = form({}, [{ field: 'image', content: await testDocument('page_1.pdf'), filename: 'x.png' }]);
     const res3 = await api.t.app.inject({
       method: 'POST',
       url: '/api/v1/qrcode/decode',
