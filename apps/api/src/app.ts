@@ -16,6 +16,7 @@ import { registerDocs } from './plugins/docs';
 import { requestWorkspace } from './plugins/request-workspace';
 import { createEngines } from './config/engines';
 import { apiKeyGuard } from './plugins/api-key-guard';
+import { jobOwner } from './plugins/job-owner';
 import { healthRoutes } from './routes/health';
 import { metricsPlugin } from './plugins/metrics';
 import { v1Routes } from './routes/v1/index';
@@ -92,6 +93,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     request.usage = { bytesIn: 0, bytesOut: 0 };
   });
   await app.register(apiKeyGuard); // app.processingGuard(group): API-key auth, plan gate, limits, metering
+  await app.register(jobOwner); // processing slots are shared fairly between the users behind the keys
   await registerDocs(app);
   await app.register(healthRoutes);
   await app.register(metricsPlugin);

@@ -30,6 +30,7 @@ const STOP: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>([
   'PAGE_LIMIT_EXCEEDED',
   'OUTPUT_TOO_LARGE',
   'QUEUE_FULL',
+  'FAIR_SHARE_EXCEEDED',
   'TIMEOUT',
   'ABORTED',
 ]);

@@ -1,9 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EngineError } from './errors';
 
 export interface LimiterOptions {
   /** Jobs running at once (external processes, in-process PDF work). */
   concurrency: number;
-  /** Jobs allowed to wait; one more is refused with QUEUE_FULL. */
+  /** Jobs allowed to wait, all owners together; one more is refused with QUEUE_FULL. */
   queueSize: number;
 }
 
@@ -12,21 +13,77 @@ export interface LimiterStats {
   queued: number;
   concurrency: number;
   queueSize: number;
+  /** Owners (users) with work running or waiting. */
+  owners: number;
+}
+
+/**
+ * Whose work a job is: the user behind the API key, and how much of the server their plan buys (1 = Free, 2 = Pro,
+ * 4 = Enterprise; see `ownerShare`). Jobs without an owner (health checks, benches, tests of the core) share one
+ * unbounded account, as before fair sharing existed.
+ */
+export interface JobOwner {
+  id: string;
+  weight: number;
+}
+
+const owners = new AsyncLocalStorage<JobOwner>();
+
+/**
+ * Run `fn` (a request's handler) as `owner`: every limiter slot it takes, however deep in the engines and whatever
+ * signal it passes, is charged to that owner. An async context rather than a parameter because slots are taken in
+ * every engine module, far below the request.
+ */
+export function runAsOwner<T>(owner: JobOwner, fn: () => T): T {
+  return owners.run(owner, fn);
+}
+
+export const currentOwner = (): JobOwner | undefined => owners.getStore();
+
+/**
+ * The most one owner may hold: running slots (a quarter of them at weight 1, half from weight 2: one user can never
+ * hold them all once there are two) and waiting places (an eighth of the queue per weight unit up to half of it,
+ * never fewer than the concurrency, so that a request which fans out over every core still fits).
+ */
+export function ownerShare(weight: number, opts: LimiterOptions): { running: number; queued: number } {
+  const w = Math.max(1, weight);
+  const running = Math.max(1, Math.min(opts.concurrency, Math.ceil((opts.concurrency * Math.min(w, 2)) / 4)));
+  const queued = Math.min(
+    opts.queueSize,
+    Math.max(opts.concurrency, Math.floor((opts.queueSize * Math.min(w, 4)) / 8)),
+  );
+  return { running, queued };
 }
 
 interface Waiter {
   start: () => void;
-  fail: (err: unknown) => void;
 }
 
+interface Account {
+  id: string;
+  weight: number;
+  /** Unbounded: the jobs without an owner. */
+  shared: boolean;
+  running: number;
+  queue: Waiter[];
+}
+
+const SHARED = '';
+
 /**
- * A concurrency cap with a bounded FIFO queue. A full queue refuses at once (QUEUE_FULL, which the API answers with
- * 503 and Retry-After) rather than letting latency grow without bound; a waiter whose request went away leaves the
- * queue.
+ * A concurrency cap with a bounded queue, shared fairly between owners. Each owner holds at most its share of the
+ * running slots and of the queue (past it: FAIR_SHARE_EXCEEDED, answered 429 with Retry-After: their own share is
+ * full, others still get in); a freed slot goes round-robin to the next owner with waiting work and room in its
+ * share, so one user's flood of slow jobs delays another user's call by at most the jobs already running. A full
+ * queue refuses at once (QUEUE_FULL, 503 with Retry-After) rather than letting latency grow without bound; a waiter
+ * whose request went away leaves the queue.
  */
 export class Limiter {
   private running = 0;
-  private readonly queue: Waiter[] = [];
+  private queued = 0;
+  private readonly accounts = new Map<string, Account>();
+  /** Owners with waiting work, in the order they are served; the head is served next. */
+  private readonly turns: Account[] = [];
   /** Moving average of job duration, for Retry-After. */
   private avgMs = 500;
 
@@ -38,28 +95,60 @@ export class Limiter {
   stats(): LimiterStats {
     return {
       running: this.running,
-      queued: this.queue.length,
+      queued: this.queued,
       concurrency: this.opts.concurrency,
       queueSize: this.opts.queueSize,
+      owners: this.accounts.size,
     };
   }
 
-  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /** Run `fn` in a slot, charged to `owner` (default: the owner of the current request, see runAsOwner). */
+  async run<T>(fn: () => Promise<T>, signal?: AbortSignal, owner: JobOwner | undefined = currentOwner()): Promise<T> {
     if (signal?.aborted) throw aborted();
-    if (this.running >= this.opts.concurrency) await this.wait(signal);
-    else this.running++;
+    const account = this.account(owner);
+    if (this.running < this.opts.concurrency && account.running < this.runningCap(account)) this.take(account);
+    else await this.wait(account, signal);
     const started = performance.now();
     try {
       return await fn();
     } finally {
       this.avgMs = this.avgMs * 0.8 + (performance.now() - started) * 0.2;
-      this.release();
+      this.release(account);
     }
   }
 
-  private wait(signal?: AbortSignal): Promise<void> {
-    if (this.queue.length >= this.opts.queueSize) {
-      const seconds = Math.max(1, Math.ceil(((this.queue.length / this.opts.concurrency + 1) * this.avgMs) / 1000));
+  private account(owner: JobOwner | undefined): Account {
+    const id = owner ? `u:${owner.id}` : SHARED;
+    let a = this.accounts.get(id);
+    if (!a) {
+      a = { id, weight: owner?.weight ?? 1, shared: !owner, running: 0, queue: [] };
+      this.accounts.set(id, a);
+    }
+    // A plan change takes effect on the owner's next job.
+    if (owner) a.weight = owner.weight;
+    return a;
+  }
+
+  private runningCap(a: Account): number {
+    return a.shared ? this.opts.concurrency : ownerShare(a.weight, this.opts).running;
+  }
+
+  private queueCap(a: Account): number {
+    return a.shared ? this.opts.queueSize : ownerShare(a.weight, this.opts).queued;
+  }
+
+  private take(a: Account): void {
+    this.running++;
+    a.running++;
+  }
+
+  private retryAfter(waiting: number, slots: number): number {
+    return Math.max(1, Math.ceil(((waiting / slots + 1) * this.avgMs) / 1000));
+  }
+
+  private wait(a: Account, signal?: AbortSignal): Promise<void> {
+    if (this.queued >= this.opts.queueSize) {
+      const seconds = this.retryAfter(this.queued, this.opts.concurrency);
       return Promise.reject(
         new EngineError('QUEUE_FULL', 'The server is busy: too many documents are being processed. Retry shortly.', {
           retryAfter: seconds,
@@ -67,10 +156,33 @@ export class Limiter {
         }),
       );
     }
+    if (a.queue.length >= this.queueCap(a)) {
+      const seconds = this.retryAfter(a.queue.length, this.runningCap(a));
+      return Promise.reject(
+        new EngineError(
+          'FAIR_SHARE_EXCEEDED',
+          `You already have ${a.running} document${a.running === 1 ? '' : 's'} processing and ${a.queue.length} waiting, the most your plan's share of the server allows. Retry once some have finished.`,
+          {
+            retryAfter: seconds,
+            details: {
+              running: a.running,
+              queued: a.queue.length,
+              maxRunning: this.runningCap(a),
+              maxQueued: this.queueCap(a),
+              retryAfterSeconds: seconds,
+            },
+          },
+        ),
+      );
+    }
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
-        const i = this.queue.indexOf(waiter);
-        if (i >= 0) this.queue.splice(i, 1);
+        const i = a.queue.indexOf(waiter);
+        if (i >= 0) {
+          a.queue.splice(i, 1);
+          this.queued--;
+          this.forget(a);
+        }
         reject(aborted());
       };
       const waiter: Waiter = {
@@ -78,18 +190,49 @@ export class Limiter {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         },
-        fail: reject,
       };
-      this.queue.push(waiter);
+      a.queue.push(waiter);
+      this.queued++;
+      if (a.queue.length === 1) this.turns.push(a);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  private release(): void {
-    const next = this.queue.shift();
-    // The slot passes straight to the next waiter: `running` stays the same.
-    if (next) next.start();
-    else this.running--;
+  private release(a: Account): void {
+    this.running--;
+    a.running--;
+    this.dispatch();
+    this.forget(a);
+  }
+
+  /** Hand free slots to waiting owners, round-robin, skipping owners whose share is full. */
+  private dispatch(): void {
+    let passes = this.turns.length;
+    while (this.running < this.opts.concurrency && passes > 0) {
+      const a = this.turns.shift()!;
+      if (a.running >= this.runningCap(a)) {
+        this.turns.push(a);
+        passes--;
+        continue;
+      }
+      const next = a.queue.shift()!;
+      this.queued--;
+      this.take(a);
+      // Served: to the back of the line if it still waits for more.
+      if (a.queue.length > 0) this.turns.push(a);
+      else this.forget(a);
+      passes = this.turns.length;
+      next.start();
+    }
+  }
+
+  /** Drop an idle owner's account (and its place in line when nothing of it waits any more). */
+  private forget(a: Account): void {
+    if (a.queue.length === 0) {
+      const i = this.turns.indexOf(a);
+      if (i >= 0) this.turns.splice(i, 1);
+    }
+    if (a.running === 0 && a.queue.length === 0) this.accounts.delete(a.id);
   }
 }
 

@@ -21,6 +21,8 @@ const engineCodes: Record<EngineErrorCode, TErrorCode> = {
   PAGE_LIMIT_EXCEEDED: 'PAGE_LIMIT_EXCEEDED',
   TIMEOUT: 'TIMEOUT',
   QUEUE_FULL: 'QUEUE_FULL',
+  // The caller's own share of the server is full: theirs to slow down (429), not the server's overload (503).
+  FAIR_SHARE_EXCEEDED: 'RATE_LIMIT_EXCEEDED',
   ABORTED: 'CLIENT_CLOSED_REQUEST',
   ENGINE_FAILED: 'ENGINE_FAILED',
 };
@@ -32,7 +34,7 @@ function fromEngineError(err: EngineError): AppError {
   return new AppError(code, err.message, {
     cause: err,
     details: err.details,
-    headers: err.code === 'QUEUE_FULL' ? { 'Retry-After': err.retryAfter ?? 1 } : undefined,
+    headers: err.retryAfter !== undefined ? { 'Retry-After': err.retryAfter } : undefined,
   });
 }
 

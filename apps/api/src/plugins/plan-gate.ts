@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error';
 import { effectiveLimits } from '../services/api-keys/index';
 import { planState } from '../services/api-keys/lookup';
 import { listPublicPlans } from '../services/plans/index';
+import { planProcessing } from '../services/plans/processing';
 import type { PlanRow } from '../data/schema/index';
 import { ANY_GROUP, type ApiKeyContext, type GuardGroup } from './processing-guard';
 
@@ -83,6 +84,7 @@ async function plugin(app: FastifyInstance) {
           maxRequestsPerMonth: lim.maxRequestsPerMonth,
           burstLimit: lim.burstLimit,
         },
+        processing: planProcessing(rec.plan),
       };
       state.context = context;
     };

@@ -8,6 +8,7 @@ import type {
 import type { TEndpointGroup } from '@docflow/contracts';
 import type { KeyRecord } from '../services/api-keys/lookup';
 import type { LimitDecision } from '../services/limits/index';
+import type { PlanProcessing } from '../services/plans/processing';
 
 /** The pseudo-group of routes every plan may call (GET /ping). */
 export const ANY_GROUP = '*' as const;
@@ -28,6 +29,8 @@ export interface ApiKeyContext {
     maxRequestsPerMonth: number;
     burstLimit: number | null;
   };
+  /** JavaScript, deadline and share of the processing slots (the job owner's weight) the plan buys. */
+  processing: PlanProcessing;
 }
 
 /** Filled by processing routes for the usage meter. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter } from '../../src/core/limiter';
+import { Limiter, ownerShare, runAsOwner, type JobOwner } from '../../src/core/limiter';
 import { toAppError } from '../../src/plugins/error-handler';
 
 const deferred = () => {
@@ -63,5 +63,134 @@ describe('Limiter', () => {
     const l = new Limiter({ concurrency: 1, queueSize: 0 });
     await expect(l.run(async () => Promise.reject(new Error('x')))).rejects.toThrow('x');
     expect(await l.run(async () => 1)).toBe(1);
+  });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Limiter: fair shares between owners', () => {
+  const free = (id: string): JobOwner => ({ id, weight: 1 });
+
+  it('caps one owner at their share of running slots and queue, then answers 429 with Retry-After', async () => {
+    const opts = { concurrency: 4, queueSize: 40 };
+    const share = ownerShare(1, opts);
+    expect(share).toEqual({ running: 1, queued: 5 });
+    const l = new Limiter(opts);
+    const gate = deferred();
+    const flood = Array.from({ length: share.running + share.queued }, () =>
+      l.run(() => gate.promise, undefined, free('a')),
+    );
+    expect(l.stats()).toMatchObject({ running: share.running, queued: share.queued });
+    const refused = await l.run(async () => 'x', undefined, free('a')).catch((e) => e);
+    expect(refused.code).toBe('FAIR_SHARE_EXCEEDED');
+    expect(refused.details).toMatchObject({ maxRunning: 1, maxQueued: 5 });
+    expect(toAppError(refused)).toMatchObject({
+      statusCode: 429,
+      code: 'RATE_LIMIT_EXCEEDED',
+      headers: { 'Retry-After': refused.retryAfter },
+    });
+    // Another owner still gets a free slot at once, although the first one has work waiting.
+    let started = false;
+    await l.run(async () => void (started = true), undefined, free('b'));
+    expect(started).toBe(true);
+    gate.resolve();
+    await Promise.all(flood);
+    expect(l.stats()).toMatchObject({ running: 0, queued: 0, owners: 0 });
+  });
+
+  it('weighs shares by plan, never lets one owner hold every slot, and fits a fan-out over every core', () => {
+    const opts = { concurrency: 8, queueSize: 100 };
+    expect(ownerShare(1, opts)).toEqual({ running: 2, queued: 12 });
+    expect(ownerShare(2, opts)).toEqual({ running: 4, queued: 25 });
+    expect(ownerShare(4, opts)).toEqual({ running: 4, queued: 50 });
+    expect(ownerShare(4, { concurrency: 2, queueSize: 100 }).running).toBe(1);
+    expect(ownerShare(1, { concurrency: 16, queueSize: 8 }).queued).toBe(8);
+  });
+
+  it('hands freed slots round-robin between owners with waiting work, not first come first served', async () => {
+    const l = new Limiter({ concurrency: 1, queueSize: 20 });
+    const order: string[] = [];
+    const job = (owner: string, i: number) =>
+      l.run(
+        async () => {
+          order.push(`${owner}${i}`);
+          await sleep(2);
+        },
+        undefined,
+        { id: owner, weight: 4 },
+      );
+    const all = [1, 2, 3, 4].map((i) => job('a', i));
+    all.push(job('b', 1), job('b', 2), job('c', 1));
+    await Promise.all(all);
+    expect(order).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'b2', 'a4']);
+  });
+
+  it('charges the owner of the current request (runAsOwner) through any depth of async calls', async () => {
+    const l = new Limiter({ concurrency: 4, queueSize: 8 });
+    const gate = deferred();
+    const deep = async () => {
+      await sleep(1);
+      return l.run(() => gate.promise);
+    };
+    const held = runAsOwner(free('a'), () => [deep(), deep(), deep()]);
+    await sleep(10);
+    // Weight 1 on 4 slots: one runs, the other two wait in a's queue.
+    expect(l.stats()).toMatchObject({ running: 1, queued: 2, owners: 1 });
+    gate.resolve();
+    await Promise.all(held);
+  });
+
+  it("a cancelled waiter leaves its owner's queue and frees its place", async () => {
+    const l = new Limiter({ concurrency: 2, queueSize: 10 });
+    const gate = deferred();
+    const a = l.run(() => gate.promise, undefined, free('a'));
+    const ac = new AbortController();
+    const b = l.run(async () => 'never', ac.signal, free('a')).catch((e) => e);
+    expect(l.stats().queued).toBe(1);
+    ac.abort();
+    expect((await b).code).toBe('ABORTED');
+    expect(l.stats()).toMatchObject({ queued: 0, running: 1 });
+    gate.resolve();
+    await a;
+    expect(l.stats()).toMatchObject({ running: 0, owners: 0 });
+  });
+
+  it("a flood of slow jobs from one owner leaves another owner's short jobs at their normal time", async () => {
+    const l = new Limiter({ concurrency: 2, queueSize: 100 });
+    const short = async (owner: JobOwner) => {
+      const t0 = performance.now();
+      await l.run(() => sleep(20), undefined, owner);
+      return performance.now() - t0;
+    };
+    const alone: number[] = [];
+    for (let i = 0; i < 5; i++) alone.push(await short(free('b')));
+
+    const stop = deferred();
+    let refused = 0;
+    let served = 0;
+    const flood: Array<Promise<unknown>> = [];
+    // Slow jobs (a page whose script never ends, until the deadline) sent as fast as the owner can.
+    for (let i = 0; i < 200; i++) {
+      flood.push(
+        l
+          .run(() => Promise.race([stop.promise, sleep(500)]), undefined, free('a'))
+          .then(
+            () => served++,
+            (e: { code?: string }) => {
+              if (e.code !== 'FAIR_SHARE_EXCEEDED') throw e;
+              refused++;
+            },
+          ),
+      );
+    }
+    const busy: number[] = [];
+    for (let i = 0; i < 5; i++) busy.push(await short(free('b')));
+    stop.resolve();
+    await Promise.all(flood);
+    expect(refused).toBeGreaterThan(150);
+    expect(served).toBeGreaterThan(0);
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+    // Generous factor, no absolute figure: the other owner never waits behind the flood.
+    expect(median(busy)).toBeLessThan(median(alone) * 3);
   });
 });

@@ -48,6 +48,10 @@ export const plans = pgTable('plans', {
   isPublic: boolean('is_public').notNull().default(true),
   isRecommended: boolean('is_recommended').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(0),
+  /** Processing settings (migration 0020, services/plans/processing.ts). */
+  javascript: boolean('javascript').notNull().default(true),
+  processingTimeoutSeconds: integer('processing_timeout_seconds').notNull().default(120),
+  processingWeight: integer('processing_weight').notNull().default(1),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
