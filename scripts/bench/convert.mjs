@@ -13,14 +13,15 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from './pdf.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const corpus = path.resolve(here, '../../../shared/corpus');
+// The office files the tests use, made by the project (apps/api/test/fixtures/documents/make.mjs).
+const documents = path.resolve(here, '../../apps/api/test/fixtures/documents');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const work = mkdtempSync(path.join(os.tmpdir(), 'docflow-bench-convert-'));
 
-// A 5-page DOCX of our own (corpus files are 1-3 pages): LibreOffice writes it from an HTML source once.
+// A 5-page DOCX (the test documents are 1-3 pages): LibreOffice writes it from an HTML source once.
 const html = `<!doctype html><html><body>${Array.from({ length: 5 }, (_, p) => `<h1>Chapter ${p + 1}</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. </p>'.repeat(12)}<p style="page-break-after: always"></p>`).join('')}</body></html>`;
 writeFileSync(path.join(work, 'doc.html'), html);
 const profile = path.join(work, 'lo-profile');
@@ -44,7 +45,7 @@ execFileSync(
   { stdio: 'ignore' },
 );
 const docx = path.join(work, 'doc.docx');
-copyFileSync(path.join(corpus, 'singlepagesheets-scrolled.xlsx'), path.join(work, 'sheet.xlsx'));
+copyFileSync(path.join(documents, 'wide-sheet.xlsx'), path.join(work, 'sheet.xlsx'));
 const page = path.join(work, 'page.html');
 writeFileSync(
   page,
@@ -110,11 +111,11 @@ const cases = [
     name: 'PPSX → PDF',
     api: () =>
       api('/conversion/powerpoint-to-pdf', [
-        ['file', 'slideshow.ppsx', readFileSync(path.join(corpus, 'slideshow.ppsx'))],
+        ['file', 'slideshow.ppsx', readFileSync(path.join(documents, 'slideshow.ppsx'))],
       ]),
     native: [
       'soffice --convert-to (cold)',
-      () => tool(() => soffice(path.join(corpus, 'slideshow.ppsx'), path.join(work, 'o3'))),
+      () => tool(() => soffice(path.join(documents, 'slideshow.ppsx'), path.join(work, 'o3'))),
     ],
   },
   {

@@ -1,15 +1,12 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import pg from 'pg';
-import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../src/config/env';
 import { openDatabase, type Database } from '../src/data/db';
 import { migrate } from '../src/data/migrate';
-import { buildApp } from '../src/app';
 import type { Mailer } from '../src/services/mailer';
+import { createTestApp, type TestApp } from './support/test-app';
 
 export type Driver = 'pglite' | 'postgres';
 
@@ -50,44 +47,22 @@ export async function openTestDatabase(driver: Driver = 'pglite'): Promise<Datab
   return database;
 }
 
-export interface TestApp {
-  app: FastifyInstance;
-  config: Config;
-  database: Database;
-  dataDir: string;
-  close(): Promise<void>;
-}
+export type { TestApp } from './support/test-app';
 
 /** The whole app on a fresh database and DATA_DIR, answering through `app.inject`. */
-export async function buildTestApp(
+export function buildTestApp(
   opts: { env?: Record<string, string>; driver?: Driver; mailer?: Mailer } = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: 'http://localhost:3000',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-    // Test files sign many users up from 127.0.0.1; the per-IP quotas have their own tests.
-    REGISTER_MAX_PER_IP_HOUR: '1000',
-    MAIL_REQUESTS_MAX_PER_IP_HOUR: '1000',
-    ...opts.env,
-  });
-  const database = await openTestDatabase(opts.driver);
-  const app = await buildApp({ config, database, mailer: opts.mailer, logger: false });
-  await app.ready();
-  return {
-    app,
-    config,
-    database,
-    dataDir,
-    async close() {
-      await app.close();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+  return createTestApp({
+    env: {
+      // Test files sign many users up from 127.0.0.1; the per-IP quotas have their own tests.
+      REGISTER_MAX_PER_IP_HOUR: '1000',
+      MAIL_REQUESTS_MAX_PER_IP_HOUR: '1000',
+      ...opts.env,
     },
-  };
+    database: () => openTestDatabase(opts.driver),
+    mailer: opts.mailer,
+  });
 }
 
 /** Mails written to DATA_DIR/mail by the outbox mailer, oldest first. */

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { numberedPagesPdf } from './support/documents';
 import { startServer, type E2eServer } from './support/server';
 import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
 import { signIn, verifiedUser, strongPassword } from './support/flows';
@@ -13,7 +14,8 @@ import { signIn, verifiedUser, strongPassword } from './support/flows';
  * text extracted from a real PDF, a wrong key shown in red, and the page at phone width.
  */
 
-const samplePdf = '/work/shared/corpus/pages_3.pdf';
+/** A 3-page PDF reading "Page 1", "Page 2", "Page 3", made before the tests. */
+let samplePdf = '';
 
 /** Start the Pro trial and create a key through the dashboard API, as the Plans and Keys pages do. */
 async function proTrialKey(server: E2eServer, email: string): Promise<string> {
@@ -57,11 +59,12 @@ describe('the API playground in the browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser, samplePdf] = await Promise.all([startServer(), launchBrowser(), numberedPagesPdf(3)]);
   });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    if (samplePdf) rmSync(path.dirname(samplePdf), { recursive: true, force: true });
   });
 
   it('calls the real API: a QR code to download and decode, text from a PDF, a wrong key in red', async () => {

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TApiKeyEnvironment, TCustomLimits, TUserRole } from '@docflow/contracts';
 import { openTestDatabase, type TestApp } from '../helper';
-import { loadConfig } from '../../src/config/env';
-import { buildApp } from '../../src/app';
 import type { Database } from '../../src/data/db';
 import { sessions, users } from '../../src/data/schema/index';
 import { sha256 } from '../../src/lib/tokens';
 import { renewSubscription, startSubscription } from '../../src/services/subscriptions/index';
 import { createApiKey } from '../../src/services/api-keys/index';
+import { createTestApp } from './test-app';
 
 export interface CreateUserWithApiKeyOptions {
   plan?: 'free' | 'pro' | 'enterprise';
@@ -99,33 +95,9 @@ export async function createUserWithApiKey(
  * buildTestApp with a chance to add test-only routes before the app is ready (e.g. a tiny route behind
  * `app.processingGuard('pdf')`), and to share another app's database (two API nodes on one database).
  */
-export async function buildTestAppWith(
+export function buildTestAppWith(
   setup: (app: FastifyInstance) => void | Promise<void>,
   opts: { env?: Record<string, string>; database?: Database } = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: 'http://localhost:3000',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-    ...opts.env,
-  });
-  const shared = opts.database;
-  const database = shared ?? (await openTestDatabase());
-  const app = await buildApp({ config, database, logger: false });
-  await app.register(async (scope) => setup(scope), { prefix: '/api/v1' });
-  await app.ready();
-  return {
-    app,
-    config,
-    database,
-    dataDir,
-    async close() {
-      await app.close();
-      if (!shared) await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return createTestApp({ env: opts.env, database: opts.database ?? (() => openTestDatabase()), routes: setup });
 }

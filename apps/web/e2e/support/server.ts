@@ -1,14 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../../../api/src/config/env';
-import { openDatabase, type Database } from '../../../api/src/data/db';
-import { migrate } from '../../../api/src/data/migrate';
-import { buildApp } from '../../../api/src/app';
-import { ensureOwner } from '../../../api/src/services/accounts/seed-owner';
+import { createTestApp, type TestApp } from '@docflow/api/testing';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const webRoot = path.resolve(here, '../..');
@@ -21,15 +15,10 @@ export function ensureWebBuilt(): void {
   execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
 }
 
-export interface E2eServer {
+export interface E2eServer extends Omit<TestApp, 'url'> {
   url: string;
-  app: FastifyInstance;
-  config: Config;
-  database: Database;
-  dataDir: string;
   /** Run SQL against the server's database (e.g. to change a role or revoke a session). */
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -44,51 +33,20 @@ export interface StartOptions {
  */
 export async function startServer(opts: StartOptions = {}): Promise<E2eServer> {
   ensureWebBuilt();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-e2e-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    WEB_DIST: webDist,
-    // Generous sign-in throttle: the suites sign in many times from one address.
-    LOGIN_DAILY_IP_CAP: '10000',
-    // Every test user signs up from 127.0.0.1.
-    REGISTER_MAX_PER_IP_HOUR: '10000',
-    MAIL_REQUESTS_MAX_PER_IP_HOUR: '10000',
-    ...opts.env,
-  });
-  const database = await openDatabase({ dataDir: config.dataDir });
-  await migrate(database);
-  const app = await buildApp({ config, database, logger: false });
-  if (opts.owner) {
-    await ensureOwner(app.db, {
-      email: opts.owner.email,
-      password: opts.owner.password,
-      name: opts.owner.name ?? 'Owner',
-    });
-  }
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('the server has no TCP address');
-  const url = `http://127.0.0.1:${address.port}`;
-  // PUBLIC_URL = the listening address (known only now): the links in the mails point at it.
-  config.PUBLIC_URL = url;
-  config.publicUrl = url;
-  return {
-    url,
-    app,
-    config,
-    database,
-    dataDir,
-    sql: (text, params) => database.sql.query(text, params),
-    async close() {
-      await app.close();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+  const t = await createTestApp({
+    env: {
+      WEB_DIST: webDist,
+      // Generous sign-in throttle: the suites sign in many times from one address.
+      LOGIN_DAILY_IP_CAP: '10000',
+      // Every test user signs up from 127.0.0.1.
+      REGISTER_MAX_PER_IP_HOUR: '10000',
+      MAIL_REQUESTS_MAX_PER_IP_HOUR: '10000',
+      ...opts.env,
     },
-  };
+    owner: opts.owner,
+    listen: true,
+  });
+  return { ...t, url: t.url!, sql: (text, params) => t.database.sql.query(text, params) };
 }
 
 export interface OutboxMail {
