@@ -62,11 +62,18 @@ export const ZPrintFields = ZConvertCommonFields.extend({
 });
 export type TPrintFields = z.infer<typeof ZPrintFields>;
 
+/** Scripts are a plan feature: absent, they run when the key's plan includes them. */
+const javascriptField = ZFormBoolean.optional().describe(
+  "Run the page's JavaScript. Absent: when the key's plan includes it (not on Free). true on a plan without it: 403 ENDPOINT_NOT_ALLOWED",
+);
+
 export const ZHtmlFields = ZPrintFields.extend({
   html: z.string().max(1_048_576).optional().describe('The HTML itself, instead of a `file`'),
+  javascript: javascriptField,
 });
 
 export const ZUrlFields = ZPrintFields.extend({
+  javascript: javascriptField,
   url: z.string().min(1).max(8192).describe('The http(s) page to print; private and loopback addresses are refused'),
 });
 

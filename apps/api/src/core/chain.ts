@@ -25,6 +25,7 @@ const STOP: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>([
   'INVALID_INPUT',
   'UNSUPPORTED_FORMAT',
   'URL_NOT_ALLOWED',
+  'NOT_IN_PLAN',
   'PASSWORD_REQUIRED',
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',

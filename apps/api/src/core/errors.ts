@@ -12,6 +12,8 @@ export const engineErrorCodes = [
   'INVALID_DOCUMENT',
   /** A URL the server refuses to fetch (private or non-public address, scheme not allowed). */
   'URL_NOT_ALLOWED',
+  /** An option the caller's plan does not include (JavaScript in HTML conversions). */
+  'NOT_IN_PLAN',
   'PASSWORD_REQUIRED',
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',

@@ -293,19 +293,35 @@ export interface PrintOptions {
   /** 0.1-2 */
   scale: number;
 }
+/** What the caller's plan allows a render (plans/processing): scripts, and a deadline under the engine's own. */
+export interface RenderLimits {
+  /** Run the page's JavaScript (default true). */
+  javascript?: boolean;
+  timeoutMs?: number;
+}
 export interface HtmlRenderer {
   /**
    * An HTML file of the workspace to PDF. It may load files under `baseDir` (its assets) and data: URLs; nothing
    * from the network and no other local file.
    */
-  renderHtml(input: string, output: string, opts: PrintOptions & { baseDir: string }, ctx: OpContext): Promise<void>;
+  renderHtml(
+    input: string,
+    output: string,
+    opts: PrintOptions & RenderLimits & { baseDir: string },
+    ctx: OpContext,
+  ): Promise<void>;
 }
 export interface UrlRenderer {
   /**
    * A web page to PDF. Every request the page makes (redirects, subresources) is checked: private, loopback,
    * link-local and otherwise non-public addresses are refused unless `allowPrivate`.
    */
-  renderUrl(url: string, output: string, opts: PrintOptions & { allowPrivate: boolean }, ctx: OpContext): Promise<void>;
+  renderUrl(
+    url: string,
+    output: string,
+    opts: PrintOptions & RenderLimits & { allowPrivate: boolean },
+    ctx: OpContext,
+  ): Promise<void>;
 }
 
 export interface ImagesToPdfOptions {

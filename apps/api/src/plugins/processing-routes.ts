@@ -159,6 +159,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
       const job = await createJob(app.engines, await request.workspace(), {
         signal: requestSignal(reply),
         maxPages: limits?.maxPagesPerPdf ?? null,
+        render: request.apiKey?.processing,
       });
       let pages = 0;
       const ctx: ProcessingRouteContext<z.output<F>> = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EngineError } from '../errors';
-import type { ImagesToPdfOptions, OfficeConvertOptions, PrintOptions } from '../interfaces';
+import type { ImagesToPdfOptions, OfficeConvertOptions, PrintOptions, RenderLimits } from '../interfaces';
 import { parsePageList } from '../pages';
 import type { OutputFile, PdfJob } from '../pdf/operations';
 
@@ -70,15 +70,37 @@ export async function officeToPdf(
   return finishPdf(job, pdf, 'converted', opts);
 }
 
+/** The page's own wish: run its scripts or not (absent: as the plan allows). */
+export interface RenderRequest {
+  javascript?: boolean;
+}
+
+/**
+ * The render's limits: the plan's, with JavaScript turned off when the request asks; asking for JavaScript on a plan
+ * without it is refused (rather than silently printing a page whose scripts did not run).
+ */
+export function renderLimits(job: PdfJob, requested: RenderRequest): RenderLimits {
+  const planAllows = job.render.javascript !== false;
+  if (requested.javascript === true && !planAllows) {
+    throw new EngineError(
+      'NOT_IN_PLAN',
+      "javascript: running the page's JavaScript is not included in your plan; send javascript=false or leave it out to print the page without its scripts",
+      { details: { field: 'javascript' } },
+    );
+  }
+  return { javascript: planAllows && requested.javascript !== false, timeoutMs: job.render.timeoutMs };
+}
+
 export async function htmlToPdf(
   job: PdfJob,
   html: string,
   baseDir: string,
   print: PrintOptions,
-  opts: FinishOptions,
+  opts: FinishOptions & RenderRequest,
 ): Promise<OutputFile> {
   const pdf = out(job, 'html.pdf');
-  await job.engines.run('renderHtml', (f) => f(html, pdf, { ...print, baseDir }, job.ctx), job.signal);
+  const limits = renderLimits(job, opts);
+  await job.engines.run('renderHtml', (f) => f(html, pdf, { ...print, ...limits, baseDir }, job.ctx), job.signal);
   return finishPdf(job, pdf, 'converted', opts);
 }
 
@@ -86,10 +108,11 @@ export async function urlToPdf(
   job: PdfJob,
   url: string,
   print: PrintOptions & { allowPrivate: boolean },
-  opts: FinishOptions,
+  opts: FinishOptions & RenderRequest,
 ): Promise<OutputFile> {
   const pdf = out(job, 'url.pdf');
-  await job.engines.run('renderUrl', (f) => f(url, pdf, print, job.ctx), job.signal);
+  const limits = renderLimits(job, opts);
+  await job.engines.run('renderUrl', (f) => f(url, pdf, { ...print, ...limits }, job.ctx), job.signal);
   return finishPdf(job, pdf, 'converted', opts);
 }
 

@@ -7,6 +7,7 @@ import type {
   MetadataUpdate,
   OpContext,
   PageText,
+  RenderLimits,
   PdfAnalysis,
   PdfMetadata,
   PdfPermissions,
@@ -28,16 +29,25 @@ export interface PdfJob {
   signal?: AbortSignal;
   /** The key's plan limit (null: unlimited). */
   maxPages: number | null;
+  /** What the key's plan allows HTML and web page renders (JavaScript, deadline); empty: the engine's defaults. */
+  render: RenderLimits;
   ctx: OpContext;
 }
 
 export async function createJob(
   engines: Engines,
   ws: Workspace,
-  opts: { signal?: AbortSignal; maxPages: number | null },
+  opts: { signal?: AbortSignal; maxPages: number | null; render?: RenderLimits },
 ): Promise<PdfJob> {
   const scratch = await ws.subdir('scratch');
-  return { engines, ws, signal: opts.signal, maxPages: opts.maxPages, ctx: { signal: opts.signal, scratch } };
+  return {
+    engines,
+    ws,
+    signal: opts.signal,
+    maxPages: opts.maxPages,
+    render: opts.render ?? {},
+    ctx: { signal: opts.signal, scratch },
+  };
 }
 
 export interface SourceFile {

@@ -33,7 +33,7 @@ export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext,
   return {
     id: 'chromium',
     async renderHtml(input, output, opts, c) {
-      const { baseDir, ...print } = opts;
+      const { baseDir, javascript, timeoutMs: planMs, ...print } = opts;
       const url = documentUrl(baseDir, input);
       await ctx.tools.limiter.run(async () => {
         const { opened, proxy } = await spare.take();
@@ -46,7 +46,8 @@ export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext,
               url,
               output,
               print,
-              timeoutMs: timeoutMs(),
+              javascript,
+              timeoutMs: Math.min(timeoutMs(), planMs ?? Infinity),
               signal: c.signal,
             },
             opened,
@@ -59,7 +60,7 @@ export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext,
     },
 
     async renderUrl(url, output, opts, c) {
-      const { allowPrivate, ...print } = opts;
+      const { allowPrivate, javascript, timeoutMs: planMs, ...print } = opts;
       const policy = { allowPrivate, lookup: deps.lookup, allowHost: deps.allowHost };
       // Refused before queueing: a bad URL costs no browser slot.
       const target = await checkUrl(url, policy);
@@ -74,7 +75,8 @@ export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext,
             url: target.url.href,
             output,
             print,
-            timeoutMs: timeoutMs(),
+            javascript,
+            timeoutMs: Math.min(timeoutMs(), planMs ?? Infinity),
             signal: c.signal,
             explain: (last) => explainMainDocument(last, resolver, proxy),
           });

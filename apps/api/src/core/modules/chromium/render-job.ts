@@ -13,6 +13,8 @@ export interface RenderJob {
   url: string;
   output: string;
   print: PrintOptions;
+  /** false: the page's scripts never run (the plan does not include them). Default true. */
+  javascript?: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
   /**
@@ -92,6 +94,11 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
   let lastUrl: string | null = null;
   const work = (async () => {
     await job.setup(context);
+    // Per page rather than per context, so a context opened ahead (with scripts on) serves either kind of job.
+    if (job.javascript === false) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+    }
     // Popups and window.open: closed as soon as they appear, never printed, never left running.
     context.on('page', (p: Page) => {
       if (p !== page) p.close().catch(() => undefined);

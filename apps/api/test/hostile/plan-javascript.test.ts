@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helper';
+import { createUserWithApiKey } from '../support/api-keys';
+import { form } from '../fixtures/multipart';
+import { pagesText } from '../fixtures/pdfs';
+import { saveBody } from '../fixtures/results';
+
+/** The plan decides whether a page's JavaScript runs and how long a render may take (migration 0020). */
+let t: TestApp;
+let free: string;
+let pro: string;
+beforeAll(async () => {
+  t = await buildTestApp();
+  // A short deadline for Pro in this database only: an endless script must be stopped by the plan's time, not the server's.
+  await t.database.sql.exec(`UPDATE plans SET processing_timeout_seconds = 3 WHERE name = 'pro'`);
+  free = (await createUserWithApiKey(t, { plan: 'free' })).apiKey;
+  pro = (await createUserWithApiKey(t, { plan: 'pro', subscription: 'active' })).apiKey;
+}, 60_000);
+afterAll(async () => t.close());
+
+const page = `<!doctype html><html><body><p id="p">STATIC TEXT</p>
+  <script>document.getElementById('p').textContent = 'SCRIPT RAN';</script></body></html>`;
+
+const htmlToPdf = (key: string, fields: Record<string, string>) => {
+  const f = form(fields);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/conversion/html-to-pdf',
+    payload: f.payload,
+    headers: { ...f.headers, 'x-api-key': key },
+  });
+};
+const textOf = (res: { statusCode: number; body: string; rawPayload: Buffer }) => {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  return pagesText(saveBody(res.rawPayload)).join('\n');
+};
+
+describe('JavaScript in HTML conversions follows the plan', () => {
+  it('Free: the page is printed without running its scripts', async () => {
+    expect(textOf(await htmlToPdf(free, { html: page }))).toContain('STATIC TEXT');
+  }, 60_000);
+
+  it('Free: asking for JavaScript is refused with 403 naming the field', async () => {
+    const res = await htmlToPdf(free, { html: page, javascript: 'true' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'ENDPOINT_NOT_ALLOWED', details: { field: 'javascript' } });
+    expect(res.json().error).toMatch(/^javascript: /);
+  }, 60_000);
+
+  it('Pro: scripts run by default, and javascript=false turns them off', async () => {
+    expect(textOf(await htmlToPdf(pro, { html: page }))).toContain('SCRIPT RAN');
+    expect(textOf(await htmlToPdf(pro, { html: page, javascript: 'false' }))).toContain('STATIC TEXT');
+  }, 60_000);
+
+  it("a script that never ends is stopped at the plan's deadline (504), not the server's", async () => {
+    const started = performance.now();
+    const res = await htmlToPdf(pro, { html: '<!doctype html><p>x</p><script>for (;;) {}</script>' });
+    expect(res.statusCode).toBe(504);
+    expect(res.json()).toMatchObject({ code: 'TIMEOUT' });
+    expect(performance.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+});
