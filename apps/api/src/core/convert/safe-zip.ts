@@ -1,6 +1,29 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { inflateRawSync } from 'node:zlib';
+import { createInflateRaw } from 'node:zlib';
 import { EngineError } from '../errors';
+
+const INFLATE_CHUNK = 1 << 20;
+
+/**
+ * Inflate an entry in zlib's thread pool, not on the event loop (it may unpack to tens of MB), by 1 MB chunks copied
+ * straight into a buffer of the declared size: never more than declared is produced, and no large copy or pile of
+ * small chunks is left for the event loop at the end.
+ */
+function inflateRawExactly(data: Buffer, size: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    const z = createInflateRaw({ chunkSize: INFLATE_CHUNK });
+    z.on('data', (chunk: Buffer) => {
+      if (at + chunk.length > size) return void z.destroy(new Error('larger than declared'));
+      chunk.copy(out, at);
+      at += chunk.length;
+    });
+    z.on('error', reject);
+    z.on('end', () => (at === size ? resolve(out) : reject(new Error('smaller than declared'))));
+    z.end(data);
+  });
+}
 
 /**
  * A small zip reader for documents that are zips (EPUB), built to be handed hostile files: the entry count, each
@@ -114,6 +137,8 @@ export class SafeZip {
   /** An entry's bytes. Counts against the total budget, so reading an entry many times is bounded too. */
   async read(entry: SafeZipEntry): Promise<Buffer> {
     if (this.used + entry.size > this.limits.maxTotalBytes) throw bad('too much data unpacked');
+    // Reserved before the first await: reads running side by side cannot each find room for the same bytes.
+    this.used += entry.size;
     const head = Buffer.alloc(30);
     await this.fh.read(head, 0, 30, entry.offset);
     if (head.readUInt32LE(0) !== 0x04034b50) throw bad('damaged entry');
@@ -125,14 +150,12 @@ export class SafeZip {
     if (entry.method === 0) out = data;
     else if (entry.method === 8) {
       try {
-        // One byte of slack: output beyond the declared size proves the header lied.
-        out = inflateRawSync(data, { maxOutputLength: entry.size + 1 });
+        out = await inflateRawExactly(data, entry.size);
       } catch {
         throw bad(`entry "${entry.name}" is damaged or larger than declared`);
       }
     } else throw bad(`unsupported compression method ${entry.method}`);
     if (out.length !== entry.size) throw bad(`entry "${entry.name}" is not the size it declares`);
-    this.used += out.length;
     return out;
   }
 

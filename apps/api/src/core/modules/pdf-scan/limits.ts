@@ -46,4 +46,7 @@ export class Budget {
   countObject(): void {
     if (++this.objects > limits.objects) throw giveUp('too many objects');
   }
+
+  /** Streams inflated off the event loop, by digest of their raw bytes, until the step that asked takes them. */
+  readonly inflatedOffLoop = new Map<string, Buffer | 'failed'>();
 }

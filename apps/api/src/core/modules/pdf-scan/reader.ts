@@ -22,6 +22,16 @@ export class NeedBytes extends Error {
 }
 
 /**
+ * A step asked for work too long for the event loop (inflating a large stream): do it off the loop and run the step
+ * again, which then finds the result where `work` left it.
+ */
+export class NeedWork extends Error {
+  constructor(readonly work: () => Promise<void>) {
+    super('work not done yet');
+  }
+}
+
+/**
  * Positional reads of one file. Parsing is synchronous (an await per object would cost as much as the parsing): it
  * takes bytes already in memory, and a step that needs others throws NeedBytes; `step()` loads them with
  * FileHandle.read and runs the step again. A small file is read whole; a large one by blocks, through an LRU
@@ -77,15 +87,19 @@ export class RandomAccessFile {
     return (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).subarray(from, from + (end - pos));
   }
 
-  /** Run `step` (which must change nothing before its reads succeed) until the bytes it reads are in memory. */
+  /**
+   * Run `step` (which must change nothing before its reads succeed) until the bytes it reads are in memory and the
+   * work it asked for (NeedWork) is done.
+   */
   async step<T>(step: () => T): Promise<T> {
     for (let loads = 0; ; loads++) {
       try {
         return step();
       } catch (err) {
-        if (!(err instanceof NeedBytes)) throw err;
+        if (!(err instanceof NeedBytes) && !(err instanceof NeedWork)) throw err;
         if (loads >= LOADS_PER_STEP) throw giveUp('reads do not fit the read cache');
-        await this.load(err.pos, err.length);
+        if (err instanceof NeedWork) await err.work();
+        else await this.load(err.pos, err.length);
       }
     }
   }

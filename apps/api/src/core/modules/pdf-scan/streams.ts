@@ -1,6 +1,18 @@
-import { inflateSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { inflate as inflateCallback, inflateSync } from 'node:zlib';
 import { giveUp, type Budget } from './limits';
 import { isDict, type PdfValue } from './objects';
+import { NeedWork } from './reader';
+
+const inflateAsync = promisify(inflateCallback);
+
+/**
+ * Output a stream may inflate to on the event loop (well under a millisecond): the xref and object streams of
+ * ordinary files. A larger one (a flate bomb, a huge object stream) is inflated again in zlib's thread pool, within
+ * the scan's budget, while the server goes on answering others.
+ */
+export const SYNC_INFLATE_BYTES = 256 * 1024;
 
 /**
  * Stream data decoding for the two kinds of stream a scan reads (xref streams and object streams): FlateDecode with
@@ -24,16 +36,34 @@ export function decodeStream(
 }
 
 function inflate(raw: Buffer, budget: Budget): Buffer {
+  const room = budget.inflateRoom();
+  const key = budget.inflatedOffLoop.size > 0 ? digest(raw) : null;
+  const done = key === null ? undefined : budget.inflatedOffLoop.get(key);
+  if (done !== undefined) {
+    budget.inflatedOffLoop.delete(key!);
+    if (done === 'failed') throw giveUp('stream does not inflate within the limits');
+    budget.spendInflate(done.length);
+    return done;
+  }
   let out: Buffer;
   try {
-    // Capped: a few KB can inflate to gigabytes, and this runs on the server's event loop.
-    out = inflateSync(raw, { maxOutputLength: budget.inflateRoom() });
-  } catch {
+    out = inflateSync(raw, { maxOutputLength: Math.min(room, SYNC_INFLATE_BYTES) });
+  } catch (err) {
+    if (room > SYNC_INFLATE_BYTES && (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      const k = key ?? digest(raw);
+      throw new NeedWork(async () => {
+        // Capped: a few KB can inflate to gigabytes.
+        const big = await inflateAsync(raw, { maxOutputLength: room }).catch(() => 'failed' as const);
+        budget.inflatedOffLoop.set(k, big);
+      });
+    }
     throw giveUp('stream does not inflate within the limits');
   }
   budget.spendInflate(out.length);
   return out;
 }
+
+const digest = (raw: Buffer) => createHash('sha256').update(raw).digest('base64');
 
 const intParam = (p: Map<string, PdfValue>, key: string, fallback: number, max: number): number => {
   const v = p.get(key) ?? fallback;

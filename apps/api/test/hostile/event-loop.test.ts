@@ -1,0 +1,123 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { SafeZip } from '../../src/core/convert/safe-zip';
+import { countPages } from '../../src/core/modules/pdf-scan/scan';
+import { PdfWriter } from '../fixtures/pdf-structures';
+import { makeZip } from '../fixtures/zip';
+
+/**
+ * Decompression of hostile documents happens off the event loop: while a large stream or zip entry inflates, the
+ * server keeps answering. Measured as the longest gap between 1 ms timers during the work, against the time the same
+ * inflation takes when done synchronously (best of three each, so a busy machine does not decide).
+ */
+async function longestGap(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  try {
+    await new Promise((r) => setTimeout(r, 5));
+    last = performance.now();
+    await work();
+    longest = Math.max(longest, performance.now() - last);
+  } finally {
+    clearInterval(timer);
+  }
+  return longest;
+}
+
+const best = async (n: number, f: () => Promise<number> | number) => {
+  let min = Infinity;
+  for (let i = 0; i < n; i++) min = Math.min(min, await f());
+  return min;
+};
+/** One page whose objects sit in an object stream padded with 30 MB of comment lines (under the scan's 32 MB cap). */
+function paddedObjectStreamPdf(): { file: string; deflated: Buffer } {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+  ];
+  let body = '';
+  const offsets: number[] = [];
+  for (const o of objects) {
+    offsets.push(body.length);
+    body += `${o}\n`;
+  }
+  const header = offsets.map((at, i) => `${i + 1} ${at}`).join(' ') + '\n';
+  const pad = '% padding of an object stream, line after line, to make it large\n';
+  const data = Buffer.concat([
+    Buffer.from(header + body),
+    Buffer.from(pad.repeat(Math.floor((30 << 20) / pad.length))),
+  ]);
+  const deflated = deflateSync(data);
+  const w = new PdfWriter();
+  w.stream(4, `/Type /ObjStm /N 3 /First ${header.length} /Filter /FlateDecode`, deflated);
+  w.xrefStream(
+    5,
+    [
+      { num: 1, type: 2, f2: 4, f3: 0 },
+      { num: 2, type: 2, f2: 4, f3: 1 },
+      { num: 3, type: 2, f2: 4, f3: 2 },
+      { num: 4, type: 1 },
+      { num: 5, type: 1 },
+    ],
+    '/Size 6 /Root 1 0 R',
+  );
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'docflow-objstm-')), 'padded.pdf');
+  writeFileSync(file, w.bytes());
+  return { file, deflated };
+}
+
+const timed = (f: () => unknown) => {
+  const t0 = performance.now();
+  f();
+  return performance.now() - t0;
+};
+
+describe('no synchronous decompression on the event loop', () => {
+  it('pdf-scan inflates a 30 MB object stream in the thread pool and still counts its page', async () => {
+    const { file, deflated } = paddedObjectStreamPdf();
+    const syncMs = await best(3, () => timed(() => inflateSync(deflated)));
+    expect((await countPages(file, {})).pages).toBe(1);
+    const gap = await best(3, () => longestGap(() => countPages(file, {})));
+    expect(gap, `longest gap ${gap.toFixed(1)} ms, synchronous inflate ${syncMs.toFixed(1)} ms`).toBeLessThan(
+      syncMs / 2,
+    );
+  }, 60_000);
+
+  it('an EPUB entry of 60 MB unpacks in the thread pool', async () => {
+    const line = '<p>Chapter text that repeats, as a padded e-book would.</p>\n';
+    const chapter = Buffer.from(line.repeat(Math.ceil((60 << 20) / line.length)));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'docflow-epub-'));
+    const file = path.join(dir, 'big.epub');
+    writeFileSync(file, makeZip([{ name: 'OEBPS/ch1.xhtml', data: chapter }]));
+    const zip = await SafeZip.open(file);
+    try {
+      const entry = zip.find('OEBPS/ch1.xhtml')!;
+      const raw = readFileSync(file).subarray(30 + entry.name.length, 30 + entry.name.length + entry.compressedSize);
+      const syncMs = await best(3, () => timed(() => inflateRawSync(raw)));
+      const read = async () => {
+        const z = await SafeZip.open(file);
+        try {
+          expect((await z.read(z.find('OEBPS/ch1.xhtml')!)).length).toBe(chapter.length);
+        } finally {
+          await z.close();
+        }
+      };
+      const gap = await best(3, () => longestGap(read));
+      expect(gap, `longest gap ${gap.toFixed(1)} ms, synchronous inflate ${syncMs.toFixed(1)} ms`).toBeLessThan(
+        syncMs / 2,
+      );
+    } finally {
+      await zip.close();
+    }
+  }, 60_000);
+});
