@@ -23,3 +23,11 @@ describe('the Node.js runtime the two commands choose', () => {
     expect(isSupportedLts(process.version)).toBe(true);
   });
 });
+
+describe('the Dockerfile', () => {
+  it('uses the pinned Node.js version', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dockerfile = readFileSync(new URL('../../../../Dockerfile', import.meta.url), 'utf8');
+    expect(dockerfile).toMatch(new RegExp(`^FROM node:${pinnedNodeVersion.replace(/\./g, '\\.')}-bookworm`, 'm'));
+  });
+});
