@@ -28,6 +28,9 @@ const engineCodes: Record<EngineErrorCode, TErrorCode> = {
   ENGINE_FAILED: 'ENGINE_FAILED',
 };
 
+/** Refusals a client should retry later, told when (Retry-After). */
+const retryLater = new Set<EngineErrorCode>(['QUEUE_FULL', 'FAIR_SHARE_EXCEEDED']);
+
 function fromEngineError(err: EngineError): AppError {
   const code = engineCodes[err.code];
   // Never the tool's own words: they may carry paths or internals.
@@ -35,7 +38,7 @@ function fromEngineError(err: EngineError): AppError {
   return new AppError(code, err.message, {
     cause: err,
     details: err.details,
-    headers: err.retryAfter !== undefined ? { 'Retry-After': err.retryAfter } : undefined,
+    headers: retryLater.has(err.code) ? { 'Retry-After': err.retryAfter ?? 1 } : undefined,
   });
 }
 
