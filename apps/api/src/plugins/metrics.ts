@@ -22,26 +22,30 @@ export const metricsPlugin = fp(async (app) => {
     labelNames: ['method', 'route', 'status'] as const,
     registers: [registry],
   });
-  const latency = new Histogram({
-    name: 'docflow_http_request_duration_seconds',
-    help: 'Time to answer, by route template',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
-    registers: [registry],
-  });
+  // Seconds, from a quick answer to the longest processing deadline.
+  const seconds = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Histogram<L>({
+      name,
+      help,
+      labelNames,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+      registers: [registry],
+    });
+  const latency = seconds('docflow_http_request_duration_seconds', 'Time to answer, by route template', [
+    'method',
+    'route',
+  ] as const);
   const operations = new Counter({
     name: 'docflow_engine_operations_total',
     help: 'Processing operations, by operation, engine that answered (or failed last) and outcome',
     labelNames: ['operation', 'engine', 'outcome'] as const,
     registers: [registry],
   });
-  const operationTime = new Histogram({
-    name: 'docflow_engine_operation_duration_seconds',
-    help: 'Time of processing operations (whole fallback chain)',
-    labelNames: ['operation'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
-    registers: [registry],
-  });
+  const operationTime = seconds(
+    'docflow_engine_operation_duration_seconds',
+    'Time of processing operations (whole fallback chain)',
+    ['operation'] as const,
+  );
   const slots = (name: string, help: string, pick: (s: ReturnType<typeof app.engines.stats>) => number) =>
     new Gauge({
       name,

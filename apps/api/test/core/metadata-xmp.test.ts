@@ -5,7 +5,7 @@ import type { Engines } from '../../src/core/engines';
 import type { MetadataUpdate } from '../../src/core/interfaces';
 import * as ops from '../../src/core/pdf/operations';
 import type { Workspace } from '../../src/core/workspace';
-import { processingApp } from '../fixtures/api';
+import { processingAppForSuite } from '../fixtures/api';
 import { testEngines, testJob } from '../fixtures/engines';
 import {
   OLD,
@@ -164,11 +164,7 @@ describe('a document without XMP', () => {
 });
 
 describe('POST /pdf/metadata/update', () => {
-  let api: Awaited<ReturnType<typeof processingApp>>;
-  beforeAll(async () => {
-    api = await processingApp();
-  });
-  afterAll(() => api.t.close());
+  const api = processingAppForSuite();
 
   it('200: the answer carries the new values in Info and XMP; reading metadata still reads Info', async () => {
     const res = await api.post('/pdf/metadata/update', { title: NEW.title, author: NEW.author, clear: 'keywords' }, [

@@ -6,7 +6,7 @@ import * as ops from '../../src/core/pdf/operations';
 import type { FontFamily } from '../../src/core/pdf/fonts';
 import type { PageNumberSpec, WatermarkSpec } from '../../src/core/pdf/stamp';
 import type { Workspace } from '../../src/core/workspace';
-import { errorOf, processingApp } from '../fixtures/api';
+import { errorOf, processingAppForSuite } from '../fixtures/api';
 import { testEngines, testJob } from '../fixtures/engines';
 import { numberedPdf, pagesText, qpdfCheck, run } from '../fixtures/pdfs';
 import { saveBody } from '../fixtures/results';
@@ -233,11 +233,7 @@ describe('page numbers beyond WinAnsi', () => {
 });
 
 describe('through the API', () => {
-  let api: Awaited<ReturnType<typeof processingApp>>;
-  beforeAll(async () => {
-    api = await processingApp();
-  });
-  afterAll(() => api.t.close());
+  const api = processingAppForSuite();
 
   it('200: a Greek watermark and Cyrillic page numbers', async () => {
     const src = await numberedPdf(3, 'Api');

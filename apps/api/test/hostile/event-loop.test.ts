@@ -6,7 +6,7 @@ import { deflateSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { SafeZip } from '../../src/core/convert/safe-zip';
 import { countPages } from '../../src/core/modules/pdf-scan/scan';
-import { PdfWriter } from '../fixtures/pdf-structures';
+import { threeObjectsInAStream } from '../fixtures/pdf-structures';
 import { makeZip } from '../fixtures/zip';
 
 /**
@@ -58,21 +58,8 @@ function paddedObjectStreamPdf(): { file: string; deflated: Buffer } {
     Buffer.from(pad.repeat(Math.floor((30 << 20) / pad.length))),
   ]);
   const deflated = deflateSync(data);
-  const w = new PdfWriter();
-  w.stream(4, `/Type /ObjStm /N 3 /First ${header.length} /Filter /FlateDecode`, deflated);
-  w.xrefStream(
-    5,
-    [
-      { num: 1, type: 2, f2: 4, f3: 0 },
-      { num: 2, type: 2, f2: 4, f3: 1 },
-      { num: 3, type: 2, f2: 4, f3: 2 },
-      { num: 4, type: 1 },
-      { num: 5, type: 1 },
-    ],
-    '/Size 6 /Root 1 0 R',
-  );
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'docflow-objstm-')), 'padded.pdf');
-  writeFileSync(file, w.bytes());
+  writeFileSync(file, threeObjectsInAStream(deflated, 3, header.length));
   return { file, deflated };
 }
 

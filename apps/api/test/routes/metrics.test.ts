@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helper';
-import { processingApp } from '../fixtures/api';
+import { processingAppForSuite } from '../fixtures/api';
 import { testDocument } from '../fixtures/documents';
 
 /** The value of one series in a Prometheus text answer (labels matched as given, in any order). */
@@ -26,11 +26,7 @@ async function scrape(t: TestApp) {
 }
 
 describe('GET /metrics', () => {
-  let api: Awaited<ReturnType<typeof processingApp>>;
-  beforeAll(async () => {
-    api = await processingApp();
-  });
-  afterAll(() => api.t.close());
+  const api = processingAppForSuite();
 
   it('counts requests per route template, engine operations and processing slots', async () => {
     const app = api.t.app;

@@ -17,7 +17,8 @@ import type { LimitReceipt, LimitStore, LimitWindow, MonthUsedBefore, RateLimits
  * counters), so nodes of the previous release share the counters during a rolling deploy. One Redis, not Cluster:
  * the three keys of a call would need one hash slot.
  */
-const LUA = `
+/** Both scripts start by reading the bucket (KEYS[1]) and Redis's clock; ARGV 1 and 2 are its capacity and refill. */
+const READ_BUCKET = `
 local cap = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local t = redis.call('TIME')
@@ -26,7 +27,9 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local b = redis.call('HMGET', KEYS[1], 'tk', 'ts')
 local tokens = tonumber(b[1])
 local ts = tonumber(b[2])
-if tokens == nil or ts == nil then
+`;
+
+const LUA = `${READ_BUCKET}if tokens == nil or ts == nil then
   tokens = cap
   ts = now
 elseif now > ts then
@@ -81,16 +84,7 @@ return {0, tostring(tokens), hour, hourTtl, monthCount}
  * ARGV: 1 capacity, 2 refill in tokens per ms, 3 '1' when the call's hour window is still open.
  * Returns the limits script's reply for a peek after the refund.
  */
-const REFUND_LUA = `
-local cap = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-
-local b = redis.call('HMGET', KEYS[1], 'tk', 'ts')
-local tokens = tonumber(b[1])
-local ts = tonumber(b[2])
-if tokens == nil or ts == nil then
+const REFUND_LUA = `${READ_BUCKET}if tokens == nil or ts == nil then
   tokens = cap
 else
   if now > ts then

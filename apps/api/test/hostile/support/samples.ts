@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createDeflate, createDeflateRaw, crc32, deflateSync } from 'node:zlib';
 import { testDocument } from '../../fixtures/documents';
 import { flateBombPdf } from '../../fixtures/pdfs';
-import { makeZip } from '../../fixtures/zip';
+import { makeZip, zipOfRawEntries } from '../../fixtures/zip';
 
 /** A real document of one accepted type, as the suite mutates and renames it. */
 export interface Sample {
@@ -67,43 +67,15 @@ function deflateRepeated(block: Buffer, mb: number, raw: boolean): Promise<Buffe
 function zipOfDeflated(
   entries: Array<{ name: string; deflated: Buffer; size: number; crc: number; stored?: Buffer }>,
 ): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const body = e.stored ?? e.deflated;
-    const method = e.stored ? 0 : 8;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(e.crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(e.size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(e.crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(e.size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += 30 + name.length + body.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
+  return zipOfRawEntries(
+    entries.map((e) => ({
+      name: e.name,
+      body: e.stored ?? e.deflated,
+      method: e.stored ? 0 : 8,
+      crc: e.crc,
+      size: e.size,
+    })),
+  );
 }
 
 /** A PNG of `side` × `side` grey pixels: a few hundred KB that decode to side² bytes. */
