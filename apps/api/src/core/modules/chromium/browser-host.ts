@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { EngineError } from '../../errors';
 
 /** Flags every launch gets: headless, no GPU, and none of the browser's own traffic (updates, sync, pings, Safe Browsing). */
@@ -60,6 +60,8 @@ export class BrowserHost {
     const home = this.homeDir;
     let browser: Browser;
     try {
+      // Loaded with the first browser: playwright-core's ~7 MB of source would otherwise sit in every server's heap.
+      const { chromium } = await import('playwright-core');
       browser = await chromium.launch({
         executablePath: this.bin,
         args: [...CHROMIUM_ARGS, ...this.extraArgs],
