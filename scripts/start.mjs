@@ -1,11 +1,23 @@
 // `npm start`: set up what is missing, then start the whole product (API + dashboard + embedded database).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrap, root } from './bootstrap.mjs';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 
 await ensureNodeRuntime();
 bootstrap();
+// The embedded database's empty cluster, made once per installed tree so that a fresh DATA_DIR loads it instead of
+// running initdb in the server (apps/api/src/data/pglite-template.ts, which names the file by PGlite's version).
+if (!process.env.DATABASE_URL) {
+  const pglite = path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json');
+  const { version } = JSON.parse(readFileSync(pglite, 'utf8'));
+  if (!existsSync(path.join(root, 'apps', 'api', '.cache', `pglite-${version}.tar`)))
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/data/pglite-template.ts')], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+}
 const child = spawn(
   process.execPath,
   [

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { PGLITE_CONF, templateFor } from './pglite-template';
 import * as schema from './schema/index';
 
 export { schema };
@@ -46,12 +47,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 }
 
 async function openPglite(where: string, template?: Blob): Promise<Database> {
+  const load = template ?? (where === 'memory://' ? undefined : templateFor(where));
   const client = await PGlite.create({
-    // Postgres's default 128 MB of shared buffers lives in the server's own memory here (WebAssembly), touched as the
-    // cache fills: 16 MB holds the hot tables of a DocFlow node (keys are cached above it) for ~150 MB less RSS.
-    postgresqlconf: ['shared_buffers=16MB'],
+    postgresqlconf: PGLITE_CONF,
     ...(where === 'memory://' ? {} : { dataDir: where }),
-    ...(template ? { loadDataDir: template } : {}),
+    ...(load ? { loadDataDir: load } : {}),
   });
   const db = drizzlePglite(client, { schema });
   const sql: SqlClient = {
