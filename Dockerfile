@@ -12,6 +12,7 @@ RUN node -e "import('./scripts/bootstrap.mjs').then((m) => m.ensureDebianPackage
 
 COPY . .
 RUN node -e "import('./scripts/bootstrap.mjs').then((m) => { m.ensureNodeModules(); m.ensureWebBuild(); })" \
+ && node --import tsx apps/api/src/data/pglite-template.ts \
  && mkdir -p /data && chown -R node:node /data
 
 # The server and the tools it starts run as the image's unprivileged user.
