@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { toolEnv } from './tool-env';
 
 /**
  * One external process, run to its end and reported as plain data (never a rejection): what `runTool` turns into a
@@ -68,7 +69,7 @@ export function spawnProcess(
   return new Promise<SpawnOutcome>((resolve) => {
     const child = spawn(file, argv, {
       cwd: req.cwd,
-      env: { ...process.env, LC_ALL: 'C.UTF-8', ...req.env },
+      env: toolEnv(req.env),
       detached: true,
       stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,

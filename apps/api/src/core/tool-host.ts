@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnProcess, type ProcessSpawner, type SpawnOutcome, type SpawnRequest } from './spawn-process';
+import { toolEnv } from './tool-env';
 
 export type HostMessage = { type: 'run'; id: number; req: SpawnRequest } | { type: 'kill'; id: number };
 export type HostReply =
@@ -85,7 +86,13 @@ export class ToolHost implements ProcessSpawner {
       : [];
     let child: ChildProcess;
     try {
-      child = fork(entry, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      // The host runs only our spawning code, but it is the parent of every tool: it gets the tools' environment too.
+      child = fork(entry, [], {
+        execArgv,
+        env: toolEnv(),
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
     } catch {
       this.failures++;
       return null;

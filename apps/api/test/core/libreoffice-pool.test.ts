@@ -107,8 +107,15 @@ describe('libreoffice pool: one instance, short timeout, recycled every 3 jobs',
   afterAll(() => engine.close());
 
   it('replaces an instance after MAX_JOBS conversions, between jobs', async () => {
+    process.env.DOCFLOW_TEST_SECRET = 'server-secret-value';
     await convertPage1();
     const first = current()!;
+    // LibreOffice (and its UNO helper) run a document's macros and formulas: none of the server's environment.
+    for (const pid of [first.pid, first.sofficePid]) {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(environ.some((v) => v.includes('server-secret-value'))).toBe(false);
+      expect(environ).toContain('LC_ALL=C.UTF-8');
+    }
     remember();
     expect(first.jobs).toBe(1);
     await convertPage1();

@@ -17,6 +17,8 @@ const alive = (pid: number) => {
   }
 };
 
+// A secret of the server's environment, set before the tool host starts (it is forked on first use).
+process.env.DOCFLOW_TEST_SECRET = 'server-secret-value';
 const host = new ToolHost();
 afterAll(() => host.close());
 
@@ -27,6 +29,18 @@ describe.each<[string, ProcessSpawner]>([
 ])('runTool %s', (_name, spawner) => {
   const runTool = (cmd: string, args: string[], opts: RunToolOptions = {}) =>
     runToolWith(cmd, args, { spawner, ...opts });
+
+  it("starts a tool with its own small environment, none of the server's (secrets, database and SMTP URLs)", async () => {
+    const env = (await runTool('env', [])).stdout.toString();
+    expect(env).not.toContain('server-secret-value');
+    expect(env).not.toMatch(/^(JWT_SECRET|DATABASE_URL|SMTP_URL|ADMIN_PASSWORD|DOCFLOW_TEST_SECRET)=/m);
+    expect(env).toMatch(/^PATH=/m);
+    expect(env).toMatch(/^LC_ALL=C\.UTF-8$/m);
+    expect(env).toMatch(/^HOME=.*docflow-tools-home/m);
+    // What a caller adds for one call still reaches that call.
+    const own = (await runTool('env', [], { env: { OMP_THREAD_LIMIT: '1' } })).stdout.toString();
+    expect(own).toMatch(/^OMP_THREAD_LIMIT=1$/m);
+  });
 
   it('captures stdout and stderr, no shell involved', async () => {
     const r = await runTool('sh', ['-c', 'echo out; echo err >&2', '$(touch /tmp/never)']);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { EngineError } from '../../errors';
+import { toolEnv } from '../../tool-env';
 
 /** Flags every launch gets: headless, no GPU, and none of the browser's own traffic (updates, sync, pings, Safe Browsing). */
 export const CHROMIUM_ARGS = [
@@ -66,15 +67,11 @@ export class BrowserHost {
         executablePath: this.bin,
         args: [...CHROMIUM_ARGS, ...this.extraArgs],
         // Not the server's environment (secrets, proxies): a page's JavaScript runs in this process tree.
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
+        env: toolEnv({
           HOME: home,
           XDG_CONFIG_HOME: path.join(home, 'config'),
           XDG_CACHE_HOME: path.join(home, 'cache'),
-          TMPDIR: os.tmpdir(),
-          LANG: 'C.UTF-8',
-          FONTCONFIG_PATH: process.env.FONTCONFIG_PATH,
-        },
+        }),
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { OfficeKind } from '../../interfaces';
+import { toolEnv } from '../../tool-env';
 import { killGroup, rssBytes } from './process-group';
 import { createProfileDir, removePipeFile, removeProfileDir } from './profile';
 
@@ -120,7 +121,7 @@ export class OfficeInstance {
       {
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
+        env: toolEnv({ PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' }),
       },
     );
     this.child = child;

@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The environment every external tool starts with. Not the server's: that holds the JWT secret, the database, Redis
+ * and SMTP URLs and the first owner's password, and a converter fed a hostile document (a spreadsheet formula, a
+ * PostScript operator, a page's script) could read and send its own environment. Only what the tools need: where
+ * programs are, a home and a temp folder of their own (fontconfig keeps its cache there), a UTF-8 locale, and the
+ * font path when the operator set one. Per-call settings (e.g. tesseract's thread limit) are added by the caller.
+ */
+export function toolEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: toolHome(),
+    TMPDIR: os.tmpdir(),
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    FONTCONFIG_PATH: process.env.FONTCONFIG_PATH,
+    FONTCONFIG_FILE: process.env.FONTCONFIG_FILE,
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+let home: string | undefined;
+/** One home for the tools of this machine's user, outside the server user's own (its dotfiles stay unread). */
+function toolHome(): string {
+  if (!home) {
+    home = path.join(os.tmpdir(), `docflow-tools-home-${process.getuid?.() ?? 'user'}`);
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+  }
+  return home;
+}
