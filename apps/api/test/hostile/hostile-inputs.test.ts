@@ -29,12 +29,13 @@ const RUNS = Number(process.env.HOSTILE_RUNS ?? 3);
  */
 const knownFindings: Array<{ route: RegExp; input: RegExp; status: number; cause: string }> = [
   {
-    route: /^\/api\/v1\/(pdf\/to-images|ocr\/(extract|enhanced|searchable-pdf))$/,
+    route: /^\/api\/v1\/(pdf\/(to-images|compress)|ocr\/(extract|enhanced|searchable-pdf))$/,
     input: /PDF flate bomb/,
     status: 504,
     cause:
-      'a page whose one content stream inflates to 300 MB of text operators is rendered (pdftoppm) until the deadline: ' +
-      'no bound on a page content size before rendering (core/modules/poppler, core/ocr)',
+      'a page whose one content stream inflates to 300 MB of text operators is rendered (pdftoppm) or rewritten ' +
+      '(Ghostscript, once qpdf has cleaned the file) until the deadline: no bound on a page content size before ' +
+      'rendering (core/modules/poppler, core/modules/ghostscript, core/ocr)',
   },
 ];
 const known = (route: string, req: HostileRequest, status: number) =>

@@ -7,9 +7,12 @@ import { EngineError, unsupported, INVALID_PDF_MESSAGE } from '../../errors';
 import type { CompressionLevel, Engine, OpContext, RenderedPage } from '../../interfaces';
 import { pageRuns } from '../../pages';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
+import { rewrittenByQpdf } from './qpdf-gate';
 
 const ZConfig = z.object({
   BIN: z.string().min(1).default('gs'),
+  /** qpdf, which rewrites every input before Ghostscript reads it (see `rewritten`). */
+  QPDF_BIN: z.string().min(1).default('qpdf'),
   /** sRGB ICC profile for PDF/A output intents; empty: Ghostscript's own default_rgb.icc. */
   ICC_PROFILE: z.string().default(''),
 });
@@ -83,8 +86,20 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
         throw classifyGsError(err);
       }
     };
-    const pdfwrite = (extra: string[], input: string, output: string, c: OpContext) =>
-      run(['-sDEVICE=pdfwrite', '-dCompatibilityLevel=1.7', ...extra, `-sOutputFile=${outName(output)}`, input], c);
+    // Every input goes through qpdf first (qpdf-gate.ts): Ghostscript never reads an upload's own bytes.
+    let rewrites = 0;
+    const rewritten = async (input: string, c: OpContext): Promise<string> => {
+      const file = path.join(c.scratch, `gs-input-${++rewrites}.pdf`);
+      await rewrittenByQpdf(ctx, config.QPDF_BIN, input, file, c);
+      return file;
+    };
+    const pdfwrite = async (extra: string[], input: string, output: string, c: OpContext) => {
+      const safe = await rewritten(input, c);
+      return run(
+        ['-sDEVICE=pdfwrite', '-dCompatibilityLevel=1.7', ...extra, `-sOutputFile=${outName(output)}`, safe],
+        c,
+      );
+    };
 
     return {
       id: 'ghostscript',
@@ -116,12 +131,13 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
             '-sProcessColorModel=DeviceRGB',
             `-sOutputFile=${outName(output)}`,
             def,
-            input,
+            await rewritten(input, c),
           ],
           c,
         );
       },
-      async render(input, outDir, opts, c): Promise<RenderedPage[]> {
+      async render(original, outDir, opts, c): Promise<RenderedPage[]> {
+        const input = await rewritten(original, c);
         const device = opts.format === 'png' ? ['-sDEVICE=png16m'] : ['-sDEVICE=jpeg', `-dJPEGQ=${opts.quality ?? 85}`];
         const out: RenderedPage[] = [];
         for (const r of pageRuns(opts.pages)) {
