@@ -51,6 +51,7 @@ export const ZEnv = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
   LOGIN_DAILY_IP_CAP: z.coerce.number().int().min(1).default(100),
+  LOGIN_ACCOUNT_HOURLY_CAP: z.coerce.number().int().min(1).default(50),
   /** Accounts one IP may create per hour. */
   REGISTER_MAX_PER_IP_HOUR: z.coerce.number().int().min(1).default(10),
   /** Password-reset and verification mails one IP may ask for per hour. */

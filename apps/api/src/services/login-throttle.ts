@@ -6,41 +6,56 @@ import {
   type RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { AppError } from '../lib/app-error';
+import { clientKey } from '../lib/client-address';
 
 export interface LoginThrottleOptions {
-  /** Consecutive failures allowed per account + IP before a lock (LOGIN_MAX_FAILURES). */
+  /** Failures allowed per account + address before a lock (LOGIN_MAX_FAILURES). */
   maxFailures: number;
   /** How long that lock lasts (LOGIN_LOCK_SECONDS). */
   lockSeconds: number;
-  /** Failures allowed per IP per day, whatever the account (LOGIN_DAILY_IP_CAP). */
+  /** Failures allowed per address per day, whatever the account (LOGIN_DAILY_IP_CAP). */
   dailyIpCap: number;
+  /** Failures allowed per account per hour, from all addresses together (LOGIN_ACCOUNT_HOURLY_CAP). */
+  accountHourlyCap: number;
   /** Shared counters across API nodes; without it each node counts in memory. */
   redisUrl?: string;
   /** Key namespace (tests run several throttles against one Redis). */
   keyPrefix?: string;
 }
 
+/** One password check that holds its place in every count until it is settled. */
+export interface LoginAttempt {
+  /** The right password: the account+address starts again from zero, and this attempt counts nowhere. */
+  succeeded(): Promise<void>;
+  /** A wrong password (or an unknown account): the attempt stays counted; a full account+address count locks. */
+  failed(): Promise<void>;
+}
+
 export interface LoginThrottle {
-  /** Throws 429 TOO_MANY_ATTEMPTS (with Retry-After) when the account+IP is locked or the IP spent its daily cap. */
-  assertAllowed(email: string, ip: string): Promise<void>;
-  /** A wrong password (or unknown account): count it for the account+IP and the IP. */
-  recordFailure(email: string, ip: string): Promise<void>;
-  /** A right password: the account+IP starts again from zero (the IP's daily count stays). */
-  recordSuccess(email: string, ip: string): Promise<void>;
+  /**
+   * Take a place for one password check, before the check: 429 TOO_MANY_ATTEMPTS (with Retry-After) when the
+   * account+address is locked, the address spent its daily failures, or the account its hourly ones.
+   */
+  reserve(email: string, ip: string): Promise<LoginAttempt>;
   close(): Promise<void>;
 }
 
-/** Failures of an account+IP are counted over this window unless a success clears them first. */
+/** Failures of an account+address are counted over this window unless a success clears them first. */
 const FAILURE_WINDOW_SECONDS = 24 * 3600;
 const DAY = 24 * 3600;
+const HOUR = 3600;
 
-const accountKey = (email: string, ip: string) => `${email.trim().toLowerCase()}_${ip}`;
+const accountOf = (email: string) => email.trim().toLowerCase();
 
 /**
- * Brute-force protection for password checks (the "login endpoint protection" recipe of rate-limiter-flexible):
- * N consecutive failures for one account from one IP lock that pair for LOGIN_LOCK_SECONDS, and one IP may fail at
- * most LOGIN_DAILY_IP_CAP times a day across all accounts (credential stuffing). A lock never affects the account from
- * other addresses, so an attacker cannot lock the owner out.
+ * Brute-force protection for password checks. Three counts, each taken before the password is verified (argon2
+ * takes tens of ms: a check-then-record throttle lets a thousand parallel guesses through the check together, a
+ * reservation lets exactly the allowed number through), and given back when the password was right:
+ * - an account from one address (IPv6: its /64): LOGIN_MAX_FAILURES, then locked for LOGIN_LOCK_SECONDS; a lock
+ *   never affects the account from other addresses, so a stranger cannot lock the owner out;
+ * - an address, whatever the accounts: LOGIN_DAILY_IP_CAP failures a day (credential stuffing);
+ * - an account, whatever the addresses: LOGIN_ACCOUNT_HOURLY_CAP failures an hour, the slow-down that a botnet
+ *   spreading its guesses over many addresses meets (the owner too, while such an attack lasts: the price of a bound).
  *
  * With REDIS_URL the counters live in Redis (shared by every API node); if Redis is unreachable an in-memory limiter
  * takes over (insuranceLimiter) rather than failing the login.
@@ -76,9 +91,10 @@ export function createLoginThrottle(opts: LoginThrottleOptions): LoginThrottle {
 
   const byAccountIp = limiter(`${prefix}:login_fail_account_ip`, opts.maxFailures, FAILURE_WINDOW_SECONDS);
   const byIp = limiter(`${prefix}:login_fail_ip_day`, opts.dailyIpCap, DAY);
+  const byAccount = limiter(`${prefix}:login_fail_account_hour`, opts.accountHourlyCap, HOUR);
 
-  const refuse = (res: RateLimiterRes | null, fallbackSeconds: number): never => {
-    const seconds = Math.max(1, Math.ceil((res?.msBeforeNext ?? fallbackSeconds * 1000) / 1000));
+  const refuse = (res: RateLimiterRes): never => {
+    const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     const minutes = Math.ceil(seconds / 60);
     throw new AppError(
       'TOO_MANY_ATTEMPTS',
@@ -88,29 +104,38 @@ export function createLoginThrottle(opts: LoginThrottleOptions): LoginThrottle {
   };
 
   return {
-    async assertAllowed(email, ip) {
+    async reserve(email, ip) {
       await firstConnection;
-      const [pair, daily] = await Promise.all([byAccountIp.get(accountKey(email, ip)), byIp.get(ip)]);
-      if (daily && daily.consumedPoints >= opts.dailyIpCap) refuse(daily, DAY);
-      if (pair && pair.consumedPoints >= opts.maxFailures) refuse(pair, opts.lockSeconds);
-    },
-
-    async recordFailure(email, ip) {
-      await firstConnection;
-      const key = accountKey(email, ip);
-      const [pair] = await Promise.all([
-        byAccountIp.penalty(key, 1),
-        byIp.penalty(ip, 1).then(async (res) => {
-          if (res.consumedPoints >= opts.dailyIpCap) await byIp.block(ip, DAY);
-        }),
-      ]);
-      // The lock runs from the last failure, for LOGIN_LOCK_SECONDS.
-      if (pair.consumedPoints >= opts.maxFailures) await byAccountIp.block(key, opts.lockSeconds);
-    },
-
-    async recordSuccess(email, ip) {
-      await firstConnection;
-      await byAccountIp.delete(accountKey(email, ip));
+      const address = clientKey(ip);
+      const account = accountOf(email);
+      const pairKey = `${account}_${address}`;
+      const counts: Array<[RateLimiterAbstract, string]> = [
+        [byIp, address],
+        [byAccountIp, pairKey],
+        [byAccount, account],
+      ];
+      const taken: typeof counts = [];
+      try {
+        for (const [l, key] of counts) {
+          await l.consume(key, 1);
+          taken.push([l, key]);
+        }
+      } catch (res) {
+        // A refused attempt holds no place in the counts that had let it in.
+        await Promise.all(taken.map(([l, key]) => l.reward(key, 1)));
+        if (res instanceof Error) throw res;
+        refuse(res as RateLimiterRes);
+      }
+      return {
+        async succeeded() {
+          await Promise.all([byAccountIp.delete(pairKey), byIp.reward(address, 1), byAccount.reward(account, 1)]);
+        },
+        async failed() {
+          // The lock runs from the failure that filled the count, for LOGIN_LOCK_SECONDS.
+          const pair = await byAccountIp.get(pairKey);
+          if (pair && pair.consumedPoints >= opts.maxFailures) await byAccountIp.block(pairKey, opts.lockSeconds);
+        },
+      };
     },
 
     async close() {

@@ -24,9 +24,9 @@ export async function changePassword(
 ): Promise<{ revokedCount: number }> {
   const user = await getUserById(ctx.db, auth.userId);
   const ip = client.ip ?? 'unknown';
-  await throttle?.assertAllowed(user.email, ip);
+  const attempt = await throttle?.reserve(user.email, ip);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    await throttle?.recordFailure(user.email, ip);
+    await attempt?.failed();
     await recordAudit(ctx.db, {
       userId: user.id,
       action: 'login_failed',
@@ -38,7 +38,7 @@ export async function changePassword(
       details: { fields: [{ field: 'currentPassword', message }] },
     });
   }
-  await throttle?.recordSuccess(user.email, ip);
+  await attempt?.succeeded();
   if (input.newPassword === input.currentPassword) {
     const message = 'The new password must be different from the current one';
     throw new AppError('VALIDATION_ERROR', message, { details: { fields: [{ field: 'newPassword', message }] } });

@@ -14,7 +14,7 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Email ou mot de passe incorrect';
 /**
  * Check e-mail and password and open a session.
  *
- * Order matters: the throttle first (429 before any work), then the password — also against a dummy hash for unknown
+ * Order matters: the throttle first (a place reserved, or 429, before any work), then the password — also against a dummy hash for unknown
  * e-mails, so timing reveals nothing — and only after a right password the account's state (disabled, unverified),
  * so those answers are given only to someone who knows the password.
  */
@@ -26,8 +26,9 @@ export async function login(
 ): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
   const ip = client.ip ?? 'unknown';
+  let attempt;
   try {
-    await throttle?.assertAllowed(email, ip);
+    attempt = await throttle?.reserve(email, ip);
   } catch (err) {
     await recordAudit(ctx.db, { action: 'login_refused', ip: client.ip, details: { email, reason: 'throttled' } });
     throw err;
@@ -36,7 +37,7 @@ export async function login(
   const user = await findUserByEmail(ctx.db, email);
   const ok = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
   if (!user || !ok) {
-    await throttle?.recordFailure(email, ip);
+    await attempt?.failed();
     await recordAudit(ctx.db, {
       userId: user?.id,
       action: 'login_failed',
@@ -45,7 +46,7 @@ export async function login(
     });
     throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   }
-  await throttle?.recordSuccess(email, ip);
+  await attempt?.succeeded();
 
   if (!user.isActive) {
     await recordAudit(ctx.db, {

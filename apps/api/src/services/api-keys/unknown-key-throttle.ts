@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import ipaddr from 'ipaddr.js';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { clientKey } from '../../lib/client-address';
 
 export interface UnknownKeyThrottleOptions {
   /** Unknown or invalid keys one client address may present per window (default 20). */
@@ -51,16 +51,4 @@ export class UnknownKeyThrottle {
   async record(ip: string): Promise<void> {
     await this.limiter.penalty(clientKey(ip), 1).catch(() => undefined);
   }
-}
-
-/** The address an attempt is counted on: IPv4 as is, IPv6 by its /64 (IPv4-mapped IPv6 as the IPv4). */
-export function clientKey(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6') {
-    const v6 = addr as ipaddr.IPv6;
-    if (!v6.isIPv4MappedAddress()) return `${v6.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
-    addr = v6.toIPv4Address();
-  }
-  return addr.toString();
 }

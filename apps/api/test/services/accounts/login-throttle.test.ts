@@ -13,9 +13,9 @@ const backends: Array<{ name: string; redisUrl?: string }> = [
 describe.each(backends)('login throttle ($name)', ({ redisUrl }) => {
   const open: LoginThrottle[] = [];
   let keyPrefix = '';
-  const make = (maxFailures = 2, dailyIpCap = 5) => {
+  const make = (maxFailures = 2, dailyIpCap = 5, accountHourlyCap = 50) => {
     keyPrefix = `test-${randomBytes(6).toString('hex')}`;
-    const th = createLoginThrottle({ maxFailures, lockSeconds: 60, dailyIpCap, redisUrl, keyPrefix });
+    const th = createLoginThrottle({ maxFailures, lockSeconds: 60, dailyIpCap, accountHourlyCap, redisUrl, keyPrefix });
     open.push(th);
     return th;
   };
@@ -28,8 +28,10 @@ describe.each(backends)('login throttle ($name)', ({ redisUrl }) => {
       client.disconnect();
     }
   });
+  /** One wrong password. */
+  const fail = async (th: LoginThrottle, email: string, ip: string) => (await th.reserve(email, ip)).failed();
 
-  const refusal = async (p: Promise<void>) => {
+  const refusal = async (p: Promise<unknown>) => {
     const err = await p.then(
       () => undefined,
       (e: unknown) => e,
@@ -40,40 +42,77 @@ describe.each(backends)('login throttle ($name)', ({ redisUrl }) => {
 
   it('locks an account+IP after maxFailures, with Retry-After the lock length', async () => {
     const th = make();
-    await th.assertAllowed('a@x.io', '1.1.1.1');
-    await th.recordFailure('a@x.io', '1.1.1.1');
-    await th.assertAllowed('a@x.io', '1.1.1.1');
-    await th.recordFailure('A@X.io', '1.1.1.1');
-    const err = await refusal(th.assertAllowed('a@x.io', '1.1.1.1'));
+    await fail(th, 'a@x.io', '1.1.1.1');
+    await fail(th, 'A@X.io', '1.1.1.1');
+    const err = await refusal(th.reserve('a@x.io', '1.1.1.1'));
     expect(err.code).toBe('TOO_MANY_ATTEMPTS');
     expect(err.statusCode).toBe(429);
     expect(Number(err.headers?.['Retry-After'])).toBeGreaterThan(55);
     expect(Number(err.headers?.['Retry-After'])).toBeLessThanOrEqual(60);
-    await th.assertAllowed('a@x.io', '2.2.2.2');
-    await th.assertAllowed('b@x.io', '1.1.1.1');
+    await th.reserve('a@x.io', '2.2.2.2');
+    await th.reserve('b@x.io', '1.1.1.1');
     if (redisUrl) {
       // The counts are in Redis (shared by API nodes), not in the in-memory insurance limiter.
       const client = new Redis(redisUrl);
       try {
         const keys = await client.keys(`${keyPrefix}:*`);
-        expect(keys.sort()).toEqual([
-          `${keyPrefix}:login_fail_account_ip:a@x.io_1.1.1.1`,
-          `${keyPrefix}:login_fail_ip_day:1.1.1.1`,
-        ]);
+        expect(keys.sort()).toEqual(
+          [
+            `${keyPrefix}:login_fail_account_hour:a@x.io`,
+            `${keyPrefix}:login_fail_account_hour:b@x.io`,
+            `${keyPrefix}:login_fail_account_ip:a@x.io_1.1.1.1`,
+            `${keyPrefix}:login_fail_account_ip:a@x.io_2.2.2.2`,
+            `${keyPrefix}:login_fail_account_ip:b@x.io_1.1.1.1`,
+            `${keyPrefix}:login_fail_ip_day:1.1.1.1`,
+            `${keyPrefix}:login_fail_ip_day:2.2.2.2`,
+          ].sort(),
+        );
       } finally {
         client.disconnect();
       }
     }
   });
 
-  it('a success clears the account+IP count but not the daily IP count', async () => {
+  it('a success clears the account+IP count and is counted nowhere; failures still fill the daily IP count', async () => {
     const th = make(2, 3);
-    await th.recordFailure('a@x.io', '1.1.1.1');
-    await th.recordSuccess('a@x.io', '1.1.1.1');
-    await th.recordFailure('a@x.io', '1.1.1.1');
-    await th.assertAllowed('a@x.io', '1.1.1.1');
-    await th.recordFailure('c@x.io', '1.1.1.1');
-    const err = await refusal(th.assertAllowed('d@x.io', '1.1.1.1'));
+    await fail(th, 'a@x.io', '1.1.1.1');
+    await (await th.reserve('a@x.io', '1.1.1.1')).succeeded();
+    await fail(th, 'a@x.io', '1.1.1.1');
+    await (await th.reserve('a@x.io', '1.1.1.1')).succeeded();
+    await fail(th, 'c@x.io', '1.1.1.1');
+    const err = await refusal(th.reserve('d@x.io', '1.1.1.1'));
     expect(Number(err.headers?.['Retry-After'])).toBeGreaterThan(86_000);
+  });
+
+  it('a thousand parallel guesses: exactly maxFailures get to check a password, the rest are refused at once', async () => {
+    const th = make(5, 10_000);
+    const results = await Promise.allSettled(
+      Array.from({ length: 1000 }, async () => {
+        const attempt = await th.reserve('victim@x.io', '203.0.113.9');
+        await new Promise((r) => setTimeout(r, 20)); // the password check (argon2) takes a while
+        await attempt.failed();
+      }),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused).toHaveLength(995);
+    expect(refused.every((r) => (r.reason as AppError).code === 'TOO_MANY_ATTEMPTS')).toBe(true);
+  });
+
+  it('counts an IPv6 client by its /64: a fresh address in the same block is the same client', async () => {
+    const th = make(2);
+    await fail(th, 'a@x.io', '2001:db8:1:2::1');
+    await fail(th, 'a@x.io', '2001:db8:1:2:ffff::9');
+    await refusal(th.reserve('a@x.io', '2001:db8:1:2:abcd::42'));
+    await th.reserve('a@x.io', '2001:db8:1:3::1');
+  });
+
+  it('slows an account down whatever the addresses: guesses spread over many addresses meet the hourly cap', async () => {
+    const th = make(5, 100, 10);
+    for (let i = 0; i < 10; i++) await fail(th, 'owner@x.io', `198.51.100.${i + 1}`);
+    const err = await refusal(th.reserve('owner@x.io', '198.51.100.200'));
+    expect(Number(err.headers?.['Retry-After'])).toBeGreaterThan(3500);
+    // Other accounts are untouched.
+    await th.reserve('other@x.io', '198.51.100.200');
   });
 });

@@ -4,7 +4,7 @@ import { KeyCache } from '../../../src/services/api-keys/key-cache';
 import type { KeyRecord } from '../../../src/services/api-keys/lookup';
 import { generateApiKey } from '../../../src/services/api-keys/key-format';
 import { sha256 } from '../../../src/lib/tokens';
-import { clientKey } from '../../../src/services/api-keys/unknown-key-throttle';
+import { clientKey } from '../../../src/lib/client-address';
 
 const fakeKey = () => generateApiKey('development').key;
 const record = (key: string, o: Partial<KeyRecord> = {}) =>

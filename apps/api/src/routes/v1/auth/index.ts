@@ -17,6 +17,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     maxFailures: app.config.LOGIN_MAX_FAILURES,
     lockSeconds: app.config.LOGIN_LOCK_SECONDS,
     dailyIpCap: app.config.LOGIN_DAILY_IP_CAP,
+    accountHourlyCap: app.config.LOGIN_ACCOUNT_HOURLY_CAP,
     redisUrl: app.config.REDIS_URL,
   });
   app.onShutdown(() => throttle.close());
