@@ -43,11 +43,15 @@ export interface BuildAppOptions {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const defaultWebDist = path.resolve(here, '../../web/dist');
 
+/** A hop count as the function proxy-addr builds from one (Fastify's types take addresses or a function). */
+const trustedProxies = (t: false | number | string) =>
+  typeof t === 'number' ? (_address: string, hop: number) => hop < t : t;
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     logger: opts.logger ?? { level: config.LOG_LEVEL },
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustedProxies(config.TRUST_PROXY),
     bodyLimit: config.BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

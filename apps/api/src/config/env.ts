@@ -12,6 +12,35 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /**
+ * Which proxies' X-Forwarded-For to believe: `false` (none), a number of hops (the proxies in front of the server),
+ * or their addresses and ranges. Never "every hop": the first entries of X-Forwarded-For are the client's to write,
+ * and every per-address quota, the login throttle and the audit log would count what a client chose.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | number | string => {
+    const v = raw.trim();
+    if (['', 'false', '0', 'no'].includes(v)) return false;
+    if (/^\d+$/.test(v)) return Number(v);
+    if (['true', 'yes'].includes(v)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          '"true" would trust every hop (X-Forwarded-For is then client-chosen): give the number of proxies in front of DocFlow (e.g. 1) or their addresses (e.g. 10.0.0.0/8,127.0.0.1)',
+      });
+      return z.NEVER;
+    }
+    const entries = v.split(',').map((e) => e.trim());
+    const bad = entries.filter((e) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(e));
+    if (bad.length) {
+      ctx.addIssue({ code: 'custom', message: `not an address or range: ${bad.join(', ')}` });
+      return z.NEVER;
+    }
+    return entries.join(',');
+  });
+
+/**
  * Every environment variable DocFlow reads. Parsed once at boot; a wrong value stops the start with a message
  * naming the variable. Keep README.md's configuration table in step with this schema.
  */
@@ -43,7 +72,7 @@ export const ZEnv = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   ADMIN_NAME: z.string().default('Owner'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy,
   BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
   WEB_DIST: z.string().optional(),
   /** Where per-request workspaces are created (always removed afterwards); default: the system temp dir. */

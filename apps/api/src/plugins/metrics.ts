@@ -84,14 +84,16 @@ export const metricsPlugin = fp(async (app) => {
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-function authorize(request: FastifyRequest, tokenDigest: Buffer | null, trustProxy: boolean): void {
+function authorize(request: FastifyRequest, tokenDigest: Buffer | null, trustProxy: false | number | string): void {
   const auth = request.headers.authorization;
   if (tokenDigest && auth?.startsWith('Bearer ')) {
     if (timingSafeEqual(sha256(auth.slice(7).trim()), tokenDigest)) return;
     throw new AppError('UNAUTHORIZED', 'The metrics token is not correct');
   }
   const local =
-    LOOPBACK.has(request.socket.remoteAddress ?? '') && !trustProxy && request.headers['x-forwarded-for'] === undefined;
+    LOOPBACK.has(request.socket.remoteAddress ?? '') &&
+    trustProxy === false &&
+    request.headers['x-forwarded-for'] === undefined;
   if (local) return;
   if (tokenDigest) throw new AppError('UNAUTHORIZED', 'Send Authorization: Bearer <METRICS_TOKEN> to read the metrics');
   throw new AppError(

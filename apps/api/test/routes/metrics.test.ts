@@ -90,7 +90,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   let t: TestApp;
   const token = 'metrics-token-0123456789abcdef';
   beforeAll(async () => {
-    t = await buildTestApp({ env: { METRICS_TOKEN: token, TRUST_PROXY: 'true' } });
+    t = await buildTestApp({ env: { METRICS_TOKEN: token, TRUST_PROXY: '1' } });
   });
   afterAll(() => t.close());
 
