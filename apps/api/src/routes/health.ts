@@ -36,7 +36,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.string()) }) },
       },
     },
-    async () => {
+    async (request) => {
       const checks: Record<string, string> = {};
       const failed: string[] = [];
       const check = async (name: string, probe: () => Promise<unknown>) => {
@@ -59,8 +59,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         })(),
       ]);
-      if (failed.length)
-        throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`, { details: { checks } });
+      if (failed.length) {
+        // The causes (connection strings, paths, driver messages) go to the log: this answer is public.
+        request.log.warn({ failures: failed }, 'not ready');
+        const failing = Object.keys(checks).filter((k) => checks[k] !== 'ok');
+        throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failing.join(', ')} failing`, { details: { checks } });
+      }
       return { status: 'ready' as const, checks };
     },
   );

@@ -35,7 +35,21 @@ describe('health and errors', () => {
         code: 'SERVICE_UNAVAILABLE',
         details: { checks: { database: 'ok', 'engine:qpdf': 'failing' } },
       });
-      expect(res.json().error).toContain('engine qpdf');
+      expect(res.json().error).toBe('Not ready: engine:qpdf failing');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('GET /ready tells anyone what fails, never why (no driver message, address or path)', async () => {
+    const broken = await buildTestApp({
+      env: { QPDF_BIN: '/nonexistent/secret-path/qpdf', REDIS_URL: 'redis://:hunter2@127.0.0.1:1' },
+    });
+    try {
+      const res = await broken.app.inject({ method: 'GET', url: '/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().details.checks).toMatchObject({ redis: 'failing', 'engine:qpdf': 'failing' });
+      expect(res.body).not.toMatch(/hunter2|127\.0\.0\.1|ECONNREFUSED|secret-path|ENOENT|connect/i);
     } finally {
       await broken.close();
     }
