@@ -8,7 +8,7 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
-  /** The link the mail is about: logged when mail goes to the local outbox, so sign-up works with no SMTP server. */
+  /** The link the mail is about (a secret: it signs someone in or resets a password; never logged). */
   link?: string;
 }
 
@@ -18,7 +18,8 @@ export interface Mailer {
 }
 
 /**
- * SMTP when SMTP_URL is set; otherwise every mail is written as an .eml file under DATA_DIR/mail and its link logged.
+ * SMTP when SMTP_URL is set; otherwise every mail is written as an .eml file under DATA_DIR/mail, and the log says
+ * which file (not the link in it: logs are read by more people, and kept longer, than a mailbox).
  */
 export function createMailer(opts: {
   smtpUrl?: string;
@@ -57,7 +58,7 @@ export function createMailer(opts: {
       const safeTo = mail.to.replace(/[^\w.@-]/g, '_');
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
       await writeFile(file, info.message as Buffer);
-      opts.log.info({ to: mail.to, subject: mail.subject, link: mail.link, file }, 'mail written to the local outbox');
+      opts.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the local outbox');
     },
   };
 }
