@@ -6,6 +6,7 @@ import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/env';
 import { openDatabase, type Database } from './data/db';
 import { migrate } from './data/migrate';
+import { readPassword } from './cli-password';
 import { AppError } from './lib/app-error';
 import { createUser } from './services/accounts/create-user';
 import { setUserRole } from './services/accounts/set-user-role';
@@ -13,7 +14,7 @@ import { setUserRole } from './services/accounts/set-user-role';
 /**
  * Operator commands, run against the same configuration and database as the server:
  *
- *   npm run docflow -- create-user --email a@b.c --password '…' --name 'X' [--role admin] [--company 'Y']
+ *   npm run docflow -- create-user --email a@b.c --name 'X' [--role admin] [--company 'Y']   (password: prompt or stdin)
  *   npm run docflow -- set-role --email a@b.c --role super_admin
  *
  * Exit codes: 0 done, 1 refused (bad input, duplicate, unknown user), 64 usage error, 78 bad configuration.
@@ -22,8 +23,9 @@ import { setUserRole } from './services/accounts/set-user-role';
 const USAGE = `Usage: npm run docflow -- <command> [options]
 
 Commands:
-  create-user --email <email> --password <password> --name <name> [--role user|admin|super_admin|owner] [--company <company>]
-      Create a verified account (the password must pass the sign-up strength rule).
+  create-user --email <email> --name <name> [--role user|admin|super_admin|owner] [--company <company>]
+      Create a verified account. The password is typed at the prompt, or read from the first line of stdin
+      (printf '%s\n' "$PASSWORD" | npm run docflow -- create-user ...); it must pass the sign-up strength rule.
   set-role --email <email> --role user|admin|super_admin|owner
       Change the role of an existing account.
   help
@@ -38,6 +40,8 @@ export interface CliIo {
   err?: (line: string) => void;
   /** Tests: use this database instead of opening the configured one. */
   database?: Database;
+  /** Where create-user's password comes from (default: the prompt, or stdin when it is not a terminal). */
+  readPassword?: () => Promise<string>;
 }
 
 class UsageError extends Error {}
@@ -72,11 +76,18 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   try {
     if (command === 'create-user') {
       const v = options(rest, ['email', 'password', 'name', 'role', 'company']);
-      required(v, 'email', 'password', 'name');
+      if (v.password !== undefined)
+        throw new UsageError(
+          '--password is not taken on the command line (other users see it in ps, and it stays in the shell history): ' +
+            'type it at the prompt, or give it on stdin: printf \'%s\\n\' "$PASSWORD" | npm run docflow -- create-user ...',
+        );
+      required(v, 'email', 'name');
       run = async (database) => {
+        const password = await (io.readPassword ?? readPassword)();
+        if (!password) throw new AppError('VALIDATION_ERROR', 'password: none given (prompt or first line of stdin)');
         const user = await createUser(database.db, {
           email: v.email!,
-          password: v.password!,
+          password,
           name: v.name!,
           role: v.role,
           company: v.company,

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,27 +16,27 @@ describe('npm run docflow (the real command, embedded database on disk)', () => 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-cli-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const docflow = (...args: string[]) =>
-    run('node', ['--import', 'tsx', 'apps/api/src/cli.ts', ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    }).then(
-      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-    );
+  /** The command as an operator runs it, with `stdin` piped in (the password's only way in besides the prompt). */
+  const docflow = (args: string[], stdin = '') =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn('node', ['--import', 'tsx', 'apps/api/src/cli.ts', ...args], {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+      child.stdin.end(stdin);
+    });
 
   // One real run (it creates and migrates the embedded database: seconds); the other cases use runCli in-process.
   it('creates a verified admin in the configured database', { timeout: 90_000 }, async () => {
     const created = await docflow(
-      'create-user',
-      '--email',
-      'Admin@Example.com',
-      '--password',
-      'Kangaroo-Orbit-42',
-      '--name',
-      'Ada Admin',
-      '--role',
-      'admin',
+      ['create-user', '--email', 'Admin@Example.com', '--name', 'Ada Admin', '--role', 'admin'],
+      'Kangaroo-Orbit-42\n',
     );
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
@@ -45,13 +45,11 @@ describe('npm run docflow (the real command, embedded database on disk)', () => 
     const database = await openDatabase({ dataDir });
     try {
       const errors: string[] = [];
-      const dup = await runCli(
-        ['create-user', '--email', 'admin@example.com', '--password', 'Kangaroo-Orbit-42', '--name', 'Again'],
-        {
-          database,
-          err: (l) => errors.push(l),
-        },
-      );
+      const dup = await runCli(['create-user', '--email', 'admin@example.com', '--name', 'Again'], {
+        database,
+        err: (l) => errors.push(l),
+        readPassword: async () => 'Kangaroo-Orbit-42',
+      });
       expect(dup).toBe(1);
       expect(errors[0]).toContain('already exists');
       const [user] = await database.sql.query<{
@@ -75,7 +73,7 @@ describe('npm run docflow (the real command, embedded database on disk)', () => 
     mkdirSync(path.dirname(pidFile), { recursive: true });
     writeFileSync(pidFile, '-42\n');
     try {
-      const res = await docflow('set-role', '--email', 'admin@example.com', '--role', 'owner');
+      const res = await docflow(['set-role', '--email', 'admin@example.com', '--role', 'owner']);
       expect(res.code).toBe(1);
       expect(res.stderr).toMatch(/in use.*Stop the DocFlow server/s);
     } finally {
@@ -94,9 +92,23 @@ describe('npm run docflow (the real command, embedded database on disk)', () => 
     ).catch((e: { code: number; stderr: string }) => e);
     expect((bad as { code: number }).code).toBe(78);
     expect((bad as { stderr: string }).stderr).toContain('DATABASE_URL');
-    const usage = await docflow('create-user', '--email', 'a@b.co');
+    const usage = await docflow(['create-user', '--email', 'a@b.co']);
     expect(usage.code).toBe(64);
-    expect(usage.stderr).toContain('missing --password, --name');
+    expect(usage.stderr).toContain('missing --name');
+  });
+
+  it('refuses a password on the command line, saying how to give it', { timeout: 60_000 }, async () => {
+    const res = await docflow([
+      'create-user',
+      '--email',
+      'p@example.com',
+      '--name',
+      'P Q',
+      '--password',
+      'Kangaroo-Orbit-42',
+    ]);
+    expect(res.code).toBe(64);
+    expect(res.stderr).toMatch(/--password is not taken on the command line.*stdin/s);
   });
 });
 
@@ -109,10 +121,13 @@ describe('runCli', () => {
   });
   afterAll(() => database.close());
 
+  /** `--password X` in a case's argv stands for what the operator types at the prompt. */
   const cli = async (...argv: string[]) => {
     lines.out.length = 0;
     lines.err.length = 0;
-    return runCli(argv, io());
+    const at = argv.indexOf('--password');
+    const typed = at >= 0 ? argv.splice(at, 2)[1] : undefined;
+    return runCli(argv, { ...io(), readPassword: async () => typed ?? '' });
   };
 
   it('create-user defaults to role user; set-role changes it', async () => {
@@ -188,20 +203,11 @@ describe('a CLI-made owner signs in through the API', () => {
 
   it('logs in with the role given', async () => {
     expect(
-      await runCli(
-        [
-          'create-user',
-          '--email',
-          'boss@example.com',
-          '--password',
-          'Kangaroo-Orbit-42',
-          '--name',
-          'Big Boss',
-          '--role',
-          'owner',
-        ],
-        { database: t.database, out: () => undefined },
-      ),
+      await runCli(['create-user', '--email', 'boss@example.com', '--name', 'Big Boss', '--role', 'owner'], {
+        database: t.database,
+        out: () => undefined,
+        readPassword: async () => 'Kangaroo-Orbit-42',
+      }),
     ).toBe(0);
     const res = await t.app.inject({
       method: 'POST',
