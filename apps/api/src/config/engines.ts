@@ -83,6 +83,14 @@ export const ZProcessingEnv = z.object({
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
   /**
+   * Start the tools without network: a namespace of their own where nothing is reachable (core/isolation.ts). None
+   * of them needs one; Chromium, which does for url-to-pdf, is not among them.
+   */
+  PROCESSING_NO_NETWORK: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+  /**
    * Start merge, protect and whole-document text extraction while the inputs are checked (the answer still waits
    * for the checks; a refusal kills the work). Off by default: limits are checked before any work starts.
    */
@@ -157,6 +165,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv): EnginesOptions {
     fileSizeLimitBytes: p.PROCESSING_MAX_FILE_MB ? mb(p.PROCESSING_MAX_FILE_MB) : undefined,
     speculate: p.PROCESSING_SPECULATE,
     toolHost: p.PROCESSING_TOOL_HOST,
+    noNetwork: p.PROCESSING_NO_NETWORK,
   };
 }
 

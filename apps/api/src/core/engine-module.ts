@@ -7,6 +7,8 @@ export interface EngineContext {
   tools: ToolRunner;
   /** Cap on text a tool may print (extracted text, JSON). */
   maxOutputBytes: number;
+  /** Start long-lived tools (the LibreOffice pool) without network too, like `tools` does for the others. */
+  noNetwork?: boolean;
 }
 
 export interface EngineHealth {

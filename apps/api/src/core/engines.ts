@@ -21,6 +21,8 @@ export interface EnginesOptions {
   speculate?: boolean;
   /** Start tools from the lean tool host process (see tool-host-process.ts) rather than from this one. */
   toolHost?: boolean;
+  /** Start the tools in a network namespace of their own where the machine allows (core/isolation.ts). */
+  noNetwork?: boolean;
 }
 
 /** One operation through its chain, as metrics see it. */
@@ -64,6 +66,7 @@ export class Engines {
       timeoutMs: options.timeoutMs,
       memoryLimitBytes: options.memoryLimitBytes,
       fileSizeLimitBytes: options.fileSizeLimitBytes,
+      noNetwork: options.noNetwork,
     });
     for (const [op, ids] of Object.entries(options.chains) as Array<[OperationName, string[]]>) {
       const links: ChainLink<unknown>[] = [];
@@ -78,7 +81,7 @@ export class Engines {
   }
 
   private get ctx(): EngineContext {
-    return { tools: this.tools, maxOutputBytes: this.options.maxOutputBytes };
+    return { tools: this.tools, maxOutputBytes: this.options.maxOutputBytes, noNetwork: this.options.noNetwork };
   }
 
   private instance(id: string): Engine {

@@ -29,6 +29,8 @@ export interface RunToolOptions {
   rlimits?: boolean;
   /** Where the process is started (default: in this process). */
   spawner?: ProcessSpawner;
+  /** false: start the tool in a network namespace of its own (core/isolation.ts). Default: the runner's setting. */
+  network?: boolean;
 }
 
 export interface ToolResult {
@@ -87,6 +89,7 @@ async function execute(cmd: string, args: string[], opts: RunToolOptions): Promi
       truncate: opts.onStdoutOverflow === 'truncate',
       timeoutMs: opts.timeoutMs,
       prlimit,
+      noNetwork: opts.network === false,
     },
     opts.signal,
   );
@@ -143,6 +146,8 @@ export function createToolRunner(defaults: {
   memoryLimitBytes?: number;
   fileSizeLimitBytes?: number;
   spawner?: ProcessSpawner;
+  /** Tools run without network (none of the engines' tools needs one). */
+  noNetwork?: boolean;
 }): ToolRunner {
   return {
     limiter: defaults.limiter,
@@ -154,6 +159,7 @@ export function createToolRunner(defaults: {
         fileSizeLimitBytes: defaults.fileSizeLimitBytes,
         limiter: defaults.limiter,
         spawner: defaults.spawner,
+        network: !defaults.noNetwork,
         ...opts,
       }),
   };

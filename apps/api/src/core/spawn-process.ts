@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { noNetworkPrefix } from './isolation';
 import { toolEnv } from './tool-env';
 
 /**
@@ -18,6 +19,8 @@ export interface SpawnRequest {
   timeoutMs?: number;
   /** prlimit(1) arguments (e.g. `--as=…`); empty: run the command directly. */
   prlimit: string[];
+  /** Start it in a network namespace of its own (core/isolation.ts), where the machine allows. */
+  noNetwork?: boolean;
 }
 
 export interface SpawnOutcome {
@@ -54,8 +57,8 @@ export function spawnProcess(
 ): Promise<SpawnOutcome> {
   const started = performance.now();
   const usePrlimit = req.prlimit.length > 0 && prlimitAvailable !== false;
-  const file = usePrlimit ? 'prlimit' : req.cmd;
-  const argv = usePrlimit ? [...req.prlimit, '--', req.cmd, ...req.args] : req.args;
+  const limited = usePrlimit ? ['prlimit', ...req.prlimit, '--', req.cmd, ...req.args] : [req.cmd, ...req.args];
+  const [file = req.cmd, ...argv] = req.noNetwork ? [...noNetworkPrefix(), ...limited] : limited;
   const base = {
     signal: null,
     stdout: Buffer.alloc(0),
@@ -152,6 +155,11 @@ export function spawnProcess(
     });
     child.on('close', (code, sig) => {
       if (usePrlimit) prlimitAvailable = true;
+      // Through a wrapper (prlimit, unshare) a missing tool is the wrapper's exit 127, not a spawn error.
+      if (code === 127 && file !== req.cmd && /failed to execute|No such file or directory/.test(err)) {
+        finish({ ...base, exitCode: null, cancelled, spawnError: `${req.cmd}: ${err.trim().slice(-300)}` });
+        return;
+      }
       finish({
         exitCode: code,
         signal: sig,

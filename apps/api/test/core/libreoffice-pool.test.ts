@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,7 @@ const make = (config: Record<string, string>, limiter = new Limiter({ concurrenc
   libreofficeModule.create(libreofficeModule.configSchema.parse(config), {
     tools: createToolRunner({ limiter, timeoutMs: 60_000 }),
     maxOutputBytes: 64 << 20,
+    noNetwork: true,
   }) as LibreOfficeEngine;
 
 const rejection = async (p: Promise<unknown>): Promise<EngineError> => {
@@ -115,6 +116,8 @@ describe('libreoffice pool: one instance, short timeout, recycled every 3 jobs',
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       expect(environ.some((v) => v.includes('server-secret-value'))).toBe(false);
       expect(environ).toContain('LC_ALL=C.UTF-8');
+      // ... and no network: a namespace of its own, not the server's.
+      expect(readlinkSync(`/proc/${pid}/ns/net`)).not.toBe(readlinkSync('/proc/self/ns/net'));
     }
     remember();
     expect(first.jobs).toBe(1);

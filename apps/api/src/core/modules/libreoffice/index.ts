@@ -44,6 +44,7 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
     size: config.INSTANCES,
     maxJobs: config.MAX_JOBS,
     maxRssBytes: config.MAX_RSS_MB * 1_048_576,
+    noNetwork: ctx.noNetwork ?? false,
   });
   const timeoutMs = config.TIMEOUT_MS || ctx.tools.timeoutMs;
 

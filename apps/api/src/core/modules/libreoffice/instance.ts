@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { OfficeKind } from '../../interfaces';
+import { noNetworkPrefix } from '../../isolation';
 import { toolEnv } from '../../tool-env';
 import { killGroup, rssBytes } from './process-group';
 import { createProfileDir, removePipeFile, removeProfileDir } from './profile';
@@ -44,6 +45,8 @@ export interface InstanceOptions {
   python: string;
   soffice: string;
   startupTimeoutMs: number;
+  /** Start the helper (and so soffice) in a network namespace of its own (core/isolation.ts). */
+  noNetwork?: boolean;
 }
 
 interface Pending {
@@ -104,9 +107,12 @@ export class OfficeInstance {
       this.markStopped();
       throw new InstanceLost('closed', 'closed while starting');
     }
+    // Without network: a document's WEBSERVICE, linked images or update links reach nothing (the pipe is a file).
+    const [cmd, ...prefix] = this.opts.noNetwork ? [...noNetworkPrefix(), this.opts.python] : [this.opts.python];
     const child = spawn(
-      this.opts.python,
+      cmd!,
       [
+        ...prefix,
         HELPER,
         '--soffice',
         this.opts.soffice,
