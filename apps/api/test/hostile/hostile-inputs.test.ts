@@ -29,7 +29,7 @@ const RUNS = Number(process.env.HOSTILE_RUNS ?? 3);
  */
 const knownFindings: Array<{ route: RegExp; input: RegExp; status: number; cause: string }> = [
   {
-    route: /^\/api\/v1\/(pdf\/(to-images|compress)|ocr\/(extract|enhanced|searchable-pdf))$/,
+    route: /^\/api\/v1\/(pdf\/(to-images|compress|to-pdfa|repair)|ocr\/(extract|enhanced|searchable-pdf))$/,
     input: /PDF flate bomb/,
     status: 504,
     cause:

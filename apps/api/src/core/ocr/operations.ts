@@ -10,6 +10,7 @@ import {
   enhance,
   estimateSkew,
   greyOf,
+  imageError,
   laplacianVariance,
   meanDifference,
   openImage,
@@ -190,10 +191,16 @@ async function sourcePages(
       png: () => {
         const file = tmp(job, `frame-${f.page}.png`);
         // Level 1: these files live for one request; speed matters more than size.
+        // The header read fine; the pixels may still be cut short or corrupt: a fault of the upload, not ours.
         return (written ??= f.pixels
           .png({ compressionLevel: 1 })
           .toFile(file)
-          .then(() => file));
+          .then(
+            () => file,
+            (err: unknown) => {
+              throw imageError(err, input.label, OCR_MAX_PIXELS);
+            },
+          ));
       },
     };
   });
