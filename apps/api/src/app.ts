@@ -15,6 +15,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerDocs } from './plugins/docs';
 import { requestWorkspace } from './plugins/request-workspace';
 import { createEngines } from './config/engines';
+import { noNetworkMode } from './core/isolation';
 import { apiKeyGuard } from './plugins/api-key-guard';
 import { jobOwner } from './plugins/job-owner';
 import { healthRoutes } from './routes/health';
@@ -92,6 +93,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(requestWorkspace);
   app.decorate('engines', createEngines(config.engines)); // chains from PDF_*_ENGINES, PROCESSING_* (config/engines.ts)
   app.onShutdown(() => app.engines.close());
+  if (config.engines.noNetwork && noNetworkMode() === 'unavailable')
+    app.log.warn('tools run with the network: this machine allows no network namespace (see README, Isolation)');
   app.decorateRequest('usage', null as never);
   app.addHook('onRequest', async (request) => {
     request.usage = { bytesIn: 0, bytesOut: 0 };
