@@ -16,6 +16,7 @@ import { registerDocs } from './plugins/docs';
 import { requestWorkspace } from './plugins/request-workspace';
 import { createEngines } from './config/engines';
 import { noNetworkMode } from './core/isolation';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { apiKeyGuard } from './plugins/api-key-guard';
 import { jobOwner } from './plugins/job-owner';
 import { healthRoutes } from './routes/health';
@@ -80,9 +81,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
   });
+  await registerSecurityHeaders(app);
 
   registerErrorHandler(app);
   await app.register(cookie);
