@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env';
 import type { Database, Db } from './data/db';
+import { createMailQueue, type MailQueue } from './services/mail-queue';
 import { createMailer, type Mailer } from './services/mailer';
 import { createAccessTokens, type AccessTokens } from './services/access-tokens';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -28,7 +29,7 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     db: Db;
-    mailer: Mailer;
+    mailer: MailQueue;
     accessTokens: AccessTokens;
     /** Clean-up run when the server closes (flush meters, close pools). */
     onShutdown(fn: () => Promise<void> | void): void;
@@ -67,16 +68,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('config', config);
   app.decorate('database', opts.database);
   app.decorate('db', opts.database.db);
-  app.decorate(
-    'mailer',
+  const mailer = createMailQueue(
     opts.mailer ??
       createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log }),
+    app.log,
   );
+  app.decorate('mailer', mailer);
   app.decorate('accessTokens', createAccessTokens(config.jwtSecret, config.ACCESS_TOKEN_TTL));
   const shutdown: Array<() => Promise<void> | void> = [];
   app.decorate('onShutdown', (fn: () => Promise<void> | void) => void shutdown.push(fn));
   app.addHook('onClose', async () => {
     for (const fn of shutdown.reverse()) await fn();
+    await mailer.drain();
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -199,6 +199,9 @@ export type TSession = z.infer<typeof ZSession>;
 
 /** Register and verify-email: `tokens` is absent when the account still has to verify its e-mail. */
 export const ZAuthResponse = successEnvelope(z.object({ user: ZUser, tokens: ZTokens.optional() }));
+/** Sign-up: with e-mail verification on, nothing (the same answer for a taken address); otherwise signed in. */
+export const ZRegisterResponse = successEnvelope(z.object({ user: ZUser.optional(), tokens: ZTokens.optional() }));
+export type TRegisterResponse = z.infer<typeof ZRegisterResponse>;
 export type TAuthResponse = z.infer<typeof ZAuthResponse>;
 /** Login, reset-password: always signed in. */
 export const ZSignedInResponse = successEnvelope(z.object({ user: ZUser, tokens: ZTokens }));

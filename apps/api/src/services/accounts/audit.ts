@@ -3,6 +3,7 @@ import { auditLog } from '../../data/schema/index';
 
 export type AuditAction =
   | 'register'
+  | 'register_existing_email'
   | 'login_success'
   | 'login_failed'
   | 'login_refused'

@@ -38,3 +38,17 @@ export function passwordResetMail(to: string, name: string, link: string): Mail 
     link,
   };
 }
+
+/** To the owner of an address someone tried to sign up with: the sign-up answer itself never says it was taken. */
+export function accountExistsMail(to: string, name: string, signInLink: string): Mail {
+  const intro =
+    'Someone (hopefully you) tried to create a DocFlow account with this e-mail address, which already has one. ' +
+    'No new account was made. Sign in, or reset your password from the sign-in page if you have forgotten it.';
+  const outro = "If it wasn't you, ignore this e-mail: nothing about your account changed.";
+  return {
+    to,
+    subject: 'You already have a DocFlow account',
+    text: `Hello ${name},\n\n${intro}\n\n${signInLink}\n\n${outro}\n`,
+    html: layout('You already have an account', name, intro, 'Sign in', signInLink, outro),
+  };
+}

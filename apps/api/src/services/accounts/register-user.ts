@@ -6,13 +6,12 @@ import { assertStrongPassword } from '../password-strength';
 import { recordAudit } from './audit';
 import { normalizeEmail, type AccountContext, type ClientInfo } from './context';
 import { findUserByEmail, isUniqueViolation } from './find-user';
+import { accountExistsMail } from './mails';
 import { sendVerificationEmail } from './send-verification-email';
 import { startSession, type SignedIn } from './start-session';
-import { toUserDto } from './to-user-dto';
 
 export type RegisterResult =
-  | { verificationRequired: true; user: TUser; mailSent: boolean }
-  | { verificationRequired: false; user: TUser; signedIn: SignedIn };
+  { verificationRequired: true } | { verificationRequired: false; user: TUser; signedIn: SignedIn };
 
 const emailTaken = () =>
   new AppError('EMAIL_TAKEN', 'An account with this email already exists. Sign in instead, or reset your password.');
@@ -21,6 +20,11 @@ const emailTaken = () =>
  * Create an account. With EMAIL_VERIFICATION (the default) the user gets a verification mail and no session; without
  * it the user is signed in at once. Input shape, matching passwords and accepted terms are checked by the route's
  * schema; the strength rule and uniqueness here.
+ *
+ * With verification on, an address that already has an account gets the same answer, after the same work (the
+ * password is hashed all the same), as a new one: its owner is mailed instead, so the answer tells a stranger nothing
+ * about which addresses have accounts. Without verification the new user is signed in at once, which a taken address
+ * cannot be: 409 EMAIL_TAKEN then (that mode is for development and closed deployments).
  */
 export async function registerUser(
   ctx: AccountContext,
@@ -30,7 +34,10 @@ export async function registerUser(
 ): Promise<RegisterResult> {
   const email = normalizeEmail(input.email);
   assertStrongPassword(input.password, { email, name: input.name });
-  if (await findUserByEmail(ctx.db, email)) throw emailTaken();
+  if (await findUserByEmail(ctx.db, email)) {
+    await hashPassword(input.password); // the same time as a real sign-up
+    return addressTaken(ctx, email, client);
+  }
 
   let user;
   try {
@@ -45,15 +52,26 @@ export async function registerUser(
       })
       .returning();
   } catch (err) {
-    if (isUniqueViolation(err)) throw emailTaken();
+    if (isUniqueViolation(err)) return addressTaken(ctx, email, client);
     throw err;
   }
   await recordAudit(ctx.db, { userId: user!.id, action: 'register', ip: client.ip });
 
   if (ctx.config.EMAIL_VERIFICATION) {
-    const mailSent = await sendVerificationEmail(ctx, user!);
-    return { verificationRequired: true, user: await toUserDto(ctx.db, user!), mailSent };
+    await sendVerificationEmail(ctx, user!);
+    return { verificationRequired: true };
   }
   const signedIn = await startSession(ctx, user!, client);
   return { verificationRequired: false, user: signedIn.user, signedIn };
+}
+
+/** A sign-up for an address that has an account: its owner is told by mail, the caller gets the usual answer. */
+async function addressTaken(ctx: AccountContext, email: string, client: ClientInfo): Promise<RegisterResult> {
+  if (!ctx.config.EMAIL_VERIFICATION) throw emailTaken();
+  const owner = await findUserByEmail(ctx.db, email);
+  if (owner) {
+    await recordAudit(ctx.db, { userId: owner.id, action: 'register_existing_email', ip: client.ip });
+    await ctx.mailer.send(accountExistsMail(owner.email, owner.name, `${ctx.config.publicUrl}/login`));
+  }
+  return { verificationRequired: true };
 }

@@ -21,8 +21,12 @@ export function registerBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export const post = (t: TestApp, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: `/api/v1/auth${url}`, payload: payload as object, headers });
+/** POST to the auth API; answers once the mails the call queued have been written (mail is sent after answering). */
+export async function post(t: TestApp, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+  const res = await t.app.inject({ method: 'POST', url: `/api/v1/auth${url}`, payload: payload as object, headers });
+  await t.app.mailer.settled();
+  return res;
+}
 
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
 
@@ -30,8 +34,15 @@ export const bearer = (accessToken: string) => ({ authorization: `Bearer ${acces
 export function mailedToken(t: TestApp, email: string, path: string): string {
   const mails = outboxMails(t.dataDir).filter((m) => m.includes(`To: ${email}`));
   expect(mails.length, `a mail to ${email}`).toBeGreaterThan(0);
-  const link = linkIn(mails[mails.length - 1]!, `${path}?token=`);
-  return new URL(link).searchParams.get('token')!;
+  // The newest mail with such a link (other mails, e.g. "you already have an account", may have come after it).
+  for (const mail of mails.reverse()) {
+    try {
+      return new URL(linkIn(mail, `${path}?token=`)).searchParams.get('token')!;
+    } catch {
+      /* not this one */
+    }
+  }
+  throw new Error(`no mail to ${email} with a ${path} link`);
 }
 
 export const mailsTo = (t: TestApp, email: string) => outboxMails(t.dataDir).filter((m) => m.includes(`To: ${email}`));

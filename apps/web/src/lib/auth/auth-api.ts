@@ -25,6 +25,8 @@ interface Envelope<T> {
   data: T;
 }
 export type AuthPayload = Envelope<{ user: TUser; tokens?: TTokens }>;
+/** Sign-up: no user and no tokens while the address awaits verification (the same answer for a taken one). */
+export type RegisterPayload = Envelope<{ user?: TUser; tokens?: TTokens }>;
 
 /** What each call sends: the input side of the schemas the server validates with. */
 export type LoginInput = z.input<typeof ZLoginRequest>;
@@ -55,7 +57,7 @@ export const authApi = {
   login: (input: LoginInput) =>
     withFallback(api.post<AuthPayload>('/auth/login', input, flow), messages.service.loginFailed),
   register: (input: RegisterInput) =>
-    withFallback(api.post<AuthPayload>('/auth/register', input, flow), messages.service.registrationFailed),
+    withFallback(api.post<RegisterPayload>('/auth/register', input, flow), messages.service.registrationFailed),
   /** The cookie names the session; `accessToken` (the one just cleared from the store) is the fallback. */
   logout: (accessToken?: string | null) =>
     api.post<unknown>(

@@ -27,7 +27,7 @@ export interface AuthState {
   pendingEmail: string | null;
 
   login(input: LoginInput): Promise<TUser>;
-  register(input: RegisterInput): Promise<{ verificationRequired: boolean; user: TUser }>;
+  register(input: RegisterInput): Promise<{ verificationRequired: boolean; user?: TUser }>;
   logout(): Promise<void>;
   refresh(): Promise<boolean>;
   verifyEmail(token: string): Promise<TUser>;
@@ -81,10 +81,10 @@ export const useAuthStore = create<AuthState>()(
           loading(async () => {
             const res = await authApi.register(input);
             const tokens = res.data.tokens;
-            if (!tokens?.accessToken) {
-              set({ pendingEmail: res.data.user?.email ?? input.email });
+            if (!tokens?.accessToken || !res.data.user) {
+              set({ pendingEmail: input.email });
               toast.success(messages.toast.registerVerify);
-              return { verificationRequired: true, user: res.data.user };
+              return { verificationRequired: true };
             }
             set({ user: res.data.user, token: tokens.accessToken, isAuthenticated: true, pendingEmail: null });
             toast.success(messages.toast.registerSuccess);

@@ -4,6 +4,7 @@ import {
   ZEmailRequest,
   ZMessageResponse,
   ZRegisterRequest,
+  ZRegisterResponse,
   ZVerifyEmailQuery,
 } from '@docflow/contracts';
 import { registerUser } from '../../../services/accounts/register-user';
@@ -21,24 +22,24 @@ export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async
         tags: authTags,
         summary: 'Create an account',
         description:
-          'With e-mail verification on (the default) the answer has no tokens and a verification link is mailed; ' +
-          'otherwise the user is signed in at once (tokens, and the refresh token in the df_refresh cookie). ' +
-          '409 EMAIL_TAKEN for a used address, 422 WEAK_PASSWORD naming what the password lacks, ' +
+          'With e-mail verification on (the default) the answer has no user and no tokens, and is the same for an ' +
+          'address that already has an account (its owner gets a mail saying so): a verification link is mailed. ' +
+          'Otherwise the user is signed in at once (user, tokens, and the refresh token in the df_refresh cookie), ' +
+          'and a used address is 409 EMAIL_TAKEN. 422 WEAK_PASSWORD naming what the password lacks, ' +
           "422 VALIDATION_ERROR for 'Passwords do not match' or 'Please accept the terms and conditions'.",
         body: ZRegisterRequest,
-        response: { 201: ZAuthResponse, ...errorResponses(400, 409, 413, 415, 422, 429) },
+        response: { 201: ZRegisterResponse, ...errorResponses(400, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
       await quotas.take('register', request.ip);
       const result = await registerUser(app, request.body, clientInfo(request));
       if (result.verificationRequired) {
+        // The same answer whether the address was free or already had an account (its owner is mailed instead).
         return reply.code(201).send({
           success: true as const,
-          message: result.mailSent
-            ? 'Account created. Check your email and click the link to activate your account.'
-            : 'Account created, but the verification email could not be sent. Ask for a new one in a moment.',
-          data: { user: result.user },
+          message: 'Check your email: we sent you a link to activate your account.',
+          data: {},
         });
       }
       setRefreshCookie(app, reply, result.signedIn.tokens.refreshToken, result.signedIn.refreshTtlSeconds);

@@ -62,8 +62,7 @@ describe('auth store (spec-1 §4)', () => {
 
   it('register without tokens: awaits verification, remembers the e-mail, toasts the verify message', async () => {
     mockFetch({
-      'POST /api/v1/auth/register': () =>
-        json(201, { success: true, data: { user: makeUser({ emailVerified: false }) } }),
+      'POST /api/v1/auth/register': () => json(201, { success: true, message: 'Check your email', data: {} }),
     });
     const r = await useAuthStore.getState().register({
       name: 'Ada',
