@@ -163,3 +163,17 @@ export const usageDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.keyId, t.endpoint] }), index('usage_daily_user_idx').on(t.userId, t.day)],
 );
+
+/** One free trial per plan per mailbox (migration 0022): the claim outlives the account that made it. */
+export const trialClaims = pgTable(
+  'trial_claims',
+  {
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    mailbox: text('mailbox').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    claimedAt: ts('claimed_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.mailbox] })],
+);

@@ -1,10 +1,19 @@
 import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import { TRIAL_DAYS, type TSubscription, type TSubscriptionStatus } from '@docflow/contracts';
 import type { Db } from '../../data/db';
-import { apiKeys, plans, subscriptions, users, type PlanRow, type SubscriptionRow } from '../../data/schema/index';
+import {
+  apiKeys,
+  plans,
+  subscriptions,
+  trialClaims,
+  users,
+  type PlanRow,
+  type SubscriptionRow,
+} from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
 import { notify } from '../notifications';
 import { findPlan } from '../plans/index';
+import { trialMailbox } from './trial-mailbox';
 
 const DAY = 86_400_000;
 /** A trial with this many days left or fewer gets a reminder notification. */
@@ -101,6 +110,27 @@ export async function startSubscription(
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), eq(subscriptions.planId, plan.id)));
   if (existing) throw trialUsed(plan, existing, now);
+  // Once per mailbox too, whatever the account: a+1@x and a+2@x (or a deleted and re-made account) share one trial.
+  const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  const mailbox = trialMailbox(owner?.email ?? userId);
+  const [claim] = await db
+    .insert(trialClaims)
+    .values({ planId: plan.id, mailbox, userId, claimedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (!claim) {
+    const [earlier] = await db
+      .select({ userId: trialClaims.userId })
+      .from(trialClaims)
+      .where(and(eq(trialClaims.planId, plan.id), eq(trialClaims.mailbox, mailbox)));
+    // The same user racing with itself is left to the subscription's own uniqueness below.
+    if (earlier?.userId !== userId)
+      throw new AppError(
+        'TRIAL_ALREADY_USED',
+        `The free trial of the ${plan.displayName} plan has already been used with this e-mail address; ask an administrator to renew it`,
+        { details: { plan: plan.name } },
+      );
+  }
   const expiresAt = new Date(now.getTime() + TRIAL_DAYS * DAY);
   const [row] = await db
     .insert(subscriptions)
