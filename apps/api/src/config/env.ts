@@ -67,6 +67,7 @@ export const ZEnv = z.object({
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   REMEMBER_ME_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   EMAIL_VERIFICATION: bool.default(true),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),

@@ -56,6 +56,7 @@ function contextFor(database: Database, overrides: Partial<AccountContext['confi
       EMAIL_VERIFICATION: true,
       REFRESH_TOKEN_TTL_DAYS: 7,
       REMEMBER_ME_TTL_DAYS: 30,
+      SESSION_MAX_DAYS: 30,
       ...overrides,
     },
     mailer,

@@ -8,7 +8,10 @@ import type { users } from '../../data/schema/index';
 /** What the account services need from the app; the Fastify instance satisfies it, and so can a script or a test. */
 export interface AccountContext {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'EMAIL_VERIFICATION' | 'REFRESH_TOKEN_TTL_DAYS' | 'REMEMBER_ME_TTL_DAYS'>;
+  config: Pick<
+    Config,
+    'publicUrl' | 'EMAIL_VERIFICATION' | 'REFRESH_TOKEN_TTL_DAYS' | 'REMEMBER_ME_TTL_DAYS' | 'SESSION_MAX_DAYS'
+  >;
   mailer: Mailer;
   accessTokens: AccessTokens;
   log?: FastifyBaseLogger;

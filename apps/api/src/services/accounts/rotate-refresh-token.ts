@@ -18,7 +18,7 @@ const invalid = (message: string) => new AppError('INVALID_TOKEN', message);
  * Exchange a refresh token for a new pair. Every use rotates the refresh token: the session keeps only the hash of the
  * newest one, and each spent hash goes to session_used_tokens. A spent token presented again means it was copied —
  * the whole session is revoked ('reuse_detected'), so neither the thief nor the holder of the newer token can go on.
- * Each use also extends the session by its refresh life (sliding expiry).
+ * Each use also extends the session by its refresh life (sliding expiry), never past SESSION_MAX_DAYS after sign-in.
  */
 export async function rotateRefreshToken(
   ctx: AccountContext,
@@ -45,9 +45,17 @@ export async function rotateRefreshToken(
           ),
         };
 
-      const next = randomToken();
-      const ttl = refreshTtlSeconds(ctx, session.rememberMe);
+      // However often it is refreshed, a session ends SESSION_MAX_DAYS after its sign-in: a stolen refresh token
+      // cannot keep one alive for ever.
       const now = new Date();
+      const hardEnd = session.createdAt.getTime() + ctx.config.SESSION_MAX_DAYS * 86_400_000;
+      if (hardEnd <= now.getTime())
+        return {
+          kind: 'refused',
+          error: invalid('Your session has reached its maximum length. Please sign in again.'),
+        };
+      const next = randomToken();
+      const ttl = Math.min(refreshTtlSeconds(ctx, session.rememberMe), Math.floor((hardEnd - now.getTime()) / 1000));
       await tx
         .update(sessions)
         .set({

@@ -15,7 +15,10 @@ export interface SignedIn {
 }
 
 export const refreshTtlSeconds = (ctx: Pick<AccountContext, 'config'>, rememberMe: boolean): number =>
-  (rememberMe ? ctx.config.REMEMBER_ME_TTL_DAYS : ctx.config.REFRESH_TOKEN_TTL_DAYS) * 86_400;
+  Math.min(
+    rememberMe ? ctx.config.REMEMBER_ME_TTL_DAYS : ctx.config.REFRESH_TOKEN_TTL_DAYS,
+    ctx.config.SESSION_MAX_DAYS,
+  ) * 86_400;
 
 export async function signAccessToken(
   ctx: Pick<AccountContext, 'accessTokens'>,

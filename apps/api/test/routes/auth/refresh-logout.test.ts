@@ -51,6 +51,32 @@ describe('POST /api/v1/auth/refresh', () => {
     });
   });
 
+  describe('the absolute session lifetime (SESSION_MAX_DAYS, 30)', () => {
+    const ageSession = (sid: string, days: number) =>
+      t.database.sql.query(`UPDATE sessions SET created_at = now() - interval '${days} days' WHERE id = $1`, [sid]);
+
+    it('a refresh never extends a session past 30 days after its sign-in, and after that it is refused', async () => {
+      const { tokens } = await login(t, email, undefined, { rememberMe: true });
+      const sid = jwtClaims(tokens.accessToken).sid as string;
+      await ageSession(sid, 29);
+      const late = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
+      expect(late.statusCode).toBe(200);
+      // One day left: the cookie and the session end with it, whatever the remember-me life of 30 days.
+      const maxAge = Number(refreshCookie(late)!.maxAge);
+      expect(maxAge).toBeLessThanOrEqual(86_400);
+      expect(maxAge).toBeGreaterThan(86_000);
+      const [row] = await t.database.sql.query<{ expires_at: Date }>('SELECT expires_at FROM sessions WHERE id = $1', [
+        sid,
+      ]);
+      expect(new Date(row!.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(86_400_000);
+
+      await ageSession(sid, 30);
+      const over = await post(t, '/refresh', { refreshToken: late.json().data.tokens.refreshToken });
+      expect(over.statusCode).toBe(401);
+      expect(over.json().error).toMatch(/maximum length/);
+    });
+  });
+
   describe('401', () => {
     it('a reused refresh token revokes the whole session; the rotated token fails too', async () => {
       const { tokens } = await login(t, email);
