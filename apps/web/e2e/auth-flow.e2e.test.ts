@@ -70,13 +70,13 @@ describe('accounts in the browser', () => {
     expect(await page.getByTestId('shell-title').textContent()).toBe('Dashboard');
     expect(await page.getByTestId('role-label').textContent()).toBe('user');
 
-    // The persisted store holds token, isAuthenticated and user — and no refresh token.
+    // The persisted store holds isAuthenticated and user: no access token and no refresh token.
     const stored = await page.evaluate(() => ({
       store: localStorage.getItem('auth-store'),
       refresh: localStorage.getItem('refresh_token'),
     }));
     const state = JSON.parse(stored.store ?? '{}').state;
-    expect(Object.keys(state).sort()).toEqual(['isAuthenticated', 'token', 'user']);
+    expect(Object.keys(state).sort()).toEqual(['isAuthenticated', 'user']);
     expect(state.user.email).toBe(email);
     expect(state.user.emailVerified).toBe(true);
     expect(stored.refresh).toBeNull();

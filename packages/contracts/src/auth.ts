@@ -41,10 +41,13 @@ export const ZUser = z
   .meta({ id: 'User' });
 export type TUser = z.infer<typeof ZUser>;
 
+/**
+ * The access token, in the body. The refresh token never is: it travels only as the httpOnly `df_refresh` cookie
+ * (path /api/v1/auth), out of reach of any script on the page, so a script cannot steal a session that renews itself.
+ */
 export const ZTokens = z
   .object({
     accessToken: z.string(),
-    refreshToken: z.string(),
     expiresIn: z.number().int().describe('Access-token lifetime in seconds'),
     tokenType: z.literal('Bearer'),
   })

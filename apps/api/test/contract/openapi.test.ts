@@ -13,7 +13,7 @@ import { encryptedPdf, formPdf, numberedPdf } from '../fixtures/pdfs';
 import { makeZip } from '../fixtures/zip';
 import { textImage } from '../routes/ocr/ocr-images';
 import { createTestUser } from '../support/api-keys';
-import { PASSWORD, OTHER_PASSWORD, login, mailedToken, registerBody } from '../routes/auth/auth-helper';
+import { PASSWORD, OTHER_PASSWORD, login, mailedToken, registerBody, tokensOf } from '../routes/auth/auth-helper';
 import { notify } from '../../src/services/notifications';
 import type { TestApp } from '../helper';
 
@@ -328,8 +328,8 @@ describe('account and public routes', () => {
 
     await call(json('POST', '/auth/refresh', { refreshToken: 'nope' }), 401);
     const refreshed = await call(json('POST', '/auth/refresh', { refreshToken: user.refreshToken }), 200);
-    user.accessToken = refreshed.json().data.tokens.accessToken;
-    user.refreshToken = refreshed.json().data.tokens.refreshToken;
+    user.accessToken = tokensOf(refreshed).accessToken;
+    user.refreshToken = tokensOf(refreshed).refreshToken;
 
     await call(json('POST', '/auth/validate-password', { password: 'x' }), 200);
     await call(json('POST', '/auth/validate-password', {}), 422);

@@ -106,14 +106,12 @@ describe.each(drivers)('account services on %s', (driver) => {
 
     const signedIn = await login(ctx, { email, password: PASSWORD, rememberMe: true }, client);
     expect(signedIn.refreshTtlSeconds).toBe(30 * 86400);
-    const first = await rotateRefreshToken(ctx, signedIn.tokens.refreshToken, client);
-    const second = await rotateRefreshToken(ctx, first.tokens.refreshToken, client);
+    const first = await rotateRefreshToken(ctx, signedIn.refreshToken, client);
+    const second = await rotateRefreshToken(ctx, first.refreshToken, client);
     expect(second.sessionId).toBe(signedIn.sessionId);
 
-    expect((await rejection(rotateRefreshToken(ctx, first.tokens.refreshToken, client))).message).toMatch(
-      /already used/,
-    );
-    expect((await rejection(rotateRefreshToken(ctx, second.tokens.refreshToken, client))).code).toBe('INVALID_TOKEN');
+    expect((await rejection(rotateRefreshToken(ctx, first.refreshToken, client))).message).toMatch(/already used/);
+    expect((await rejection(rotateRefreshToken(ctx, second.refreshToken, client))).code).toBe('INVALID_TOKEN');
     const [row] = await database.sql.query<{ revoked_reason: string; generation: number }>(
       'SELECT revoked_reason, generation FROM sessions WHERE id = $1',
       [signedIn.sessionId],
@@ -125,8 +123,8 @@ describe.each(drivers)('account services on %s', (driver) => {
     const email = await verifiedUser();
     const signedIn = await login(ctx, { email, password: PASSWORD }, client);
     const results = await Promise.allSettled([
-      rotateRefreshToken(ctx, signedIn.tokens.refreshToken, client),
-      rotateRefreshToken(ctx, signedIn.tokens.refreshToken, client),
+      rotateRefreshToken(ctx, signedIn.refreshToken, client),
+      rotateRefreshToken(ctx, signedIn.refreshToken, client),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const [row] = await database.sql.query<{ revoked_reason: string }>(
@@ -166,7 +164,7 @@ describe.each(drivers)('account services on %s', (driver) => {
     expect(await revokeSession(database.db, user.id, a.sessionId, 'revoked_by_user')).toBe(true);
     expect(await revokeSession(database.db, user.id, a.sessionId, 'revoked_by_user')).toBe(false);
     expect(await revokeOtherSessions(database.db, user.id, b.sessionId, 'revoked_by_user')).toBe(1);
-    expect(await logout(ctx, { refreshToken: b.tokens.refreshToken }, client)).toBe(true);
+    expect(await logout(ctx, { refreshToken: b.refreshToken }, client)).toBe(true);
     expect(await listSessions(database.db, user.id)).toHaveLength(0);
   });
 
@@ -181,7 +179,7 @@ describe.each(drivers)('account services on %s', (driver) => {
       { token: mailer.tokenFor(email, '/reset-password'), password: 'Nebula-Lantern-58' },
       client,
     );
-    expect((await rejection(rotateRefreshToken(ctx, signedIn.tokens.refreshToken, client))).code).toBe('INVALID_TOKEN');
+    expect((await rejection(rotateRefreshToken(ctx, signedIn.refreshToken, client))).code).toBe('INVALID_TOKEN');
 
     const user = (await findUserByEmail(database.db, email))!;
     const other = await login(ctx, { email, password: 'Nebula-Lantern-58' }, client);
@@ -192,7 +190,7 @@ describe.each(drivers)('account services on %s', (driver) => {
       client,
     );
     expect(changed.revokedCount).toBe(1);
-    expect((await rejection(rotateRefreshToken(ctx, other.tokens.refreshToken, client))).code).toBe('INVALID_TOKEN');
+    expect((await rejection(rotateRefreshToken(ctx, other.refreshToken, client))).code).toBe('INVALID_TOKEN');
     await login(ctx, { email, password: PASSWORD }, client);
   });
 
@@ -244,7 +242,7 @@ describe.each(drivers)('account services on %s', (driver) => {
   it('purgeExpired deletes long-ended sessions (with their used tokens) and old links', async () => {
     const email = await verifiedUser();
     const s = await login(ctx, { email, password: PASSWORD }, client);
-    await rotateRefreshToken(ctx, s.tokens.refreshToken, client);
+    await rotateRefreshToken(ctx, s.refreshToken, client);
     const keep = await login(ctx, { email, password: PASSWORD }, client);
     await database.sql.query("UPDATE sessions SET expires_at = now() - interval '31 days' WHERE id = $1", [
       s.sessionId,
@@ -278,7 +276,7 @@ describe('accounts survive a restart (PGlite on disk)', () => {
       expect(await migrate(second)).toEqual([]);
       const { ctx: ctx2 } = contextFor(second);
       expect((await findUserByEmail(second.db, 'persist@example.com'))?.id).toBe(user.id);
-      const rotated = await rotateRefreshToken(ctx2, signedIn.tokens.refreshToken, client);
+      const rotated = await rotateRefreshToken(ctx2, signedIn.refreshToken, client);
       expect(rotated.sessionId).toBe(signedIn.sessionId);
       await login(ctx2, { email: 'persist@example.com', password: PASSWORD }, client);
     } finally {

@@ -89,6 +89,8 @@ export function globalErrorMessage(status: number, serverMessage?: string): stri
 
 export interface AuthBridge {
   getToken(): string | null;
+  /** Signed in, but the access token (kept in memory only) is not here yet: after a reload, before the refresh. */
+  awaitsToken?(): boolean;
   setToken(accessToken: string): void;
   /** The session is gone (refresh failed): clear it locally. The client shows the toast. */
   onSessionExpired(): void;
@@ -295,6 +297,10 @@ async function doRequest<T>(path: string, opts: RequestOptions): Promise<T> {
   };
 
   let sentToken = opts.skipAuth ? null : bridge.getToken();
+  // After a reload the first calls start before the refresh cookie has brought the access token: they wait for it
+  // (one shared refresh) rather than go out without one.
+  if (!sentToken && !opts.skipAuth && !opts.skipRefresh && bridge.awaitsToken?.())
+    sentToken = await refreshAccessToken().catch(() => null);
   let res: Response;
   try {
     res = await attempt(sentToken);

@@ -24,7 +24,7 @@ export function makeUser(overrides: Partial<TUser> = {}): TUser {
 }
 
 export function makeTokens(accessToken = 'access-1'): TTokens {
-  return { accessToken, refreshToken: 'refresh-in-cookie', expiresIn: 900, tokenType: 'Bearer' };
+  return { accessToken, expiresIn: 900, tokenType: 'Bearer' };
 }
 
 export function makePlan(overrides: Partial<TPlan> = {}): TPlan {

@@ -8,7 +8,7 @@ import type { AccountContext, ClientInfo } from './context';
 import { refreshTtlSeconds, signAccessToken } from './start-session';
 
 type Outcome =
-  | { kind: 'rotated'; tokens: TTokens; sessionId: string; refreshTtlSeconds: number }
+  | { kind: 'rotated'; tokens: TTokens; refreshToken: string; sessionId: string; refreshTtlSeconds: number }
   | { kind: 'reuse'; sessionId: string; userId: string }
   | { kind: 'refused'; error: AppError };
 
@@ -24,7 +24,7 @@ export async function rotateRefreshToken(
   ctx: AccountContext,
   refreshToken: string,
   client: ClientInfo,
-): Promise<{ tokens: TTokens; sessionId: string; refreshTtlSeconds: number }> {
+): Promise<{ tokens: TTokens; refreshToken: string; sessionId: string; refreshTtlSeconds: number }> {
   const hash = sha256(refreshToken);
   const outcome = await ctx.db.transaction(async (tx): Promise<Outcome> => {
     // FOR UPDATE: two refreshes with the same token take turns; the second no longer matches and counts as reuse.
@@ -68,7 +68,8 @@ export async function rotateRefreshToken(
       await tx.insert(sessionUsedTokens).values({ tokenHash: hash, sessionId: session.id, usedAt: now });
       return {
         kind: 'rotated',
-        tokens: await signAccessToken(ctx, user, session.id, next),
+        tokens: await signAccessToken(ctx, user, session.id),
+        refreshToken: next,
         sessionId: session.id,
         refreshTtlSeconds: ttl,
       };

@@ -8,7 +8,10 @@ import { toUserDto } from './to-user-dto';
 /** What every sign-in (login, verified e-mail, reset password, sign-up without verification) hands back. */
 export interface SignedIn {
   user: TUser;
+  /** What the answer's body carries. */
   tokens: TTokens;
+  /** For the httpOnly cookie only, never a body. */
+  refreshToken: string;
   sessionId: string;
   /** Life of the refresh token: the cookie's max-age. */
   refreshTtlSeconds: number;
@@ -24,10 +27,9 @@ export async function signAccessToken(
   ctx: Pick<AccountContext, 'accessTokens'>,
   user: Pick<UserRow, 'id' | 'role'>,
   sessionId: string,
-  refreshToken: string,
 ): Promise<TTokens> {
   const accessToken = await ctx.accessTokens.sign({ sub: user.id, role: user.role, sid: sessionId });
-  return { accessToken, refreshToken, expiresIn: ctx.accessTokens.ttlSeconds, tokenType: 'Bearer' };
+  return { accessToken, expiresIn: ctx.accessTokens.ttlSeconds, tokenType: 'Bearer' };
 }
 
 /**
@@ -60,7 +62,8 @@ export async function startSession(
   const [updated] = await ctx.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)).returning();
   return {
     user: await toUserDto(ctx.db, updated ?? user),
-    tokens: await signAccessToken(ctx, user, session!.id, refreshToken),
+    tokens: await signAccessToken(ctx, user, session!.id),
+    refreshToken,
     sessionId: session!.id,
     refreshTtlSeconds: ttl,
   };

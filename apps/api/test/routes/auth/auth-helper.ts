@@ -72,13 +72,13 @@ export async function login(
     remoteAddress: extra.ip,
   });
   expect(res.statusCode, res.body).toBe(200);
-  const tokens = res.json().data.tokens as {
-    accessToken: string;
-    refreshToken: string;
-    expiresIn: number;
-    tokenType: string;
-  };
-  return { res, tokens, cookie: refreshCookie(res) };
+  return { res, tokens: tokensOf(res), cookie: refreshCookie(res) };
+}
+
+/** The body's tokens, with the refresh token from the df_refresh cookie (the only place it travels). */
+export function tokensOf(res: LightMyRequestResponse) {
+  const body = res.json().data.tokens as { accessToken: string; expiresIn: number; tokenType: string };
+  return { ...body, refreshToken: refreshCookie(res)?.value as string };
 }
 
 export function refreshCookie(res: LightMyRequestResponse) {

@@ -31,6 +31,9 @@ describe('POST /api/v1/auth/login', () => {
       expect(user.lastLoginAt).not.toBeNull();
       expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: t.config.ACCESS_TOKEN_TTL });
       expect(tokens.refreshToken).toMatch(/^[\w-]{43}$/);
+      // Only the httpOnly cookie carries it: a script on the page can never read a token that renews the session.
+      expect(res.json().data.tokens).not.toHaveProperty('refreshToken');
+      expect(res.body).not.toContain(tokens.refreshToken);
 
       expect(cookie).toMatchObject({
         value: tokens.refreshToken,

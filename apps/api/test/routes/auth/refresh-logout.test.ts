@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helper';
-import { bearer, jwtClaims, login, post, refreshCookie, registerAndVerify } from './auth-helper';
+import { bearer, jwtClaims, login, post, refreshCookie, registerAndVerify, tokensOf } from './auth-helper';
 
 const refreshWithCookie = (t: TestApp, token: string) =>
   t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: {}, cookies: { df_refresh: token } });
@@ -19,7 +19,7 @@ describe('POST /api/v1/auth/refresh', () => {
       const { tokens } = await login(t, email);
       const res = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
       expect(res.statusCode).toBe(200);
-      const next = res.json().data.tokens;
+      const next = tokensOf(res);
       expect(next).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 });
       expect(next.refreshToken).not.toBe(tokens.refreshToken);
       expect(jwtClaims(next.accessToken).sid).toBe(jwtClaims(tokens.accessToken).sid);
@@ -71,7 +71,7 @@ describe('POST /api/v1/auth/refresh', () => {
       expect(new Date(row!.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(86_400_000);
 
       await ageSession(sid, 30);
-      const over = await post(t, '/refresh', { refreshToken: late.json().data.tokens.refreshToken });
+      const over = await post(t, '/refresh', { refreshToken: tokensOf(late).refreshToken });
       expect(over.statusCode).toBe(401);
       expect(over.json().error).toMatch(/maximum length/);
     });
@@ -80,7 +80,7 @@ describe('POST /api/v1/auth/refresh', () => {
   describe('401', () => {
     it('a reused refresh token revokes the whole session; the rotated token fails too', async () => {
       const { tokens } = await login(t, email);
-      const rotated = (await post(t, '/refresh', { refreshToken: tokens.refreshToken })).json().data.tokens;
+      const rotated = tokensOf(await post(t, '/refresh', { refreshToken: tokens.refreshToken }));
 
       const reuse = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
       expect(reuse.statusCode).toBe(401);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helper';
-import { PASSWORD, login, mailedToken, post, registerBody } from './auth-helper';
+import { PASSWORD, login, mailedToken, post, registerBody, tokensOf } from './auth-helper';
 
 const ARGON2ID = /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -25,7 +25,7 @@ describe('what the database keeps', () => {
     const verifyToken = mailedToken(t, body.email, '/verify-email');
     const verified = await t.app.inject({ method: 'GET', url: `/api/v1/auth/verify-email?token=${verifyToken}` });
     const first = await login(t, body.email);
-    const rotated = (await post(t, '/refresh', { refreshToken: first.tokens.refreshToken })).json().data.tokens;
+    const rotated = tokensOf(await post(t, '/refresh', { refreshToken: first.tokens.refreshToken }));
     await post(t, '/forgot-password', { email: body.email });
     const resetToken = mailedToken(t, body.email, '/reset-password');
     const newPassword = 'Nebula-Lantern-58';
@@ -38,7 +38,7 @@ describe('what the database keeps', () => {
       newPassword,
       verifyToken,
       resetToken,
-      verified.json().data.tokens.refreshToken,
+      tokensOf(verified).refreshToken,
       first.tokens.refreshToken,
       rotated.refreshToken,
       afterReset.refreshToken,

@@ -204,8 +204,13 @@ export const useAuthStore = create<AuthState>()(
 
         initialize: async () => {
           if (!get().token) {
-            if (get().isAuthenticated || get().user) set({ ...signedOut });
-            return;
+            if (!get().isAuthenticated) {
+              if (get().user) set({ ...signedOut });
+              return;
+            }
+            // A reload: the access token lived in memory only. The httpOnly refresh cookie gets a new one (or the
+            // session is over and refresh() signs out).
+            if (!(await get().refresh())) return;
           }
           set({ isAuthenticated: true });
           await get().fetchMe();
@@ -214,15 +219,22 @@ export const useAuthStore = create<AuthState>()(
     },
     {
       name: constants.storage.authStore,
-      version: 1,
+      // Never a token in storage that any script of the origin can read: the access token stays in memory, the
+      // refresh token in its httpOnly cookie. Version 2 drops the token version 1 stored.
+      version: 2,
       storage: createJSONStorage(() => localStorage),
-      partialize: (s) => ({ token: s.token, isAuthenticated: s.isAuthenticated, user: s.user }),
+      partialize: (s) => ({ isAuthenticated: s.isAuthenticated, user: s.user }),
+      migrate: (persisted) => {
+        const { isAuthenticated = false, user = null } = (persisted ?? {}) as Partial<AuthState>;
+        return { isAuthenticated, user } as AuthState;
+      },
     },
   ),
 );
 
 configureApiAuth({
   getToken: () => useAuthStore.getState().token,
+  awaitsToken: () => useAuthStore.getState().isAuthenticated && !useAuthStore.getState().token,
   setToken: (token) => useAuthStore.setState({ token }),
   onSessionExpired: () => useAuthStore.getState().clearSession(),
 });

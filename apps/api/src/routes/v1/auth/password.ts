@@ -62,7 +62,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle; qu
     },
     async (request, reply) => {
       const signedIn = await resetPassword(app, request.body, clientInfo(request));
-      setRefreshCookie(app, reply, signedIn.tokens.refreshToken, signedIn.refreshTtlSeconds);
+      setRefreshCookie(app, reply, signedIn.refreshToken, signedIn.refreshTtlSeconds);
       return {
         success: true as const,
         message: 'Password reset.',

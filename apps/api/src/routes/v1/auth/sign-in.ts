@@ -41,7 +41,7 @@ export const signInRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle }> = 
     },
     async (request, reply) => {
       const signedIn = await login(app, request.body, clientInfo(request), throttle);
-      setRefreshCookie(app, reply, signedIn.tokens.refreshToken, signedIn.refreshTtlSeconds);
+      setRefreshCookie(app, reply, signedIn.refreshToken, signedIn.refreshTtlSeconds);
       return { success: true as const, message: 'Signed in.', data: { user: signedIn.user, tokens: signedIn.tokens } };
     },
   );
@@ -53,7 +53,8 @@ export const signInRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle }> = 
         tags: authTags,
         summary: 'Exchange the refresh token for a new token pair',
         description:
-          'The refresh token comes from the body or the df_refresh cookie. It rotates on every use; presenting a ' +
+          'The refresh token comes from the df_refresh cookie (httpOnly; no answer ever puts it in a body), or from ' +
+          'the body for a client that read it from Set-Cookie. It rotates on every use; presenting a ' +
           'used one again signs the whole session out (reuse detection). 401 INVALID_TOKEN when unknown, used, ' +
           'expired or revoked.',
         body: ZRefreshRequest.nullish(),
@@ -69,7 +70,7 @@ export const signInRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle }> = 
         );
       try {
         const rotated = await rotateRefreshToken(app, token, clientInfo(request));
-        setRefreshCookie(app, reply, rotated.tokens.refreshToken, rotated.refreshTtlSeconds);
+        setRefreshCookie(app, reply, rotated.refreshToken, rotated.refreshTtlSeconds);
         return { success: true as const, data: { tokens: rotated.tokens } };
       } catch (err) {
         // The cookie names a dead session: drop it so the browser stops sending it.

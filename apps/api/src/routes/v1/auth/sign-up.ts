@@ -42,7 +42,7 @@ export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async
           data: {},
         });
       }
-      setRefreshCookie(app, reply, result.signedIn.tokens.refreshToken, result.signedIn.refreshTtlSeconds);
+      setRefreshCookie(app, reply, result.signedIn.refreshToken, result.signedIn.refreshTtlSeconds);
       return reply.code(201).send({
         success: true as const,
         message: 'Account created.',
@@ -66,7 +66,7 @@ export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async
     },
     async (request, reply) => {
       const signedIn = await verifyEmail(app, request.query.token, clientInfo(request));
-      setRefreshCookie(app, reply, signedIn.tokens.refreshToken, signedIn.refreshTtlSeconds);
+      setRefreshCookie(app, reply, signedIn.refreshToken, signedIn.refreshTtlSeconds);
       return {
         success: true as const,
         message: 'Email verified.',

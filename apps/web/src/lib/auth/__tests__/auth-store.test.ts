@@ -27,7 +27,7 @@ afterEach(() => {
 const persisted = () => JSON.parse(localStorage.getItem('auth-store') ?? 'null')?.state;
 
 describe('auth store (spec-1 §4)', () => {
-  it('login: sets user and token, marks authenticated, toasts, persists only token/isAuthenticated/user', async () => {
+  it('login: sets user and token, marks authenticated, toasts, persists only isAuthenticated/user', async () => {
     const f = mockFetch({ 'POST /api/v1/auth/login': () => signedIn('access-1') });
     const promise = useAuthStore.getState().login({ email: 'ada@example.com', password: 'pw', rememberMe: true });
     expect(useAuthStore.getState().isLoading).toBe(true);
@@ -36,8 +36,9 @@ describe('auth store (spec-1 §4)', () => {
     expect(s).toMatchObject({ user, token: 'access-1', isAuthenticated: true, isLoading: false });
     expect(toast.success).toHaveBeenCalledWith('Connexion réussie !');
     expect(f.calls[0]!.body).toEqual({ email: 'ada@example.com', password: 'pw', rememberMe: true });
-    expect(persisted()).toEqual({ token: 'access-1', isAuthenticated: true, user });
-    // The refresh token stays in the httpOnly cookie: never in local storage.
+    expect(persisted()).toEqual({ isAuthenticated: true, user });
+    // The access token stays in memory, the refresh token in the httpOnly cookie: neither in local storage.
+    expect(JSON.stringify(localStorage)).not.toContain('access-1');
     expect(localStorage.getItem('refresh_token')).toBeNull();
     expect(JSON.stringify(localStorage)).not.toContain('refresh-in-cookie');
   });
@@ -117,7 +118,7 @@ describe('auth store (spec-1 §4)', () => {
     expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false });
     expect(toast.success).toHaveBeenCalledWith('Déconnexion réussie');
     expect(toast.error).not.toHaveBeenCalled();
-    expect(persisted()).toEqual({ token: null, isAuthenticated: false, user: null });
+    expect(persisted()).toEqual({ isAuthenticated: false, user: null });
   });
 
   it('refresh: replaces the access token; a failure logs out', async () => {
@@ -236,9 +237,28 @@ describe('auth store (spec-1 §4)', () => {
     expect(toast.error).toHaveBeenCalledWith('Session expirée. Veuillez vous reconnecter.', expect.anything());
   });
 
-  it('start-up without a token: signed out', async () => {
+  it('start-up after a reload: no token in memory, so the refresh cookie gets one, then the user is re-read', async () => {
     useAuthStore.setState({ token: null, isAuthenticated: true, user });
+    const f = mockFetch({
+      'POST /api/v1/auth/refresh': () => json(200, { success: true, data: { tokens: makeTokens('access-reload') } }),
+      'GET /api/v1/auth/me': () => json(200, { success: true, data: { user } }),
+    });
+    await useAuthStore.getState().initialize();
+    expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, token: 'access-reload', user });
+    expect(f.callsTo('POST /api/v1/auth/refresh')[0]!.body).toEqual({}); // the cookie carries the refresh token
+  });
+
+  it('start-up after a reload with no live session: signed out', async () => {
+    useAuthStore.setState({ token: null, isAuthenticated: true, user });
+    mockFetch({ 'POST /api/v1/auth/refresh': () => apiError(401, 'INVALID_TOKEN', 'No refresh token') });
     await useAuthStore.getState().initialize();
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: false, user: null });
+  });
+
+  it('start-up of a visitor (never signed in): no call at all', async () => {
+    useAuthStore.setState({ token: null, isAuthenticated: false, user: null });
+    const f = mockFetch({});
+    await useAuthStore.getState().initialize();
+    expect(f.calls).toHaveLength(0);
   });
 });
