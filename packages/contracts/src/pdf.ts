@@ -99,7 +99,9 @@ export const ZWatermarkPdfFields = ZPdfPasswordField.extend({
     .min(4)
     .max(500)
     .optional()
-    .describe('Points (default 48; "diagonal" fits the text to the page)'),
+    .describe(
+      'Points. Default: 48, or about 70 % of the diagonal for "diagonal", never larger than fits inside the page margins at the rotation given',
+    ),
   font: z.enum(['helvetica', 'helvetica-bold', 'times', 'courier']).default('helvetica-bold'),
   color: hexColor.default('#808080'),
   rotation: z.coerce

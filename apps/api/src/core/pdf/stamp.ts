@@ -189,11 +189,13 @@ function drawWatermark(
     const { font, text } = drawn;
     let size = drawn.size;
     if (size === undefined) {
-      // Diagonal without a size: span about 70 % of the diagonal; elsewhere 48 pt.
-      size =
-        spec.position === 'diagonal'
-          ? Math.max(8, Math.min(200, (0.7 * Math.hypot(W, H)) / Math.max(1, font.widthOfTextAtSize(text, 1))))
-          : 48;
+      // Without a size: about 70 % of the diagonal along it, 48 pt elsewhere; then no larger than fits inside the
+      // page's margins once turned by `rot` (a long text at 0° would otherwise run off both sides).
+      const w1 = Math.max(1e-3, font.widthOfTextAtSize(text, 1));
+      const natural = spec.position === 'diagonal' ? Math.min(200, (0.7 * Math.hypot(W, H)) / w1) : 48;
+      const box = rotatedBox(w1, font.heightAtSize(1, { descender: false }), rot);
+      const fits = Math.min(Math.max(1, W - 2 * spec.margin) / box.bw, Math.max(1, H - 2 * spec.margin) / box.bh);
+      size = Math.max(4, Math.min(natural, fits));
     }
     const w = font.widthOfTextAtSize(text, size);
     const capH = font.heightAtSize(size, { descender: false });
