@@ -14,41 +14,67 @@ function layout(title: string, name: string, intro: string, action: string, link
 </body></html>`;
 }
 
-export function verificationMail(to: string, name: string, link: string): Mail {
-  const intro = 'Thanks for signing up for DocFlow. Please confirm your e-mail address to activate your account.';
-  const outro = "This link expires in 24 hours and works once. If you didn't create an account, ignore this e-mail.";
+/** A mail whose one action is a link: the same words as text and as HTML. */
+function actionMail(m: {
+  to: string;
+  name: string;
+  subject: string;
+  title: string;
+  intro: string;
+  action: string;
+  link: string;
+  outro: string;
+  /** The link signs someone in or resets a password: the Mail carries it apart (for tests; never logged). */
+  secretLink: boolean;
+}): Mail {
   return {
-    to,
-    subject: 'Verify your DocFlow e-mail address',
-    text: `Hello ${name},\n\n${intro}\n\n${link}\n\n${outro}\n`,
-    html: layout('Verify your e-mail address', name, intro, 'Verify my e-mail', link, outro),
-    link,
+    to: m.to,
+    subject: m.subject,
+    text: `Hello ${m.name},\n\n${m.intro}\n\n${m.link}\n\n${m.outro}\n`,
+    html: layout(m.title, m.name, m.intro, m.action, m.link, m.outro),
+    ...(m.secretLink ? { link: m.link } : {}),
   };
 }
 
-export function passwordResetMail(to: string, name: string, link: string): Mail {
-  const intro = 'Someone (hopefully you) asked to reset the password of your DocFlow account.';
-  const outro =
-    "This link expires in 1 hour and works once. If you didn't ask for it, ignore this e-mail: your password stays unchanged.";
-  return {
+export const verificationMail = (to: string, name: string, link: string): Mail =>
+  actionMail({
     to,
-    subject: 'Reset your DocFlow password',
-    text: `Hello ${name},\n\n${intro}\n\n${link}\n\n${outro}\n`,
-    html: layout('Reset your password', name, intro, 'Choose a new password', link, outro),
+    name,
     link,
-  };
-}
+    subject: 'Verify your DocFlow e-mail address',
+    title: 'Verify your e-mail address',
+    intro: 'Thanks for signing up for DocFlow. Please confirm your e-mail address to activate your account.',
+    action: 'Verify my e-mail',
+    outro: "This link expires in 24 hours and works once. If you didn't create an account, ignore this e-mail.",
+    secretLink: true,
+  });
+
+export const passwordResetMail = (to: string, name: string, link: string): Mail =>
+  actionMail({
+    to,
+    name,
+    link,
+    subject: 'Reset your DocFlow password',
+    title: 'Reset your password',
+    intro: 'Someone (hopefully you) asked to reset the password of your DocFlow account.',
+    action: 'Choose a new password',
+    outro:
+      "This link expires in 1 hour and works once. If you didn't ask for it, ignore this e-mail: your password stays unchanged.",
+    secretLink: true,
+  });
 
 /** To the owner of an address someone tried to sign up with: the sign-up answer itself never says it was taken. */
-export function accountExistsMail(to: string, name: string, signInLink: string): Mail {
-  const intro =
-    'Someone (hopefully you) tried to create a DocFlow account with this e-mail address, which already has one. ' +
-    'No new account was made. Sign in, or reset your password from the sign-in page if you have forgotten it.';
-  const outro = "If it wasn't you, ignore this e-mail: nothing about your account changed.";
-  return {
+export const accountExistsMail = (to: string, name: string, signInLink: string): Mail =>
+  actionMail({
     to,
+    name,
+    link: signInLink,
     subject: 'You already have a DocFlow account',
-    text: `Hello ${name},\n\n${intro}\n\n${signInLink}\n\n${outro}\n`,
-    html: layout('You already have an account', name, intro, 'Sign in', signInLink, outro),
-  };
-}
+    title: 'You already have an account',
+    intro:
+      'Someone (hopefully you) tried to create a DocFlow account with this e-mail address, which already has one. ' +
+      'No new account was made. Sign in, or reset your password from the sign-in page if you have forgotten it.',
+    action: 'Sign in',
+    outro: "If it wasn't you, ignore this e-mail: nothing about your account changed.",
+    secretLink: false,
+  });

@@ -13,32 +13,28 @@ export async function boxesFor(job: PdfJob, input: PreparedPdf, pages: number[])
   return boxes.filter((b) => want.has(b.page));
 }
 
-export async function watermarkPdf(
+type StampMap = Array<{ page: number; stampPage: number }>;
+
+/** Lay a stamp PDF, built for the chosen pages' boxes, over those pages. */
+async function stampPages(
   job: PdfJob,
   input: PreparedPdf,
-  spec: WatermarkSpec,
   pagesSpec: string | undefined,
+  name: string,
+  build: (boxes: Awaited<ReturnType<typeof boxesFor>>, stamp: string) => Promise<StampMap>,
 ): Promise<OutputFile> {
-  const pages = parsePageSet(pagesSpec, input.pages, 'pages');
-  const boxes = await boxesFor(job, input, pages);
-  const stamp = path.join(job.ctx.scratch, 'watermark-stamp.pdf');
-  const map = await buildWatermarkStamp(boxes, spec, stamp);
-  const file = out(job, 'watermarked.pdf');
+  const boxes = await boxesFor(job, input, parsePageSet(pagesSpec, input.pages, 'pages'));
+  const stamp = path.join(job.ctx.scratch, `${name}-stamp.pdf`);
+  const map = await build(boxes, stamp);
+  const file = out(job, `${name}.pdf`);
   await job.engines.run('stamp', (f) => f(input.path, file, { stamp, map }, job.ctx), job.signal);
-  return { path: file, name: 'watermarked', pages: input.pages };
+  return { path: file, name, pages: input.pages };
 }
 
-export async function numberPages(
-  job: PdfJob,
-  input: PreparedPdf,
-  spec: PageNumberSpec,
-  pagesSpec: string | undefined,
-): Promise<OutputFile> {
-  const pages = parsePageSet(pagesSpec, input.pages, 'pages');
-  const boxes = await boxesFor(job, input, pages);
-  const stamp = path.join(job.ctx.scratch, 'page-numbers-stamp.pdf');
-  const map = await buildPageNumberStamp(boxes, input.pages, spec, stamp);
-  const file = out(job, 'numbered.pdf');
-  await job.engines.run('stamp', (f) => f(input.path, file, { stamp, map }, job.ctx), job.signal);
-  return { path: file, name: 'numbered', pages: input.pages };
-}
+export const watermarkPdf = (job: PdfJob, input: PreparedPdf, spec: WatermarkSpec, pagesSpec: string | undefined) =>
+  stampPages(job, input, pagesSpec, 'watermarked', (boxes, stamp) => buildWatermarkStamp(boxes, spec, stamp));
+
+export const numberPages = (job: PdfJob, input: PreparedPdf, spec: PageNumberSpec, pagesSpec: string | undefined) =>
+  stampPages(job, input, pagesSpec, 'numbered', (boxes, stamp) =>
+    buildPageNumberStamp(boxes, input.pages, spec, stamp),
+  );
