@@ -94,6 +94,9 @@ function memory(rootPid) {
 
 const ADMIN = { email: 'bench-owner@example.com', password: 'Bench-footprint-9!x' };
 
+/** Every product started, so that a failing run still stops them (see the end). */
+const started = [];
+
 /** `npm start` with its own port and data dir; resolves the times to /health and /ready. */
 async function start(dataDir) {
   const port = await freePort();
@@ -114,6 +117,7 @@ async function start(dataDir) {
       DOCFLOW_SKIP_APT: '1',
     },
   });
+  started.push(child);
   let stderr = '';
   child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   const until = async (p) => {
@@ -381,6 +385,7 @@ try {
   console.log('');
   for (const [what, got, want, ok] of results) console.log(`${verdict(ok).padEnd(6)} ${what}: ${got} (target ${want})`);
 } finally {
+  for (const child of started) await stop(child);
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(results.every((r) => r[3]) || process.env.BENCH_STRICT !== '1' ? 0 : 1);
