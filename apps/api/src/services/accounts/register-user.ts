@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error';
 import { hashPassword } from '../passwords';
 import { assertStrongPassword } from '../password-strength';
 import { recordAudit } from './audit';
-import { normalizeEmail, type AccountContext, type ClientInfo } from './context';
+import { normalizeEmail, type AccountContext, type ClientInfo, type UserRow } from './context';
 import { findUserByEmail, isUniqueViolation } from './find-user';
 import { accountExistsMail } from './mails';
 import { sendVerificationEmail } from './send-verification-email';
@@ -34,10 +34,8 @@ export async function registerUser(
 ): Promise<RegisterResult> {
   const email = normalizeEmail(input.email);
   assertStrongPassword(input.password, { email, name: input.name });
-  if (await findUserByEmail(ctx.db, email)) {
-    await hashPassword(input.password); // the same time as a real sign-up
-    return addressTaken(ctx, email, client);
-  }
+  const existing = await findUserByEmail(ctx.db, email);
+  if (existing) return addressTaken(ctx, existing, client, input.password);
 
   let user;
   try {
@@ -52,7 +50,8 @@ export async function registerUser(
       })
       .returning();
   } catch (err) {
-    if (isUniqueViolation(err)) return addressTaken(ctx, email, client);
+    // A sign-up for the same address won the race (this one's password is already hashed).
+    if (isUniqueViolation(err)) return addressTaken(ctx, await findUserByEmail(ctx.db, email), client);
     throw err;
   }
   await recordAudit(ctx.db, { userId: user!.id, action: 'register', ip: client.ip });
@@ -65,10 +64,18 @@ export async function registerUser(
   return { verificationRequired: false, user: signedIn.user, signedIn };
 }
 
-/** A sign-up for an address that has an account: its owner is told by mail, the caller gets the usual answer. */
-async function addressTaken(ctx: AccountContext, email: string, client: ClientInfo): Promise<RegisterResult> {
+/**
+ * A sign-up for an address that has an account: its owner is told by mail, the caller gets the usual answer after the
+ * same work (`password`, when not hashed yet, is hashed all the same).
+ */
+async function addressTaken(
+  ctx: AccountContext,
+  owner: UserRow | undefined,
+  client: ClientInfo,
+  password?: string,
+): Promise<RegisterResult> {
   if (!ctx.config.EMAIL_VERIFICATION) throw emailTaken();
-  const owner = await findUserByEmail(ctx.db, email);
+  if (password !== undefined) await hashPassword(password);
   if (owner) {
     await recordAudit(ctx.db, { userId: owner.id, action: 'register_existing_email', ip: client.ip });
     await ctx.mailer.send(accountExistsMail(owner.email, owner.name, `${ctx.config.publicUrl}/login`));

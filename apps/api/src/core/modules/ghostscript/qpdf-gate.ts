@@ -1,4 +1,4 @@
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EngineContext } from '../../engine-module';
 import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
@@ -55,16 +55,13 @@ export async function rewrittenByQpdf(
 
 /** A copy of the file with a trailer whose /Root is the last catalog object in it, or null when it has none. */
 async function withTrailer(input: string, scratch: string): Promise<string | null> {
-  const fh = await open(input, 'r');
-  const size = (await fh.stat()).size;
-  await fh.close();
-  if (size > MAX_SCAN_BYTES) return null;
-  const text = (await readFile(input)).toString('latin1');
+  if ((await stat(input)).size > MAX_SCAN_BYTES) return null;
+  const bytes = await readFile(input);
   let root: string | null = null;
-  for (const m of text.matchAll(/(\d{1,10})\s+(\d{1,5})\s+obj\s*<<(?:(?!endobj)[\s\S]){0,4096}?\/Type\s*\/Catalog\b/g))
-    root = `${m[1]} ${m[2]} R`;
+  const catalogs = /(\d{1,10})\s+(\d{1,5})\s+obj\s*<<(?:(?!endobj)[\s\S]){0,4096}?\/Type\s*\/Catalog\b/g;
+  for (const m of bytes.toString('latin1').matchAll(catalogs)) root = `${m[1]} ${m[2]} R`;
   if (!root) return null;
   const file = path.join(scratch, `with-trailer-${path.basename(input)}`);
-  await writeFile(file, Buffer.concat([await readFile(input), Buffer.from(`\ntrailer\n<< /Root ${root} >>\n%%EOF\n`)]));
+  await writeFile(file, Buffer.concat([bytes, Buffer.from(`\ntrailer\n<< /Root ${root} >>\n%%EOF\n`)]));
   return file;
 }
