@@ -19,6 +19,8 @@ import { createEngines } from './config/engines';
 import { noNetworkMode } from './core/isolation';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { apiKeyGuard } from './plugins/api-key-guard';
+import { maintenancePlugin } from './plugins/maintenance';
+import { systemMonitorPlugin } from './plugins/system-monitor';
 import { jobOwner } from './plugins/job-owner';
 import { healthRoutes } from './routes/health';
 import { metricsPlugin } from './plugins/metrics';
@@ -102,7 +104,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addHook('onRequest', async (request) => {
     request.usage = { bytesIn: 0, bytesOut: 0 };
   });
+  await app.register(maintenancePlugin); // maintenance mode, checked by the guard after the key
   await app.register(apiKeyGuard); // app.processingGuard(group): API-key auth, plan gate, limits, metering
+  await app.register(systemMonitorPlugin); // the admin monitor's measurements
   await app.register(jobOwner); // processing slots are shared fairly between the users behind the keys
   await registerDocs(app);
   await app.register(healthRoutes);

@@ -37,6 +37,12 @@ export const ZUser = z
     plan: z.string(),
     plans: z.array(ZUserPlan),
     activeplan: z.string().nullable(),
+    mustChangePassword: z
+      .boolean()
+      .optional()
+      .describe(
+        'True while an admin-given temporary password is not replaced: only /auth/me and /auth/change-password answer',
+      ),
   })
   .meta({ id: 'User' });
 export type TUser = z.infer<typeof ZUser>;

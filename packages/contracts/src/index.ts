@@ -10,3 +10,4 @@ export * from './qrcode';
 export * from './conversion';
 export * from './ocr';
 export * from './catalogue';
+export * from './admin';

@@ -1,6 +1,6 @@
 import { runChain, type ChainLink } from './chain';
 import type { EngineContext, EngineHealth, EngineModule } from './engine-module';
-import type { Engine, OperationFn, OperationName } from './interfaces';
+import type { Engine, EngineStatus, OperationFn, OperationName } from './interfaces';
 import { Limiter, type LimiterStats } from './limiter';
 import { createToolRunner, type ToolRunner } from './run-tool';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
@@ -140,6 +140,12 @@ export class Engines {
 
   stats(): LimiterStats {
     return this.limiter.stats();
+  }
+
+  /** Every engine used by some chain, with the live status of those that keep processes and have started. */
+  statuses(): Array<{ id: string; status?: EngineStatus }> {
+    const ids = new Set([...this.links.values()].flat().map((l) => l.id));
+    return [...ids].map((id) => ({ id, status: this.instances.get(id)?.status?.() }));
   }
 
   /** Health of every engine used by some chain. */

@@ -428,9 +428,20 @@ export type OperationName = keyof Operations;
 export type OperationFn<K extends OperationName> = Operations[K] extends Record<K, infer F> ? F : never;
 
 /** An engine instance: its id plus whichever operations it implements. */
+/** What a long-lived engine reports about its processes, for the system monitor. */
+export interface EngineStatus {
+  /** 'degraded': it works but lost a process recently or has one gone; 'error': it cannot work now. */
+  state: 'ok' | 'degraded' | 'error';
+  details: Record<string, number | string | boolean | null>;
+  /** Why it is not ok. */
+  problem?: string;
+}
+
 export type Engine = {
   readonly id: string;
   /** Stop what the engine keeps running (pooled processes, a browser). */ close?(): Promise<void>;
+  /** Live state of its pooled processes (engines that keep some). */
+  status?(): EngineStatus;
 } & Partial<{
   [K in OperationName]: OperationFn<K>;
 }>;

@@ -62,7 +62,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
       };
     };
     return {
-      onRequest: [begin, authenticate, app.planGate(group), enforce, afterCounted],
+      onRequest: [begin, authenticate, app.maintenanceGate, app.planGate(group), enforce, afterCounted],
       onSend: [timing, refund],
       onError: [noteError],
       onResponse: [record],

@@ -1,5 +1,12 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { isAdminRole, type TUserRole } from '@docflow/contracts';
+import {
+  adminCapabilities,
+  hasCapability,
+  roleRank,
+  roles,
+  type TAdminCapability,
+  type TUserRole,
+} from '@docflow/contracts';
 import { and, eq } from 'drizzle-orm';
 import { AppError } from '../lib/app-error';
 import { sessions, users } from '../data/schema/index';
@@ -11,6 +18,10 @@ export interface AuthUser {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Open to a user who must still replace an admin-given temporary password (me, change-password). */
+    passwordChangeAllowed?: boolean;
+  }
   interface FastifyRequest {
     /** Set by `authenticate` from the dashboard access token. */
     authUser?: AuthUser;
@@ -41,6 +52,7 @@ export const authenticate: preHandlerAsyncHookHandler = async function (request:
       isActive: users.isActive,
       revokedAt: sessions.revokedAt,
       expiresAt: sessions.expiresAt,
+      mustChangePassword: users.mustChangePassword,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -48,6 +60,11 @@ export const authenticate: preHandlerAsyncHookHandler = async function (request:
   if (!row || row.revokedAt || row.expiresAt < new Date())
     throw new AppError('INVALID_TOKEN', 'Session expired or revoked');
   if (!row.isActive) throw new AppError('ACCOUNT_DISABLED', 'This account has been deactivated');
+  if (row.mustChangePassword && !request.routeOptions.config?.passwordChangeAllowed)
+    throw new AppError(
+      'PASSWORD_CHANGE_REQUIRED',
+      'Choose a new password first: this account was given a temporary password (POST /api/v1/auth/change-password)',
+    );
   request.authUser = { id: claims.sub, role: row.role, sessionId: claims.sid };
 };
 
@@ -57,8 +74,17 @@ export function currentUser(request: FastifyRequest): AuthUser {
   return request.authUser;
 }
 
-export const requireAdmin: preHandlerAsyncHookHandler = async (request) => {
-  const user = currentUser(request);
-  if (!isAdminRole(user.role))
-    throw new AppError('INSUFFICIENT_ROLE', 'This action requires one of the roles: admin, super_admin, owner');
-};
+const rolesFrom = (least: TUserRole) => roles.filter((r) => roleRank[r] >= roleRank[least]);
+
+/** preHandler for an admin capability (contracts' adminCapabilities: the one table of who may do what). */
+export const requireCapability =
+  (capability: TAdminCapability): preHandlerAsyncHookHandler =>
+  async (request) => {
+    const user = currentUser(request);
+    if (!hasCapability(user.role, capability)) {
+      const required = rolesFrom(adminCapabilities[capability]);
+      throw new AppError('INSUFFICIENT_ROLE', `This action requires one of the roles: ${required.join(', ')}`, {
+        details: { role: user.role, requiredRoles: required },
+      });
+    }
+  };

@@ -450,9 +450,105 @@ describe('account and public routes', () => {
     await call(json('GET', '/admin/stats/overview', undefined, bearer(admin)), 200);
   });
 
+  it('administration: users, custom keys, system, search, audit log, plans', { timeout: 60_000 }, async () => {
+    const owner = bearer((await createTestUser(t, { role: 'owner' })).accessToken);
+    const target = await createTestUser(t, { name: 'Contract Target' });
+    const none = crypto.randomUUID();
+    const made = await call(
+      json('POST', '/admin/users', { email: `made-${none.slice(0, 8)}@example.test`, name: 'Made User' }, owner),
+      201,
+    );
+    const madeId = made.json().data.user.id as string;
+    await call(json('POST', '/admin/users', { email: 'nope', name: 'X' }, owner), 422);
+    await call(json('GET', '/admin/users?search=contract&limit=5', undefined, owner), 200);
+    await call(json('GET', '/admin/users'), 401);
+    await call(json('GET', '/admin/users/search?q=made', undefined, owner), 200);
+    await call(json('GET', '/admin/users/search', undefined, owner), 422);
+    await call(json('GET', `/admin/users/${target.userId}?includeStats=true`, undefined, owner), 200);
+    await call(json('GET', `/admin/users/${none}`, undefined, owner), 404);
+    await call(json('PUT', `/admin/users/${target.userId}`, { company: 'Acme' }, owner), 200);
+    await call(json('PUT', `/admin/users/${target.userId}`, {}, owner), 422);
+    await call(json('PATCH', `/admin/users/${target.userId}/status`, { isActive: false }, owner), 200);
+    await call(json('PATCH', `/admin/users/${none}/status`, { isActive: false }, owner), 404);
+    await call(json('GET', `/admin/users/${target.userId}/stats`, undefined, owner), 200);
+    await call(json('GET', `/admin/users/${none}/stats`, undefined, owner), 404);
+
+    await call(json('GET', '/admin/api-keys/custom/template', undefined, owner), 200);
+    await call(json('GET', '/admin/api-keys/custom/template'), 401);
+    await call(
+      json('POST', '/admin/api-keys/custom/preview', { customLimits: { maxRequestsPerMinute: 0 } }, owner),
+      200,
+    );
+    await call(json('POST', '/admin/api-keys/custom/preview', { customLimits: 'x' }, owner), 422);
+    const ck = await call(
+      json(
+        'POST',
+        '/admin/api-keys/custom',
+        { userId: madeId, customLimits: {}, keyOptions: { name: 'Contract custom' } },
+        owner,
+      ),
+      201,
+    );
+    const ckId = ck.json().data.apiKey.id as string;
+    await call(
+      json(
+        'POST',
+        '/admin/api-keys/custom',
+        { userId: madeId, customLimits: { maxRequestsPerMinute: 0 }, keyOptions: { name: 'Bad one' } },
+        owner,
+      ),
+      422,
+    );
+    await call(json('GET', `/admin/api-keys/custom?userId=${madeId}`, undefined, owner), 200);
+    await call(json('GET', '/admin/api-keys/custom?limit=0', undefined, owner), 422);
+    await call(
+      json('PUT', `/admin/api-keys/custom/${ckId}/limits`, { customLimits: { maxRequestsPerMinute: 5 } }, owner),
+      200,
+    );
+    await call(json('PUT', `/admin/api-keys/custom/${none}/limits`, { customLimits: {} }, owner), 404);
+    await call(json('DELETE', `/admin/api-keys/custom/${ckId}`, undefined, owner), 200);
+    await call(json('DELETE', `/admin/api-keys/custom/${ckId}`, undefined, owner), 404);
+
+    for (const path of [
+      'monitor',
+      'health',
+      'services',
+      'metrics',
+      'business',
+      'stats',
+      'diagnostic',
+      'realtime',
+      'alerts',
+      'maintenance',
+    ]) {
+      await call(json('GET', `/admin/system/${path}`, undefined, owner), 200);
+      await call(json('GET', `/admin/system/${path}`), 401);
+    }
+    await call(json('POST', '/admin/system/cache/clear', undefined, owner), 200);
+    await call(json('POST', '/admin/system/cache/clear'), 401);
+    await call(json('POST', '/admin/system/metrics/refresh', undefined, owner), 200);
+    await call(json('POST', '/admin/system/metrics/refresh'), 401);
+    await call(json('POST', '/admin/system/maintenance', { enabled: false }, owner), 200);
+    await call(json('POST', '/admin/system/maintenance', { enabled: 'yes' }, owner), 422);
+    // No public network here: the answer is "not reachable", which is still a successful test.
+    await call(json('POST', '/admin/system/test-service', { url: 'http://1.1.1.1/', timeout: 300 }, owner), 200);
+    await call(json('POST', '/admin/system/test-service', { url: 'http://127.0.0.1/' }, owner), 403);
+    await call(json('GET', '/admin/search?q=made', undefined, owner), 200);
+    await call(json('GET', '/admin/search?q=', undefined, owner), 422);
+    await call(json('GET', '/admin/audit-log', undefined, owner), 200);
+    await call(json('GET', '/admin/audit-log?limit=0', undefined, owner), 422);
+    await call(json('GET', '/admin/plans', undefined, owner), 200);
+    await call(json('GET', '/admin/plans'), 401);
+    await call(json('PUT', '/admin/plans/enterprise', { description: 'For teams with volume' }, owner), 200);
+    await call(json('PUT', '/admin/plans/nope', { description: 'x' }, owner), 404);
+    await call(json('DELETE', `/admin/users/${madeId}`, undefined, owner), 200);
+    await call(json('DELETE', `/admin/users/${madeId}`, undefined, owner), 404);
+    await call(json('GET', '/status'), 200);
+  });
+
   it('every documented operation was called, and succeeded and failed at least once', () => {
     // These take no input and no credentials: they have no failure to provoke.
-    const noFailure = new Set(['health', 'ready', 'plansList']);
+    const noFailure = new Set(['health', 'ready', 'plansList', 'status']);
     // It prints a public web page, and the test machine has no public network (private addresses are refused).
     const noSuccess = new Set(['conversionUrlToPdf']);
     const missing: string[] = [];

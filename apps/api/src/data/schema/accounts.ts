@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, inet, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, inet, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -26,6 +26,8 @@ export const users = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     lastLoginAt: ts('last_login_at'),
+    /** Set when an admin created the account with a temporary password: every route but a password change refuses. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
   },
   (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
 );
@@ -108,7 +110,19 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     ip: text('ip'),
     details: text('details'),
+    /** Admin actions: what was acted on (migration 0023). `userId` is then the admin who acted. */
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    targetLabel: text('target_label'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('audit_log_user_idx').on(t.userId), index('audit_log_created_idx').on(t.createdAt.desc())],
 );
+
+/** Settings every node reads (migration 0023): maintenance mode. */
+export const systemSettings = pgTable('system_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedBy: uuid('updated_by'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

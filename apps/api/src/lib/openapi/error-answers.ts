@@ -13,7 +13,13 @@ const body: TErrorCode[] = ['INVALID_JSON', 'BAD_REQUEST', 'PAYLOAD_TOO_LARGE', 
 /** A body, query or path parameter checked against the route's schema. */
 const input: TErrorCode[] = ['VALIDATION_ERROR'];
 /** plugins/authenticate.ts: the dashboard's access token, its session and its account. */
-const accessToken: TErrorCode[] = ['UNAUTHORIZED', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'ACCOUNT_DISABLED'];
+const accessToken: TErrorCode[] = [
+  'UNAUTHORIZED',
+  'INVALID_TOKEN',
+  'TOKEN_EXPIRED',
+  'ACCOUNT_DISABLED',
+  'PASSWORD_CHANGE_REQUIRED',
+];
 const adminRole: TErrorCode[] = ['INSUFFICIENT_ROLE'];
 /** plugins/api-key-auth.ts, plan-gate.ts and rate-limits.ts: the key, its plan and its limits. */
 const apiKey: TErrorCode[] = [
@@ -24,6 +30,7 @@ const apiKey: TErrorCode[] = [
   'PLAN_EXPIRED',
   'RATE_LIMIT_EXCEEDED',
   'QUOTA_EXCEEDED',
+  'MAINTENANCE',
 ];
 /** Every group but the one every plan may call can be outside the key's plan. */
 const groupGate: TErrorCode[] = ['ENDPOINT_NOT_ALLOWED'];
@@ -75,6 +82,18 @@ const routeCodes: Record<string, TErrorCode[]> = {
   myApiKeysUpdate: ['NOT_FOUND'],
   myApiKeysDelete: ['NOT_FOUND'],
   myApiKeysRegenerate: ['NOT_FOUND'],
+  // services/admin: the role rules (FORBIDDEN), the last owner (CONFLICT), what is not there (NOT_FOUND).
+  adminUsersCreate: ['NOT_FOUND', 'EMAIL_TAKEN', 'FORBIDDEN', 'WEAK_PASSWORD'],
+  adminUsersGet: ['NOT_FOUND'],
+  adminUsersUpdate: ['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'],
+  adminUsersStatusUpdate: ['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'],
+  adminUsersDelete: ['NOT_FOUND', 'FORBIDDEN', 'CONFLICT'],
+  adminUsersStats: ['NOT_FOUND'],
+  adminApiKeysCustomCreate: ['NOT_FOUND', 'PLAN_NOT_OWNED'],
+  adminApiKeysCustomLimitsUpdate: ['NOT_FOUND'],
+  adminApiKeysCustomDelete: ['NOT_FOUND'],
+  adminSystemTestService: ['URL_NOT_ALLOWED', 'INVALID_INPUT', 'INVALID_DOCUMENT'],
+  adminPlansUpdate: ['NOT_FOUND'],
 };
 
 /** The error codes a route can answer with: what its kind, its method and its inputs allow, and its own refusals. */

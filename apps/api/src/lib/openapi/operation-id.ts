@@ -4,7 +4,17 @@ import { findEndpoint } from '@docflow/contracts';
  * The account API's collections: a GET on one lists it and a POST creates in it, and a path parameter after one names
  * an item. Every other path is an action or a single resource, named by its path alone.
  */
-const collections = new Set(['/auth/sessions', '/notifications', '/plans', '/my/subscriptions', '/my/api-keys']);
+const collections = new Set([
+  '/auth/sessions',
+  '/notifications',
+  '/plans',
+  '/my/subscriptions',
+  '/my/api-keys',
+  '/admin/users',
+  '/admin/api-keys/custom',
+]);
+/** Settings read with GET and set with POST. */
+const switches = new Set(['/admin/system/maintenance']);
 
 const itemVerbs: Record<string, string> = { GET: 'Get', PUT: 'Update', PATCH: 'Update', DELETE: 'Delete' };
 const collectionVerbs: Record<string, string> = { GET: 'List', POST: 'Create' };
@@ -36,5 +46,6 @@ export function operationIdOf(method: string, url: string): string {
   const last = segments.at(-1);
   if (last !== undefined && isParam(last)) return camel([...words, itemVerbs[verb] ?? verb]);
   if (collections.has(path)) return camel([...words, collectionVerbs[verb] ?? verb]);
+  if (switches.has(path) && verb === 'POST') return camel([...words, 'Set']);
   return camel([...words, resourceVerbs[verb] ?? '']);
 }

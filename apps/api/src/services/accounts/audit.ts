@@ -16,7 +16,33 @@ export type AuditAction =
   | 'session_revoked'
   | 'sessions_revoked'
   | 'user_created'
-  | 'role_changed';
+  | 'role_changed'
+  | AdminAuditAction;
+
+/** Actions made through the admin API: `userId` is the admin, `target` what they acted on. */
+export const adminAuditActions = [
+  'admin.user.create',
+  'admin.user.update',
+  'admin.user.activate',
+  'admin.user.deactivate',
+  'admin.user.delete',
+  'admin.key.create',
+  'admin.key.update_limits',
+  'admin.key.delete',
+  'admin.plan.update',
+  'admin.cache.clear',
+  'admin.metrics.refresh',
+  'admin.maintenance.on',
+  'admin.maintenance.off',
+  'admin.test_service',
+] as const;
+export type AdminAuditAction = (typeof adminAuditActions)[number];
+
+export interface AuditTarget {
+  type: 'user' | 'api_key' | 'plan' | 'system';
+  id: string;
+  label?: string | null;
+}
 
 /**
  * One row of the security audit trail. Best effort: a failed audit write is logged by the caller's logger if given,
@@ -24,7 +50,13 @@ export type AuditAction =
  */
 export async function recordAudit(
   db: Db,
-  entry: { userId?: string | null; action: AuditAction; ip?: string | null; details?: Record<string, unknown> },
+  entry: {
+    userId?: string | null;
+    action: AuditAction;
+    ip?: string | null;
+    details?: Record<string, unknown>;
+    target?: AuditTarget;
+  },
 ): Promise<void> {
   try {
     await db.insert(auditLog).values({
@@ -32,6 +64,9 @@ export async function recordAudit(
       action: entry.action,
       ip: entry.ip ?? null,
       details: entry.details ? JSON.stringify(entry.details) : null,
+      targetType: entry.target?.type ?? null,
+      targetId: entry.target?.id ?? null,
+      targetLabel: entry.target?.label ?? null,
     });
   } catch {
     /* best effort */

@@ -47,7 +47,7 @@ export async function changePassword(
 
   await ctx.db
     .update(users)
-    .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: new Date() })
+    .set({ passwordHash: await hashPassword(input.newPassword), mustChangePassword: false, updatedAt: new Date() })
     .where(eq(users.id, user.id));
   const revokedCount = await revokeOtherSessions(ctx.db, user.id, auth.sessionId, 'password_changed', client);
   await recordAudit(ctx.db, {

@@ -21,11 +21,18 @@ export const ZCreateUserInput = z.object({
 });
 export type TCreateUserInput = z.input<typeof ZCreateUserInput>;
 
+export interface CreateUserOptions {
+  /** A temporary password the user must replace at first sign-in (accounts made from the admin API). */
+  mustChangePassword?: boolean;
+  /** The admin who made it (audited as admin.user.create on the new user); absent: the CLI. */
+  by?: { id: string; ip: string | null };
+}
+
 /**
  * An operator-made account (CLI, admin): verified from the start, registration source 'admin', any role. The same
  * strength rule as sign-up applies.
  */
-export async function createUser(db: Db, input: TCreateUserInput): Promise<UserRow> {
+export async function createUser(db: Db, input: TCreateUserInput, opts: CreateUserOptions = {}): Promise<UserRow> {
   const parsed = ZCreateUserInput.safeParse(input);
   if (!parsed.success) throw new AppError('VALIDATION_ERROR', parsed.error.issues.map((i) => i.message).join('; '));
   const v = parsed.data;
@@ -43,9 +50,21 @@ export async function createUser(db: Db, input: TCreateUserInput): Promise<UserR
         role: v.role,
         emailVerifiedAt: new Date(),
         registrationSource: 'admin',
+        mustChangePassword: opts.mustChangePassword ?? false,
       })
       .returning();
-    await recordAudit(db, { userId: user!.id, action: 'user_created', details: { role: v.role, via: 'cli' } });
+    await recordAudit(
+      db,
+      opts.by
+        ? {
+            userId: opts.by.id,
+            action: 'admin.user.create',
+            ip: opts.by.ip,
+            target: { type: 'user', id: user!.id, label: user!.email },
+            details: { role: v.role },
+          }
+        : { userId: user!.id, action: 'user_created', details: { role: v.role, via: 'cli' } },
+    );
     return user!;
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('EMAIL_TAKEN', `A user with the email ${v.email} already exists`);

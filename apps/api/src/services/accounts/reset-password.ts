@@ -43,7 +43,12 @@ export async function resetPassword(
 
   const [user] = await ctx.db
     .update(users)
-    .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: new Date() })
+    .set({
+      passwordHash,
+      mustChangePassword: false,
+      emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
+      updatedAt: new Date(),
+    })
     .where(eq(users.id, current.id))
     .returning();
   await discardUnusedTokens(ctx.db, passwordResets, current.id);

@@ -4,7 +4,8 @@ import { sessions } from '../../data/schema/index';
 import { recordAudit } from './audit';
 import type { ClientInfo } from './context';
 
-export type RevokeReason = 'logout' | 'revoked_by_user' | 'password_changed' | 'password_reset' | 'reuse_detected';
+export type RevokeReason =
+  'logout' | 'revoked_by_user' | 'password_changed' | 'password_reset' | 'reuse_detected' | 'deactivated_by_admin';
 
 /** Revoke one of the user's active sessions. False when it is not theirs, unknown or already ended (the route's 404). */
 export async function revokeSession(

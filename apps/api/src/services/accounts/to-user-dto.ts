@@ -29,5 +29,6 @@ export async function toUserDto(db: Db, user: UserRow): Promise<TUser> {
     plan: owned.plan,
     plans: owned.plans,
     activeplan: owned.activeplan,
+    mustChangePassword: user.mustChangePassword,
   };
 }

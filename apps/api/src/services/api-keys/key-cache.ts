@@ -85,9 +85,17 @@ export class KeyCache {
     this.misses.delete(keyHash);
   }
 
-  clear(): void {
+  /** Forget every key of a user at once (deactivated or deleted by an admin on this node). */
+  evictUser(userId: string): void {
+    for (const [hash, hit] of this.found) if (hit.rec.userId === userId) this.found.delete(hash);
+  }
+
+  /** Empty the cache; returns how many entries (found and missed keys) it held. */
+  clear(): number {
+    const n = this.found.size + this.misses.size;
     this.found.clear();
     this.misses.clear();
+    return n;
   }
 
   get size(): { found: number; misses: number } {

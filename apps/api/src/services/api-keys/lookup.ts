@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../data/db';
 import { apiKeys, plans, subscriptions, users, type PlanRow } from '../../data/schema/index';
-import type { TCustomLimits, TSubscriptionStatus } from '@docflow/contracts';
+import type { TCustomLimits, TSubscriptionStatus, TUserRole } from '@docflow/contracts';
 import { effectiveStatus } from '../subscriptions/index';
 import { limitSubjectOf } from '../limits/subject';
 
@@ -21,6 +21,8 @@ export interface KeyRecord {
   deleted: boolean;
   expiresAt: Date | null;
   userActive: boolean;
+  /** The owner's role: admins keep processing during maintenance. */
+  userRole: TUserRole;
   plan: PlanRow;
   /** The user's subscription to the key's plan (null: none; the free plan needs none). */
   subscription: { id: string; status: TSubscriptionStatus; expiresAt: Date | null } | null;
@@ -28,7 +30,7 @@ export interface KeyRecord {
 
 export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord | null> {
   const [r] = await db
-    .select({ key: apiKeys, plan: plans, userActive: users.isActive, sub: subscriptions })
+    .select({ key: apiKeys, plan: plans, userActive: users.isActive, userRole: users.role, sub: subscriptions })
     .from(apiKeys)
     .innerJoin(plans, eq(plans.id, apiKeys.planId))
     .innerJoin(users, eq(users.id, apiKeys.userId))
@@ -54,6 +56,7 @@ export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord 
     deleted: r.key.deletedAt !== null,
     expiresAt: r.key.expiresAt,
     userActive: r.userActive,
+    userRole: r.userRole,
     plan: r.plan,
     subscription: r.sub ? { id: r.sub.id, status: r.sub.status, expiresAt: r.sub.expiresAt } : null,
   };

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { EngineError } from '../../errors';
+import type { EngineStatus } from '../../interfaces';
 import { toolEnv } from '../../tool-env';
 
 /** Flags every launch gets: headless, no GPU, and none of the browser's own traffic (updates, sync, pings, Safe Browsing). */
@@ -38,6 +39,10 @@ export class BrowserHost {
   /** HOME and XDG dirs of the browser, so it writes nothing into the server user's own profile. */
   private homeDir: string | null = null;
   private closed = false;
+  private launches = 0;
+  private crashes = 0;
+  private lastCrashAt: number | null = null;
+  private running = false;
 
   constructor(
     private readonly bin: string,
@@ -80,14 +85,41 @@ export class BrowserHost {
     } catch (err) {
       throw new EngineError('ENGINE_FAILED', 'The HTML renderer could not be started', { cause: err });
     }
+    this.launches++;
+    this.running = true;
     browser.on('disconnected', () => {
-      if (this.browser && !this.closed) this.browser = null;
+      this.running = false;
+      if (this.browser && !this.closed) {
+        // Not closed by us (recycle() clears `browser` first): the browser died.
+        this.crashes++;
+        this.lastCrashAt = Date.now();
+        this.browser = null;
+      }
     });
     if (this.closed) {
       await browser.close().catch(() => undefined);
       throw new EngineError('ENGINE_FAILED', 'The HTML renderer is shutting down');
     }
     return browser;
+  }
+
+  /** For the system monitor: degraded when the browser died on its own in the last five minutes. */
+  status(now = Date.now()): EngineStatus {
+    const recent = this.lastCrashAt !== null && now - this.lastCrashAt < 5 * 60_000;
+    return {
+      state: recent ? 'degraded' : 'ok',
+      details: {
+        running: this.running,
+        launches: this.launches,
+        crashes: this.crashes,
+        lastCrashAt: this.lastCrashAt ? new Date(this.lastCrashAt).toISOString() : null,
+      },
+      ...(recent
+        ? {
+            problem: `the browser died ${Math.round((now - this.lastCrashAt!) / 1000)} s ago and was restarted on demand`,
+          }
+        : {}),
+    };
   }
 
   /** A browser that no longer answers: drop it (the next job launches a new one) and kill it in the background. */

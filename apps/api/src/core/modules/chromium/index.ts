@@ -90,6 +90,7 @@ export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext,
       await spare.close();
       await host.close();
     },
+    status: () => host.status(),
   };
 }
 

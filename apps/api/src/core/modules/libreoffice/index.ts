@@ -71,7 +71,7 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
       c.signal,
     );
 
-  return { id: 'libreoffice', pool, convertOffice, close: () => pool.close() };
+  return { id: 'libreoffice', pool, convertOffice, close: () => pool.close(), status: () => pool.status() };
 }
 
 /**

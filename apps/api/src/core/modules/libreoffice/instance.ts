@@ -278,8 +278,12 @@ export class OfficeInstance {
     p?.reject(err);
   }
 
+  /** Set when the instance died on its own (not stopped by the pool): when and how. */
+  crash: { at: number; detail: string } | null = null;
+
   private lost(reason: 'crashed', detail: string): void {
     if (this.dead) return;
+    this.crash = { at: Date.now(), detail };
     this.fail(new InstanceLost(reason, `${detail}; stderr: ${this.stderr.slice(-1000)}`));
   }
 

@@ -2,6 +2,7 @@ import { aborted } from '../../limiter';
 import { EngineError } from '../../errors';
 import { InstanceLost, OfficeInstance, type InstanceOptions } from './instance';
 import { lostError } from './errors';
+import type { EngineStatus } from '../../interfaces';
 
 export interface PoolOptions extends InstanceOptions {
   size: number;
@@ -45,6 +46,8 @@ export class OfficePool {
   private closed = false;
   private started = 0;
   private recycled = 0;
+  private crashes = 0;
+  private lastCrash: { at: number; detail: string } | null = null;
 
   constructor(private readonly opts: PoolOptions) {
     this.slots = Array.from({ length: opts.size }, () => ({ inst: null, busy: false }));
@@ -58,6 +61,38 @@ export class OfficePool {
       waiting: this.waiters.length,
       started: this.started,
       recycled: this.recycled,
+    };
+  }
+
+  /**
+   * For the system monitor: degraded while a warm instance is gone (its soffice or helper died and the slot has not
+   * replaced it yet) or when one crashed in the last five minutes.
+   */
+  status(now = Date.now()): EngineStatus {
+    const st = this.stats();
+    const gone = this.slots.filter((s) => s.inst && (s.inst.dead || !pidAlive(s.inst.sofficePid))).length;
+    const recentCrash = this.lastCrash && now - this.lastCrash.at < RECENT_CRASH_MS ? this.lastCrash : null;
+    const problem = gone
+      ? `${gone} LibreOffice instance${gone > 1 ? 's' : ''} gone, replaced on the next conversion`
+      : recentCrash
+        ? `an instance crashed ${Math.round((now - recentCrash.at) / 1000)} s ago: ${recentCrash.detail.slice(0, 200)}`
+        : undefined;
+    return {
+      state: problem ? 'degraded' : 'ok',
+      details: {
+        size: st.size,
+        running: st.running - gone,
+        busy: st.busy,
+        idle: Math.max(0, st.running - gone - st.busy),
+        waiting: st.waiting,
+        started: st.started,
+        recycled: st.recycled,
+        restarts: Math.max(0, st.started - st.size),
+        crashes: this.crashes,
+        gone,
+        lastCrashAt: this.lastCrash ? new Date(this.lastCrash.at).toISOString() : null,
+      },
+      ...(problem ? { problem } : {}),
     };
   }
 
@@ -159,9 +194,28 @@ export class OfficePool {
     const inst = new OfficeInstance(this.opts);
     this.started++;
     this.all.add(inst);
-    void inst.stopped.then(() => this.all.delete(inst));
+    void inst.stopped.then(() => {
+      this.all.delete(inst);
+      if (inst.crash && !this.closed) {
+        this.crashes++;
+        this.lastCrash = inst.crash;
+      }
+    });
     slot.inst = inst;
     return inst;
+  }
+}
+
+const RECENT_CRASH_MS = 5 * 60_000;
+
+/** Whether a process exists (signal 0 checks without sending anything). */
+function pidAlive(pid: number | undefined): boolean {
+  if (!pid) return true; // still starting: not gone
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

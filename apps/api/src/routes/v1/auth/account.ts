@@ -23,7 +23,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/me',
-    { schema: { ...common, summary: 'My account', response: { 200: ZUserResponse, ...errorResponses(401, 403) } } },
+    {
+      config: { passwordChangeAllowed: true },
+      schema: { ...common, summary: 'My account', response: { 200: ZUserResponse, ...errorResponses(401, 403) } },
+    },
     async (request) => ({ success: true as const, data: { user: await getUser(app.db, currentUser(request).id) } }),
   );
 

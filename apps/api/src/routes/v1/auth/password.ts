@@ -75,6 +75,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle; qu
     '/change-password',
     {
       preHandler: authenticate,
+      config: { passwordChangeAllowed: true },
       schema: {
         tags: authTags,
         security: signedInSecurity,

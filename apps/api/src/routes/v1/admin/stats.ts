@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAdminOverviewResponse, ZErrorResponse } from '@docflow/contracts';
-import { authenticate, requireAdmin } from '../../../plugins/authenticate';
+import { authenticate, requireCapability } from '../../../plugins/authenticate';
 import { getAdminOverview } from '../../../services/usage/admin-overview';
 
 /** Global figures for the admin dashboard (registered at /admin/stats). */
@@ -8,7 +8,7 @@ export const adminStatsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/overview',
     {
-      preHandler: [authenticate, requireAdmin],
+      onRequest: [authenticate, requireCapability('monitor')],
       schema: {
         tags: ['admin'],
         security: [{ accessToken: [] }],
