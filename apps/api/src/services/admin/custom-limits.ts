@@ -25,8 +25,10 @@ const labels: Record<keyof typeof customLimitBounds, string> = {
   validityDays: 'Validité (jours)',
 };
 
+/** French digit groups with a plain space (10 000): the same text whatever the ICU data of the Node build. */
+const group = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 const fmt = (field: keyof typeof customLimitBounds, n: number) =>
-  field === 'maxFileSize' ? `${n >= MB ? `${n / MB} Mo` : `${n / 1024} Ko`}` : n.toLocaleString('fr-FR');
+  field === 'maxFileSize' ? `${n >= MB ? `${n / MB} Mo` : `${n / 1024} Ko`}` : group(n);
 
 export interface CheckedLimits {
   preview: Omit<TCustomLimitsPreview, 'suggestions'>;
@@ -78,9 +80,7 @@ export function checkCustomLimits(draft: TCustomLimitsDraft): CheckedLimits {
   if (endpoints.length === 0) errors.push('Choisissez au moins un groupe d’endpoints');
 
   if (month !== null && month > customLimitThresholds.warnMonthly)
-    warnings.push(
-      `Limite mensuelle élevée : plus de ${customLimitThresholds.warnMonthly.toLocaleString('fr-FR')} requêtes`,
-    );
+    warnings.push(`Limite mensuelle élevée : plus de ${group(customLimitThresholds.warnMonthly)} requêtes`);
   if (fileSize !== null && fileSize > customLimitThresholds.warnFileSize)
     warnings.push(`Taille de fichier élevée : plus de ${customLimitThresholds.warnFileSize / MB} Mo`);
   const isHighLimit =

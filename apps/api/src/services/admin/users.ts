@@ -290,6 +290,7 @@ export async function updateUser(ctx: AdminContext, id: string, patch: TAdminUpd
         .where(eq(users.id, target.id))
         .returning();
       if (patch.isActive === false && target.isActive) await cutOff(ctx, tx, target.id);
+      else if (patch.isActive === true) ctx.keys.evictUser(target.id);
       const changes = Object.fromEntries(
         Object.entries(patch)
           .filter(([k, v]) => v !== undefined && (target as Record<string, unknown>)[k] !== v)
@@ -321,6 +322,7 @@ export async function setUserStatus(ctx: AdminContext, id: string, isActive: boo
         .where(eq(users.id, target.id))
         .returning();
       if (!isActive) await cutOff(ctx, tx, target.id);
+      else ctx.keys.evictUser(target.id); // a refusal cached a moment ago must not outlive the reactivation
       return updated!;
     },
   );
