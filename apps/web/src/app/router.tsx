@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import type { ComponentType } from 'react';
-import { CatchAll, RequireAdmin, RequireAuth, VisitorsOnly } from '@/features/auth/components/route-gates';
+import { AdminSettingsMoved, CatchAll, RequireAuth, VisitorsOnly } from '@/features/auth/components/route-gates';
 import { paths } from '@/config/paths';
 import { AppLoading, RootLayout, RouteError } from './routes/root';
 
@@ -47,18 +47,12 @@ export const routes: RouteObject[] = [
               { path: paths.app.playground.path, lazy: lazy(() => import('./routes/app/playground')) },
               { path: paths.app.plans.path, lazy: lazy(() => import('./routes/app/plans')) },
               { path: paths.app.settings.path, lazy: lazy(() => import('./routes/app/settings')) },
-              {
-                Component: RequireAdmin,
-                children: [
-                  { path: paths.admin.users.path, lazy: lazy(() => import('./routes/app/admin/users')) },
-                  {
-                    path: paths.admin.systemMonitor.path,
-                    lazy: lazy(() => import('./routes/app/admin/system-monitor')),
-                  },
-                  { path: paths.admin.monitor.path, lazy: lazy(() => import('./routes/app/admin/system-monitor')) },
-                  { path: paths.admin.settings.path, lazy: lazy(() => import('./routes/app/admin/settings')) },
-                ],
-              },
+              // The admin pages check the role themselves and show non-admins their restricted view (spec-2).
+              { path: paths.admin.users.path, lazy: lazy(() => import('./routes/app/admin/users')) },
+              { path: paths.admin.systemMonitor.path, lazy: lazy(() => import('./routes/app/admin/system-monitor')) },
+              { path: paths.admin.monitor.path, lazy: lazy(() => import('./routes/app/admin/system-monitor')) },
+              { path: paths.admin.plans.path, lazy: lazy(() => import('./routes/app/admin/plans')) },
+              { path: paths.admin.settings.path, Component: AdminSettingsMoved },
             ],
           },
         ],

@@ -29,6 +29,8 @@ export const paths = {
     users: { path: '/admin/users', getHref: () => '/admin/users' },
     systemMonitor: { path: '/admin/system-monitor', getHref: () => '/admin/system-monitor' },
     monitor: { path: '/admin/monitor', getHref: () => '/admin/monitor' },
+    plans: { path: '/admin/plans', getHref: () => '/admin/plans' },
+    /** Earlier home of the plans page: redirects there. */
     settings: { path: '/admin/settings', getHref: () => '/admin/settings' },
   },
 } as const;

@@ -1,4 +1,4 @@
-import { configure, render, screen, within } from '@testing-library/react';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 // RouterProvider from 'react-router' itself: under vitest 'react-router/dom' can resolve to another copy of the
 // package (dual ESM/CJS build), whose contexts the route components would not see.
@@ -76,15 +76,12 @@ describe('route gates (spec-1 §2)', () => {
     expect(path(router)).toBe('/');
   });
 
-  it.each(['/', '/login', '/register', '/nowhere', '/admin/users', '/admin/settings'])(
-    'signed-in user at %s → /dashboard',
-    async (p) => {
-      signIn('user');
-      const router = go(p);
-      expect(await screen.findByTestId('shell-title')).toHaveTextContent('Dashboard');
-      expect(path(router)).toBe('/dashboard');
-    },
-  );
+  it.each(['/', '/login', '/register', '/nowhere'])('signed-in user at %s → /dashboard', async (p) => {
+    signIn('user');
+    const router = go(p);
+    expect(await screen.findByTestId('shell-title')).toHaveTextContent('Dashboard');
+    expect(path(router)).toBe('/dashboard');
+  });
 
   it.each<[TUserRole, string]>([
     ['admin', 'admin'],
@@ -97,8 +94,15 @@ describe('route gates (spec-1 §2)', () => {
     expect(screen.getByTestId('role-label')).toHaveTextContent(label);
     expect(path(router)).toBe('/admin/monitor');
     const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!;
-    for (const name of ['Users', 'System Monitor', 'Admin Settings'])
+    for (const name of ['Users', 'System Monitor', 'Plan Management'])
       expect(within(nav).getByRole('link', { name })).toBeInTheDocument();
+  });
+
+  it('/admin/settings moved to /admin/plans', async () => {
+    signIn('owner');
+    const router = go('/admin/settings');
+    await screen.findByTestId('shell-title');
+    await waitFor(() => expect(path(router)).toBe('/admin/plans'));
   });
 
   it('the plain user sidebar: the eight entries, API Docs in a new tab, no admin entries', async () => {

@@ -60,7 +60,7 @@ const helpNav: NavItem[] = [
 const adminNav: NavItem[] = [
   { name: 'Users', to: paths.admin.users.getHref(), icon: Users },
   { name: 'System Monitor', to: paths.admin.systemMonitor.getHref(), icon: Activity },
-  { name: 'Admin Settings', to: paths.admin.settings.getHref(), icon: SlidersHorizontal },
+  { name: 'Plan Management', to: paths.admin.plans.getHref(), icon: SlidersHorizontal },
 ];
 
 function NavSection({ title, items, onNavigate }: { title?: string; items: NavItem[]; onNavigate?: () => void }) {

@@ -1,6 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
-import { isAdminRole } from '@/utils/role';
 import { useAuthStore } from '@/lib/auth/auth-store';
 
 /** Where a signed-in user lands after /login: the page that sent them there, else the dashboard. */
@@ -27,11 +26,9 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** /admin/*: admin, super_admin and owner only; other users go to /dashboard. Checked on the client only (spec-1 §6). */
-export function RequireAdmin() {
-  const role = useAuthStore((s) => s.user?.role);
-  if (!isAdminRole(role)) return <Navigate to={paths.app.dashboard.getHref()} replace />;
-  return <Outlet />;
+/** /admin/settings became the plans page (/admin/plans). */
+export function AdminSettingsMoved() {
+  return <Navigate to={paths.admin.plans.getHref()} replace />;
 }
 
 /** Any other path: signed-in users go to /dashboard, visitors to /. */
