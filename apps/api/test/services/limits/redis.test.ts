@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -7,45 +5,10 @@ import { Limits } from '../../../src/services/limits/index';
 import { limitsOf, sleep } from '../../support/limits';
 import type { TestApp } from '../../helper';
 import { buildTestAppWith, createUserWithApiKey } from '../../support/api-keys';
+import { startRedis } from '../../support/redis-server';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const L = limitsOf;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-async function startRedis(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return { url, child };
-    } catch {
-      probe.disconnect();
-      await sleep(50);
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error('redis-server did not start');
-}
 
 async function ready(l: Limits) {
   for (let i = 0; i < 100 && l.redis!.status !== 'ready'; i++) await sleep(20);

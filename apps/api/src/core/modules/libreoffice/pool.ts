@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { aborted } from '../../limiter';
 import { EngineError } from '../../errors';
 import { InstanceLost, OfficeInstance, type InstanceOptions } from './instance';
@@ -149,6 +150,12 @@ export class OfficePool {
   }
 
   private async instanceFor(slot: Slot): Promise<OfficeInstance> {
+    // An idle soffice killed from outside leaves its helper waiting: replace it now rather than fail this job on it.
+    if (slot.inst && !slot.inst.dead && slot.inst.sofficePid && !pidAlive(slot.inst.sofficePid)) {
+      this.crashes++;
+      this.lastCrash = { at: Date.now(), detail: `soffice (pid ${slot.inst.sofficePid}) was gone while idle` };
+      slot.inst.kill();
+    }
     if (slot.inst && !slot.inst.dead) {
       try {
         await slot.inst.ready;
@@ -208,14 +215,23 @@ export class OfficePool {
 
 const RECENT_CRASH_MS = 5 * 60_000;
 
-/** Whether a process exists (signal 0 checks without sending anything). */
+/**
+ * Whether a process runs: it exists (signal 0 sends nothing) and, where /proc tells, is not a zombie (a killed soffice
+ * stays one until its parent reaps it).
+ */
 function pidAlive(pid: number | undefined): boolean {
   if (!pid) return true; // still starting: not gone
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true; // no /proc: existence is all we know
   }
 }
 
