@@ -1,7 +1,15 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { AlertTriangle, CheckCircle2, Loader2, Lock, RefreshCw, Sparkles } from 'lucide-react';
-import { apiKeyEnvironments, type TApiKey, type TApiKeyEnvironment, type TPlan } from '@docflow/contracts';
+import {
+  apiKeyEnvironments,
+  hasCapability,
+  type TApiKey,
+  type TApiKeyEnvironment,
+  type TCustomLimitsDraft,
+  type TPlan,
+} from '@docflow/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
@@ -10,7 +18,16 @@ import { Label } from '@/components/ui/label';
 import { paths } from '@/config/paths';
 import { cn } from '@/utils/cn';
 import { formatBytes, formatPlanPrice, visiblePlans } from '@/lib/plans/format-plan';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useAuthStore } from '@/lib/auth/auth-store';
 import { useCreateApiKey } from '../api/create-api-key';
+import {
+  findUserByEmail,
+  useCreateCustomKey,
+  useCustomLimitsPreview,
+  useCustomLimitsTemplate,
+} from '../api/custom-keys';
+import { CustomLimitsEditor, CustomLimitsPreviewPanel } from './custom-limits-editor';
 import { environmentLabel, formatCount, keyPlanName } from '../utils/key-display';
 import { keyMessages } from '../utils/messages';
 import { SecretKeyField } from './secret-key-field';
@@ -97,6 +114,30 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
   const [pickedPlan, setPlanName] = useState<string | undefined>(undefined);
   const [created, setCreated] = useState<TApiKey | null>(null);
 
+  // Admins also choose Standard or Custom (spec-2: 'Admin Only'); a custom key has limits of its own, checked live.
+  const me = useAuthStore((s) => s.user);
+  const canCustom = hasCapability(me?.role, 'customKeys');
+  const createCustom = useCreateCustomKey();
+  const [keyType, setKeyType] = useState<'standard' | 'custom'>('standard');
+  const custom = canCustom && keyType === 'custom';
+  const template = useCustomLimitsTemplate(open && custom);
+  const [edited, setLimits] = useState<TCustomLimitsDraft | null>(null);
+  const limits = edited ?? template.data?.template ?? null;
+  const [ownerText, setOwnerEmail] = useState<string | null>(null);
+  const ownerEmail = ownerText ?? me?.email ?? '';
+  const settledEmail = useDebouncedValue(ownerEmail.trim(), 500);
+  const owner = useQuery({
+    queryKey: ['admin', 'user-by-email', settledEmail],
+    queryFn: async () => (await findUserByEmail(settledEmail)) ?? null,
+    enabled: custom && settledEmail.includes('@'),
+  });
+  const settledLimits = useDebouncedValue(limits, 500);
+  const preview = useCustomLimitsPreview(custom ? settledLimits : null, owner.data?.id);
+  const previewCurrent =
+    JSON.stringify(settledLimits) === JSON.stringify(limits) && !preview.isFetching && !!preview.data;
+  const customReady = previewCurrent && preview.data!.valid && !!owner.data && settledEmail === ownerEmail.trim();
+  const pending = create.isPending || createCustom.isPending;
+
   const listed = useMemo(() => visiblePlans(plans.data ?? []), [plans.data]);
 
   // The default plan stands until the user picks one, and again whenever the picked one is no longer usable.
@@ -111,20 +152,29 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
     setPlanName(undefined);
     setCreated(null);
     create.reset();
+    createCustom.reset();
+    setKeyType('standard');
+    setLimits(null);
+    setOwnerEmail(null);
   };
 
   const changeOpen = (next: boolean) => {
-    if (!next && create.isPending) return;
+    if (!next && pending) return;
     onOpenChange(next);
     if (!next) reset();
   };
 
-  const canSubmit = name.trim().length > 0 && !create.isPending;
+  const canSubmit = name.trim().length > 0 && !pending && (!custom || customReady);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!canSubmit) return;
-    create.mutate({ name: name.trim(), environment, planName }, { onSuccess: (key) => setCreated(key) });
+    if (custom)
+      createCustom.mutate(
+        { userId: owner.data!.id, customLimits: limits!, keyOptions: { name: name.trim(), environment } },
+        { onSuccess: (key) => setCreated(key) },
+      );
+    else create.mutate({ name: name.trim(), environment, planName }, { onSuccess: (key) => setCreated(key) });
   };
 
   return (
@@ -138,7 +188,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
         }
         className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto"
         onInteractOutside={(e) => {
-          if (create.isPending || created) e.preventDefault();
+          if (pending || created) e.preventDefault();
         }}
       >
         {created ? (
@@ -199,117 +249,187 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
               </div>
             </fieldset>
 
-            <fieldset>
-              <legend className="text-sm font-medium text-slate-700">Plan</legend>
-              {plans.isPending ? (
-                <p className="mt-3 flex items-center gap-2 text-sm text-slate-500" role="status">
-                  <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading plans…
-                </p>
-              ) : listed.length === 0 ? (
-                <div className="mt-2 flex flex-col items-center gap-3 rounded-xl border border-dashed border-slate-300 p-5 text-center">
-                  <p className="flex items-center gap-2 text-sm font-medium text-slate-700">
-                    <AlertTriangle className="h-4 w-4 text-amber-500" aria-hidden="true" />
-                    {keyMessages.noPlans}
-                  </p>
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    onClick={() => void plans.refetch()}
-                    isLoading={plans.isFetching}
-                  >
-                    {!plans.isFetching && <RefreshCw className="h-4 w-4" aria-hidden="true" />}
-                    Recharger
-                  </Button>
+            {canCustom && (
+              <fieldset>
+                <legend className="text-sm font-medium text-slate-700">Key type</legend>
+                <div className="mt-2 grid grid-cols-2 gap-2">
+                  {(['standard', 'custom'] as const).map((kind) => (
+                    <label
+                      key={kind}
+                      className={cn(
+                        'flex cursor-pointer items-center gap-2 rounded-xl border p-3 text-sm',
+                        keyType === kind ? 'border-indigo-500 bg-indigo-50/60' : 'border-slate-200',
+                      )}
+                    >
+                      <input
+                        type="radio"
+                        name="keyType"
+                        value={kind}
+                        checked={keyType === kind}
+                        onChange={() => setKeyType(kind)}
+                        className="h-4 w-4 accent-indigo-600"
+                      />
+                      <span className="font-medium text-slate-900">{kind === 'standard' ? 'Standard' : 'Custom'}</span>
+                      {kind === 'custom' && <Badge tone="amber">Admin Only</Badge>}
+                    </label>
+                  ))}
                 </div>
-              ) : (
-                <div className="mt-2 space-y-2">
-                  {listed.map((plan) => {
-                    const usable = canUsePlan(plan.name);
-                    const price = formatPlanPrice(plan);
-                    const labelId = `${nameId}-plan-${plan.name}`;
-                    const detailsId = `${labelId}-details`;
-                    const hintId = `${labelId}-hint`;
-                    return (
-                      <label
-                        key={plan.id}
-                        data-plan={plan.name}
-                        className={cn(
-                          'flex items-start gap-3 rounded-xl border p-4 text-sm transition-colors',
-                          'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600',
-                          !usable && 'cursor-not-allowed bg-slate-50 opacity-75',
-                          usable && 'cursor-pointer',
-                          usable && planName === plan.name ? 'border-indigo-500 bg-indigo-50/60' : 'border-slate-200',
-                          usable && planName !== plan.name && 'hover:border-slate-300',
-                        )}
-                      >
-                        <input
-                          type="radio"
-                          name="plan"
-                          value={plan.name}
-                          checked={planName === plan.name}
-                          disabled={!usable}
-                          onChange={() => setPlanName(plan.name)}
-                          aria-labelledby={labelId}
-                          aria-describedby={usable ? detailsId : `${detailsId} ${hintId}`}
-                          className="mt-0.5 h-4 w-4 accent-indigo-600"
-                        />
-                        <span className="min-w-0 flex-1">
-                          <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                            <span id={labelId} className="font-semibold text-slate-900">
-                              {plan.displayName}
-                            </span>
-                            <span className="font-mono text-xs text-slate-400">{plan.name}</span>
-                            {plan.isRecommended && (
-                              <Badge tone="indigo">
-                                <Sparkles className="h-3 w-3" aria-hidden="true" />
-                                Recommended
-                              </Badge>
-                            )}
-                            <span className="ml-auto font-semibold text-slate-900">
-                              {price.amount}
-                              <span className="font-normal text-slate-500"> {price.period}</span>
-                            </span>
-                          </span>
-                          <span id={detailsId}>
-                            {plan.description && <span className="mt-1 block text-slate-600">{plan.description}</span>}
-                            <span className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
-                              <span className="sr-only">{`${price.amount} ${price.period}.`}</span>
-                              <span>{formatCount(plan.maxRequestsPerMonth)} requests / month</span>
-                              <span>{formatBytes(plan.maxFileSize)} per file</span>
-                              <span>{formatCount(plan.maxRequestsPerMinute)} requests / min</span>
-                            </span>
-                          </span>
-                          {!usable && (
-                            <span
-                              id={hintId}
-                              className="mt-2 flex items-center gap-1.5 text-xs font-medium text-amber-700"
-                            >
-                              <Lock className="h-3.5 w-3.5" aria-hidden="true" />
-                              <span>
-                                Start a free trial on the{' '}
-                                <Link
-                                  to={paths.app.plans.getHref()}
-                                  className="underline underline-offset-2 hover:text-amber-900"
-                                >
-                                  Plans page
-                                </Link>{' '}
-                                to use this plan.
+              </fieldset>
+            )}
+
+            {custom ? (
+              <div className="space-y-4">
+                <div className="space-y-1.5">
+                  <Label htmlFor={`${nameId}-owner`}>For the user (e-mail)</Label>
+                  <Input
+                    id={`${nameId}-owner`}
+                    type="email"
+                    value={ownerEmail}
+                    onChange={(e) => setOwnerEmail(e.target.value)}
+                    autoComplete="off"
+                  />
+                  {owner.data === null && settledEmail === ownerEmail.trim() && (
+                    <p className="text-xs text-red-700" data-testid="owner-not-found">
+                      No user with this e-mail.
+                    </p>
+                  )}
+                </div>
+                {template.isError ? (
+                  <p className="text-sm text-red-700">{keyMessages.errors.template}</p>
+                ) : limits && template.data ? (
+                  <>
+                    <CustomLimitsEditor
+                      value={limits}
+                      onChange={setLimits}
+                      endpointGroups={template.data.endpointGroups}
+                    />
+                    <CustomLimitsPreviewPanel
+                      preview={preview.data}
+                      checking={!previewCurrent && !preview.isError}
+                      failed={preview.isError}
+                    />
+                  </>
+                ) : (
+                  <p className="flex items-center gap-2 text-sm text-slate-500" role="status">
+                    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading the template…
+                  </p>
+                )}
+              </div>
+            ) : (
+              <fieldset>
+                <legend className="text-sm font-medium text-slate-700">Plan</legend>
+                {plans.isPending ? (
+                  <p className="mt-3 flex items-center gap-2 text-sm text-slate-500" role="status">
+                    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading plans…
+                  </p>
+                ) : listed.length === 0 ? (
+                  <div className="mt-2 flex flex-col items-center gap-3 rounded-xl border border-dashed border-slate-300 p-5 text-center">
+                    <p className="flex items-center gap-2 text-sm font-medium text-slate-700">
+                      <AlertTriangle className="h-4 w-4 text-amber-500" aria-hidden="true" />
+                      {keyMessages.noPlans}
+                    </p>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      onClick={() => void plans.refetch()}
+                      isLoading={plans.isFetching}
+                    >
+                      {!plans.isFetching && <RefreshCw className="h-4 w-4" aria-hidden="true" />}
+                      Recharger
+                    </Button>
+                  </div>
+                ) : (
+                  <div className="mt-2 space-y-2">
+                    {listed.map((plan) => {
+                      const usable = canUsePlan(plan.name);
+                      const price = formatPlanPrice(plan);
+                      const labelId = `${nameId}-plan-${plan.name}`;
+                      const detailsId = `${labelId}-details`;
+                      const hintId = `${labelId}-hint`;
+                      return (
+                        <label
+                          key={plan.id}
+                          data-plan={plan.name}
+                          className={cn(
+                            'flex items-start gap-3 rounded-xl border p-4 text-sm transition-colors',
+                            'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600',
+                            !usable && 'cursor-not-allowed bg-slate-50 opacity-75',
+                            usable && 'cursor-pointer',
+                            usable && planName === plan.name ? 'border-indigo-500 bg-indigo-50/60' : 'border-slate-200',
+                            usable && planName !== plan.name && 'hover:border-slate-300',
+                          )}
+                        >
+                          <input
+                            type="radio"
+                            name="plan"
+                            value={plan.name}
+                            checked={planName === plan.name}
+                            disabled={!usable}
+                            onChange={() => setPlanName(plan.name)}
+                            aria-labelledby={labelId}
+                            aria-describedby={usable ? detailsId : `${detailsId} ${hintId}`}
+                            className="mt-0.5 h-4 w-4 accent-indigo-600"
+                          />
+                          <span className="min-w-0 flex-1">
+                            <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                              <span id={labelId} className="font-semibold text-slate-900">
+                                {plan.displayName}
+                              </span>
+                              <span className="font-mono text-xs text-slate-400">{plan.name}</span>
+                              {plan.isRecommended && (
+                                <Badge tone="indigo">
+                                  <Sparkles className="h-3 w-3" aria-hidden="true" />
+                                  Recommended
+                                </Badge>
+                              )}
+                              <span className="ml-auto font-semibold text-slate-900">
+                                {price.amount}
+                                <span className="font-normal text-slate-500"> {price.period}</span>
                               </span>
                             </span>
-                          )}
-                        </span>
-                      </label>
-                    );
-                  })}
-                </div>
-              )}
-            </fieldset>
+                            <span id={detailsId}>
+                              {plan.description && (
+                                <span className="mt-1 block text-slate-600">{plan.description}</span>
+                              )}
+                              <span className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
+                                <span className="sr-only">{`${price.amount} ${price.period}.`}</span>
+                                <span>{formatCount(plan.maxRequestsPerMonth)} requests / month</span>
+                                <span>{formatBytes(plan.maxFileSize)} per file</span>
+                                <span>{formatCount(plan.maxRequestsPerMinute)} requests / min</span>
+                              </span>
+                            </span>
+                            {!usable && (
+                              <span
+                                id={hintId}
+                                className="mt-2 flex items-center gap-1.5 text-xs font-medium text-amber-700"
+                              >
+                                <Lock className="h-3.5 w-3.5" aria-hidden="true" />
+                                <span>
+                                  Start a free trial on the{' '}
+                                  <Link
+                                    to={paths.app.plans.getHref()}
+                                    className="underline underline-offset-2 hover:text-amber-900"
+                                  >
+                                    Plans page
+                                  </Link>{' '}
+                                  to use this plan.
+                                </span>
+                              </span>
+                            )}
+                          </span>
+                        </label>
+                      );
+                    })}
+                  </div>
+                )}
+              </fieldset>
+            )}
 
             <div className="sticky -bottom-6 -mx-6 -mb-6 flex flex-col-reverse gap-2 rounded-b-2xl border-t border-slate-100 bg-white px-6 py-4 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={() => changeOpen(false)} disabled={create.isPending}>
+              <Button variant="secondary" onClick={() => changeOpen(false)} disabled={pending}>
                 Cancel
               </Button>
-              <Button type="submit" disabled={!canSubmit} isLoading={create.isPending}>
+              <Button type="submit" disabled={!canSubmit} isLoading={pending}>
                 Create API Key
               </Button>
             </div>

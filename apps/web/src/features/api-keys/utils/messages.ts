@@ -14,6 +14,8 @@ export const keyMessages = {
   deleteConfirm: 'Are you sure you want to delete this API key? This action cannot be undone.',
   noPlans: 'Aucun plan disponible',
   newlyGenerated: 'Nouvellement générée',
+  /** Spec-2 §8 leaves the custom-key toasts unwritten: these follow the standard ones. */
+  customCreated: 'Clé API personnalisée créée avec succès !',
   errors: {
     load: 'Erreur lors du chargement des clés API',
     loadOne: 'Erreur lors du chargement de la clé API',
@@ -22,5 +24,8 @@ export const keyMessages = {
     delete: 'Erreur lors de la suppression',
     regenerate: 'Erreur lors de la regénération',
     toggle: 'Erreur lors de la modification',
+    createCustom: 'Erreur lors de la création de la clé API personnalisée',
+    template: 'Erreur lors du chargement du template',
+    preview: 'Erreur lors de la prévisualisation',
   },
 } as const;
