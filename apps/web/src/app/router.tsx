@@ -38,6 +38,7 @@ export const routes: RouteObject[] = [
       {
         Component: RequireAuth,
         children: [
+          { path: paths.auth.changePassword.path, lazy: lazy(() => import('./routes/auth/change-password')) },
           {
             lazy: lazy(() => import('./routes/app/root')),
             children: [

@@ -12,6 +12,8 @@ export const paths = {
       getHref: (token?: string) => (token ? `/verify-email?token=${encodeURIComponent(token)}` : '/verify-email'),
     },
     forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+    /** First sign-in with a temporary password given by an admin: choose one's own before anything else. */
+    changePassword: { path: '/change-password', getHref: () => '/change-password' },
     resetPassword: {
       path: '/reset-password',
       getHref: (token?: string) => (token ? `/reset-password?token=${encodeURIComponent(token)}` : '/reset-password'),

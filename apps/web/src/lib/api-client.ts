@@ -259,7 +259,12 @@ export function request<T = unknown>(path: string, opts: RequestOptions = {}): P
 async function doRequest<T>(path: string, opts: RequestOptions): Promise<T> {
   const method = opts.method ?? 'GET';
   const url = buildUrl(path, opts.query);
-  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+  // The dashboard names itself: a sign-up from here is recorded as source 'web', one by a direct API call as 'api'.
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-DocFlow-Client': 'dashboard',
+    ...opts.headers,
+  };
   let body: BodyInit | undefined;
   if (opts.body !== undefined) {
     if (opts.body instanceof FormData || opts.body instanceof Blob || typeof opts.body === 'string')

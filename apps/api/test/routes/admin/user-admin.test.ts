@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TUserRole } from '@docflow/contracts';
 import { buildTestApp, type TestApp } from '../../helper';
 import { createTestUser, createUserWithApiKey } from '../../support/api-keys';
+import { registerBody } from '../auth/auth-helper';
 
 let t: TestApp;
 
@@ -241,5 +242,34 @@ describe('users API', () => {
       expect(e.ip).toBe('127.0.0.1');
     }
     expect(entries[1]!.details).toEqual({ company: { from: null, to: 'Audit Inc' } });
+  });
+
+  it('records the registration source: web from the dashboard, api from a direct call, admin from the admin API', async () => {
+    const admin = await person('admin');
+    const fromWeb = registerBody();
+    const fromApi = registerBody();
+    const web = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: fromWeb,
+      headers: { 'x-docflow-client': 'dashboard' },
+    });
+    const direct = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: fromApi });
+    expect([web.statusCode, direct.statusCode]).toEqual([201, 201]);
+    const sourceOf = async (email: string) =>
+      (
+        (await api(admin.accessToken, 'GET', `/admin/users/search?q=${encodeURIComponent(email)}`)).json().data
+          .users as Array<{ registrationSource: string }>
+      )[0]!.registrationSource;
+    expect(await sourceOf(fromWeb.email as string)).toBe('web');
+    expect(await sourceOf(fromApi.email as string)).toBe('api');
+    const made = await api(admin.accessToken, 'POST', '/admin/users', {
+      email: 'by-admin@example.test',
+      name: 'By Admin',
+    });
+    expect(made.json().data.user.registrationSource).toBe('admin');
+    const apiOnly = (await api(admin.accessToken, 'GET', '/admin/users?source=api&limit=100')).json().data;
+    expect(apiOnly.counts.apiRegistrations).toBeGreaterThanOrEqual(1);
+    expect(apiOnly.users.every((u: { registrationSource: string }) => u.registrationSource === 'api')).toBe(true);
   });
 });

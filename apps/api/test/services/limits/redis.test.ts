@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { Limits } from '../../../src/services/limits/index';
 import { limitsOf, sleep } from '../../support/limits';

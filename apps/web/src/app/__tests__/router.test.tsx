@@ -98,6 +98,21 @@ describe('route gates (spec-1 §2)', () => {
       expect(within(nav).getByRole('link', { name })).toBeInTheDocument();
   });
 
+  it('a user with a temporary password lands on /change-password from any page, and nowhere else', async () => {
+    useAuthStore.setState({ user: makeUser({ mustChangePassword: true }), token: 'access-1', isAuthenticated: true });
+    const router = go('/keys');
+    expect(await screen.findByTestId('temporary-password-notice')).toBeInTheDocument();
+    expect(path(router)).toBe('/change-password');
+    expect(screen.getByRole('form', { name: 'Change password' })).toBeInTheDocument();
+  });
+
+  it('/change-password without a temporary password → /dashboard', async () => {
+    signIn('user');
+    const router = go('/change-password');
+    await screen.findByTestId('shell-title');
+    expect(path(router)).toBe('/dashboard');
+  });
+
   it('/admin/settings moved to /admin/plans', async () => {
     signIn('owner');
     const router = go('/admin/settings');

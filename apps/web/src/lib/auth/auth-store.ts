@@ -173,6 +173,9 @@ export const useAuthStore = create<AuthState>()(
               const res = await authApi.changePassword(input);
               const token = res?.data && 'tokens' in res.data ? res.data.tokens?.accessToken : undefined;
               if (token) set({ token });
+              // An admin-given temporary password is now replaced: the application opens (the server agrees).
+              const user = get().user;
+              if (user?.mustChangePassword) set({ user: { ...user, mustChangePassword: false } });
               toast.success(messages.toast.passwordChanged);
             } catch (err) {
               // A wrong current password (401 INVALID_CREDENTIALS) or a refused new one (422) is shown by the form;

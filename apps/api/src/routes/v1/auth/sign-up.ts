@@ -33,7 +33,9 @@ export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async
     },
     async (request, reply) => {
       await quotas.take('register', request.ip);
-      const result = await registerUser(app, request.body, clientInfo(request));
+      // Registration source (spec-2 User): the dashboard sends X-DocFlow-Client; anything else signed up by API.
+      const source = request.headers['x-docflow-client'] === 'dashboard' ? 'web' : 'api';
+      const result = await registerUser(app, request.body, clientInfo(request), { source });
       if (result.verificationRequired) {
         // The same answer whether the address was free or already had an account (its owner is mailed instead).
         return reply.code(201).send({

@@ -19,10 +19,15 @@ export function VisitorsOnly() {
 /** The application pages: signed-in users only; visitors go to /login (and come back after signing in). */
 export function RequireAuth() {
   const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  const mustChange = useAuthStore((s) => s.user?.mustChangePassword === true);
   const location = useLocation();
   if (!isAuthenticated) {
     return <Navigate to={paths.auth.login.getHref()} replace state={{ from: location.pathname + location.search }} />;
   }
+  // The server refuses every other call until the temporary password is replaced: say so rather than fail pages.
+  const onChangePage = location.pathname === paths.auth.changePassword.path;
+  if (mustChange && !onChangePage) return <Navigate to={paths.auth.changePassword.getHref()} replace />;
+  if (!mustChange && onChangePage) return <Navigate to={paths.app.dashboard.getHref()} replace />;
   return <Outlet />;
 }
 
