@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { Lock, Pencil, RefreshCw } from 'lucide-react';
+import { hasCapability, type TPlan } from '@docflow/contracts';
+import { PageHeader } from '@/components/layouts/page-header';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { formatBytes, formatCount, formatPlanPrice } from '@/lib/plans/format-plan';
+import { roleLabel } from '@/utils/role';
+import { adminPlanMessages, useAdminPlans } from '../api/admin-plans';
+import { EditPlanDialog } from './edit-plan-dialog';
+
+const requiredRoles = (['super_admin', 'owner'] as const).filter((r) => hasCapability(r, 'managePlans'));
+
+function Restricted({ role }: { role: string }) {
+  return (
+    <Card data-testid="plans-restricted">
+      <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
+        <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
+        <h2 className="text-lg font-semibold text-slate-900">Accès refusé</h2>
+        <p className="text-sm text-slate-600">
+          Votre rôle : <strong>{roleLabel(role)}</strong>. Rôles requis : {requiredRoles.map(roleLabel).join(', ')}.
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /admin/plans: every plan with its price, limits, endpoints and visibility; super_admin and owner edit them. */
+export function AdminPlansPage() {
+  const role = useAuthStore((s) => s.user?.role ?? 'user');
+  const allowed = hasCapability(role, 'managePlans');
+  const plans = useAdminPlans(allowed);
+  const [editing, setEditing] = useState<TPlan | null>(null);
+
+  return (
+    <>
+      <PageHeader title="Plan Management" description="Prices, limits, endpoints and visibility of every plan." />
+      {!allowed ? (
+        <Restricted role={role} />
+      ) : plans.isError ? (
+        <Alert tone="error" title={adminPlanMessages.loadFailed}>
+          <Button size="sm" variant="secondary" onClick={() => void plans.refetch()}>
+            <RefreshCw className="h-4 w-4" aria-hidden="true" /> Retry
+          </Button>
+        </Alert>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-2">
+          {(plans.data ?? []).map((p) => {
+            const price = formatPlanPrice(p);
+            return (
+              <Card key={p.id} data-testid={`admin-plan-${p.name}`}>
+                <CardContent className="space-y-3 p-5">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <h2 className="text-lg font-semibold text-slate-900">{p.displayName}</h2>
+                    <span className="font-mono text-xs text-slate-400">{p.name}</span>
+                    {p.isRecommended && <Badge tone="indigo">Recommended</Badge>}
+                    {!p.isPublic && <Badge>Private</Badge>}
+                    {!p.isActive && <Badge tone="rose">Inactive</Badge>}
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      className="ml-auto"
+                      aria-label={`Edit ${p.displayName}`}
+                      onClick={() => setEditing(p)}
+                    >
+                      <Pencil className="h-4 w-4" aria-hidden="true" /> Edit
+                    </Button>
+                  </div>
+                  <p className="text-2xl font-bold text-slate-900" data-testid="admin-plan-price">
+                    {price.amount} <span className="text-sm font-normal text-slate-500">{price.period}</span>
+                  </p>
+                  <dl className="grid grid-cols-2 gap-2 text-sm text-slate-600">
+                    <div>{formatCount(p.maxRequestsPerMonth)} / month</div>
+                    <div data-testid="admin-plan-minute">{formatCount(p.maxRequestsPerMinute)} / minute</div>
+                    <div>{formatBytes(p.maxFileSize)} per file</div>
+                    <div>{p.maxApiKeysPerUser} keys per user</div>
+                  </dl>
+                  <div className="flex flex-wrap gap-1">
+                    {p.allowedEndpoints.map((g) => (
+                      <Badge key={g}>{g}</Badge>
+                    ))}
+                  </div>
+                </CardContent>
+              </Card>
+            );
+          })}
+        </div>
+      )}
+      {editing && <EditPlanDialog plan={editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
