@@ -99,22 +99,18 @@ describe('route gates, shell and session', () => {
     ]) {
       expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
     }
-    for (const name of ['Users', 'System Monitor', 'Admin Settings'])
+    for (const name of ['Users', 'System Monitor', 'Plan Management'])
       expect(await nav.getByRole('link', { name }).count(), name).toBe(0);
     expect(await nav.getByRole('link', { name: 'API Docs' }).getAttribute('target')).toBe('_blank');
 
-    for (const path of [
-      '/admin/users',
-      '/admin/system-monitor',
-      '/admin/monitor',
-      '/admin/settings',
-      '/',
-      '/login',
-      '/register',
-      '/nope',
-    ]) {
+    for (const path of ['/', '/login', '/register', '/nope']) {
       expect(await landOn(page, server.url, path, '/dashboard'), path).toBe('/dashboard');
     }
+    // The admin pages stay where they are and show their restricted view (the server refuses their calls anyway).
+    for (const path of ['/admin/users', '/admin/system-monitor', '/admin/monitor', '/admin/plans']) {
+      expect(await landOn(page, server.url, path, path), path).toBe(path);
+    }
+    expect(await landOn(page, server.url, '/admin/settings', '/admin/plans')).toBe('/admin/plans');
     for (const path of ['/keys', '/analytics', '/playground', '/plans', '/settings', '/support']) {
       expect(await landOn(page, server.url, path, path), path).toBe(path);
     }
@@ -135,9 +131,9 @@ describe('route gates, shell and session', () => {
       expect(await page.getByTestId('shell-title').textContent()).toBe('Admin Dashboard');
       expect(await page.getByTestId('role-label').textContent()).toBe(who.role);
       const nav = page.getByRole('navigation', { name: 'Main' }).first();
-      for (const name of ['Users', 'System Monitor', 'Admin Settings'])
+      for (const name of ['Users', 'System Monitor', 'Plan Management'])
         expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
-      for (const path of ['/admin/users', '/admin/system-monitor', '/admin/monitor', '/admin/settings']) {
+      for (const path of ['/admin/users', '/admin/system-monitor', '/admin/monitor', '/admin/plans']) {
         expect(await landOn(page, server.url, path, path), path).toBe(path);
       }
       await nav.getByRole('link', { name: 'Users' }).click();
@@ -150,7 +146,7 @@ describe('route gates, shell and session', () => {
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
     expect(await page.getByTestId('role-label').textContent()).toBe('admin');
-    expect(await landOn(page, server.url, '/admin/settings', '/admin/settings')).toBe('/admin/settings');
+    expect(await landOn(page, server.url, '/admin/settings', '/admin/plans')).toBe('/admin/plans');
     watch.assertClean();
     await context.close();
   });
