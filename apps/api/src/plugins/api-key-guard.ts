@@ -6,6 +6,7 @@ import { enforceRateLimits, rateLimits, refundServerFailures, type RateLimitsOpt
 import { usageMetering, type UsageMeteringOptions } from './usage-metering';
 import type { GuardGroup, ProcessingGuardHooks } from './processing-guard';
 import type { KeyCache } from '../services/api-keys/key-cache';
+import { KeyEviction } from '../services/api-keys/key-eviction';
 import type { UnknownKeyThrottle } from '../services/api-keys/unknown-key-throttle';
 import type { Limits } from '../services/limits/index';
 import type { UsageMeter } from '../services/usage/meter';
@@ -16,6 +17,8 @@ export type ApiKeyGuardOptions = Omit<ApiKeyAuthOptions, 'limits'> & RateLimitsO
 /** The guard's parts, for the routes that act on them (evict a changed key, flush the meter) and for tests. */
 export interface ApiKeyGuard {
   cache: KeyCache;
+  /** Forget keys on every node (services/api-keys/key-eviction.ts): use this, not `cache`, when a key changes. */
+  eviction: KeyEviction;
   unknownKeys: UnknownKeyThrottle;
   limits: Limits;
   meter: UsageMeter;
@@ -34,7 +37,9 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
   await app.register(usageMetering, opts);
   const { cache, unknownKeys, authenticate } = app.apiKeyAuth;
   const { meter, noteError, record } = app.usageMetering;
-  app.decorate('apiKeyGuard', { cache, unknownKeys, limits: app.rateLimits, meter });
+  const eviction = new KeyEviction(cache, app.rateLimits.redis, opts.redisPrefix);
+  app.addHook('onClose', () => eviction.close());
+  app.decorate('apiKeyGuard', { cache, eviction, unknownKeys, limits: app.rateLimits, meter });
   app.decorateRequest('apiKeyState', null);
 
   const enforce = enforceRateLimits(app.rateLimits);

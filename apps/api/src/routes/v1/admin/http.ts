@@ -6,12 +6,12 @@ import type { AdminContext } from '../../../services/admin/context';
 /** Who acts, from where, with this node's key cache: what every admin service receives. */
 export function adminContext(app: FastifyInstance, request: FastifyRequest): AdminContext {
   const user = currentUser(request);
-  const cache = app.apiKeyGuard.cache;
+  const keys = app.apiKeyGuard.eviction;
   return {
     db: app.db,
     actor: { id: user.id, role: user.role },
     ip: request.ip || null,
-    keys: { evictUser: (id) => cache.evictUser(id), evict: (hash) => cache.evict(hash), clear: () => cache.clear() },
+    keys: { evictUser: (id) => keys.evictUser(id), evict: (hash) => keys.evict(hash), clear: () => keys.clear() },
   };
 }
 

@@ -133,7 +133,7 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { dto, oldHash } = await updateApiKey(app.db, currentUser(request).id, request.params.id, request.body);
-      app.apiKeyGuard.cache.evict(oldHash);
+      app.apiKeyGuard.eviction.evict(oldHash);
       return { success: true as const, message: 'Clé API mise à jour avec succès !', data: { apiKey: dto } };
     },
   );
@@ -149,7 +149,7 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { oldHash } = await deleteApiKey(app.db, currentUser(request).id, request.params.id);
-      app.apiKeyGuard.cache.evict(oldHash);
+      app.apiKeyGuard.eviction.evict(oldHash);
       return { success: true as const, message: 'Clé API supprimée avec succès !', data: { id: request.params.id } };
     },
   );
@@ -166,7 +166,7 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { dto, oldHash } = await regenerateApiKey(app.db, currentUser(request).id, request.params.id);
-      app.apiKeyGuard.cache.evict(oldHash);
+      app.apiKeyGuard.eviction.evict(oldHash);
       return { success: true as const, message: 'Clé API regénérée avec succès !', data: { apiKey: dto } };
     },
   );
