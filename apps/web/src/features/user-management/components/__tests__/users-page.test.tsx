@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import type { TAdminUser } from '@docflow/contracts';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { toast } from '@/lib/toast';
+import { makeUser } from '@/testing/fixtures';
+import { apiError, json, mockFetch } from '@/testing/mock-fetch';
+import { UsersPage } from '../users-page';
+
+vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
+
+const adminUser = (over: Partial<TAdminUser>): TAdminUser => ({
+  ...makeUser(),
+  mustChangePassword: false,
+  apiKeysCount: 0,
+  ...over,
+});
+const page = (users: TAdminUser[]) =>
+  json(200, {
+    success: true,
+    data: {
+      users,
+      pagination: { page: 1, limit: 50, total: users.length, totalPages: 1 },
+      counts: { total: 12, active: 10, verified: 9, apiRegistrations: 3 },
+    },
+  });
+
+function renderPage(role: 'user' | 'admin' | 'owner' = 'admin') {
+  useAuthStore.setState({ user: makeUser({ role }), isAuthenticated: true, token: 't' });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <UsersPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const ada = adminUser({
+  id: 'u1',
+  name: 'Ada King',
+  email: 'ada@example.test',
+  company: 'Engines',
+  role: 'admin',
+  country: 'FR',
+  timezone: 'Europe/Paris',
+});
+const bob = adminUser({ id: 'u2', name: 'Bob Unverified', email: 'bob@example.test', emailVerified: false });
+const cid = adminUser({ id: 'u3', name: 'Cid Off', email: 'cid@example.test', isActive: false });
+
+describe('UsersPage', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.clearAllMocks();
+  });
+
+  it('plain users see Accès refusé with their role and the roles required, and nothing is fetched', () => {
+    const { calls } = mockFetch({});
+    renderPage('user');
+    expect(screen.getByTestId('users-restricted')).toHaveTextContent('Accès refusé');
+    expect(screen.getByTestId('users-restricted')).toHaveTextContent('Rôles requis : admin, super_admin, owner');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('loads page 1 with limit 50 and shows rows, statuses, role labels, location and the four counts', async () => {
+    const { calls } = mockFetch({ 'GET /api/v1/admin/users': () => page([ada, bob, cid]) });
+    renderPage();
+    const rows = await screen.findAllByTestId('user-row');
+    expect(rows).toHaveLength(3);
+    expect(calls[0]!.url).toContain('page=1&limit=50');
+    expect(within(rows[0]!).getByText('Administrateur')).toBeInTheDocument();
+    expect(within(rows[0]!).getByTestId('user-status')).toHaveTextContent('Actif');
+    expect(within(rows[0]!).getByText('Europe/Paris')).toBeInTheDocument();
+    expect(within(rows[1]!).getByTestId('user-status')).toHaveTextContent('Email non vérifié');
+    expect(within(rows[2]!).getByTestId('user-status')).toHaveTextContent('Inactif');
+    expect(screen.getByTestId('user-counts')).toHaveTextContent('12');
+    expect(screen.getByTestId('user-counts')).toHaveTextContent('Inscriptions API3');
+  });
+
+  it('sends the search, role and source to the server, and says when nothing matches', async () => {
+    const { calls } = mockFetch({ 'GET /api/v1/admin/users': () => page([]) });
+    renderPage();
+    expect(await screen.findByTestId('users-empty')).toHaveTextContent('Aucun utilisateur trouvé');
+    await userEvent.type(screen.getByLabelText('Rechercher des utilisateurs'), 'ada');
+    await userEvent.selectOptions(screen.getByLabelText('Rôle'), 'owner');
+    await userEvent.selectOptions(screen.getByLabelText('Source'), 'api');
+    await vi.waitFor(() => expect(calls.at(-1)!.url).toContain('search=ada&role=owner&source=api'));
+  });
+
+  it('shows the load error with a retry', async () => {
+    const { callsTo } = mockFetch({
+      'GET /api/v1/admin/users': [
+        () => apiError(500, 'INTERNAL_ERROR', 'Erreur lors du chargement des utilisateurs'),
+        () => page([ada]),
+      ],
+    });
+    renderPage();
+    expect(await screen.findByTestId('users-error')).toHaveTextContent('Erreur lors du chargement des utilisateurs');
+    await userEvent.click(screen.getByRole('button', { name: /Réessayer/ }));
+    expect(await screen.findAllByTestId('user-row')).toHaveLength(1);
+    expect(callsTo('GET /api/v1/admin/users')).toHaveLength(2);
+  });
+
+  it('asks before deleting, locks the dialog while it runs, and toasts the keys removed', async () => {
+    let release!: () => void;
+    mockFetch({
+      'GET /api/v1/admin/users': () => page([ada]),
+      'DELETE /api/v1/admin/users/u1': () =>
+        new Promise<Response>((r) => {
+          release = () => r(json(200, { success: true, data: { deletedUser: ada, deletedApiKeys: 2 } }));
+        }),
+    });
+    renderPage('owner');
+    await userEvent.click(await screen.findByRole('button', { name: 'Supprimer Ada King' }));
+    const dialog = screen.getByTestId('confirm-dialog');
+    expect(dialog).toHaveTextContent('Êtes-vous sûr de vouloir supprimer "Ada King" ? Cette action est irréversible.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+    await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: 'Annuler' })).toBeDisabled());
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByTestId('confirm-dialog')).toBeInTheDocument();
+    release();
+    await vi.waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith('Utilisateur supprimé avec succès (2 clés API supprimées)'),
+    );
+    await vi.waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull());
+  });
+
+  it('keeps the status dialog open with the server error when it fails', async () => {
+    mockFetch({
+      'GET /api/v1/admin/users': () => page([ada]),
+      'PATCH /api/v1/admin/users/u1/status': () =>
+        apiError(403, 'FORBIDDEN', 'Un admin ne peut pas agir sur un compte de rôle admin'),
+    });
+    renderPage('admin');
+    await userEvent.click(await screen.findByRole('button', { name: 'Désactiver Ada King' }));
+    expect(screen.getByTestId('confirm-dialog')).toHaveTextContent('Êtes-vous sûr de vouloir désactiver "Ada King" ?');
+    await userEvent.click(within(screen.getByTestId('confirm-dialog')).getByRole('button', { name: 'Désactiver' }));
+    expect(await screen.findByTestId('confirm-error')).toHaveTextContent('ne peut pas agir');
+    expect(toast.error).toHaveBeenCalled();
+  });
+
+  it('creates a user and shows the temporary password once; only roles up to mine are offered', async () => {
+    const { calls } = mockFetch({
+      'GET /api/v1/admin/users': () => page([]),
+      'POST /api/v1/admin/users': () =>
+        json(201, {
+          success: true,
+          data: { user: adminUser({ name: 'New One', email: 'new@example.test' }), tempPassword: 'Tmp-Pass-123456789' },
+        }),
+    });
+    renderPage('admin');
+    await userEvent.click(await screen.findByRole('button', { name: /Add User/ }));
+    const dialog = screen.getByTestId('user-form-dialog');
+    const roleOptions = within(dialog)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(roleOptions).toContain('Administrateur');
+    expect(roleOptions).not.toContain('Propriétaire');
+    await userEvent.type(within(dialog).getByLabelText('Email'), 'new@example.test');
+    await userEvent.type(within(dialog).getByLabelText('Nom'), 'New One');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Créer' }));
+    expect(await screen.findByTestId('temp-password')).toHaveTextContent('Tmp-Pass-123456789');
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
+      email: 'new@example.test',
+      name: 'New One',
+      role: 'user',
+    });
+    expect(toast.success).toHaveBeenCalledWith('Utilisateur créé avec succès !');
+  });
+});
