@@ -79,6 +79,120 @@ describe('administration', () => {
     await context.close();
   });
 
+  it('searches and filters users, creates one who signs in with the temporary password, deactivates and deletes', async () => {
+    for (const name of ['Zoe Searchable', 'Yan Searchable'])
+      await registerByApi(server.url, { name, email: uniqueEmail(name.split(' ')[0]!.toLowerCase()) });
+    const { page, watch, context } = await newPage(browser);
+    await signIn(page, server.url, owner.email, owner.password);
+    await page.goto(`${server.url}/admin/users`);
+    await page.getByTestId('user-row').first().waitFor();
+    await page.getByLabel('Rechercher des utilisateurs').fill('searchable');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=user-row]').length === 2);
+    await page.getByLabel('Source').selectOption('admin');
+    await page.getByTestId('users-empty').waitFor();
+    await page.getByLabel('Source').selectOption('api');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=user-row]').length === 2);
+    await page.getByLabel('Rechercher des utilisateurs').fill('');
+    await page.getByLabel('Source').selectOption('all');
+
+    // Create: the temporary password is shown once.
+    const email = uniqueEmail('made');
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const form = page.getByTestId('user-form-dialog');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Nom').fill('Made By Admin');
+    await form.getByRole('button', { name: 'Créer' }).click();
+    const temp = (await page.getByTestId('temp-password').textContent())!.trim();
+    await toastText(page, 'Utilisateur créé avec succès !');
+    await form.getByRole('button', { name: 'Terminé' }).click();
+    const row = page.locator(`[data-testid=user-row][data-email="${email}"]`);
+    await row.waitFor();
+    expect(await row.getByTestId('user-status').textContent()).toContain('Actif');
+
+    // The new user signs in with it and must choose a password first.
+    const second = await newPage(browser);
+    await second.page.goto(`${server.url}/login`);
+    await second.page.getByLabel('Email address').fill(email);
+    await second.page.getByLabel('Password', { exact: true }).fill(temp);
+    await second.page.getByRole('button', { name: 'Sign In' }).click();
+    await second.page.waitForURL(/\/change-password$/);
+    await second.page.getByTestId('temporary-password-notice').waitFor();
+    await second.page.getByLabel('Current password').fill(temp);
+    await second.page.getByLabel('New password', { exact: true }).fill('Quiet-Harbour-77');
+    await second.page.getByLabel('Confirm new password').fill('Quiet-Harbour-77');
+    await second.page.getByRole('button', { name: /Update password|Change password/ }).click();
+    await second.page.waitForURL(/\/dashboard$/);
+    await second.page.getByTestId('shell-title').waitFor();
+    second.watch.assertClean();
+    await second.context.close();
+
+    // Deactivate: confirmation in the spec's words.
+    await page.getByRole('button', { name: 'Désactiver Made By Admin' }).click();
+    await page
+      .getByTestId('confirm-dialog')
+      .getByText('Êtes-vous sûr de vouloir désactiver "Made By Admin" ?')
+      .waitFor();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Désactiver' }).click();
+    await toastText(page, 'Utilisateur désactivé avec succès !');
+    await row.getByTestId('user-status').filter({ hasText: 'Inactif' }).waitFor();
+
+    // Delete.
+    await page.getByRole('button', { name: 'Supprimer Made By Admin' }).click();
+    await page
+      .getByTestId('confirm-dialog')
+      .getByText('Êtes-vous sûr de vouloir supprimer "Made By Admin" ? Cette action est irréversible.')
+      .waitFor();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Supprimer' }).click();
+    await toastText(page, 'Utilisateur supprimé avec succès (0 clés API supprimées)');
+    await row.waitFor({ state: 'detached' });
+    watch.assertClean();
+    await context.close();
+  });
+
+  it('watches the monitor refresh, switches tabs, and switches maintenance on: a processing call gets 503', async () => {
+    const email = uniqueEmail('maint-user');
+    await registerByApi(server.url, { name: 'Maint Viewer', email });
+    const userKey = await keyFor(server, email);
+    const { page, watch, context } = await newPage(browser);
+    await signIn(page, server.url, owner.email, owner.password);
+    await page.goto(`${server.url}/admin/monitor`);
+    await page
+      .getByTestId('monitor-status')
+      .filter({ hasText: /healthy|degraded|error/ })
+      .waitFor();
+    // Auto-refresh: realtime figures are asked for again within 5 s.
+    const realtime = page.waitForResponse((r) => r.url().endsWith('/api/v1/admin/system/realtime'), {
+      timeout: 12_000,
+    });
+    await realtime;
+    const refreshed = page.waitForResponse((r) => r.url().endsWith('/api/v1/admin/system/metrics/refresh'));
+    await page.getByRole('button', { name: 'Refresh Now' }).click();
+    expect((await refreshed).status()).toBe(200);
+    await page.getByRole('tab', { name: 'Services' }).click();
+    await page.getByTestId('service-card-database').waitFor();
+    await page.getByTestId('service-card-qpdf').waitFor();
+    await page.getByLabel('Search services').fill('data');
+    await page.getByTestId('service-card-qpdf').waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: 'Metrics' }).click();
+    await page.getByTestId('memory-bar').waitFor();
+    await page.getByRole('tab', { name: /Alerts/ }).click();
+    await page.getByTestId('alert-thresholds').waitFor();
+    await page.getByRole('tab', { name: 'Overview' }).click();
+
+    await page.getByLabel('Maintenance message').fill('Maintenance de test');
+    await page.getByTestId('maintenance-toggle').click();
+    await toastText(page, 'Mode maintenance activé');
+    await page.getByTestId('maintenance-banner').filter({ hasText: 'Maintenance de test' }).waitFor();
+    const refused = await ping(server, userKey);
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { code: string }).code).toBe('MAINTENANCE');
+    await page.getByTestId('maintenance-toggle').filter({ hasText: 'End maintenance' }).click();
+    await toastText(page, 'Mode maintenance désactivé');
+    expect((await ping(server, userKey)).status).toBe(200);
+    watch.assertClean();
+    await context.close();
+  });
+
   it('edits a plan from the plan management page', async () => {
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, owner.email, owner.password);
@@ -104,6 +218,12 @@ describe('administration', () => {
     await page.goto(`${server.url}/admin/plans`);
     await page.getByTestId('plans-restricted').getByText('Accès refusé').waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/plans');
+    await page.goto(`${server.url}/admin/users`);
+    await page.getByTestId('users-restricted').getByText('Accès refusé').waitFor();
+    expect(await page.getByTestId('users-restricted').textContent()).toContain('admin, super_admin, owner');
+    await page.goto(`${server.url}/admin/monitor`);
+    await page.getByTestId('monitor-restricted').getByText('Access Restricted').waitFor();
+    expect(await page.getByTestId('monitor-restricted').textContent()).toContain('user');
     watch.assertClean();
     await context.close();
   });
@@ -116,6 +236,31 @@ describe('administration', () => {
       await page.getByTestId('admin-plan-pro').waitFor();
       await page.waitForLoadState('networkidle');
       await screenshot(page, `admin-plans-${size}`);
+      await page.goto(`${server.url}/admin/users`);
+      await page.getByTestId('user-row').first().waitFor();
+      await screenshot(page, `admin-users-${size}`);
+      await page.getByRole('button', { name: 'Add User' }).click();
+      await page.getByTestId('user-form-dialog').waitFor();
+      await screenshot(page, `admin-users-create-${size}`);
+      await page.keyboard.press('Escape');
+      await page.goto(`${server.url}/admin/system-monitor`);
+      await page
+        .getByTestId('monitor-status')
+        .filter({ hasText: /healthy|degraded|error/ })
+        .waitFor();
+      await screenshot(page, `admin-monitor-${size}`);
+      for (const tab of ['Services', 'Metrics', 'Alerts']) {
+        await page.getByRole('tab', { name: new RegExp(tab) }).click();
+        await screenshot(page, `admin-monitor-${tab.toLowerCase()}-${size}`);
+      }
+      await page.goto(`${server.url}/keys`);
+      await page
+        .getByRole('button', { name: /Create/ })
+        .first()
+        .click();
+      await page.getByRole('radio', { name: /Custom/ }).check();
+      await page.getByTestId('preview-status').waitFor({ timeout: 10_000 });
+      await screenshot(page, `admin-custom-key-${size}`);
       watch.assertClean();
       await context.close();
     });

@@ -9,12 +9,14 @@ import { getNotificationsQueryOptions } from '@/features/notifications/api/notif
 /** Start-up (spec-1 §4): a stored token counts as signed in and the user is re-read; notifications are fetched once. */
 function Bootstrap() {
   const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  // A temporary password must be replaced first: the server refuses everything else until then.
+  const mustChange = useAuthStore((s) => s.user?.mustChangePassword === true);
   useEffect(() => {
     void useAuthStore.getState().initialize();
   }, []);
   useEffect(() => {
-    if (isAuthenticated) void queryClient.prefetchQuery(getNotificationsQueryOptions());
-  }, [isAuthenticated]);
+    if (isAuthenticated && !mustChange) void queryClient.prefetchQuery(getNotificationsQueryOptions());
+  }, [isAuthenticated, mustChange]);
   return null;
 }
 
