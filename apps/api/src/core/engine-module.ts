@@ -15,6 +15,8 @@ export interface EngineHealth {
   ok: boolean;
   version?: string;
   message?: string;
+  /** How long the check took (set by Engines.health). */
+  ms?: number;
 }
 
 /**

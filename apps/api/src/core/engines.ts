@@ -155,11 +155,13 @@ export class Engines {
     await Promise.all(
       [...ids].map(async (id) => {
         const m = this.modules.find((x) => x.id === id)!;
+        const started = performance.now();
         try {
           out[id] = await m.healthCheck(this.options.moduleConfig[id] ?? m.configSchema.parse({}), this.ctx);
         } catch (err) {
           out[id] = { ok: false, message: (err as Error).message };
         }
+        out[id].ms = Math.round((performance.now() - started) * 10) / 10;
       }),
     );
     return out;

@@ -38,7 +38,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
   const { cache, unknownKeys, authenticate } = app.apiKeyAuth;
   const { meter, noteError, record } = app.usageMetering;
   const eviction = new KeyEviction(cache, app.rateLimits.redis, opts.redisPrefix);
-  app.addHook('onClose', () => eviction.close());
+  app.addHook('onClose', async () => eviction.close());
   app.decorate('apiKeyGuard', { cache, eviction, unknownKeys, limits: app.rateLimits, meter });
   app.decorateRequest('apiKeyState', null);
 

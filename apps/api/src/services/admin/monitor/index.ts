@@ -52,7 +52,7 @@ export class SystemMonitor {
   readonly watch = new EngineWatch();
   private readonly system: SystemMetrics;
   private inFlight = 0;
-  private versions: { at: number; value: Promise<Record<string, EngineHealth & { ms?: number }>> } | null = null;
+  private versions: { at: number; value: Promise<Record<string, EngineHealth>> } | null = null;
   private health: { at: number; value: Promise<THealthReport> } | null = null;
   private readonly alertSince = new Map<string, string>();
 
@@ -95,15 +95,7 @@ export class SystemMonitor {
 
   private engineVersions() {
     if (!this.versions || Date.now() - this.versions.at > VERSIONS_TTL_MS) {
-      const started = performance.now();
-      const value = this.deps.engines
-        .health()
-        .then((h) =>
-          Object.fromEntries(
-            Object.entries(h).map(([id, v]) => [id, { ...v, ms: Math.round(performance.now() - started) }]),
-          ),
-        );
-      this.versions = { at: Date.now(), value };
+      this.versions = { at: Date.now(), value: this.deps.engines.health() };
     }
     return this.versions.value;
   }

@@ -9,7 +9,7 @@ export interface ServiceProbes {
   /** Every engine of some chain, with the live status of those that keep processes. */
   engines(): Array<{ id: string; status?: EngineStatus }>;
   /** `--version` of each engine (cached by the caller: it starts a process per engine). */
-  engineVersions(): Promise<Record<string, EngineHealth & { ms?: number }>>;
+  engineVersions(): Promise<Record<string, EngineHealth>>;
   watch: EngineWatch;
   api(): { eventLoopP99Ms: number; keysCached: number; queued: number };
 }
