@@ -145,6 +145,11 @@ describe('administration', () => {
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Supprimer' }).click();
     await toastText(page, 'Utilisateur supprimé avec succès (0 clés API supprimées)');
     await row.waitFor({ state: 'detached' });
+    // All of it is in the audit log, with who did it.
+    await page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name: 'Audit Log' }).click();
+    for (const action of ['admin.user.delete', 'admin.user.deactivate', 'admin.user.create'])
+      await page.getByTestId('audit-row').filter({ hasText: action }).filter({ hasText: email }).first().waitFor();
+    expect(await page.getByTestId('audit-row').first().textContent()).toContain(owner.email);
     watch.assertClean();
     await context.close();
   });
@@ -253,6 +258,9 @@ describe('administration', () => {
         await page.getByRole('tab', { name: new RegExp(tab) }).click();
         await screenshot(page, `admin-monitor-${tab.toLowerCase()}-${size}`);
       }
+      await page.goto(`${server.url}/admin/audit`);
+      await page.getByTestId('audit-row').first().waitFor();
+      await screenshot(page, `admin-audit-${size}`);
       await page.goto(`${server.url}/keys`);
       await page
         .getByRole('button', { name: /Create/ })

@@ -99,7 +99,7 @@ describe('route gates, shell and session', () => {
     ]) {
       expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
     }
-    for (const name of ['Users', 'System Monitor', 'Plan Management'])
+    for (const name of ['Users', 'System Monitor', 'Plan Management', 'Audit Log'])
       expect(await nav.getByRole('link', { name }).count(), name).toBe(0);
     expect(await nav.getByRole('link', { name: 'API Docs' }).getAttribute('target')).toBe('_blank');
 
@@ -131,7 +131,7 @@ describe('route gates, shell and session', () => {
       expect(await page.getByTestId('shell-title').textContent()).toBe('Admin Dashboard');
       expect(await page.getByTestId('role-label').textContent()).toBe(who.role);
       const nav = page.getByRole('navigation', { name: 'Main' }).first();
-      for (const name of ['Users', 'System Monitor', 'Plan Management'])
+      for (const name of ['Users', 'System Monitor', 'Plan Management', 'Audit Log'])
         expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
       for (const path of ['/admin/users', '/admin/system-monitor', '/admin/monitor', '/admin/plans']) {
         expect(await landOn(page, server.url, path, path), path).toBe(path);

@@ -53,6 +53,7 @@ export const routes: RouteObject[] = [
               { path: paths.admin.systemMonitor.path, lazy: lazy(() => import('./routes/app/admin/system-monitor')) },
               { path: paths.admin.monitor.path, lazy: lazy(() => import('./routes/app/admin/system-monitor')) },
               { path: paths.admin.plans.path, lazy: lazy(() => import('./routes/app/admin/plans')) },
+              { path: paths.admin.audit.path, lazy: lazy(() => import('./routes/app/admin/audit')) },
               { path: paths.admin.settings.path, Component: AdminSettingsMoved },
             ],
           },

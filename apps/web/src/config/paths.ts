@@ -32,6 +32,7 @@ export const paths = {
     systemMonitor: { path: '/admin/system-monitor', getHref: () => '/admin/system-monitor' },
     monitor: { path: '/admin/monitor', getHref: () => '/admin/monitor' },
     plans: { path: '/admin/plans', getHref: () => '/admin/plans' },
+    audit: { path: '/admin/audit', getHref: () => '/admin/audit' },
     /** Earlier home of the plans page: redirects there. */
     settings: { path: '/admin/settings', getHref: () => '/admin/settings' },
   },

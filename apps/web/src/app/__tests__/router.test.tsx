@@ -94,7 +94,7 @@ describe('route gates (spec-1 §2)', () => {
     expect(screen.getByTestId('role-label')).toHaveTextContent(label);
     expect(path(router)).toBe('/admin/monitor');
     const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!;
-    for (const name of ['Users', 'System Monitor', 'Plan Management'])
+    for (const name of ['Users', 'System Monitor', 'Plan Management', 'Audit Log'])
       expect(within(nav).getByRole('link', { name })).toBeInTheDocument();
   });
 

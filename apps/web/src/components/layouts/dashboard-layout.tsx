@@ -15,6 +15,7 @@ import {
   LogOut,
   Menu,
   Settings,
+  ScrollText,
   SlidersHorizontal,
   UserCog,
   Users,
@@ -61,6 +62,7 @@ const adminNav: NavItem[] = [
   { name: 'Users', to: paths.admin.users.getHref(), icon: Users },
   { name: 'System Monitor', to: paths.admin.systemMonitor.getHref(), icon: Activity },
   { name: 'Plan Management', to: paths.admin.plans.getHref(), icon: SlidersHorizontal },
+  { name: 'Audit Log', to: paths.admin.audit.getHref(), icon: ScrollText },
 ];
 
 function NavSection({ title, items, onNavigate }: { title?: string; items: NavItem[]; onNavigate?: () => void }) {

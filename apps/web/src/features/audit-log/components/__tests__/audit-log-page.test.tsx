@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { makeUser } from '@/testing/fixtures';
+import { json, mockFetch } from '@/testing/mock-fetch';
+import { AuditLogPage } from '../audit-log-page';
+
+function renderPage(role: 'user' | 'admin') {
+  useAuthStore.setState({ user: makeUser({ role }), isAuthenticated: true, token: 't' });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <AuditLogPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('AuditLogPage', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('plain users see Accès refusé and nothing is fetched', () => {
+    const { calls } = mockFetch({});
+    renderPage('user');
+    expect(screen.getByTestId('audit-restricted')).toHaveTextContent('Accès refusé');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('shows who did what on whom, from where, and asks for sign-ins too on request', async () => {
+    const { calls } = mockFetch({
+      'GET /api/v1/admin/audit-log': () =>
+        json(200, {
+          success: true,
+          data: {
+            entries: [
+              {
+                id: 'a1',
+                at: '2026-11-25T01:00:00Z',
+                action: 'admin.user.update',
+                actor: { id: 'u0', email: 'root@example.test', name: 'Root' },
+                target: { type: 'user', id: 'u1', label: 'ada@example.test' },
+                ip: '203.0.113.9',
+                details: { company: { from: null, to: 'Acme' } },
+              },
+            ],
+            pagination: { page: 1, limit: 50, total: 1, totalPages: 1 },
+          },
+        }),
+    });
+    renderPage('admin');
+    const row = await screen.findByTestId('audit-row');
+    expect(within(row).getByText('root@example.test')).toBeInTheDocument();
+    expect(within(row).getByText('admin.user.update')).toBeInTheDocument();
+    expect(within(row).getByText('user: ada@example.test')).toBeInTheDocument();
+    expect(within(row).getByText('203.0.113.9')).toBeInTheDocument();
+    expect(row).toHaveTextContent('company: null → "Acme"');
+    expect(calls[0]!.url).toContain('adminOnly=true');
+    await userEvent.click(screen.getByRole('checkbox', { name: /Sign-ins/ }));
+    await vi.waitFor(() => expect(calls.at(-1)!.url).toContain('adminOnly=false'));
+  });
+});

@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { Lock, RefreshCw } from 'lucide-react';
+import { hasCapability } from '@docflow/contracts';
+import { PageHeader } from '@/components/layouts/page-header';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { DataTable } from '@/components/ui/table';
+import { errorMessage } from '@/lib/api-client';
+import { useAuthStore } from '@/lib/auth/auth-store';
+import { roleLabel } from '@/utils/role';
+import { useAuditLog } from '../api/audit-log';
+
+const detailsText = (d: Record<string, unknown> | null) =>
+  d
+    ? Object.entries(d)
+        .map(([k, v]) =>
+          v && typeof v === 'object' && 'to' in (v as object)
+            ? `${k}: ${JSON.stringify((v as { from?: unknown }).from ?? null)} → ${JSON.stringify((v as { to: unknown }).to)}`
+            : `${k}: ${JSON.stringify(v)}`,
+        )
+        .join(' · ')
+    : '';
+
+/** /admin/audit: who did what, on whom, when and from where (every admin action is written there). */
+export function AuditLogPage() {
+  const role = useAuthStore((s) => s.user?.role ?? 'user');
+  const allowed = hasCapability(role, 'auditLog');
+  const [page, setPage] = useState(1);
+  const [everything, setEverything] = useState(false);
+  const log = useAuditLog({ page, everything }, allowed);
+
+  if (!allowed)
+    return (
+      <>
+        <PageHeader title="Audit Log" />
+        <Card data-testid="audit-restricted">
+          <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
+            <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
+            <h2 className="text-lg font-semibold text-slate-900">Accès refusé</h2>
+            <p className="text-sm text-slate-600">
+              Votre rôle actuel : <strong>{roleLabel(role)}</strong>. Rôles requis : admin, super_admin, owner.
+            </p>
+          </CardContent>
+        </Card>
+      </>
+    );
+
+  const data = log.data;
+  return (
+    <>
+      <PageHeader
+        title="Audit Log"
+        description="Every administration action: who, what, on whom, when and from which address."
+        actions={
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              className="h-4 w-4 accent-indigo-600"
+              checked={everything}
+              onChange={(e) => {
+                setEverything(e.target.checked);
+                setPage(1);
+              }}
+            />
+            Sign-ins and account events too
+          </label>
+        }
+      />
+      {log.isError && (
+        <Alert tone="error">
+          {errorMessage(log.error, 'Erreur lors du chargement du journal')}{' '}
+          <Button size="sm" variant="secondary" onClick={() => void log.refetch()}>
+            <RefreshCw className="h-4 w-4" aria-hidden="true" /> Réessayer
+          </Button>
+        </Alert>
+      )}
+      <Card>
+        <CardContent className="p-0">
+          <DataTable
+            minWidth={900}
+            columns={[
+              { label: 'When' },
+              { label: 'Who' },
+              { label: 'Action' },
+              { label: 'On' },
+              { label: 'From' },
+              { label: 'Details' },
+            ]}
+          >
+            {data?.entries.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="px-5 py-10 text-center text-slate-500">
+                  No entry yet.
+                </td>
+              </tr>
+            ) : (
+              data?.entries.map((e) => (
+                <tr key={e.id} data-testid="audit-row">
+                  <td className="whitespace-nowrap px-5 py-3 text-slate-600">
+                    {new Date(e.at).toLocaleString('fr-FR')}
+                  </td>
+                  <td className="px-5 py-3 text-slate-900">{e.actor?.email ?? e.actor?.id ?? '—'}</td>
+                  <td className="px-5 py-3">
+                    <Badge tone={e.action.startsWith('admin.') ? 'indigo' : 'slate'}>{e.action}</Badge>
+                  </td>
+                  <td className="px-5 py-3 text-slate-700">
+                    {e.target ? `${e.target.type}: ${e.target.label ?? e.target.id}` : '—'}
+                  </td>
+                  <td className="px-5 py-3 font-mono text-xs text-slate-500">{e.ip ?? '—'}</td>
+                  <td className="max-w-xs truncate px-5 py-3 text-xs text-slate-500" title={detailsText(e.details)}>
+                    {detailsText(e.details)}
+                  </td>
+                </tr>
+              ))
+            )}
+          </DataTable>
+          {data && (
+            <div className="flex items-center justify-between border-t border-slate-100 px-5 py-3 text-sm text-slate-600">
+              <span>
+                Page {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total} entries
+              </span>
+              <div className="flex gap-2">
+                <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+                  Previous
+                </Button>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  disabled={page >= data.pagination.totalPages}
+                  onClick={() => setPage((p) => p + 1)}
+                >
+                  Next
+                </Button>
+              </div>
+            </div>
+          )}
+        </CardContent>
+      </Card>
+    </>
+  );
+}
