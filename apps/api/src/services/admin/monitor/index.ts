@@ -122,6 +122,7 @@ export class SystemMonitor {
       watch: this.watch,
       api: () => ({
         eventLoopP99Ms: metrics.event_loop.delay_p99_ms,
+        avgResponseMs: metrics.http.avg_response_time_ms,
         keysCached: this.deps.keysCached(),
         queued: metrics.processing.queued,
       }),
