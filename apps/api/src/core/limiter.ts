@@ -102,6 +102,19 @@ export class Limiter {
     };
   }
 
+  /**
+   * How many jobs `owner` could start at this moment without waiting: the free slots, bounded by what is left of
+   * the owner's share, and none while others wait. Work split across processes is sized by this, not by the free
+   * slots alone: pieces past the owner's share would only queue behind each other, each paying its start-up again.
+   */
+  startableNow(owner: JobOwner | undefined = currentOwner()): number {
+    if (this.queued > 0) return 0;
+    const id = owner ? `u:${owner.id}` : SHARED;
+    const holding = this.accounts.get(id)?.running ?? 0;
+    const cap = owner ? ownerShare(owner.weight, this.opts).running : this.opts.concurrency;
+    return Math.max(0, Math.min(this.opts.concurrency - this.running, cap - holding));
+  }
+
   /** Run `fn` in a slot, charged to `owner` (default: the owner of the current request, see runAsOwner). */
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal, owner: JobOwner | undefined = currentOwner()): Promise<T> {
     if (signal?.aborted) throw aborted();

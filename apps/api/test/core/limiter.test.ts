@@ -125,6 +125,25 @@ describe('Limiter: fair shares between owners', () => {
     expect(order).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'b2', 'a4']);
   });
 
+  it('counts the slots an owner could start now (their share, the free slots, none while others wait)', async () => {
+    const l = new Limiter({ concurrency: 4, queueSize: 8 });
+    const pro: JobOwner = { id: 'p', weight: 2 };
+    expect(l.startableNow(free('a'))).toBe(1);
+    expect(l.startableNow(pro)).toBe(2);
+    expect(l.startableNow(undefined)).toBe(4);
+    expect(runAsOwner(pro, () => l.startableNow())).toBe(2);
+    const gate = deferred();
+    const held = [l.run(() => gate.promise, undefined, pro), l.run(() => gate.promise, undefined, free('b'))];
+    expect(l.startableNow(pro)).toBe(1); // its share of 2, one already running
+    expect(l.startableNow(free('b'))).toBe(0);
+    expect(l.startableNow(undefined)).toBe(2);
+    held.push(l.run(() => gate.promise, undefined, free('b'))); // b's second job waits for its share
+    expect(l.startableNow(pro)).toBe(0);
+    gate.resolve();
+    await Promise.all(held);
+    expect(l.startableNow(pro)).toBe(2);
+  });
+
   it('charges the owner of the current request (runAsOwner) through any depth of async calls', async () => {
     const l = new Limiter({ concurrency: 4, queueSize: 8 });
     const gate = deferred();

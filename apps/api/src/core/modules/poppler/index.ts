@@ -261,10 +261,11 @@ export const popplerModule = defineModule<PopplerConfig>({
     ) => {
       let runs = opts.pages === 'all' ? [{ from: 1, to: Infinity }] : pageRuns(opts.pages);
       if (opts.pages !== 'all') {
-        // pdftotext uses one core: on an otherwise idle server, long documents are cut across the free slots
-        // (same text: each page is extracted on its own). A busy server gains nothing from it and keeps one process.
-        const s = ctx.tools.limiter.stats();
-        runs = splitRuns(runs, s.concurrency - s.running - s.queued, TEXT_PAGES_PER_PROCESS);
+        // pdftotext uses one core: on an otherwise idle server, long documents are cut across the slots this
+        // request's owner may take now (same text: each page is extracted on its own). A busy server, or an owner
+        // whose share is one slot, keeps one process: pieces that queue behind each other each pay pdftotext's
+        // start (fonts, page tree) again and end later than one run.
+        runs = splitRuns(runs, ctx.tools.limiter.startableNow(), TEXT_PAGES_PER_PROCESS);
       }
       const parts = await Promise.all(runs.map((r) => textOfRun(input, r, opts, c)));
       return parts.flat();
