@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { endpointGroups, type TAdminUpdatePlanRequest, type TBillingPeriod, type TPlan } from '@docflow/contracts';
 import { Button } from '@/components/ui/button';
+import { EndpointGroupCheckboxes } from '@/components/ui/endpoint-group-checkboxes';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -13,24 +14,9 @@ type Draft = Required<Omit<TAdminUpdatePlanRequest, 'maxPagesPerPdf' | 'burstLim
   burstLimit: number | null;
 };
 
-const draftOf = (p: TPlan): Draft => ({
-  displayName: p.displayName,
-  description: p.description,
-  price: p.price,
-  currency: p.currency,
-  billingPeriod: p.billingPeriod,
-  maxRequestsPerMonth: p.maxRequestsPerMonth,
-  maxRequestsPerHour: p.maxRequestsPerHour,
-  maxRequestsPerMinute: p.maxRequestsPerMinute,
-  maxFileSize: p.maxFileSize,
-  maxPagesPerPdf: p.maxPagesPerPdf,
-  maxApiKeysPerUser: p.maxApiKeysPerUser,
-  burstLimit: p.burstLimit,
-  allowedEndpoints: p.allowedEndpoints,
-  isActive: p.isActive,
-  isPublic: p.isPublic,
-  isRecommended: p.isRecommended,
-});
+/** The editable part of a plan: everything but its identity, its features list, validity and order. */
+const draftOf = ({ id: _id, name: _name, features: _f, validityDays: _v, sortOrder: _s, ...editable }: TPlan): Draft =>
+  editable;
 
 const numbers: Array<{ field: keyof Draft; label: string; nullable?: boolean }> = [
   { field: 'maxRequestsPerMinute', label: 'Requests / minute' },
@@ -140,28 +126,11 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
               />
             </div>
           </div>
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-700">Allowed endpoints</legend>
-            <div className="mt-2 flex flex-wrap gap-3">
-              {endpointGroups.map((g) => (
-                <label key={g} className="flex items-center gap-1.5 text-sm text-slate-700">
-                  <input
-                    type="checkbox"
-                    className="h-4 w-4 accent-indigo-600"
-                    checked={d.allowedEndpoints.includes(g)}
-                    onChange={(e) =>
-                      set({
-                        allowedEndpoints: e.target.checked
-                          ? [...d.allowedEndpoints, g]
-                          : d.allowedEndpoints.filter((x) => x !== g),
-                      })
-                    }
-                  />
-                  {g}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <EndpointGroupCheckboxes
+            groups={endpointGroups}
+            value={d.allowedEndpoints}
+            onChange={(allowedEndpoints) => set({ allowedEndpoints })}
+          />
           <div className="flex flex-wrap gap-4 text-sm text-slate-700">
             {(
               [

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { AlertTriangle, CheckCircle2, Loader2, XCircle } from 'lucide-react';
 import type { TCustomLimitsDraft, TCustomLimitsPreview, TEndpointGroup } from '@docflow/contracts';
 import { Badge } from '@/components/ui/badge';
+import { EndpointGroupCheckboxes } from '@/components/ui/endpoint-group-checkboxes';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { formatCount } from '../utils/key-display';
@@ -77,24 +78,11 @@ export function CustomLimitsEditor({
           />
         </div>
       </div>
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-700">Allowed endpoints</legend>
-        <div className="mt-2 flex flex-wrap gap-3">
-          {endpointGroups.map((g) => (
-            <label key={g} className="flex items-center gap-1.5 text-sm text-slate-700">
-              <input
-                type="checkbox"
-                className="h-4 w-4 accent-indigo-600"
-                checked={endpoints.includes(g)}
-                onChange={(e) =>
-                  set({ allowedEndpoints: e.target.checked ? [...endpoints, g] : endpoints.filter((x) => x !== g) })
-                }
-              />
-              {g}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <EndpointGroupCheckboxes
+        groups={endpointGroups}
+        value={endpoints}
+        onChange={(allowedEndpoints) => set({ allowedEndpoints })}
+      />
     </div>
   );
 }
