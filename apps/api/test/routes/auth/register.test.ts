@@ -33,7 +33,8 @@ describe('POST /api/v1/auth/register', () => {
         company: 'Analytical Engines',
         role: 'user',
         email_verified_at: null,
-        registration_source: 'web',
+        // A direct API call (no X-DocFlow-Client: dashboard): the user signed up through the API.
+        registration_source: 'api',
       });
       const mails = mailsTo(t, 'ada.mixed@example.com');
       expect(mails).toHaveLength(1);
