@@ -29,13 +29,16 @@ const RUNS = Number(process.env.HOSTILE_RUNS ?? 3);
  */
 const knownFindings: Array<{ route: RegExp; input: RegExp; status: number; cause: string }> = [
   {
-    route: /^\/api\/v1\/(pdf\/(to-images|compress|to-pdfa|repair)|ocr\/(extract|enhanced|searchable-pdf))$/,
+    route:
+      /^\/api\/v1\/(pdf\/(to-images|compress|to-pdfa|repair|analyze|extract-text)|ocr\/(extract|enhanced|searchable-pdf|analyze-quality))$/,
     input: /PDF flate bomb/,
     status: 504,
     cause:
       'a page whose one content stream inflates to 300 MB of text operators is rendered (pdftoppm) or rewritten ' +
       '(Ghostscript, once qpdf has cleaned the file) until the deadline: no bound on a page content size before ' +
-      'rendering (core/modules/poppler, core/modules/ghostscript, core/ocr)',
+      'rendering (core/modules/poppler, core/modules/ghostscript, core/ocr); on a loaded machine the routes that ' +
+      'only read the file (analyze, extract-text, analyze-quality) reach the deadline on it too, once pdf-scan has ' +
+      'given up at its 64 MB inflate budget and a tool reads the whole stream',
   },
 ];
 const known = (route: string, req: HostileRequest, status: number) =>
