@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { chromiumRoutes } from './chromium';
 import { gotenbergErrorHandler } from './errors';
 import { healthVersionRoutes } from './health-version';
 import { libreOfficeRoutes } from './libreoffice';
@@ -39,5 +38,4 @@ export async function gotenbergRoutes(app: FastifyInstance): Promise<void> {
   healthVersionRoutes(app);
   pdfEnginesRoutes(app);
   libreOfficeRoutes(app);
-  chromiumRoutes(app);
 }
