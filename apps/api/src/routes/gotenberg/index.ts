@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { gotenbergErrorHandler } from './errors';
 import { healthVersionRoutes } from './health-version';
-import { libreOfficeRoutes } from './libreoffice';
 import { pdfEnginesRoutes } from './pdfengines';
 
 /**
@@ -37,5 +36,4 @@ export async function gotenbergRoutes(app: FastifyInstance): Promise<void> {
   });
   healthVersionRoutes(app);
   pdfEnginesRoutes(app);
-  libreOfficeRoutes(app);
 }
