@@ -25,6 +25,7 @@ import { jobOwner } from './plugins/job-owner';
 import { healthRoutes } from './routes/health';
 import { metricsPlugin } from './plugins/metrics';
 import { v1Routes } from './routes/v1/index';
+import { gotenbergRoutes } from './routes/gotenberg/index';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,6 +113,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes);
   await app.register(metricsPlugin);
   await app.register(v1Routes, { prefix: '/api/v1' });
+  await app.register(gotenbergRoutes, { prefix: '/gotenberg' }); // the Gotenberg 8 compatible API (issue 14)
   await serveWeb(app, config.WEB_DIST ? path.resolve(config.WEB_DIST) : defaultWebDist);
   return app;
 }

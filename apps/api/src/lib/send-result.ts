@@ -86,18 +86,22 @@ function meter(request: FastifyRequest, bytesOut: number, pages?: number): void 
   if (pages !== undefined && request.usage.pages === undefined) request.usage.pages = pages;
 }
 
-/** One file: streamed, or as JSON with base64. */
+/**
+ * One file: streamed, or as JSON with base64. `json: false` always streams it (the Gotenberg-compatible routes: its
+ * clients may send Accept: application/json and still expect the file).
+ */
 export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
   file: ResultFile,
   headers: Record<string, string | number> = {},
+  opts: { json?: boolean } = {},
 ): Promise<FastifyReply> {
   const size = (await stat(file.path)).size;
   meter(request, size, file.pages);
   reply.headers(headers);
   stampTime(reply);
-  if (wantsJson(request)) {
+  if (opts.json ?? wantsJson(request)) {
     if (size > MAX_JSON_FILE_BYTES) {
       throw new AppError(
         'PAYLOAD_TOO_LARGE',
@@ -150,7 +154,7 @@ export async function sendZip(
   reply: FastifyReply,
   files: Array<{ path: string; name: string }>,
   zipName: string,
-  opts: { pages?: number; headers?: Record<string, string | number>; inMemoryBytes?: number } = {},
+  opts: { pages?: number; headers?: Record<string, string | number>; inMemoryBytes?: number; json?: boolean } = {},
 ): Promise<FastifyReply> {
   const zip = new yazl.ZipFile();
   const names = uniqueNames(files.map((f) => f.name));
@@ -173,7 +177,7 @@ export async function sendZip(
   const finalSize = await new Promise<number>((resolve) => end({}, resolve));
   reply.headers({ 'X-File-Count': files.length, ...opts.headers });
   stampTime(reply);
-  if (wantsJson(request)) {
+  if (opts.json ?? wantsJson(request)) {
     const chunks: Buffer[] = [];
     let total = 0;
     for await (const c of zip.outputStream as AsyncIterable<Buffer>) {

@@ -31,13 +31,20 @@ declare module 'fastify' {
   }
 }
 
-function presentedKey(request: FastifyRequest): string | undefined {
+function presentedKey(request: FastifyRequest, basicAuth: boolean): string | undefined {
   const x = request.headers['x-api-key'];
   if (typeof x === 'string' && x.trim()) return x.trim();
   const auth = request.headers.authorization;
   if (auth) {
     const m = /^Bearer\s+(.+)$/i.exec(auth);
     if (m?.[1]) return m[1].trim();
+    // Basic: the key is the password, whatever the user name (Gotenberg clients only know user and password).
+    const b = basicAuth ? /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(auth) : null;
+    if (b?.[1]) {
+      const decoded = Buffer.from(b[1], 'base64').toString('utf8');
+      const password = decoded.slice(decoded.indexOf(':') + 1).trim();
+      if (decoded.includes(':') && password) return password;
+    }
   }
   return undefined;
 }
@@ -54,11 +61,13 @@ async function plugin(app: FastifyInstance, opts: ApiKeyAuthOptions) {
 
   const authenticate: onRequestHookHandler = async (request) => {
     const state = request.apiKeyState!;
-    const key = presentedKey(request);
+    const key = presentedKey(request, state.basicAuth);
     if (!key)
       throw new AppError(
         'API_KEY_REQUIRED',
-        'API key required: send it as "x-api-key: <key>" or "Authorization: Bearer <key>"',
+        state.basicAuth
+          ? 'API key required: send it as the HTTP Basic password (any user name) or as "x-api-key: <key>"'
+          : 'API key required: send it as "x-api-key: <key>" or "Authorization: Bearer <key>"',
       );
     // Anything that would need a lookup is refused while the address is over its unknown-key allowance.
     let rec = cache.cached(key);

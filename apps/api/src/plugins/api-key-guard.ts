@@ -4,7 +4,7 @@ import { apiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth';
 import { planGate } from './plan-gate';
 import { enforceRateLimits, rateLimits, refundServerFailures, type RateLimitsOptions } from './rate-limits';
 import { usageMetering, type UsageMeteringOptions } from './usage-metering';
-import type { GuardGroup, ProcessingGuardHooks } from './processing-guard';
+import type { GuardGroup, ProcessingGuardHooks, ProcessingGuardOptions } from './processing-guard';
 import type { KeyCache } from '../services/api-keys/key-cache';
 import { KeyEviction } from '../services/api-keys/key-eviction';
 import type { UnknownKeyThrottle } from '../services/api-keys/unknown-key-throttle';
@@ -54,10 +54,12 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
     return payload;
   };
 
-  app.decorate('processingGuard', (group: GuardGroup): ProcessingGuardHooks => {
+  app.decorate('processingGuard', (group: GuardGroup, opts: ProcessingGuardOptions = {}): ProcessingGuardHooks => {
     const begin: onRequestHookHandler = async (request) => {
       request.apiKeyState = {
         group,
+        basicAuth: opts.basicAuth === true,
+        meterAs: opts.meterAs ?? null,
         rec: null,
         context: null,
         decision: null,

@@ -46,6 +46,10 @@ export interface UsageFacts {
  */
 export interface ApiKeyState {
   group: GuardGroup;
+  /** The key may also come as an HTTP Basic password (the Gotenberg-compatible routes: its clients send Basic auth). */
+  basicAuth: boolean;
+  /** The endpoint the call is metered as, when not its own path (a Gotenberg route counts as its DocFlow endpoint). */
+  meterAs: string | null;
   rec: KeyRecord | null;
   /** The key's plan and limits, once the plan gate let the call through. */
   context: ApiKeyContext | null;
@@ -55,6 +59,12 @@ export interface ApiKeyState {
   /** The call was counted, then given back because the server failed it (5xx). */
   refunded: boolean;
   errorCode: string | null;
+}
+
+/** How a route family differs at the guard; the DocFlow routes take the defaults. */
+export interface ProcessingGuardOptions {
+  basicAuth?: boolean;
+  meterAs?: string;
 }
 
 /** Route-level hooks that put a processing route behind API-key auth, plan gate, limits and metering. */
@@ -74,6 +84,6 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** `app.get(path, { ...app.processingGuard('pdf'), schema }, handler)`. */
-    processingGuard(group: GuardGroup): ProcessingGuardHooks;
+    processingGuard(group: GuardGroup, opts?: ProcessingGuardOptions): ProcessingGuardHooks;
   }
 }

@@ -50,7 +50,7 @@ async function plugin(app: FastifyInstance, opts: UsageMeteringOptions) {
     meter.record({
       keyId: state.rec.keyId,
       userId: state.rec.userId,
-      endpoint: route.replace(/^\/api\/v1/, '') || '/',
+      endpoint: state.meterAs ?? (route.replace(/^\/api\/v1/, '') || '/'),
       group: state.group === ANY_GROUP ? 'system' : state.group,
       method: request.method,
       statusCode: reply.statusCode,

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { baseName, mimeOf, sendFile, sendZip } from '../../lib/send-result';
+
+/** One file a Gotenberg route answers, with the name Gotenberg gives it (inside a zip, or when no name is asked). */
+export interface NamedFile {
+  path: string;
+  name: string;
+  pages?: number;
+}
+
+/** A fresh Gotenberg-style name: conversions and merges are named by a UUID unless the client names them. */
+export const uuidName = (ext = '.pdf') => `${randomUUID()}${ext}`;
+
+/** The name asked with `Gotenberg-Output-Filename` (Gotenberg appends the extension), made safe. */
+function askedName(request: FastifyRequest): string | undefined {
+  const v = request.headers['gotenberg-output-filename'];
+  if (typeof v !== 'string' || !v.trim()) return undefined;
+  return baseName(`${v.trim()}.x`, '') || undefined;
+}
+
+/**
+ * Gotenberg's answer: one output as itself, several as a zip of their names; the download named by
+ * Gotenberg-Output-Filename, or else after the output (one) or a UUID (zip). Always the file, whatever Accept says.
+ */
+export function sendOutputs(request: FastifyRequest, reply: FastifyReply, outputs: NamedFile[]) {
+  const asked = askedName(request);
+  const pages = outputs.reduce((n, o) => n + (o.pages ?? 0), 0) || undefined;
+  if (outputs.length === 1) {
+    const o = outputs[0]!;
+    const ext = path.extname(o.name) || '.pdf';
+    const fileName = asked ? `${asked}${ext}` : o.name;
+    return sendFile(request, reply, { path: o.path, fileName, mimeType: mimeOf(fileName), pages }, {}, { json: false });
+  }
+  const entries = outputs.map((o) => ({ path: o.path, name: o.name }));
+  return sendZip(request, reply, entries, `${asked ?? randomUUID()}.zip`, { pages, json: false });
+}

@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import * as ops from '../../core/pdf/operations';
+import {
+  checkCompatible,
+  finish,
+  gotenbergMetadata,
+  readEncrypt,
+  readMetadata,
+  readPdfFormats,
+  readSplit,
+  type Finishing,
+} from './finishing';
+import { invalidForm, type GotenbergForm } from './form';
+import { uuidName, type NamedFile } from './output';
+import { gotenbergRoute, type GotenbergContext } from './route';
+
+/**
+ * Gotenberg's /forms/pdfengines routes on DocFlow's PDF operations, each counted and metered as the DocFlow PDF
+ * endpoint doing the same work. Every route takes one or more PDFs (Gotenberg's order: by name, numbers first); one
+ * output is answered as itself, several as a zip.
+ */
+
+const pdfs = { min: 1, max: 20, extensions: ['.pdf'] };
+
+/** The uploads checked and opened, each output named after its upload (Gotenberg works on them in place). */
+async function preparedInputs(ctx: GotenbergContext): Promise<Array<{ input: ops.PreparedPdf; name: string }>> {
+  const inputs = await Promise.all(ctx.files.map((f) => ctx.prepare(f)));
+  return inputs.map((input, i) => ({ input, name: ctx.files[i]!.filename }));
+}
+
+const asOutputs = (list: Array<{ input: ops.PreparedPdf; name: string }>): NamedFile[] =>
+  list.map(({ input, name }) => ({ path: input.path, name, pages: input.pages }));
+
+/** Read the form's finishing fields, then refuse the form if anything in it is wrong or unknown. */
+function checked(form: GotenbergForm, f: Finishing): Finishing {
+  form.check();
+  checkCompatible(f);
+  return f;
+}
+
+export function pdfEnginesRoutes(app: FastifyInstance): void {
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/merge',
+    meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
+    files: pdfs,
+    async handler(ctx) {
+      const f = checked(ctx.form, {
+        flatten: ctx.form.bool('flatten', false),
+        pdfa: readPdfFormats(ctx.form),
+        metadata: readMetadata(ctx.form, false),
+        encrypt: readEncrypt(ctx.form, false),
+      });
+      const inputs = await Promise.all(ctx.files.map((file) => ctx.prepare(file)));
+      // One file is its own merge, as in Gotenberg.
+      const merged = inputs.length === 1 ? inputs[0]! : await ops.mergePdfs(ctx.job, inputs);
+      return finish(ctx.job, [{ path: merged.path, name: uuidName(), pages: merged.pages }], f);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/split',
+    meterAs: { group: 'pdf', endpoint: '/pdf/split' },
+    files: pdfs,
+    async handler(ctx) {
+      const f = checked(ctx.form, {
+        split: readSplit(ctx.form, true),
+        flatten: ctx.form.bool('flatten', false),
+        pdfa: readPdfFormats(ctx.form),
+        metadata: readMetadata(ctx.form, false),
+        encrypt: readEncrypt(ctx.form, false),
+      });
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/flatten',
+    meterAs: { group: 'pdf', endpoint: '/pdf/flatten' },
+    files: pdfs,
+    async handler(ctx) {
+      ctx.form.check();
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { flatten: true });
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/convert',
+    meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
+    files: pdfs,
+    async handler(ctx) {
+      const pdfa = readPdfFormats(ctx.form);
+      ctx.form.check();
+      if (!pdfa) throw invalidForm("either 'pdfa' or 'pdfua' form fields must be provided");
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { pdfa });
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/metadata/read',
+    meterAs: { group: 'pdf', endpoint: '/pdf/metadata' },
+    files: pdfs,
+    async handler(ctx) {
+      ctx.form.check();
+      const read = await Promise.all(
+        (await preparedInputs(ctx)).map(async ({ input, name }) => {
+          const m = await ops.readMetadata(ctx.job, input);
+          return [name, gotenbergMetadata(m)] as const;
+        }),
+      );
+      return { json: Object.fromEntries(read) };
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/metadata/write',
+    meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
+    files: pdfs,
+    async handler(ctx) {
+      const f = checked(ctx.form, { metadata: readMetadata(ctx.form, true) });
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/encrypt',
+    meterAs: { group: 'pdf', endpoint: '/pdf/protect' },
+    files: pdfs,
+    async handler(ctx) {
+      const f = checked(ctx.form, { encrypt: readEncrypt(ctx.form, true) });
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
+    },
+  });
+}

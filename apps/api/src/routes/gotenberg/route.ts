@@ -1,0 +1,101 @@
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TEndpointGroup } from '@docflow/contracts';
+import { receiveUpload, type UploadedFile } from '../../lib/uploads';
+import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
+import { EngineError } from '../../core/errors';
+import { requestSignal } from '../../plugins/processing-routes';
+import { GotenbergForm, invalidForm } from './form';
+import { sendOutputs, type NamedFile } from './output';
+
+/**
+ * A Gotenberg-compatible route as a value (Gotenberg's own `api.Route`): its path, the DocFlow endpoint it is
+ * counted and metered as, the files it takes, and a handler that reads the form and returns its outputs. Around the
+ * handler: the processing guard (the key as x-api-key or Basic password, plan, limits, metering), the upload with the
+ * plan's caps, Gotenberg's file order, and the answer (one file, a zip, or JSON).
+ */
+
+export interface GotenbergContext {
+  request: FastifyRequest;
+  form: GotenbergForm;
+  /** The uploaded files in Gotenberg's order: by name, numbers first (1_a.pdf, 2_b.pdf, 10_c.pdf). */
+  files: UploadedFile[];
+  job: PdfJob;
+  /** Check, count (against the plan) and open one uploaded PDF; its pages go to the usage meter. */
+  prepare(file: UploadedFile): Promise<PreparedPdf>;
+}
+
+export interface GotenbergRouteSpec {
+  path: string;
+  /** The DocFlow endpoint this route is counted and metered as, and its group (the key's plan must include it). */
+  meterAs: { group: TEndpointGroup; endpoint: string };
+  files: {
+    min: number;
+    max: number;
+    /** Extensions taken (lower case, with the dot); other files are refused by name. Absent: any file. */
+    extensions?: string[];
+  };
+  handler(ctx: GotenbergContext): Promise<NamedFile[] | { json: unknown }>;
+}
+
+/** Without a key context (never in production: the guard sets it) this bound applies. */
+const FALLBACK_MAX_FILE = 50 * 1_048_576;
+
+const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
+
+export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): void {
+  app.route({
+    method: 'POST',
+    url: spec.path,
+    ...app.processingGuard(spec.meterAs.group, { basicAuth: true, meterAs: spec.meterAs.endpoint }),
+    schema: { hide: true },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const limits = request.apiKey?.limits;
+      const upload = await receiveUpload(request, {
+        maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE,
+        maxFiles: spec.files.max,
+        fileFields: ['files'],
+      });
+      request.usage.bytesIn = upload.files.reduce((n, f) => n + f.size, 0);
+      const files = [...upload.files].sort((a, b) => byName.compare(a.filename, b.filename));
+      const { extensions } = spec.files;
+      if (extensions) {
+        const other = files.find((f) => !extensions.includes(path.extname(f.filename).toLowerCase()));
+        if (other)
+          throw invalidForm(
+            `form file '${other.filename}' has an extension this route does not take (${extensions.join(', ')})`,
+          );
+      }
+      if (files.length < spec.files.min)
+        throw invalidForm(
+          `no form file found for extensions: [${(extensions ?? ['any']).join(' ')}] (send at least ${spec.files.min} in 'files')`,
+        );
+      const job = await createJob(app.engines, await request.workspace(), {
+        signal: requestSignal(reply),
+        maxPages: limits?.maxPagesPerPdf ?? null,
+        render: request.apiKey?.processing,
+      });
+      let pages = 0;
+      const ctx: GotenbergContext = {
+        request,
+        form: new GotenbergForm(upload.fields),
+        files,
+        job,
+        async prepare(file) {
+          try {
+            const p = await preparePdf(job, file, { label: `'${file.filename}'` });
+            pages += p.pages;
+            request.usage.pages = pages;
+            return p;
+          } catch (err) {
+            if (err instanceof EngineError && err.code === 'PAGE_LIMIT_EXCEEDED') request.usage.pages = pages;
+            throw err;
+          }
+        },
+      };
+      const result = await spec.handler(ctx);
+      if (Array.isArray(result)) return sendOutputs(request, reply, result);
+      return reply.type('application/json').send(result.json);
+    },
+  });
+}
