@@ -1,3 +1,4 @@
+import { EngineError } from '../../core/errors';
 import { AppError } from '../../lib/app-error';
 
 /**
@@ -130,3 +131,19 @@ export const isFalse = (v: string) => falseWords.has(v);
 export const isTrue = (v: string) => trueWords.has(v);
 export const isZeroDuration = (v: string) => /^\s*0+(\.0+)?(ns|us|µs|ms|s|m|h)?\s*$/.test(v);
 export const isEmptyJson = (v: string) => /^\s*(\[\s*\]|\{\s*\})\s*$/.test(v);
+
+/**
+ * The core names the fields of its own API in its messages ("pageRange: …"); a Gotenberg client sent another name
+ * ("nativePageRanges"), which the message must name instead.
+ */
+export async function asGotenbergField<T>(work: Promise<T>, docflowName: string, gotenbergName: string): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof EngineError && err.message.startsWith(`${docflowName}:`)) {
+      const message = `Invalid form data: form field '${gotenbergName}' is invalid:${err.message.slice(docflowName.length + 1)}`;
+      throw new EngineError(err.code, message, { details: { field: gotenbergName } });
+    }
+    throw err;
+  }
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { gotenbergErrorHandler } from './errors';
 import { healthVersionRoutes } from './health-version';
+import { libreOfficeRoutes } from './libreoffice';
 import { pdfEnginesRoutes } from './pdfengines';
 
 /**
@@ -36,4 +37,5 @@ export async function gotenbergRoutes(app: FastifyInstance): Promise<void> {
   });
   healthVersionRoutes(app);
   pdfEnginesRoutes(app);
+  libreOfficeRoutes(app);
 }

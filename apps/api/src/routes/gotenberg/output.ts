@@ -13,6 +13,15 @@ export interface NamedFile {
 /** A fresh Gotenberg-style name: conversions and merges are named by a UUID unless the client names them. */
 export const uuidName = (ext = '.pdf') => `${randomUUID()}${ext}`;
 
+/**
+ * A conversion's outputs as Gotenberg names them: one (not split) by a UUID, several after their sources
+ * ("report.docx.pdf"), split parts after what was split ("report.docx_0.pdf").
+ */
+export function conversionOutputs(outputs: NamedFile[], opts: { split?: unknown }): NamedFile[] {
+  if (outputs.length === 1 && !opts.split) return [{ ...outputs[0]!, name: uuidName() }];
+  return outputs;
+}
+
 /** The name asked with `Gotenberg-Output-Filename` (Gotenberg appends the extension), made safe. */
 function askedName(request: FastifyRequest): string | undefined {
   const v = request.headers['gotenberg-output-filename'];

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { testDocument } from '../../fixtures/documents';
+import { pageCount, pagesText, run } from '../../fixtures/pdfs';
+import { infoOf } from '../../fixtures/metadata-pdfs';
+import { saveBody, unzip } from '../../fixtures/results';
+import { gotenbergAppForSuite, pdfFile } from './gotenberg-api';
+
+/**
+ * /gotenberg/forms/libreoffice/convert as Gotenberg's documentation calls it (`--form files=@document.docx`), on the
+ * real LibreOffice pool; outputs read back with poppler.
+ */
+const api = gotenbergAppForSuite();
+
+type Res = { statusCode: number; rawPayload: Buffer; body: string; headers: Record<string, unknown> };
+const ok = (res: Res, type: string) => {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toBe(type);
+  return res.rawPayload;
+};
+const docx = async (name: 'page_1.docx' | 'page_2.docx' | 'pages_3.docx' | 'protected_page_1.docx') =>
+  pdfFile(await testDocument(name), name);
+const texts = (file: string) => pagesText(file).map((t) => t.trim());
+
+describe('POST /forms/libreoffice/convert', () => {
+  it('200: one DOCX to one PDF, named by a UUID or by Gotenberg-Output-Filename', async () => {
+    const res = await api.gotenberg('/forms/libreoffice/convert', {}, [await docx('pages_3.docx')]);
+    const file = saveBody(ok(res, 'application/pdf'));
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[0-9a-f-]{36}\.pdf"$/);
+    expect(texts(file)).toEqual(['Page 1', 'Page 2', 'Page 3']);
+    const named = await api.gotenberg('/forms/libreoffice/convert', {}, [await docx('page_1.docx')], {
+      authorization: api.basic,
+      'gotenberg-output-filename': 'foo',
+    });
+    expect(named.headers['content-disposition']).toBe('attachment; filename="foo.pdf"');
+  });
+
+  it('200: two files answer a zip of "<name>.pdf"; merge=true answers one PDF in name order', async () => {
+    const zip = unzip(
+      ok(
+        await api.gotenberg('/forms/libreoffice/convert', {}, [await docx('page_2.docx'), await docx('page_1.docx')]),
+        'application/zip',
+      ),
+    );
+    expect(zip.names).toEqual(['page_1.docx.pdf', 'page_2.docx.pdf']);
+    expect(zip.paths.map((p) => texts(p))).toEqual([['Page 1'], ['Page 2']]);
+    const merged = saveBody(
+      ok(
+        await api.gotenberg('/forms/libreoffice/convert', { merge: 'true' }, [
+          await docx('page_2.docx'),
+          await docx('page_1.docx'),
+        ]),
+        'application/pdf',
+      ),
+    );
+    expect(texts(merged)).toEqual(['Page 1', 'Page 2']);
+  });
+
+  it('200: nativePageRanges, pdfa and metadata; splitMode intervals answers "<name>_0.pdf"…', async () => {
+    const file = saveBody(
+      ok(
+        await api.gotenberg(
+          '/forms/libreoffice/convert',
+          { nativePageRanges: '2-3', pdfa: 'PDF/A-2b', metadata: JSON.stringify({ Title: 'Converted' }) },
+          [await docx('pages_3.docx')],
+        ),
+        'application/pdf',
+      ),
+    );
+    expect(texts(file)).toEqual(['Page 2', 'Page 3']);
+    expect(run('pdfinfo', ['-meta', file])).toMatch(/pdfaid:part(>|=['"])2/);
+    expect(infoOf(file).Title).toBe('Converted');
+    const zip = unzip(
+      ok(
+        await api.gotenberg('/forms/libreoffice/convert', { splitMode: 'intervals', splitSpan: '2' }, [
+          await docx('pages_3.docx'),
+        ]),
+        'application/zip',
+      ),
+    );
+    expect(zip.names).toEqual(['pages_3.docx_0.pdf', 'pages_3.docx_1.pdf']);
+    expect(zip.paths.map((p) => pageCount(p))).toEqual([2, 1]);
+  });
+
+  it('200: a protected document with its password; encrypted output with userPassword', async () => {
+    const file = saveBody(
+      ok(
+        await api.gotenberg('/forms/libreoffice/convert', { password: 'foo', userPassword: 'secret' }, [
+          await docx('protected_page_1.docx'),
+        ]),
+        'application/pdf',
+      ),
+    );
+    expect(() => run('pdftotext', [file, '-'])).toThrow();
+    expect(pagesText(file, 'secret')[0]).toContain('Page 1');
+  });
+
+  it('400: bad page ranges and unsupported export options are named; an image is not for LibreOffice', async () => {
+    const range = await api.gotenberg('/forms/libreoffice/convert', { nativePageRanges: '9' }, [
+      await docx('page_1.docx'),
+    ]);
+    expect(range.statusCode).toBe(400);
+    expect(range.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    expect(range.body).toContain("form field 'nativePageRanges' is invalid");
+    const lossless = await api.gotenberg(
+      '/forms/libreoffice/convert',
+      { losslessImageCompression: 'true', exportBookmarks: 'true', quality: '90' },
+      [await docx('page_1.docx')],
+    );
+    expect(lossless.statusCode).toBe(400);
+    expect(lossless.body).toContain("form field 'losslessImageCompression' is not supported by DocFlow");
+    // Gotenberg's defaults are accepted (some clients send every field).
+    expect(lossless.body).not.toContain('exportBookmarks');
+    expect(lossless.body).not.toContain('quality');
+    const png = await api.gotenberg('/forms/libreoffice/convert', {}, [
+      { content: await testDocument('watermark.png'), filename: 'image.png', contentType: 'image/png' },
+    ]);
+    expect(png.statusCode).toBe(400);
+    expect(png.body).toContain("'image.png' is a PNG file");
+    const landscape = await api.gotenberg('/forms/libreoffice/convert', { landscape: 'true' }, [
+      await docx('page_1.docx'),
+    ]);
+    expect(landscape.statusCode).toBe(400);
+    expect(landscape.body).toContain("'landscape'");
+  });
+
+  it('metered as /conversion/auto-to-pdf', async () => {
+    const trace = `lo-trace-${Date.now()}`;
+    const res = await api.gotenberg('/forms/libreoffice/convert', {}, [await docx('page_1.docx')], {
+      authorization: api.basic,
+      'gotenberg-trace': trace,
+    });
+    expect(res.statusCode).toBe(200);
+    let rows: Array<{ endpoint: string; endpoint_group: string; pages: number }> = [];
+    for (let i = 0; i < 40 && rows.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      await api.t.app.apiKeyGuard.meter.flush();
+      rows = await api.t.database.sql.query(
+        'select endpoint, endpoint_group, pages from usage_events where request_id = $1',
+        [trace],
+      );
+    }
+    expect(rows).toEqual([{ endpoint: '/conversion/auto-to-pdf', endpoint_group: 'conversion', pages: 1 }]);
+  });
+});
