@@ -292,6 +292,12 @@ export interface PrintOptions {
   printBackground: boolean;
   /** 0.1-2 */
   scale: number;
+  /** The page's own CSS `@page { size }` wins over paperWidth/paperHeight (default false). */
+  preferCssPageSize?: boolean;
+  /** The CSS media type the page is printed with (default print). */
+  emulatedMediaType?: 'print' | 'screen';
+  /** Milliseconds to wait once the page has loaded, before printing (for late scripts); within the render's deadline. */
+  waitDelayMs?: number;
 }
 /** What the caller's plan allows a render (plans/processing): scripts, and a deadline under the engine's own. */
 export interface RenderLimits {

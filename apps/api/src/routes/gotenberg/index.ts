@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { chromiumRoutes } from './chromium';
 import { gotenbergErrorHandler } from './errors';
 import { healthVersionRoutes } from './health-version';
 import { libreOfficeRoutes } from './libreoffice';
@@ -38,4 +39,5 @@ export async function gotenbergRoutes(app: FastifyInstance): Promise<void> {
   healthVersionRoutes(app);
   pdfEnginesRoutes(app);
   libreOfficeRoutes(app);
+  chromiumRoutes(app);
 }

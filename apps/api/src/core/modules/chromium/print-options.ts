@@ -8,8 +8,8 @@ const inches = (n: number) => `${n}in`;
 
 /**
  * PrintOptions as page.pdf takes them. The paper size is the caller's: a stylesheet's `@page { size }` does not
- * override it (preferCSSPageSize false), so `paperSize` and `landscape` mean the same for every document; `@page`
- * margins and page breaks still apply.
+ * override it unless asked (preferCssPageSize), so `paperSize` and `landscape` mean the same for every document;
+ * `@page` margins and page breaks still apply.
  */
 export function toPdfOptions(p: PrintOptions, output: string): PdfOptions {
   const positive = (field: string, v: number, max: number) => {
@@ -34,7 +34,7 @@ export function toPdfOptions(p: PrintOptions, output: string): PdfOptions {
     printBackground: p.printBackground,
     scale: p.scale,
     margin: { top: inches(m.top), right: inches(m.right), bottom: inches(m.bottom), left: inches(m.left) },
-    preferCSSPageSize: false,
+    preferCSSPageSize: p.preferCssPageSize ?? false,
     outline: false,
     tagged: true,
   };

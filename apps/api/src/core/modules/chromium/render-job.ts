@@ -134,6 +134,10 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       );
     }
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    // page.pdf prints with the print media type unless the screen one is emulated first.
+    if (job.print.emulatedMediaType === 'screen') await page.emulateMedia({ media: 'screen' });
+    const delay = job.print.waitDelayMs ?? 0;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay)); // bounded by the job's deadline (the race below)
     await page.pdf(pdfOptions);
   })();
   // Past a stop, `work` fails as the context closes under it; that failure is expected and already answered.

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testFolder } from '../../fixtures/documents';
+import { pageCount, pagesText, run } from '../../fixtures/pdfs';
+import { saveBody } from '../../fixtures/results';
+import type { FormFile } from '../../fixtures/multipart';
+import { gotenbergAppForSuite } from './gotenberg-api';
+
+/**
+ * /gotenberg/forms/chromium/convert/{html,url,markdown} as Gotenberg's documentation calls them
+ * (`--form files=@index.html`), on the real Chromium; outputs read back with poppler.
+ */
+const api = gotenbergAppForSuite();
+
+type Res = { statusCode: number; rawPayload: Buffer; body: string; headers: Record<string, unknown> };
+const pdfOf = (res: Res) => {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toBe('application/pdf');
+  return saveBody(res.rawPayload);
+};
+const pageSize = (f: string) =>
+  /Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+)/
+    .exec(run('pdfinfo', ['-f', '1', '-l', '1', f]))!
+    .slice(1)
+    .map(Number) as [number, number];
+const near = (got: [number, number], want: [number, number]) =>
+  expect(Math.abs(got[0] - want[0]) < 1.5 && Math.abs(got[1] - want[1]) < 1.5, `${got} ≈ ${want}`).toBe(true);
+const folderFiles = async (folder: Parameters<typeof testFolder>[0], names: string[]): Promise<FormFile[]> => {
+  const dir = await testFolder(folder);
+  return names.map((n) => ({ content: path.join(dir, n), filename: n, contentType: 'text/html' }));
+};
+const indexHtml = (html: string): FormFile => ({
+  content: Buffer.from(html),
+  filename: 'index.html',
+  contentType: 'text/html',
+});
+
+describe('POST /forms/chromium/convert/html', () => {
+  it('200: index.html and its asset, on Letter paper by default (Gotenberg 8.5 x 11 in)', async () => {
+    const file = pdfOf(
+      await api.gotenberg(
+        '/forms/chromium/convert/html',
+        {},
+        await folderFiles('html-with-asset', ['index.html', 'image.png']),
+      ),
+    );
+    expect(pagesText(file)[0]).toContain('Asset test');
+    expect(run('pdfimages', ['-list', file]).trim().split('\n').slice(2)).toHaveLength(1);
+    near(pageSize(file), [612, 792]);
+  });
+
+  it('200: paper size in units, landscape; print media by default, screen when emulated', async () => {
+    const files = await folderFiles('feature-rich-html', ['index.html']);
+    const a4 = pdfOf(
+      await api.gotenberg(
+        '/forms/chromium/convert/html',
+        { paperWidth: '210mm', paperHeight: '297mm', landscape: 'true' },
+        files,
+      ),
+    );
+    near(pageSize(a4), [841.9, 595.3]);
+    expect(pagesText(a4)[0]).toContain("Emulated media type is 'print'.");
+    const screen = pdfOf(await api.gotenberg('/forms/chromium/convert/html', { emulatedMediaType: 'screen' }, files));
+    expect(pagesText(screen)[0]).toContain("Emulated media type is 'screen'.");
+    expect(pagesText(screen)[0]).not.toContain("Emulated media type is 'print'.");
+  });
+
+  it("200: preferCssPageSize takes the page's @page size; waitDelay lets a late script finish", async () => {
+    const sized = indexHtml('<!doctype html><style>@page { size: 4in 6in }</style><p>Postcard</p>');
+    near(pageSize(pdfOf(await api.gotenberg('/forms/chromium/convert/html', {}, [sized]))), [612, 792]);
+    near(
+      pageSize(pdfOf(await api.gotenberg('/forms/chromium/convert/html', { preferCssPageSize: 'true' }, [sized]))),
+      [288, 432],
+    );
+    const late = indexHtml(
+      '<!doctype html><p id="t">Early</p><script>setTimeout(() => { document.getElementById("t").textContent = "Late"; }, 400)</script>',
+    );
+    const waited = pdfOf(await api.gotenberg('/forms/chromium/convert/html', { waitDelay: '1s' }, [late]));
+    expect(pagesText(waited)[0]).toContain('Late');
+  });
+
+  it('400: no index.html; header.html, cookies and an unknown field are named', async () => {
+    const none = await api.gotenberg('/forms/chromium/convert/html', {}, [
+      { content: Buffer.from('<p>x</p>'), filename: 'page.html', contentType: 'text/html' },
+    ]);
+    expect(none.statusCode).toBe(400);
+    expect(none.body).toContain("form file 'index.html' is required");
+    const header = await api.gotenberg('/forms/chromium/convert/html', {}, [
+      indexHtml('<p>x</p>'),
+      { content: Buffer.from('<p>h</p>'), filename: 'header.html', contentType: 'text/html' },
+    ]);
+    expect(header.statusCode).toBe(400);
+    expect(header.body).toContain("'header.html'");
+    const fields = await api.gotenberg(
+      '/forms/chromium/convert/html',
+      { cookies: '[{"name":"a","value":"b","domain":"example.com"}]', paperFormat: 'A4', scale: '3' },
+      [indexHtml('<p>x</p>')],
+    );
+    expect(fields.statusCode).toBe(400);
+    expect(fields.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    expect(fields.body).toContain("form field 'cookies' is not supported by DocFlow");
+    expect(fields.body).toContain("form field 'paperFormat' is not supported by DocFlow on this route");
+    expect(fields.body).toContain("form field 'scale' is invalid (got '3')");
+  });
+});
+
+describe('POST /forms/chromium/convert/markdown', () => {
+  it('200: the Gotenberg template with three Markdown files; nativePageRanges keeps pages 2-3', async () => {
+    const files = await folderFiles('pages-3-markdown', ['index.html', 'page_1.md', 'page_2.md', 'page_3.md']);
+    const all = pdfOf(await api.gotenberg('/forms/chromium/convert/markdown', {}, files));
+    expect(pageCount(all)).toBe(3);
+    const some = pdfOf(await api.gotenberg('/forms/chromium/convert/markdown', { nativePageRanges: '2-3' }, files));
+    expect(pagesText(some).map((t) => t.trim())).toEqual(['Page 2', 'Page 3']);
+    const beyond = await api.gotenberg('/forms/chromium/convert/markdown', { nativePageRanges: '5' }, files);
+    expect(beyond.statusCode).toBe(400);
+    expect(beyond.body).toContain("form field 'nativePageRanges' is invalid");
+  });
+});
+
+describe('POST /forms/chromium/convert/url', () => {
+  it('403: a private address is refused, as on /conversion/url-to-pdf; 400 without url', async () => {
+    const res = await api.gotenberg('/forms/chromium/convert/url', { url: 'http://127.0.0.1:9/' });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    const none = await api.gotenberg('/forms/chromium/convert/url', {});
+    expect(none.statusCode).toBe(400);
+    expect(none.body).toContain("form field 'url' is required");
+  });
+});
