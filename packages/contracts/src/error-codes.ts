@@ -42,6 +42,8 @@ export const errorStatus = {
   PASSWORD_REQUIRED: 422,
   WRONG_PASSWORD: 422,
   PAGE_LIMIT_EXCEEDED: 422,
+  /** A PDF whose pages decode to more drawing instructions than the server reads (a decompression bomb). */
+  PDF_CONTENT_TOO_LARGE: 422,
   KEY_LIMIT_REACHED: 422,
   PLAN_NOT_OWNED: 422,
   TOO_MANY_ATTEMPTS: 429,

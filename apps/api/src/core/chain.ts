@@ -29,6 +29,7 @@ const STOP: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>([
   'PASSWORD_REQUIRED',
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',
+  'PDF_CONTENT_TOO_LARGE',
   'OUTPUT_TOO_LARGE',
   'QUEUE_FULL',
   'FAIR_SHARE_EXCEEDED',

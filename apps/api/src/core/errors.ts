@@ -17,6 +17,8 @@ export const engineErrorCodes = [
   'PASSWORD_REQUIRED',
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',
+  /** A PDF whose pages' content decodes to more than the server reads (a flate bomb): pdf-scan/limits.ts. */
+  'PDF_CONTENT_TOO_LARGE',
   'OUTPUT_TOO_LARGE',
   'TIMEOUT',
   'QUEUE_FULL',

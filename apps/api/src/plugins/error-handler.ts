@@ -20,6 +20,7 @@ const engineCodes: Record<EngineErrorCode, TErrorCode> = {
   PASSWORD_REQUIRED: 'PASSWORD_REQUIRED',
   WRONG_PASSWORD: 'WRONG_PASSWORD',
   PAGE_LIMIT_EXCEEDED: 'PAGE_LIMIT_EXCEEDED',
+  PDF_CONTENT_TOO_LARGE: 'PDF_CONTENT_TOO_LARGE',
   TIMEOUT: 'TIMEOUT',
   QUEUE_FULL: 'QUEUE_FULL',
   // The caller's own share of the server is full: theirs to slow down (429), not the server's overload (503).

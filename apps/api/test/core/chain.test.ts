@@ -80,6 +80,7 @@ describe('runChain', () => {
     'PASSWORD_REQUIRED',
     'WRONG_PASSWORD',
     'PAGE_LIMIT_EXCEEDED',
+    'PDF_CONTENT_TOO_LARGE',
     'QUEUE_FULL',
     'TIMEOUT',
   ] as const)('%s stops the chain at once (another engine would not do better)', async (code) => {

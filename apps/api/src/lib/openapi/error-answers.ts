@@ -52,6 +52,7 @@ const documents: TErrorCode[] = [
   'PASSWORD_REQUIRED',
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',
+  'PDF_CONTENT_TOO_LARGE',
 ];
 /** Conversions that load pages fetch URLs, and refuse private or non-public addresses. */
 const fetchesUrls: TErrorCode[] = ['URL_NOT_ALLOWED'];

@@ -112,6 +112,36 @@ export class PdfDocument {
     return os;
   }
 
+  /**
+   * Where a stream's undecoded data lies and its resolved /Filter, checked as `streamData` checks it (the data is
+   * followed by `endstream`), without reading the data: for streams only measured (content-size.ts).
+   */
+  streamExtent(s: PdfStream): { offset: number; length: number; filter: PdfValue | undefined } {
+    const length = this.resolve(s.dict.get('Length'));
+    if (typeof length !== 'number') throw giveUp('stream /Length is not an integer');
+    const end = s.dataOffset + length;
+    if (!Number.isSafeInteger(length) || length < 0 || end > this.file.size)
+      throw giveUp('stream length outside the file');
+    // A wrong /Length is a damaged file: the tools recover it by searching for endstream, this scan does not.
+    if (parseAt(this.file, end, (p) => p.keyword()) !== 'endstream') throw giveUp('stream not followed by endstream');
+    return { offset: s.dataOffset, length, filter: this.resolve(s.dict.get('Filter')) };
+  }
+
+  /** `length` bytes of the file at `offset`, in parts, read outside the cache (see RandomAccessFile.range). */
+  range(offset: number, length: number): AsyncGenerator<Buffer> {
+    return this.file.range(offset, length);
+  }
+
+  /** `length` bytes at `offset` of a file in memory (`inMemory`); of another, throws NeedBytes unless cached. */
+  bytes(offset: number, length: number): Buffer {
+    return this.file.bytes(offset, length);
+  }
+
+  /** Whether the whole file is in memory (reads never wait). */
+  get inMemory(): boolean {
+    return this.file.inMemory;
+  }
+
   /** A stream's decoded data (decoded last: nothing after it may need bytes, so a step never inflates twice). */
   private streamData(s: PdfStream): Buffer {
     const length = this.resolve(s.dict.get('Length'));

@@ -1,6 +1,6 @@
 /**
  * The dictionary entries a scan reads: trailers, xref and object stream dictionaries, the catalog, page tree nodes
- * and pages. Every other entry of a top-level dictionary is passed over unbuilt.
+ * and pages (their /Contents included). Every other entry of a top-level dictionary is passed over unbuilt.
  */
 export const scannedKeys: ReadonlySet<string> = new Set([
   // trailer and xref streams
@@ -26,4 +26,6 @@ export const scannedKeys: ReadonlySet<string> = new Set([
   'CropBox',
   'TrimBox',
   'Rotate',
+  // page content (content-size.ts)
+  'Contents',
 ]);

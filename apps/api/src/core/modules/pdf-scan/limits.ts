@@ -24,6 +24,26 @@ export const limits = {
   refHops: 32,
 } as const;
 
+/**
+ * The most decoded page content a PDF may carry to be admitted for work (core/pdf/operations/job.ts), measured by
+ * content-size.ts from each page's /Contents streams. Every tool (pdftoppm, Ghostscript, Tesseract's renders,
+ * pdftotext) reads all of a page's operators whatever they draw: a few KB of Flate data inflating to hundreds of MB
+ * holds a processing slot and a CPU until the deadline.
+ *
+ * - 32 MiB per page: the heaviest real pages (CAD drawings, dense maps, vector plots exported point by point) have
+ *   a few MB of operators, rarely 10-20; the tools get through 32 MB of operators in a few seconds, well within the
+ *   processing deadline. It is also the scan's own bound on one decoded stream (`streamBytes`).
+ * - 256 MiB for the whole file: a long document of ordinary pages has tens to hundreds of KB per page (a 1000-page
+ *   report of 200 KB pages is 200 MB); past that, the operators alone are more than the deadline lets a tool read.
+ *   A stream shared by several pages counts once per page (each page reads it), but is inflated once.
+ *
+ * Measuring costs at most one inflate to the file bound (plus one page's), in zlib's thread pool.
+ */
+export const contentLimits = {
+  pageBytes: 32 * 1024 * 1024,
+  fileBytes: 256 * 1024 * 1024,
+} as const;
+
 /** The one way this module fails: the chain moves on to an engine that may do better. */
 export const giveUp = (why: string): EngineError => unsupported(`pdf-scan: ${why}`, 'pdf-scan');
 

@@ -104,6 +104,25 @@ export class RandomAccessFile {
     }
   }
 
+  /**
+   * `length` bytes at `pos`, in parts of at most `chunk` bytes, read straight from the file (not through the
+   * cache): for data only streamed through (content streams measured by content-size.ts).
+   */
+  async *range(pos: number, length: number, chunk = 1024 * 1024): AsyncGenerator<Buffer> {
+    const end = Math.min(this.size, pos + length);
+    for (let at = pos; at < end; at += chunk) {
+      const n = Math.min(chunk, end - at);
+      if (this.whole) {
+        yield this.whole.subarray(at, at + n);
+        continue;
+      }
+      const buf = Buffer.allocUnsafe(n);
+      const { bytesRead } = await this.fh.read(buf, 0, n, at);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
+    }
+  }
+
   /** A cached block, marked as the most recently used. */
   private touch(index: number): Buffer | undefined {
     const block = this.blocks.get(index);

@@ -1,6 +1,7 @@
 import { EngineError } from '../../errors';
 import type { PageBox, PageCount } from '../../interfaces';
 import { inheritAttrs, pageBox, rootAttrs, type PageAttrs } from './boxes';
+import { measureContent, type ContentSize } from './content-size';
 import { PdfDocument } from './document';
 import { giveUp } from './limits';
 import { walkPageTree } from './page-tree';
@@ -59,4 +60,12 @@ export async function pageBoxes(path: string, opts: { pages?: number }, signal?:
       throw giveUp('page tree /Count disagrees with its pages');
     return boxes;
   });
+}
+
+/**
+ * The decoded size of the pages' content, measured up to the bounds of `contentLimits` (content-size.ts). Declines
+ * (UNSUPPORTED_OPERATION) what the scan cannot read: encrypted, damaged or unusual files.
+ */
+export async function pageContentSize(path: string, signal?: AbortSignal): Promise<ContentSize> {
+  return withDocument(path, (doc) => measureContent(doc, signal));
 }

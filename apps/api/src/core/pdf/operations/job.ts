@@ -1,6 +1,8 @@
 import type { Engines } from '../../engines';
 import { EngineError } from '../../errors';
 import type { OpContext, RenderLimits } from '../../interfaces';
+import { contentLimits } from '../../modules/pdf-scan/limits';
+import { pageContentSize } from '../../modules/pdf-scan/scan';
 import { assertPdf } from '../../pdf-sniff';
 import type { Workspace } from '../../workspace';
 
@@ -66,10 +68,44 @@ export function pageLimitError(label: string, pages: number, max: number, atLeas
   );
 }
 
+const MB = 1024 * 1024;
+
+/**
+ * Refuse a PDF whose pages' content decodes to more than the tools may read (a flate bomb: a few KB of Flate data
+ * that inflates to hundreds of MB of operators, which pdftoppm, Ghostscript or pdftotext would parse until the
+ * deadline), before any tool runs. Measured in this process by pdf-scan, inflating at most the bound.
+ *
+ * A file pdf-scan cannot read (damaged, a wrong /Length, filters other than Flate on page content, or still
+ * encrypted because the route keeps its encryption) is admitted unmeasured: the engines' own per-request deadline
+ * and their process limits still bound it, as before this check. An encrypted upload is measured once decrypted.
+ */
+async function assertContentWithinBounds(path: string, label: string, signal?: AbortSignal): Promise<void> {
+  let size;
+  try {
+    size = await pageContentSize(path, signal);
+  } catch (err) {
+    if (err instanceof EngineError && err.code === 'UNSUPPORTED_OPERATION') return;
+    throw err;
+  }
+  if (!size.over) return;
+  const { page, bytes } = size.largestPage;
+  const message =
+    size.over === 'page'
+      ? `${label}: page ${page} holds more than ${contentLimits.pageBytes / MB} MB of drawing instructions once decompressed; at most ${contentLimits.pageBytes / MB} MB per page is accepted`
+      : `${label}: its pages hold more than ${contentLimits.fileBytes / MB} MB of drawing instructions once decompressed; at most ${contentLimits.fileBytes / MB} MB per file is accepted`;
+  throw new EngineError('PDF_CONTENT_TOO_LARGE', message, {
+    details:
+      size.over === 'page'
+        ? { page, atLeastBytes: bytes, maxPageContentBytes: contentLimits.pageBytes }
+        : { atLeastBytes: size.totalBytes, maxFileContentBytes: contentLimits.fileBytes },
+  });
+}
+
 /**
  * Every PDF input goes through here first: the bytes must be a PDF, the real page count is taken (cheaply, without
- * trusting /Count blindly) and checked against the plan before any heavy work, and an encrypted file is opened with
- * its password (or refused with PASSWORD_REQUIRED / WRONG_PASSWORD).
+ * trusting /Count blindly) and checked against the plan before any heavy work, an encrypted file is opened with
+ * its password (or refused with PASSWORD_REQUIRED / WRONG_PASSWORD), and a file whose page content decodes past
+ * the bounds (a flate bomb) is refused with PDF_CONTENT_TOO_LARGE.
  */
 export async function preparePdf(
   job: PdfJob,
@@ -92,6 +128,7 @@ export async function preparePdf(
     p = out(job, 'decrypted.pdf');
     await job.engines.run('decrypt', (f) => f(file.path, p, { password: opts.password }, job.ctx), job.signal);
   }
+  await assertContentWithinBounds(p, opts.label, job.signal);
   if (count.declaredPages !== undefined && count.declaredPages !== count.pages) {
     // The page tree lies about its size (e.g. /Count 1000000000 over one page): rebuild it from the real pages, so
     // that no later engine trusts or allocates by the lie.

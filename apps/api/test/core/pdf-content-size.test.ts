@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engines } from '../../src/core/engines';
+import { contentLimits } from '../../src/core/modules/pdf-scan/limits';
+import { pageContentSize } from '../../src/core/modules/pdf-scan/scan';
+import { preparePdf } from '../../src/core/pdf/operations';
+import type { Workspace } from '../../src/core/workspace';
+import { testEngines, testJob } from '../fixtures/engines';
+import { testDocument } from '../fixtures/documents';
+import { encryptedPdf, flateBombPdf, numberedPdf, rawPdf, truncatedPdf } from '../fixtures/pdfs';
+
+/** pdf-scan's measure of the pages' decoded content, and preparePdf refusing a flate bomb with it. */
+
+const MB = 1024 * 1024;
+let tmp: string;
+let engines: Engines;
+const workspaces: Workspace[] = [];
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'docflow-content-size-'));
+  engines = testEngines();
+});
+
+afterAll(async () => {
+  await Promise.all([engines.close(), ...workspaces.map((w) => w.dispose())]);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const stream = (dict: string, data: Buffer) =>
+  Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
+
+/** `pages` pages that all draw the same Flate content stream of `mb` MB. */
+function sharedContentPdf(pages: number, mb: number): string {
+  const file = path.join(tmp, `shared-${pages}-${mb}.pdf`);
+  const content = deflateSync(Buffer.alloc(mb * MB, '0 0 m 10 10 l S\n'), { level: 9 });
+  const kids = Array.from({ length: pages }, (_, i) => `${i + 4} 0 R`).join(' ');
+  writeFileSync(
+    file,
+    rawPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
+      stream('/Filter /FlateDecode', content),
+      ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R >>'),
+    ]),
+  );
+  return file;
+}
+
+describe('pageContentSize', () => {
+  it('measures an ordinary PDF, within the bounds', async () => {
+    const size = await pageContentSize(await numberedPdf(3, 'Size'));
+    expect(size.over).toBeUndefined();
+    expect(size.pages).toBe(3);
+    expect(size.totalBytes).toBeGreaterThan(0);
+    expect(size.largestPage.bytes).toBeLessThan(10_000);
+    const doc = await pageContentSize(await testDocument('page_1.pdf'));
+    expect(doc.over).toBeUndefined();
+  });
+
+  it('a 300 MB text flate bomb is over the page bound, found in well under a second, never inflated whole', async () => {
+    const bomb = await flateBombPdf('text', 300);
+    const started = performance.now();
+    const size = await pageContentSize(bomb);
+    const ms = performance.now() - started;
+    expect(size).toMatchObject({ over: 'page', pages: 1, largestPage: { page: 1 } });
+    expect(size.largestPage.bytes).toBeGreaterThan(contentLimits.pageBytes);
+    // Stopped a little past the bound, not at 300 MB.
+    expect(size.largestPage.bytes).toBeLessThan(contentLimits.pageBytes + 4 * MB);
+    expect(ms).toBeLessThan(1500);
+  });
+
+  it('a drawing bomb too', async () => {
+    expect((await pageContentSize(await flateBombPdf('draw', 150))).over).toBe('page');
+  });
+
+  it('a many-page ordinary PDF passes, quickly', async () => {
+    const file = await numberedPdf(400, 'Long');
+    await pageContentSize(file); // warm
+    const started = performance.now();
+    const size = await pageContentSize(file);
+    const ms = performance.now() - started;
+    expect(size).toMatchObject({ pages: 400 });
+    expect(size.over).toBeUndefined();
+    expect(ms).toBeLessThan(200);
+  });
+
+  it('a stream shared by many pages counts once per page against the file bound', async () => {
+    const under = await pageContentSize(sharedContentPdf(10, 20));
+    expect(under.over).toBeUndefined();
+    expect(under.totalBytes).toBe(10 * 20 * MB);
+    const over = await pageContentSize(sharedContentPdf(20, 20));
+    expect(over.over).toBe('file');
+    expect(over.totalBytes).toBeGreaterThan(contentLimits.fileBytes);
+  });
+
+  it('declines what it cannot read (encrypted, damaged): UNSUPPORTED_OPERATION', async () => {
+    for (const file of [await encryptedPdf('user'), await truncatedPdf('objstm')]) {
+      await expect(pageContentSize(file)).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION' });
+    }
+  });
+});
+
+describe('preparePdf refuses page content over the bounds', () => {
+  const src = (p: string) => ({ path: p, filename: path.basename(p), size: statSync(p).size });
+  async function job() {
+    const j = await testJob(engines, null);
+    workspaces.push(j.ws);
+    return j.job;
+  }
+
+  it('a flate bomb: PDF_CONTENT_TOO_LARGE naming the page, before any tool', async () => {
+    const err = await preparePdf(await job(), src(await flateBombPdf('text', 300)), { label: '"bomb.pdf"' }).catch(
+      (e) => e,
+    );
+    expect(err).toMatchObject({
+      code: 'PDF_CONTENT_TOO_LARGE',
+      details: { page: 1, maxPageContentBytes: contentLimits.pageBytes },
+    });
+    expect(err.message).toMatch(/^"bomb\.pdf": page 1 holds more than 32 MB/);
+  });
+
+  it('ordinary and encrypted files are admitted', async () => {
+    expect((await preparePdf(await job(), src(await numberedPdf(3, 'Size')), { label: 'ok' })).pages).toBe(3);
+    const enc = await preparePdf(await job(), src(await encryptedPdf('user')), {
+      label: 'enc',
+      password: 'open-sesame',
+    });
+    expect(enc.pages).toBe(2);
+  });
+});
