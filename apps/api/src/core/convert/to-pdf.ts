@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EngineError } from '../errors';
 import type { ImagesToPdfOptions, OfficeConvertOptions, PrintOptions, RenderLimits } from '../interfaces';
 import { parsePageList } from '../pages';
-import type { OutputFile, PdfJob } from '../pdf/operations';
+import { assertContentWithinBounds, type OutputFile, type PdfJob } from '../pdf/operations';
 
 /**
  * Conversions to PDF as the API offers them, composed from the engine chains (office, HTML, URL, images) and the PDF
@@ -37,6 +37,9 @@ export async function finishPdf(job: PdfJob, pdf: string, name: string, opts: Fi
       { details: { pages: count.pages, maxPagesPerPdf: job.maxPages } },
     );
   }
+  // A PDF passed through as it is (auto-to-pdf, batch) may be a flate bomb: refused before pageRange or PDF/A run a
+  // tool over it (and before it is answered), as every PDF input is by preparePdf.
+  await assertContentWithinBounds(pdf, 'The document', job.signal);
   let file = pdf;
   let pages = count.pages;
   if (opts.pageRange?.trim()) {

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, processingApp } from '../../fixtures/api';
 import { testDocument } from '../../fixtures/documents';
-import { numberedPdf, pageCount, pagesText, run } from '../../fixtures/pdfs';
+import { flateBombPdf, numberedPdf, pageCount, pagesText, run } from '../../fixtures/pdfs';
 import { saveBody, unzip } from '../../fixtures/results';
 
 /**
@@ -155,6 +155,15 @@ describe('formats are read from the bytes', () => {
 });
 
 describe('auto-to-pdf and batch-to-pdf', () => {
+  it('auto-to-pdf refuses a PDF flate bomb before passing it through or running PDF/A over it: 422', async () => {
+    for (const fields of [{}, { pdfa: 'true' }]) {
+      const started = Date.now();
+      const res = await api.post('/conversion/auto-to-pdf', fields, [{ content: await flateBombPdf('text', 300) }]);
+      expect(errorOf(res)).toMatchObject({ status: 422, code: 'PDF_CONTENT_TOO_LARGE' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+  });
+
   it('auto-to-pdf dispatches a DOCX, a PNG and a PDF by their bytes whatever their names', async () => {
     const docx = pdfOf(
       await api.post('/conversion/auto-to-pdf', {}, [

@@ -95,14 +95,32 @@ describe('bad input table', () => {
     [
       'text-extraction decompression bomb',
       async () => ({ route: '/pdf/extract-text', file: await flateBombPdf('text', 300) }),
-      [422, 504],
-      ['INVALID_INPUT', 'TIMEOUT', 'INVALID_PDF'],
+      [422],
+      ['PDF_CONTENT_TOO_LARGE'],
     ],
     [
       'rendering decompression bomb',
       async () => ({ route: '/pdf/to-images', fields: { dpi: '72' }, file: await flateBombPdf('draw', 150) }),
-      [422, 504],
-      ['TIMEOUT', 'INVALID_INPUT', 'INVALID_PDF'],
+      [422],
+      ['PDF_CONTENT_TOO_LARGE'],
+    ],
+    [
+      'text decompression bomb, rendered',
+      async () => ({ route: '/pdf/to-images', fields: { dpi: '72' }, file: await flateBombPdf('text', 300) }),
+      [422],
+      ['PDF_CONTENT_TOO_LARGE'],
+    ],
+    [
+      'text decompression bomb, compressed',
+      async () => ({ route: '/pdf/compress', file: await flateBombPdf('text', 300) }),
+      [422],
+      ['PDF_CONTENT_TOO_LARGE'],
+    ],
+    [
+      'text decompression bomb, repaired',
+      async () => ({ route: '/pdf/repair', file: await flateBombPdf('text', 300) }),
+      [422],
+      ['PDF_CONTENT_TOO_LARGE'],
     ],
   ];
 
@@ -115,6 +133,16 @@ describe('bad input table', () => {
     expect(codes).toContain(e.code);
     expect(e.error).not.toMatch(/\/tmp|docflow-ws|qpdf:|stderr/); // no internals leak
     expect(Date.now() - started).toBeLessThan(20_000);
+    await stillServes();
+  });
+
+  it('a flate bomb on /pdf/to-images: 422 PDF_CONTENT_TOO_LARGE within a few seconds, naming the page', async () => {
+    const started = Date.now();
+    const res = await api.post('/pdf/to-images', { dpi: '72' }, [{ content: await flateBombPdf('text', 300) }]);
+    const e = errorOf(res);
+    expect(e).toMatchObject({ status: 422, code: 'PDF_CONTENT_TOO_LARGE' });
+    expect(e.error).toMatch(/page 1 holds more than 32 MB of drawing instructions/);
+    expect(Date.now() - started).toBeLessThan(5_000);
     await stillServes();
   });
 

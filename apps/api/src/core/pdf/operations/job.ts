@@ -79,7 +79,7 @@ const MB = 1024 * 1024;
  * encrypted because the route keeps its encryption) is admitted unmeasured: the engines' own per-request deadline
  * and their process limits still bound it, as before this check. An encrypted upload is measured once decrypted.
  */
-async function assertContentWithinBounds(path: string, label: string, signal?: AbortSignal): Promise<void> {
+export async function assertContentWithinBounds(path: string, label: string, signal?: AbortSignal): Promise<void> {
   let size;
   try {
     size = await pageContentSize(path, signal);
