@@ -74,6 +74,22 @@ export function ensureDebianPackages() {
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
 }
 
+/**
+ * The unprivileged account the engines' tools run as when DocFlow runs as root (apps/api/src/core/tool-user.ts):
+ * a system account with no home, no shell and no password. Without it the server falls back to `nobody`.
+ */
+export function ensureToolUser() {
+  const name = process.env.PROCESSING_TOOL_USER ?? 'docflow-tools';
+  if (process.getuid?.() !== 0 || name !== 'docflow-tools') return;
+  if (spawnSync('id', ['-u', name], { stdio: 'ignore' }).status === 0) return;
+  const r = spawnSync(
+    'useradd',
+    ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', name],
+    { stdio: 'inherit' },
+  );
+  if (r.status !== 0) log(`could not create the ${name} account: the tools will run as nobody`);
+}
+
 function hashFiles(files) {
   const h = createHash('sha256');
   for (const f of files) if (existsSync(f)) h.update(f).update(readFileSync(f));
@@ -121,6 +137,7 @@ export function ensureWebBuild() {
 
 export function bootstrap({ web = true } = {}) {
   ensureDebianPackages();
+  ensureToolUser();
   ensureNodeModules();
   if (web) ensureWebBuild();
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from './config-error';
 import { engineModules } from '../core/modules/index';
 import { Engines, type EnginesOptions } from '../core/engines';
+import { resolveToolUser } from '../core/tool-user';
 import type { OperationName } from '../core/interfaces';
 import type { EngineModule } from '../core/engine-module';
 
@@ -91,6 +92,11 @@ export const ZProcessingEnv = z.object({
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
   /**
+   * The account the tools run as when the server runs as root (core/tool-user.ts); the set-up script creates
+   * `docflow-tools`, and `nobody` stands in where it does not exist. `none`: the server's own account.
+   */
+  PROCESSING_TOOL_USER: z.string().default('docflow-tools'),
+  /**
    * Start merge, protect and whole-document text extraction while the inputs are checked (the answer still waits
    * for the checks; a refusal kills the work). Off by default: limits are checked before any work starts.
    */
@@ -166,6 +172,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv): EnginesOptions {
     speculate: p.PROCESSING_SPECULATE,
     toolHost: p.PROCESSING_TOOL_HOST,
     noNetwork: p.PROCESSING_NO_NETWORK,
+    toolUser: resolveToolUser(p.PROCESSING_TOOL_USER),
   };
 }
 

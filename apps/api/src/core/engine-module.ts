@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Engine, OperationName } from './interfaces';
 import type { ToolRunner } from './run-tool';
+import type { ToolUser } from './tool-user';
 
 /** What an engine instance receives from the core: the shared tool runner (limiter, timeout, rlimits). */
 export interface EngineContext {
@@ -9,6 +10,8 @@ export interface EngineContext {
   maxOutputBytes: number;
   /** Start long-lived tools (the LibreOffice pool) without network too, like `tools` does for the others. */
   noNetwork?: boolean;
+  /** Start long-lived tools (LibreOffice, Chromium) as this unprivileged account too (core/tool-user.ts). */
+  toolUser?: ToolUser | null;
 }
 
 export interface EngineHealth {

@@ -5,6 +5,7 @@ import { Limiter, type LimiterStats } from './limiter';
 import { createToolRunner, type ToolRunner } from './run-tool';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
 import { ToolHost } from './tool-host';
+import type { ToolUser } from './tool-user';
 
 export interface EnginesOptions {
   /** Ordered engine ids per operation (already validated against the modules). */
@@ -23,6 +24,8 @@ export interface EnginesOptions {
   toolHost?: boolean;
   /** Start the tools in a network namespace of their own where the machine allows (core/isolation.ts). */
   noNetwork?: boolean;
+  /** The unprivileged account tools run as when the server is root (core/tool-user.ts); null: the server's own. */
+  toolUser?: ToolUser | null;
 }
 
 /** One operation through its chain, as metrics see it. */
@@ -67,6 +70,7 @@ export class Engines {
       memoryLimitBytes: options.memoryLimitBytes,
       fileSizeLimitBytes: options.fileSizeLimitBytes,
       noNetwork: options.noNetwork,
+      toolUser: options.toolUser,
     });
     for (const [op, ids] of Object.entries(options.chains) as Array<[OperationName, string[]]>) {
       const links: ChainLink<unknown>[] = [];
@@ -81,7 +85,12 @@ export class Engines {
   }
 
   private get ctx(): EngineContext {
-    return { tools: this.tools, maxOutputBytes: this.options.maxOutputBytes, noNetwork: this.options.noNetwork };
+    return {
+      tools: this.tools,
+      maxOutputBytes: this.options.maxOutputBytes,
+      noNetwork: this.options.noNetwork,
+      toolUser: this.options.toolUser,
+    };
   }
 
   private instance(id: string): Engine {
@@ -93,6 +102,11 @@ export class Engines {
       this.instances.set(id, e);
     }
     return e;
+  }
+
+  /** An engine already created (the system monitor and tests look at its processes). */
+  created(id: string): Engine | undefined {
+    return this.instances.get(id);
   }
 
   /** The configured engine ids of an operation, in order. */

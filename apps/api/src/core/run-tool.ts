@@ -1,6 +1,7 @@
 import { EngineError } from './errors';
 import { aborted, type Limiter } from './limiter';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
+import type { ToolUser } from './tool-user';
 
 export interface RunToolOptions {
   /** Kill the whole process group after this long (TIMEOUT). */
@@ -31,6 +32,8 @@ export interface RunToolOptions {
   spawner?: ProcessSpawner;
   /** false: start the tool in a network namespace of its own (core/isolation.ts). Default: the runner's setting. */
   network?: boolean;
+  /** Run the tool as this unprivileged account (core/tool-user.ts). Default: the runner's setting. */
+  runAs?: ToolUser | null;
 }
 
 export interface ToolResult {
@@ -90,6 +93,7 @@ async function execute(cmd: string, args: string[], opts: RunToolOptions): Promi
       timeoutMs: opts.timeoutMs,
       prlimit,
       noNetwork: opts.network === false,
+      runAs: opts.runAs ?? undefined,
     },
     opts.signal,
   );
@@ -148,6 +152,8 @@ export function createToolRunner(defaults: {
   spawner?: ProcessSpawner;
   /** Tools run without network (none of the engines' tools needs one). */
   noNetwork?: boolean;
+  /** Tools run as this unprivileged account (when the server is root). */
+  toolUser?: ToolUser | null;
 }): ToolRunner {
   return {
     limiter: defaults.limiter,
@@ -160,6 +166,7 @@ export function createToolRunner(defaults: {
         limiter: defaults.limiter,
         spawner: defaults.spawner,
         network: !defaults.noNetwork,
+        runAs: defaults.toolUser,
         ...opts,
       }),
   };

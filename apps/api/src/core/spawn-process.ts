@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { noNetworkPrefix } from './isolation';
 import { toolEnv } from './tool-env';
+import { runAsPrefix, type ToolUser } from './tool-user';
 
 /**
  * One external process, run to its end and reported as plain data (never a rejection): what `runTool` turns into a
@@ -21,6 +22,8 @@ export interface SpawnRequest {
   prlimit: string[];
   /** Start it in a network namespace of its own (core/isolation.ts), where the machine allows. */
   noNetwork?: boolean;
+  /** Run it as this unprivileged account (core/tool-user.ts): set when the server runs as root. */
+  runAs?: ToolUser;
 }
 
 export interface SpawnOutcome {
@@ -58,7 +61,12 @@ export function spawnProcess(
   const started = performance.now();
   const usePrlimit = req.prlimit.length > 0 && prlimitAvailable !== false;
   const limited = usePrlimit ? ['prlimit', ...req.prlimit, '--', req.cmd, ...req.args] : [req.cmd, ...req.args];
-  const [file = req.cmd, ...argv] = req.noNetwork ? [...noNetworkPrefix(), ...limited] : limited;
+  // The namespace first (unshare needs root), then the switch to the tools' account, then the ceilings.
+  const [file = req.cmd, ...argv] = [
+    ...(req.noNetwork ? noNetworkPrefix() : []),
+    ...runAsPrefix(req.runAs),
+    ...limited,
+  ];
   const base = {
     signal: null,
     stdout: Buffer.alloc(0),
@@ -72,7 +80,7 @@ export function spawnProcess(
   return new Promise<SpawnOutcome>((resolve) => {
     const child = spawn(file, argv, {
       cwd: req.cwd,
-      env: toolEnv(req.env),
+      env: toolEnv(req.env, req.runAs),
       detached: true,
       stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { shareWithToolsSync, type ToolUser } from './tool-user';
 
 /**
  * The environment every external tool starts with. Not the server's: that holds the JWT secret, the database, Redis
@@ -9,10 +10,13 @@ import path from 'node:path';
  * programs are, a home and a temp folder of their own (fontconfig keeps its cache there), a UTF-8 locale, and the
  * font path when the operator set one. Per-call settings (e.g. tesseract's thread limit) are added by the caller.
  */
-export function toolEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+export function toolEnv(
+  extra: Record<string, string | undefined> = {},
+  runAs?: ToolUser | null,
+): Record<string, string> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: toolHome(),
+    HOME: toolHome(runAs),
     TMPDIR: os.tmpdir(),
     LANG: 'C.UTF-8',
     LC_ALL: 'C.UTF-8',
@@ -23,12 +27,19 @@ export function toolEnv(extra: Record<string, string | undefined> = {}): Record<
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
-let home: string | undefined;
-/** One home for the tools of this machine's user, outside the server user's own (its dotfiles stay unread). */
-function toolHome(): string {
+const homes = new Map<string, string>();
+/**
+ * One home per account the tools run as, outside the server user's own (its dotfiles stay unread), owned by that
+ * account (fontconfig and LibreOffice write there).
+ */
+function toolHome(runAs?: ToolUser | null): string {
+  const owner = String(runAs?.uid ?? process.getuid?.() ?? 'user');
+  let home = homes.get(owner);
   if (!home) {
-    home = path.join(os.tmpdir(), `docflow-tools-home-${process.getuid?.() ?? 'user'}`);
+    home = path.join(os.tmpdir(), `docflow-tools-home-${owner}`);
     mkdirSync(home, { recursive: true, mode: 0o700 });
+    shareWithToolsSync(home, runAs);
+    homes.set(owner, home);
   }
   return home;
 }

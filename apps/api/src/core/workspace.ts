@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { shareWithTools, type ToolUser } from './tool-user';
 
 /** A private temporary directory for one piece of work; every file of that work lives in it. */
 export interface Workspace {
@@ -13,9 +14,13 @@ export interface Workspace {
 
 let counter = 0;
 
-/** A fresh workspace under `root` (the configured temp dir). */
-export async function createWorkspace(root: string): Promise<Workspace> {
+/**
+ * A fresh workspace under `root` (the configured temp dir), owned by the tools' account when they run as one
+ * (core/tool-user.ts): they write their outputs there, and can reach no other request's workspace.
+ */
+export async function createWorkspace(root: string, toolUser?: ToolUser | null): Promise<Workspace> {
   const dir = await mkdtemp(path.join(root, 'docflow-ws-'));
+  await shareWithTools(dir, toolUser);
   let disposed = false;
   return {
     dir,
@@ -35,6 +40,7 @@ export async function createWorkspace(root: string): Promise<Workspace> {
           .replace(/^\.+/, '') || 'dir';
       const dirPath = path.join(dir, `${base}-${++counter}`);
       await mkdir(dirPath);
+      await shareWithTools(dirPath, toolUser);
       return dirPath;
     },
     async dispose() {

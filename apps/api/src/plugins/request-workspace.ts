@@ -23,7 +23,7 @@ export const requestWorkspace = fp(
   async (app) => {
     app.decorateRequest('workspace', function (this: FastifyRequest) {
       const self = this as WithWs;
-      self[WS] ??= createWorkspace(app.config.tmpDir);
+      self[WS] ??= createWorkspace(app.config.tmpDir, app.engines.options.toolUser);
       return self[WS];
     });
     // onResponse runs after the body (a file stream from the workspace) is fully sent; onRequestAbort covers a

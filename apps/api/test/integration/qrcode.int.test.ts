@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -10,6 +10,7 @@ import { testEngines } from '../fixtures/engines';
 import type { QrRenderOptions } from '../../src/core/interfaces';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'qr-'));
+chmodSync(dir, 0o755); // zbar may run as the unprivileged tools account (core/tool-user.ts)
 let n = 0;
 const opts: QrRenderOptions = {
   format: 'png',

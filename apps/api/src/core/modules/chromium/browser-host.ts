@@ -1,15 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { EngineError } from '../../errors';
 import type { EngineStatus } from '../../interfaces';
 import { toolEnv } from '../../tool-env';
+import { runAsPrefix, shareWithTools, type ToolUser } from '../../tool-user';
 
 /** Flags every launch gets: headless, no GPU, and none of the browser's own traffic (updates, sync, pings, Safe Browsing). */
 export const CHROMIUM_ARGS = [
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
@@ -43,11 +43,32 @@ export class BrowserHost {
   private crashes = 0;
   private lastCrashAt: number | null = null;
   private running = false;
+  /**
+   * Chromium's own sandbox (renderers in namespaces of their own, seccomp): on unless the browser runs as root (it
+   * refuses to) or the kernel denies it the namespaces, found at the first launch and then kept.
+   */
+  private sandbox: boolean;
+  private launcher: string | null = null;
 
   constructor(
     private readonly bin: string,
     private readonly extraArgs: string[] = [],
-  ) {}
+    private readonly toolUser: ToolUser | null = null,
+  ) {
+    this.sandbox = toolUser !== null || process.getuid?.() !== 0;
+  }
+
+  /** The browser's process id when started through the launcher (tests check whose it is). */
+  async pid(): Promise<number | undefined> {
+    if (!this.launcher || !this.running) return undefined;
+    const text = await readFile(path.join(path.dirname(this.launcher), 'pid'), 'utf8').catch(() => '');
+    return Number(text.trim()) || undefined;
+  }
+
+  /** Whether the browser runs with its sandbox (for the system monitor and the tests). */
+  get sandboxed(): boolean {
+    return this.sandbox && this.launches > 0;
+  }
 
   get(): Promise<Browser> {
     if (this.closed) return Promise.reject(new EngineError('ENGINE_FAILED', 'The HTML renderer is shutting down'));
@@ -62,15 +83,60 @@ export class BrowserHost {
   }
 
   private async launch(): Promise<Browser> {
-    this.homeDir ??= await mkdtemp(path.join(os.tmpdir(), 'docflow-chromium-'));
+    try {
+      return await this.launchOnce();
+    } catch (err) {
+      // A kernel without unprivileged user namespaces (or a seccomp filter forbidding them): run without the sandbox
+      // rather than not at all, and say so in the monitor.
+      if (!this.sandbox || !/sandbox/i.test(String((err as Error).cause ?? err))) throw err;
+      this.sandbox = false;
+      return this.launchOnce();
+    }
+  }
+
+  /**
+   * As root, the browser is started through a small launcher: it hands Playwright's fresh profile dir to the tools'
+   * account, then switches to it (setpriv). The launcher lives in a root-owned folder the browser cannot write to.
+   */
+  private async executable(): Promise<string> {
+    if (!this.toolUser) return this.bin;
+    if (this.launcher) return this.launcher;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'docflow-chromium-launcher-'));
+    const file = path.join(dir, 'chromium');
+    const { uid, gid } = this.toolUser;
+    const q = (v: string) => `'${v.replaceAll("'", `'\\''`)}'`;
+    await writeFile(
+      file,
+      [
+        '#!/bin/sh',
+        'for a in "$@"; do',
+        `  case "$a" in --user-data-dir=*) chown -R ${uid}:${gid} "\${a#--user-data-dir=}" ;; esac`,
+        'done',
+        `echo $$ > ${q(path.join(dir, 'pid'))}`,
+        `exec ${runAsPrefix(this.toolUser, { newPrivs: true }).map(q).join(' ')} ${q(this.bin)} "$@"`,
+        '',
+      ].join('\n'),
+      { mode: 0o700 },
+    );
+    this.launcher = file;
+    return file;
+  }
+
+  private async launchOnce(): Promise<Browser> {
+    if (!this.homeDir) {
+      this.homeDir = await mkdtemp(path.join(os.tmpdir(), 'docflow-chromium-'));
+      await shareWithTools(this.homeDir, this.toolUser);
+    }
     const home = this.homeDir;
     let browser: Browser;
     try {
       // Loaded with the first browser: playwright-core's ~7 MB of source would otherwise sit in every server's heap.
       const { chromium } = await import('playwright-core');
       browser = await chromium.launch({
-        executablePath: this.bin,
-        args: [...CHROMIUM_ARGS, ...this.extraArgs],
+        executablePath: await this.executable(),
+        args: [...CHROMIUM_ARGS, ...(this.sandbox ? [] : ['--no-sandbox']), ...this.extraArgs],
+        // Playwright adds --no-sandbox unless told to keep the sandbox.
+        chromiumSandbox: this.sandbox,
         // Not the server's environment (secrets, proxies): a page's JavaScript runs in this process tree.
         env: toolEnv({
           HOME: home,
@@ -110,6 +176,8 @@ export class BrowserHost {
       state: recent ? 'degraded' : 'ok',
       details: {
         running: this.running,
+        sandbox: this.sandboxed,
+        user: this.toolUser?.name ?? null,
         launches: this.launches,
         crashes: this.crashes,
         lastCrashAt: this.lastCrashAt ? new Date(this.lastCrashAt).toISOString() : null,
@@ -139,5 +207,6 @@ export class BrowserHost {
       await browser?.close().catch(() => undefined);
     }
     if (this.homeDir) await rm(this.homeDir, { recursive: true, force: true }).catch(() => undefined);
+    if (this.launcher) await rm(path.dirname(this.launcher), { recursive: true, force: true }).catch(() => undefined);
   }
 }

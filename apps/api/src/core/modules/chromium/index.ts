@@ -23,8 +23,17 @@ export interface ChromiumDeps {
   allowHost?: (hostname: string) => boolean;
 }
 
-export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext, deps: ChromiumDeps = {}): Engine {
-  const host = new BrowserHost(config.BIN);
+/** The engine, with its browser visible to tests (whose process it is, whether it is sandboxed). */
+export interface ChromiumEngine extends Engine {
+  readonly host: BrowserHost;
+}
+
+export function createChromiumEngine(
+  config: ChromiumConfig,
+  ctx: EngineContext,
+  deps: ChromiumDeps = {},
+): ChromiumEngine {
+  const host = new BrowserHost(config.BIN, [], ctx.toolUser ?? null);
   const timeoutMs = () => (config.TIMEOUT_MS ? Number(config.TIMEOUT_MS) : ctx.tools.timeoutMs);
 
   // HTML jobs all open the same kind of context (no network but its own refusing proxy): one is kept open ahead.
@@ -32,6 +41,7 @@ export function createChromiumEngine(config: ChromiumConfig, ctx: EngineContext,
 
   return {
     id: 'chromium',
+    host,
     async renderHtml(input, output, opts, c) {
       const { baseDir, javascript, timeoutMs: planMs, ...print } = opts;
       const url = documentUrl(baseDir, input);

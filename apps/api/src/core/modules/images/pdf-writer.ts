@@ -25,7 +25,7 @@ export class StreamingPdfWriter {
   private constructor(private readonly fh: FileHandle) {}
 
   static async create(file: string): Promise<StreamingPdfWriter> {
-    const w = new StreamingPdfWriter(await open(file, 'w', 0o600));
+    const w = new StreamingPdfWriter(await open(file, 'w'));
     // The binary comment tells transfer tools the file is binary.
     await w.write(Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'));
     return w;

@@ -45,6 +45,7 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
     maxJobs: config.MAX_JOBS,
     maxRssBytes: config.MAX_RSS_MB * 1_048_576,
     noNetwork: ctx.noNetwork ?? false,
+    toolUser: ctx.toolUser,
   });
   const timeoutMs = config.TIMEOUT_MS || ctx.tools.timeoutMs;
 

@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OfficeKind } from '../../interfaces';
 import { noNetworkPrefix } from '../../isolation';
 import { toolEnv } from '../../tool-env';
+import { runAsPrefix, type ToolUser } from '../../tool-user';
 import { killGroup, rssBytes } from './process-group';
 import { createProfileDir, removePipeFile, removeProfileDir } from './profile';
 
@@ -47,6 +50,8 @@ export interface InstanceOptions {
   startupTimeoutMs: number;
   /** Start the helper (and so soffice) in a network namespace of its own (core/isolation.ts). */
   noNetwork?: boolean;
+  /** Start the helper (and so soffice) as this unprivileged account (core/tool-user.ts). */
+  toolUser?: ToolUser | null;
 }
 
 interface Pending {
@@ -101,19 +106,26 @@ export class OfficeInstance {
   }
 
   private async start(): Promise<void> {
-    this.profileDir = await createProfileDir();
+    this.profileDir = await createProfileDir(this.opts.toolUser);
+    // The tools' account may not reach the server's install folder (a clone under /root): it runs its own copy.
+    const helper = this.opts.toolUser ? path.join(this.profileDir, 'uno-helper.py') : HELPER;
+    if (this.opts.toolUser) await copyFile(HELPER, helper);
     if (this.dead) {
       await this.cleanup();
       this.markStopped();
       throw new InstanceLost('closed', 'closed while starting');
     }
     // Without network: a document's WEBSERVICE, linked images or update links reach nothing (the pipe is a file).
-    const [cmd, ...prefix] = this.opts.noNetwork ? [...noNetworkPrefix(), this.opts.python] : [this.opts.python];
+    const [cmd, ...prefix] = [
+      ...(this.opts.noNetwork ? noNetworkPrefix() : []),
+      ...runAsPrefix(this.opts.toolUser),
+      this.opts.python,
+    ];
     const child = spawn(
       cmd!,
       [
         ...prefix,
-        HELPER,
+        helper,
         '--soffice',
         this.opts.soffice,
         '--profile',
@@ -127,7 +139,7 @@ export class OfficeInstance {
       {
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: toolEnv({ PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' }),
+        env: toolEnv({ PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' }, this.opts.toolUser),
       },
     );
     this.child = child;
@@ -289,7 +301,7 @@ export class OfficeInstance {
 
   private async cleanup(): Promise<void> {
     if (this.profileDir) await removeProfileDir(this.profileDir);
-    await removePipeFile(this.pipeName);
+    await removePipeFile(this.pipeName, this.opts.toolUser);
   }
 
   private onStdout(chunk: string): void {

@@ -1,4 +1,4 @@
-import { open, readdir, stat, writeFile, rm } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -237,9 +237,8 @@ export const qpdfModule = defineModule<QpdfConfig>({
         );
       },
       async encrypt(input, output, opts, c) {
-        // Passwords go through an argument file (mode 0600, removed at once), never on a command line.
+        // Passwords go to qpdf as an argument list on its standard input (@-), never on a command line or on disk.
         const owner = opts.ownerPassword || randomBytes(24).toString('base64url');
-        const argFile = path.join(c.scratch, `qpdf-args-${randomBytes(6).toString('hex')}`);
         const args = [
           '--encrypt',
           opts.userPassword,
@@ -250,12 +249,7 @@ export const qpdfModule = defineModule<QpdfConfig>({
           input,
           output,
         ];
-        await writeFile(argFile, args.join('\n') + '\n', { mode: 0o600 });
-        try {
-          await run([`@${argFile}`], c);
-        } finally {
-          await rm(argFile, { force: true });
-        }
+        await run(['@-'], c, { stdin: args.join('\n') + '\n' });
       },
       async decrypt(input, output, opts, c) {
         await run(['--decrypt', input, output], c, { password: opts.password ?? '' });
