@@ -69,10 +69,11 @@ export default function CheckEmailRoute() {
           <p className="mt-2 text-sm text-indigo-100">
             {knownEmail ? (
               <>
-                We sent a verification link to <strong className="font-semibold text-white">{knownEmail}</strong>.
+                We sent an email to <strong className="font-semibold text-white">{knownEmail}</strong>: a verification
+                link, or a sign-in link if that address already has an account.
               </>
             ) : (
-              'We sent you a verification link.'
+              'We sent you an email: a verification link, or a sign-in link if your address already has an account.'
             )}
           </p>
         </div>
