@@ -155,13 +155,26 @@ describe('formats are read from the bytes', () => {
 });
 
 describe('auto-to-pdf and batch-to-pdf', () => {
-  it('auto-to-pdf refuses a PDF flate bomb before passing it through or running PDF/A over it: 422', async () => {
+  it('auto-to-pdf refuses a PDF flate bomb before passing it through or running PDF/A over it: 422; batch lists it', async () => {
     for (const fields of [{}, { pdfa: 'true' }]) {
       const started = Date.now();
       const res = await api.post('/conversion/auto-to-pdf', fields, [{ content: await flateBombPdf('text', 300) }]);
       expect(errorOf(res)).toMatchObject({ status: 422, code: 'PDF_CONTENT_TOO_LARGE' });
       expect(Date.now() - started).toBeLessThan(5_000);
     }
+    const res = await api.post('/conversion/batch-to-pdf', {}, [
+      { field: 'files', content: await testDocument('page_1.docx') },
+      { field: 'files', content: await flateBombPdf('text', 300), filename: 'bomb.pdf' },
+    ]);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const z = unzip(res.rawPayload);
+    const manifest = JSON.parse(readFileSync(z.paths[z.names.indexOf('manifest.json')]!, 'utf8')) as {
+      files: Array<{ file: string; ok: boolean; code?: string }>;
+    };
+    expect(manifest.files.map((f) => [f.file, f.ok, f.code])).toEqual([
+      ['page_1.docx', true, undefined],
+      ['bomb.pdf', false, 'PDF_CONTENT_TOO_LARGE'],
+    ]);
   });
 
   it('auto-to-pdf dispatches a DOCX, a PNG and a PDF by their bytes whatever their names', async () => {
