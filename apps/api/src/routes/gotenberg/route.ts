@@ -50,6 +50,11 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
     ...app.processingGuard(spec.meterAs.group, { basicAuth: true, meterAs: spec.meterAs.endpoint }),
     schema: { hide: true },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      // Gotenberg's asynchronous mode: not served yet, so refused by name rather than answered synchronously to a
+      // client that waits for a callback.
+      const webhook = Object.keys(request.headers).find((h) => h.startsWith('gotenberg-webhook-'));
+      if (webhook)
+        throw invalidForm(`header '${webhook}' is not supported: DocFlow answers these routes synchronously`);
       const limits = request.apiKey?.limits;
       const upload = await receiveUpload(request, {
         maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE,
