@@ -84,7 +84,16 @@ export function ensureToolUser() {
   if (spawnSync('id', ['-u', name], { stdio: 'ignore' }).status === 0) return;
   const r = spawnSync(
     'useradd',
-    ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', name],
+    [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      '/usr/sbin/nologin',
+      name,
+    ],
     { stdio: 'inherit' },
   );
   if (r.status !== 0) log(`could not create the ${name} account: the tools will run as nobody`);
