@@ -156,7 +156,7 @@ describe('formats are read from the bytes', () => {
 
 describe('auto-to-pdf and batch-to-pdf', () => {
   it('auto-to-pdf refuses a PDF flate bomb before passing it through or running PDF/A over it: 422; batch lists it', async () => {
-    for (const fields of [{}, { pdfa: 'true' }]) {
+    for (const fields of [{}, { pdfa: 'true' }] as Array<Record<string, string>>) {
       const started = Date.now();
       const res = await api.post('/conversion/auto-to-pdf', fields, [{ content: await flateBombPdf('text', 300) }]);
       expect(errorOf(res)).toMatchObject({ status: 422, code: 'PDF_CONTENT_TOO_LARGE' });
