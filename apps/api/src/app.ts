@@ -17,6 +17,7 @@ import { registerDocs } from './plugins/docs';
 import { requestWorkspace } from './plugins/request-workspace';
 import { createEngines } from './config/engines';
 import { noNetworkMode } from './core/isolation';
+import { openToTools } from './core/tool-user';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { apiKeyGuard } from './plugins/api-key-guard';
 import { maintenancePlugin } from './plugins/maintenance';
@@ -101,6 +102,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.onShutdown(() => app.engines.close());
   if (config.engines.noNetwork && noNetworkMode() === 'unavailable')
     app.log.warn('tools run with the network: this machine allows no network namespace (see README, Isolation)');
+  const unreachable = openToTools(config.tmpDir, config.engines.toolUser);
+  if (unreachable) app.log.error(unreachable);
   app.decorateRequest('usage', null as never);
   app.addHook('onRequest', async (request) => {
     request.usage = { bytesIn: 0, bytesOut: 0 };

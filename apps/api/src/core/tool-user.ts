@@ -1,5 +1,6 @@
-import { chownSync, readFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { chown } from 'node:fs/promises';
+import path from 'node:path';
 
 /**
  * The unprivileged account the tools run as when the server itself runs as root (a container's default, this
@@ -64,4 +65,20 @@ export async function shareWithTools(dir: string, user: ToolUser | null | undefi
 
 export function shareWithToolsSync(dir: string, user: ToolUser | null | undefined): void {
   if (user) chownSync(dir, user.uid, user.gid);
+}
+
+/**
+ * The folder the workspaces live in must let the tools' account through (traverse only: it cannot list it, and each
+ * workspace is its own, mode 0700). DocFlow's temp folder gets that bit when it lacks it; a parent that blocks the
+ * way is reported, since it is the operator's to change. Returns the problem, or null.
+ */
+export function openToTools(dir: string, user: ToolUser | null | undefined): string | null {
+  if (!user || !existsSync(dir)) return null;
+  const st = statSync(dir);
+  if ((st.mode & 0o001) === 0) chmodSync(dir, (st.mode & 0o7777) | 0o001);
+  for (let p = path.dirname(dir); ; p = path.dirname(p)) {
+    if ((statSync(p).mode & 0o001) === 0)
+      return `the tools' account (${user.name}) cannot reach ${dir}: ${p} is closed to other users (chmod o+x it, or set DOCFLOW_TMP_DIR elsewhere)`;
+    if (p === path.dirname(p)) return null;
+  }
 }

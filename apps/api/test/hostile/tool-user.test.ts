@@ -1,10 +1,20 @@
-import { mkdtempSync, readFileSync, readlinkSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChromiumEngine } from '../../src/core/modules/chromium';
 import type { LibreOfficeEngine } from '../../src/core/modules/libreoffice';
-import { resolveToolUser } from '../../src/core/tool-user';
+import { openToTools, resolveToolUser } from '../../src/core/tool-user';
 import { processingAppForSuite } from '../fixtures/api';
 import { testDocument } from '../fixtures/documents';
 import { pagesText } from '../fixtures/pdfs';
@@ -102,5 +112,24 @@ describe('tools started by the server', () => {
       }
     });
     expect(sandboxed.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the temp folder the workspaces live in', () => {
+  it('is opened to the tools (traverse only) when closed; a closed parent is reported', () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'docflow-tmp-parent-'));
+    try {
+      const user = { name: 'docflow-tools', uid: 65534, gid: 65534 };
+      expect(openToTools(parent, null)).toBeNull();
+      expect(statSync(parent).mode & 0o777).toBe(0o700);
+      expect(openToTools(parent, user)).toBeNull();
+      expect(statSync(parent).mode & 0o777).toBe(0o701);
+      chmodSync(parent, 0o700);
+      const inner = path.join(parent, 'tmp');
+      mkdirSync(inner);
+      expect(openToTools(inner, user)).toContain(`${parent} is closed to other users`);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
