@@ -39,7 +39,7 @@ export async function finishPdf(job: PdfJob, pdf: string, name: string, opts: Fi
   }
   // A PDF passed through as it is (auto-to-pdf, batch) may be a flate bomb: refused before pageRange or PDF/A run a
   // tool over it (and before it is answered), as every PDF input is by preparePdf.
-  await assertContentWithinBounds(pdf, 'The document', job.signal);
+  await assertContentWithinBounds(job, pdf, 'The document');
   let file = pdf;
   let pages = count.pages;
   if (opts.pageRange?.trim()) {

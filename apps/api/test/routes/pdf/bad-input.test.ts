@@ -5,6 +5,7 @@ import {
   countBombPdf,
   cyclicTreePdf,
   emptyFile,
+  damagedFlateBombPdf,
   encryptedPdf,
   flateBombPdf,
   hugeTreePdf,
@@ -119,6 +120,18 @@ describe('bad input table', () => {
     [
       'text decompression bomb, repaired',
       async () => ({ route: '/pdf/repair', file: await flateBombPdf('text', 300) }),
+      [422],
+      ['PDF_CONTENT_TOO_LARGE'],
+    ],
+    [
+      'damaged decompression bomb (no usable cross-reference), rendered: rebuilt by the tools, then measured',
+      async () => ({ route: '/pdf/to-images', fields: { dpi: '72' }, file: await damagedFlateBombPdf() }),
+      [422],
+      ['PDF_CONTENT_TOO_LARGE'],
+    ],
+    [
+      'damaged decompression bomb, repaired',
+      async () => ({ route: '/pdf/repair', file: await damagedFlateBombPdf() }),
       [422],
       ['PDF_CONTENT_TOO_LARGE'],
     ],

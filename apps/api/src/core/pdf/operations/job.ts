@@ -75,19 +75,36 @@ const MB = 1024 * 1024;
  * that inflates to hundreds of MB of operators, which pdftoppm, Ghostscript or pdftotext would parse until the
  * deadline), before any tool runs. Measured in this process by pdf-scan, inflating at most the bound.
  *
- * A file pdf-scan cannot read (damaged, a wrong /Length, filters other than Flate on page content, or still
- * encrypted because the route keeps its encryption) is admitted unmeasured: the engines' own per-request deadline
- * and their process limits still bound it, as before this check. An encrypted upload is measured once decrypted.
+ * A file pdf-scan cannot read because of its structure (a damaged cross-reference, a wrong /Length) is first
+ * rewritten by the merge engines, which rebuild the structure and copy streams without decoding them (a bomb costs
+ * them milliseconds), and the copy is measured. What stays unmeasurable (content filters other than Flate, a file
+ * still encrypted because the route keeps its encryption) is admitted: the engines' per-request deadline and process
+ * limits still bound it. An encrypted upload is measured once decrypted. Form XObjects are not measured.
  */
-export async function assertContentWithinBounds(path: string, label: string, signal?: AbortSignal): Promise<void> {
-  let size;
-  try {
-    size = await pageContentSize(path, signal);
-  } catch (err) {
-    if (err instanceof EngineError && err.code === 'UNSUPPORTED_OPERATION') return;
-    throw err;
+export async function assertContentWithinBounds(job: PdfJob, path: string, label: string): Promise<void> {
+  const measure = async (file: string) => {
+    try {
+      return await pageContentSize(file, job.signal);
+    } catch (err) {
+      if (err instanceof EngineError && err.code === 'UNSUPPORTED_OPERATION') return null;
+      throw err;
+    }
+  };
+  let size = await measure(path);
+  if (!size) {
+    const rebuilt = out(job, 'measured.pdf');
+    const copied = await job.engines
+      .run('merge', (f) => f([path], rebuilt, job.ctx), job.signal)
+      .then(
+        () => true,
+        (err: unknown) => {
+          if (job.signal?.aborted) throw err;
+          return false; // the tools cannot read it either: the route's own steps refuse it
+        },
+      );
+    if (copied) size = await measure(rebuilt);
   }
-  if (!size.over) return;
+  if (!size?.over) return;
   const { page, bytes } = size.largestPage;
   const message =
     size.over === 'page'
@@ -128,7 +145,7 @@ export async function preparePdf(
     p = out(job, 'decrypted.pdf');
     await job.engines.run('decrypt', (f) => f(file.path, p, { password: opts.password }, job.ctx), job.signal);
   }
-  await assertContentWithinBounds(p, opts.label, job.signal);
+  await assertContentWithinBounds(job, p, opts.label);
   if (count.declaredPages !== undefined && count.declaredPages !== count.pages) {
     // The page tree lies about its size (e.g. /Count 1000000000 over one page): rebuild it from the real pages, so
     // that no later engine trusts or allocates by the lie.
