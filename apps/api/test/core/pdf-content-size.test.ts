@@ -49,6 +49,24 @@ function sharedContentPdf(pages: number, mb: number): string {
   return file;
 }
 
+/** `pages` pages offered, through the root's inherited resources, one Form XObject of `mb` MB that each draws. */
+function sharedFormPdf(pages: number, mb: number): string {
+  const file = path.join(tmp, `form-${pages}-${mb}.pdf`);
+  const form = deflateSync(Buffer.alloc(mb * MB, '0 0 m 10 10 l S\n'), { level: 9 });
+  const kids = Array.from({ length: pages }, (_, i) => `${i + 5} 0 R`).join(' ');
+  writeFileSync(
+    file,
+    rawPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      `<< /Type /Pages /Kids [${kids}] /Count ${pages} /Resources << /XObject << /Logo 3 0 R >> >> >>`,
+      stream('/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Filter /FlateDecode', form),
+      stream('', Buffer.from('/Logo Do')),
+      ...Array.from({ length: pages }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'),
+    ]),
+  );
+  return file;
+}
+
 describe('pageContentSize', () => {
   it('measures an ordinary PDF, within the bounds', async () => {
     const size = await pageContentSize(await numberedPdf(3, 'Size'));
@@ -94,6 +112,17 @@ describe('pageContentSize', () => {
     const over = await pageContentSize(sharedContentPdf(20, 20));
     expect(over.over).toBe('file');
     expect(over.totalBytes).toBeGreaterThan(contentLimits.fileBytes);
+  });
+
+  it('Form XObjects the page is offered count on the page; a form shared by every page counts once in the total', async () => {
+    // 2 MB of form on each of 200 pages: 400 MB if counted per page, over the file bound; the form is one stream.
+    const shared = await pageContentSize(sharedFormPdf(200, 2));
+    expect(shared.over).toBeUndefined();
+    expect(shared.largestPage.bytes).toBeGreaterThanOrEqual(2 * MB);
+    expect(shared.totalBytes).toBeLessThan(3 * MB);
+    // Past the page bound in its form alone: over, on page 1.
+    const big = await pageContentSize(sharedFormPdf(2, contentLimits.pageBytes / MB + 1));
+    expect(big).toMatchObject({ over: 'page', largestPage: { page: 1 } });
   });
 
   it('declines what it cannot read (encrypted, damaged): UNSUPPORTED_OPERATION', async () => {

@@ -8,6 +8,7 @@ import {
   damagedFlateBombPdf,
   encryptedPdf,
   flateBombPdf,
+  formBombPdf,
   hugeTreePdf,
   notAPdf,
   numberedPdf,
@@ -126,6 +127,12 @@ describe('bad input table', () => {
     [
       'damaged decompression bomb (no usable cross-reference), rendered: rebuilt by the tools, then measured',
       async () => ({ route: '/pdf/to-images', fields: { dpi: '72' }, file: await damagedFlateBombPdf() }),
+      [422],
+      ['PDF_CONTENT_TOO_LARGE'],
+    ],
+    [
+      'decompression bomb in a Form XObject the page draws, rendered',
+      async () => ({ route: '/pdf/to-images', fields: { dpi: '72' }, file: await formBombPdf() }),
       [422],
       ['PDF_CONTENT_TOO_LARGE'],
     ],

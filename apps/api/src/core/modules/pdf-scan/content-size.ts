@@ -4,7 +4,7 @@ import { createInflate, inflateSync } from 'node:zlib';
 import { aborted } from '../../limiter';
 import type { PdfDocument } from './document';
 import { contentLimits, giveUp } from './limits';
-import { PdfStream, type PdfDict, type PdfValue } from './objects';
+import { isDict, PdfStream, type PdfDict, type PdfValue } from './objects';
 import { walkPageTree } from './page-tree';
 
 /**
@@ -13,8 +13,8 @@ import { walkPageTree } from './page-tree';
  * can inflate to gigabytes of operators. Measuring inflates each distinct content stream once, only to count its
  * bytes and only up to the per-page bound, so a bomb costs at most that bound of inflation, never its whole size.
  *
- * Not measured: Form XObjects and patterns the content draws (finding them means parsing the resources and the
- * operators of every page); content streams with filters other than FlateDecode (rare: LZW and the ASCII filters
+ * Form XObjects the page's resources offer are measured with the page (formStreams). Not measured: patterns and
+ * Type 3 glyphs (rarer places for a bomb, left to the tools' deadline); content streams with filters other than FlateDecode (rare: LZW and the ASCII filters
  * date from before Flate) make the measurement give up like any other structure the scan does not handle.
  */
 
@@ -31,9 +31,26 @@ export interface ContentSize {
 interface ContentStream {
   offset: number;
   length: number;
+  /** A Form XObject: counts against each page offering it, but once only in the file's total (a document often
+   * offers every form to every page through inherited resources, and draws each on a few). */
+  form?: boolean;
   /** FlateDecode filters applied one after the other (0: no filter). */
   flates: number;
 }
+
+/** What a page tree node hands down: the inherited resources, and (for a page) the streams to measure. */
+interface PageContent {
+  resources: PdfValue | undefined;
+  streams: ContentStream[];
+  /** The Form XObjects its resources offer. */
+  forms: ContentStream[];
+}
+
+/** Form XObjects one page may reach, and how deeply forms may nest, before the scan gives up. */
+const MAX_FORMS_PER_PAGE = 1000;
+const MAX_FORM_DEPTH = 8;
+/** Forms counted over all the pages (a page offering 1000 forms, 10 000 times) before the scan gives up. */
+const MAX_FORM_ENTRIES = 2_000_000;
 
 /** Streams one page's /Contents array may hold before the scan gives up. */
 const MAX_STREAMS_PER_PAGE = 10_000;
@@ -46,25 +63,49 @@ const SYNC_OUTPUT_BYTES = 256 * 1024;
 const PAGES_PER_SLICE = 256;
 
 export async function measureContent(doc: PdfDocument, signal?: AbortSignal): Promise<ContentSize> {
-  const pages: ContentStream[][] = [];
-  await walkPageTree<ContentStream[]>(
+  const pages: Array<[ContentStream[], ContentStream[]]> = [];
+  // Resources are usually shared (inherited, or one object for many pages): their forms are found once.
+  const formsOf = new Map<PdfValue | undefined, ContentStream[]>();
+  let formEntries = 0;
+  await walkPageTree<PageContent>(
     doc,
-    { enter: (_, node) => contentStreams(doc, node), page: (streams) => void pages.push(streams) },
-    [],
+    {
+      enter: (inherited, node) => {
+        // /Resources is inherited down the page tree like the page boxes.
+        const resources = node.has('Resources') ? node.get('Resources') : inherited.resources;
+        if (node.has('Kids')) return { resources, streams: [], forms: [] };
+        const streams = contentStreams(doc, node);
+        const key = doc.resolve(resources);
+        let forms = formsOf.get(key);
+        if (!forms) {
+          forms = formStreams(doc, key);
+          formsOf.set(key, forms); // after every read: a step may run again (NeedBytes)
+        }
+        return { resources, streams, forms };
+      },
+      page: (state) => {
+        formEntries += state.forms.length;
+        if (formEntries > MAX_FORM_ENTRIES) throw giveUp('too many forms over the pages');
+        pages.push([state.streams, state.forms]);
+      },
+    },
+    { resources: undefined, streams: [], forms: [] },
     { signal },
   );
   const sizes = new Map<number, number>();
+  const countedForms = new Set<number>();
   const result: ContentSize = { pages: pages.length, totalBytes: 0, largestPage: { page: 0, bytes: 0 } };
   for (let i = 0; i < pages.length; i++) {
     let bytes = 0;
-    for (const s of pages[i]!) {
+    for (const s of [...pages[i]![0], ...pages[i]![1]]) {
       let n = sizes.get(s.offset);
       if (n === undefined) {
         n = await decodedSize(doc, s, contentLimits.pageBytes, signal);
         sizes.set(s.offset, n);
       }
       bytes += n;
-      result.totalBytes += n;
+      if (!s.form || !countedForms.has(s.offset)) result.totalBytes += n;
+      if (s.form) countedForms.add(s.offset);
       if (bytes > result.largestPage.bytes) result.largestPage = { page: i + 1, bytes };
       if (bytes > contentLimits.pageBytes) return { ...result, over: 'page' };
       if (result.totalBytes > contentLimits.fileBytes) return { ...result, over: 'file' };
@@ -93,6 +134,35 @@ function contentStreams(doc: PdfDocument, node: PdfDict): ContentStream[] {
     const { offset, length, filter } = doc.streamExtent(s);
     return { offset, length, flates: flateCount(filter) };
   });
+}
+
+/**
+ * The Form XObjects a page's resources offer, and theirs in turn: a form is content the tools parse in full when
+ * the page draws it, so a bomb can sit there behind a two-byte page. Every form offered counts (whether the page's
+ * operators draw it is not read): a page offering more content than the bound is refused all the same.
+ */
+function formStreams(
+  doc: PdfDocument,
+  resources: PdfValue | undefined,
+  depth = 0,
+  seen = new Set<number>(),
+): ContentStream[] {
+  const res = doc.resolve(resources);
+  if (!isDict(res)) return [];
+  const xobjects = doc.resolve(res.get('XObject'));
+  if (!isDict(xobjects)) return [];
+  const found: ContentStream[] = [];
+  for (const v of xobjects.values()) {
+    const x = doc.resolve(v);
+    if (!(x instanceof PdfStream) || doc.resolve(x.dict.get('Subtype')) !== 'Form' || seen.has(x.dataOffset)) continue;
+    if (seen.size >= MAX_FORMS_PER_PAGE) throw giveUp('too many forms on a page');
+    if (depth >= MAX_FORM_DEPTH) throw giveUp('forms nested too deeply');
+    seen.add(x.dataOffset);
+    const { offset, length, filter } = doc.streamExtent(x);
+    found.push({ offset, length, flates: flateCount(filter), form: true });
+    found.push(...formStreams(doc, x.dict.get('Resources'), depth + 1, seen));
+  }
+  return found;
 }
 
 function flateCount(filter: PdfValue | undefined): number {

@@ -26,6 +26,9 @@ export const scannedKeys: ReadonlySet<string> = new Set([
   'CropBox',
   'TrimBox',
   'Rotate',
-  // page content (content-size.ts)
+  // page content (content-size.ts): the content streams, and the Form XObjects the resources offer
   'Contents',
+  'Resources',
+  'XObject',
+  'Subtype',
 ]);
