@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createDeflate, createDeflateRaw, crc32, deflateSync } from 'node:zlib';
 import { testDocument } from '../../fixtures/documents';
-import { flateBombPdf } from '../../fixtures/pdfs';
+import { damagedFlateBombPdf, flateBombPdf, formBombPdf } from '../../fixtures/pdfs';
 import { makeZip, zipOfRawEntries } from '../../fixtures/zip';
 
 /** A real document of one accepted type, as the suite mutates and renames it. */
@@ -160,6 +160,16 @@ export async function bombs(): Promise<Bomb[]> {
       label: 'PDF flate bomb (300 MB content)',
       name: 'bomb.pdf',
       bytes: readFileSync(await flateBombPdf('text', 300)),
+    },
+    {
+      label: 'PDF flate bomb in a Form XObject (300 MB)',
+      name: 'form-bomb.pdf',
+      bytes: readFileSync(await formBombPdf()),
+    },
+    {
+      label: 'PDF flate bomb without a usable cross-reference',
+      name: 'damaged-bomb.pdf',
+      bytes: readFileSync(await damagedFlateBombPdf()),
     },
     { label: 'PNG 20,000 × 20,000', name: 'bomb.png', bytes: await pngBomb(20_000) },
   ];
