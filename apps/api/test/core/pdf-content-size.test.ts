@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Readable, type Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engines } from '../../src/core/engines';
+import { Ascii85Decoder, AsciiHexDecoder } from '../../src/core/modules/pdf-scan/ascii-filters';
 import { contentLimits } from '../../src/core/modules/pdf-scan/limits';
 import { pageContentSize } from '../../src/core/modules/pdf-scan/scan';
 import { preparePdf } from '../../src/core/pdf/operations';
@@ -67,6 +70,26 @@ function sharedFormPdf(pages: number, mb: number): string {
   return file;
 }
 
+const decode = async (decoder: Transform, input: string) => {
+  const out: Buffer[] = [];
+  await pipeline(Readable.from([Buffer.from(input, 'latin1')]), decoder, async (source: AsyncIterable<Buffer>) => {
+    for await (const b of source) out.push(b);
+  });
+  return Buffer.concat(out);
+};
+
+describe('the ASCII filters', () => {
+  it('ASCIIHexDecode: pairs of digits, spaces skipped, an odd last digit padded with 0, > ends', async () => {
+    expect((await decode(new AsciiHexDecoder(), '48 65\n6c6C6F7>ignored')).toString('latin1')).toBe('Hellop');
+  });
+
+  it('ASCII85Decode: groups of five, z for four zero bytes, a short last group, ~> ends', async () => {
+    const encoded = '87cURD_*#TDfTZ)+Wpab!!"-QDIb@~>ignored';
+    expect((await decode(new Ascii85Decoder(), encoded)).toString('latin1')).toBe('Hello, world! \0\0\0\0 end.');
+    expect(await decode(new Ascii85Decoder(), 'z~>')).toEqual(Buffer.alloc(4));
+  });
+});
+
 describe('pageContentSize', () => {
   it('measures an ordinary PDF, within the bounds', async () => {
     const size = await pageContentSize(await numberedPdf(3, 'Size'));
@@ -123,6 +146,23 @@ describe('pageContentSize', () => {
     // Past the page bound in its form alone: over, on page 1.
     const big = await pageContentSize(sharedFormPdf(2, contentLimits.pageBytes / MB + 1));
     expect(big).toMatchObject({ over: 'page', largestPage: { page: 1 } });
+  });
+
+  it('a bomb wrapped in an ASCII filter ([/ASCIIHexDecode /FlateDecode]) is measured through it', async () => {
+    const bomb = readFileSync(await flateBombPdf('text', 300)).toString('latin1');
+    const start = bomb.indexOf('stream\n') + 'stream\n'.length;
+    const deflated = Buffer.from(bomb.slice(start, bomb.indexOf('\nendstream', start)), 'latin1');
+    const file = path.join(tmp, 'hex-bomb.pdf');
+    writeFileSync(
+      file,
+      rawPdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
+        stream('/Filter [/AHx /FlateDecode]', Buffer.from(`${deflated.toString('hex')}>`)),
+      ]),
+    );
+    expect(await pageContentSize(file)).toMatchObject({ over: 'page', largestPage: { page: 1 } });
   });
 
   it('declines what it cannot read (encrypted, damaged): UNSUPPORTED_OPERATION', async () => {

@@ -1,7 +1,8 @@
-import { Readable, Writable } from 'node:stream';
+import { Readable, Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createInflate, inflateSync } from 'node:zlib';
 import { aborted } from '../../limiter';
+import { Ascii85Decoder, AsciiHexDecoder } from './ascii-filters';
 import type { PdfDocument } from './document';
 import { contentLimits, giveUp } from './limits';
 import { isDict, PdfStream, type PdfDict, type PdfValue } from './objects';
@@ -13,9 +14,10 @@ import { walkPageTree } from './page-tree';
  * can inflate to gigabytes of operators. Measuring inflates each distinct content stream once, only to count its
  * bytes and only up to the per-page bound, so a bomb costs at most that bound of inflation, never its whole size.
  *
- * Form XObjects the page's resources offer are measured with the page (formStreams). Not measured: patterns and
- * Type 3 glyphs (rarer places for a bomb, left to the tools' deadline); content streams with filters other than FlateDecode (rare: LZW and the ASCII filters
- * date from before Flate) make the measurement give up like any other structure the scan does not handle.
+ * Form XObjects the page's resources offer are measured with the page (formStreams). Filters measured: Flate
+ * and the two ASCII filters, chained in any order. Not measured: patterns and Type 3 glyphs (rarer places for a
+ * bomb, left to the tools' deadline); content with LZW or RunLength (formats from before Flate) makes the
+ * measurement give up like any other structure the scan does not handle.
  */
 
 export interface ContentSize {
@@ -35,7 +37,7 @@ interface ContentStream {
    * offers every form to every page through inherited resources, and draws each on a few). */
   form?: boolean;
   /** FlateDecode filters applied one after the other (0: no filter). */
-  flates: number;
+  filters: ContentFilter[];
 }
 
 /** What a page tree node hands down: the inherited resources, and (for a page) the streams to measure. */
@@ -132,7 +134,7 @@ function contentStreams(doc: PdfDocument, node: PdfDict): ContentStream[] {
   return items.map((s) => {
     if (!(s instanceof PdfStream)) throw giveUp('page /Contents holds something other than a stream');
     const { offset, length, filter } = doc.streamExtent(s);
-    return { offset, length, flates: flateCount(filter) };
+    return { offset, length, filters: contentFilters(filter) };
   });
 }
 
@@ -159,24 +161,42 @@ function formStreams(
     if (depth >= MAX_FORM_DEPTH) throw giveUp('forms nested too deeply');
     seen.add(x.dataOffset);
     const { offset, length, filter } = doc.streamExtent(x);
-    found.push({ offset, length, flates: flateCount(filter), form: true });
+    found.push({ offset, length, filters: contentFilters(filter), form: true });
     found.push(...formStreams(doc, x.dict.get('Resources'), depth + 1, seen));
   }
   return found;
 }
 
-function flateCount(filter: PdfValue | undefined): number {
-  if (filter === undefined || filter === null) return 0;
+type ContentFilter = 'FlateDecode' | 'ASCIIHexDecode' | 'ASCII85Decode';
+
+/** The full and abbreviated names of the filters measured; any other makes the scan give up. */
+const filterNames: Record<string, ContentFilter> = {
+  FlateDecode: 'FlateDecode',
+  Fl: 'FlateDecode',
+  ASCIIHexDecode: 'ASCIIHexDecode',
+  AHx: 'ASCIIHexDecode',
+  ASCII85Decode: 'ASCII85Decode',
+  A85: 'ASCII85Decode',
+};
+
+function contentFilters(filter: PdfValue | undefined): ContentFilter[] {
+  if (filter === undefined || filter === null) return [];
   const filters = Array.isArray(filter) ? filter : [filter];
   if (filters.length > MAX_FILTERS) throw giveUp('too many filters on a content stream');
-  if (!filters.every((f) => f === 'FlateDecode')) throw giveUp('content stream filter other than FlateDecode');
-  return filters.length;
+  return filters.map((f) => {
+    const name = typeof f === 'string' ? filterNames[f] : undefined;
+    if (!name) throw giveUp('content stream filter other than Flate and the ASCII filters');
+    return name;
+  });
 }
+
+const decoder = (f: ContentFilter): Transform =>
+  f === 'FlateDecode' ? createInflate() : f === 'ASCIIHexDecode' ? new AsciiHexDecoder() : new Ascii85Decoder();
 
 /** Decoded bytes of one stream, up to a little past `cap`; data that does not decode counts up to where it fails. */
 async function decodedSize(doc: PdfDocument, s: ContentStream, cap: number, signal?: AbortSignal): Promise<number> {
-  if (s.flates === 0) return s.length;
-  if (s.flates === 1 && doc.inMemory && s.length <= SYNC_RAW_BYTES) {
+  if (s.filters.length === 0) return s.length;
+  if (s.filters.length === 1 && s.filters[0] === 'FlateDecode' && doc.inMemory && s.length <= SYNC_RAW_BYTES) {
     try {
       return inflateSync(doc.bytes(s.offset, s.length), { maxOutputLength: SYNC_OUTPUT_BYTES }).length;
     } catch {
@@ -197,7 +217,7 @@ async function streamedSize(doc: PdfDocument, s: ContentStream, cap: number, sig
       done(count > cap ? new OverCap() : null);
     },
   });
-  const stages = Array.from({ length: s.flates }, () => createInflate());
+  const stages = s.filters.map(decoder);
   try {
     await pipeline([Readable.from(doc.range(s.offset, s.length)), ...stages, counter], { signal });
   } catch (err) {
