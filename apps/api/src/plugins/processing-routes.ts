@@ -72,6 +72,28 @@ export function parseFields<F extends z.ZodType>(schema: F, fields: Record<strin
   return r.data;
 }
 
+/**
+ * `preparePdf` for a request's inputs, their pages added up for the usage meter; a file over the page limit still
+ * reports the pages counted before it (the call is metered with them).
+ */
+export function meteredPrepare(
+  request: FastifyRequest,
+  job: PdfJob,
+): (file: UploadedFile, opts: { label: string; password?: string; keepEncryption?: boolean }) => Promise<PreparedPdf> {
+  let pages = 0;
+  return async (file, opts) => {
+    try {
+      const p = await preparePdf(job, file, opts);
+      pages += p.pages;
+      request.usage.pages = pages;
+      return p;
+    } catch (err) {
+      if (err instanceof EngineError && err.code === 'PAGE_LIMIT_EXCEEDED') request.usage.pages = pages;
+      throw err;
+    }
+  };
+}
+
 /** Cancelled when the client disconnects before the answer is complete: tools are killed, queued work dropped. */
 export function requestSignal(reply: FastifyReply): AbortSignal {
   const ac = new AbortController();
@@ -161,7 +183,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
         maxPages: limits?.maxPagesPerPdf ?? null,
         render: request.apiKey?.processing,
       });
-      let pages = 0;
+      const prepare = meteredPrepare(request, job);
       const ctx: ProcessingRouteContext<z.output<F>> = {
         request,
         reply,
@@ -175,19 +197,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
             (inputs.length > 1
               ? `${spec.files.field}[${inputs.indexOf(file) + 1}] ("${file.filename}")`
               : `"${file.filename}"`);
-          try {
-            const p = await preparePdf(job, file, {
-              label,
-              password: opts.password,
-              keepEncryption: opts.keepEncryption,
-            });
-            pages += p.pages;
-            request.usage.pages = pages;
-            return p;
-          } catch (err) {
-            if (err instanceof EngineError && err.code === 'PAGE_LIMIT_EXCEEDED') request.usage.pages = pages;
-            throw err;
-          }
+          return prepare(file, { label, password: opts.password, keepEncryption: opts.keepEncryption });
         },
       };
       return spec.handler(ctx);

@@ -2,9 +2,8 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TEndpointGroup } from '@docflow/contracts';
 import { receiveUpload, type UploadedFile } from '../../lib/uploads';
-import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
-import { EngineError } from '../../core/errors';
-import { requestSignal } from '../../plugins/processing-routes';
+import { createJob, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
+import { meteredPrepare, requestSignal } from '../../plugins/processing-routes';
 import { GotenbergForm, invalidForm } from './form';
 import { sendOutputs, type NamedFile } from './output';
 
@@ -80,23 +79,13 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         maxPages: limits?.maxPagesPerPdf ?? null,
         render: request.apiKey?.processing,
       });
-      let pages = 0;
+      const prepare = meteredPrepare(request, job);
       const ctx: GotenbergContext = {
         request,
         form: new GotenbergForm(upload.fields),
         files,
         job,
-        async prepare(file) {
-          try {
-            const p = await preparePdf(job, file, { label: `'${file.filename}'` });
-            pages += p.pages;
-            request.usage.pages = pages;
-            return p;
-          } catch (err) {
-            if (err instanceof EngineError && err.code === 'PAGE_LIMIT_EXCEEDED') request.usage.pages = pages;
-            throw err;
-          }
-        },
+        prepare: (file) => prepare(file, { label: `'${file.filename}'` }),
       };
       const result = await spec.handler(ctx);
       if (Array.isArray(result)) return sendOutputs(request, reply, result);

@@ -134,8 +134,8 @@ export class BrowserHost {
       const { chromium } = await import('playwright-core');
       browser = await chromium.launch({
         executablePath: await this.executable(),
-        args: [...CHROMIUM_ARGS, ...(this.sandbox ? [] : ['--no-sandbox']), ...this.extraArgs],
-        // Playwright adds --no-sandbox unless told to keep the sandbox.
+        args: [...CHROMIUM_ARGS, ...this.extraArgs],
+        // false: Playwright adds --no-sandbox.
         chromiumSandbox: this.sandbox,
         // Not the server's environment (secrets, proxies): a page's JavaScript runs in this process tree.
         env: toolEnv({
