@@ -137,6 +137,8 @@ export class OfficeInstance {
       ],
       // detached: the helper leads a new process group that soffice joins, so one kill takes all of it.
       {
+        // Not the server's folder: the tools' account may not be let into it (a clone under /root or a 0700 dir).
+        cwd: this.profileDir,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
         env: toolEnv({ PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' }, this.opts.toolUser),
