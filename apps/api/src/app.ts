@@ -23,6 +23,7 @@ import { apiKeyGuard } from './plugins/api-key-guard';
 import { maintenancePlugin } from './plugins/maintenance';
 import { systemMonitorPlugin } from './plugins/system-monitor';
 import { jobOwner } from './plugins/job-owner';
+import { jobsPlugin } from './plugins/jobs';
 import { healthRoutes } from './routes/health';
 import { metricsPlugin } from './plugins/metrics';
 import { v1Routes } from './routes/v1/index';
@@ -109,6 +110,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     request.usage = { bytesIn: 0, bytesOut: 0 };
   });
   await app.register(maintenancePlugin); // maintenance mode, checked by the guard after the key
+  await app.register(jobsPlugin); // async=true: jobs stored and run by this node (services/jobs)
   await app.register(apiKeyGuard); // app.processingGuard(group): API-key auth, plan gate, limits, metering
   await app.register(systemMonitorPlugin); // the admin monitor's measurements
   await app.register(jobOwner); // processing slots are shared fairly between the users behind the keys

@@ -26,10 +26,13 @@ export const errorStatus = {
   ENDPOINT_NOT_ALLOWED: 403,
   URL_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
+  JOB_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   CONFLICT: 409,
   EMAIL_TAKEN: 409,
   TRIAL_ALREADY_USED: 409,
+  /** The job's result is asked before it succeeded (its status says where it is). */
+  JOB_NOT_FINISHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   FILE_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -56,6 +59,8 @@ export const errorStatus = {
   QUEUE_FULL: 503,
   MAINTENANCE: 503,
   TIMEOUT: 504,
+  /** A job interrupted (server restart, lost worker) more times than it is retried. */
+  JOB_INTERRUPTED: 500,
 } as const;
 
 export type TErrorCode = keyof typeof errorStatus;

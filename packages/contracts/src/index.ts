@@ -11,3 +11,4 @@ export * from './conversion';
 export * from './ocr';
 export * from './catalogue';
 export * from './admin';
+export * from './jobs';

@@ -92,6 +92,14 @@ export const ZEnv = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /** Jobs (async=true) one node runs at once. */
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** How long an ended job, its result and its delivery log are kept. */
+  JOB_RESULT_TTL_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 90)
+    .default(24),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 

@@ -79,7 +79,9 @@ export function spawnProcess(
 
   return new Promise<SpawnOutcome>((resolve) => {
     const child = spawn(file, argv, {
-      cwd: req.cwd,
+      // A tool switched to the tools' account cannot always enter the server's working folder (a clone under /root
+      // or a 0700 temp folder), and some (soffice's launcher) fail there: it starts at the root instead.
+      cwd: req.cwd ?? (req.runAs ? '/' : undefined),
       env: toolEnv(req.env, req.runAs),
       detached: true,
       stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

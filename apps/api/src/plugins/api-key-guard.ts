@@ -47,6 +47,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
   const remind = createUsageReminders(app.db);
   const afterCounted: onRequestHookHandler = async (request) => {
     const state = request.apiKeyState!;
+    if (state.replay) return;
     remind(state.rec!, state.decision!, state.context!.limits.maxRequestsPerMonth);
   };
   const timing: onSendHookHandler = async (_request, reply, payload) => {
@@ -56,6 +57,8 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
 
   app.decorate('processingGuard', (group: GuardGroup, opts: ProcessingGuardOptions = {}): ProcessingGuardHooks => {
     const begin: onRequestHookHandler = async (request) => {
+      const replay = app.jobs.replayOf(request);
+      if (replay) request.jobRun = replay.run;
       request.apiKeyState = {
         group,
         basicAuth: opts.basicAuth === true,
@@ -66,10 +69,33 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
         counted: false,
         refunded: false,
         errorCode: null,
+        replay: replay !== undefined,
+        jobAdmitted: false,
       };
+      if (replay) request.apiKeyState.rec = replay.rec;
+    };
+    // A job's replayed call runs as the key that was checked, limited and counted at its admission.
+    const unlessReplay = (hook: onRequestHookHandler): onRequestHookHandler =>
+      async function (request, reply) {
+        if (request.apiKeyState?.replay) return;
+        return hook.call(this, request, reply, () => undefined);
+      };
+    const admitted: onRequestHookHandler = async (request) => {
+      const state = request.apiKeyState!;
+      if (!state.replay) return;
+      state.counted = true;
+      request.apiKey = state.context!;
     };
     return {
-      onRequest: [begin, authenticate, app.maintenanceGate, app.planGate(group), enforce, afterCounted],
+      onRequest: [
+        begin,
+        unlessReplay(authenticate),
+        unlessReplay(app.maintenanceGate),
+        app.planGate(group),
+        unlessReplay(enforce),
+        admitted,
+        afterCounted,
+      ],
       onSend: [timing, refund],
       onError: [noteError],
       onResponse: [record],

@@ -18,6 +18,11 @@ const tags = [
   { name: 'pdf', description: 'PDF operations: merge, split, rotate, watermark, protect, compress, extract, render.' },
   { name: 'ocr', description: 'Text recognition in images and scanned PDFs, scan quality, searchable PDFs.' },
   { name: 'qrcode', description: 'QR codes: generate them (PNG, SVG or JSON) and decode them from images.' },
+  {
+    name: 'jobs',
+    description:
+      'Any processing call sent with async=true runs as a job: follow it, fetch its result, cancel it (own jobs only).',
+  },
   { name: 'auth', description: 'Sign-up, e-mail verification, sign-in, tokens, passwords, profile and sessions.' },
   { name: 'api-keys', description: 'The API keys of the signed-in user.' },
   { name: 'plans', description: 'The public plan catalogue, and the subscriptions of the signed-in user.' },
@@ -63,6 +68,20 @@ function withFileAnswers(entry: CatalogueEntry, ok: unknown): unknown {
   };
 }
 
+/** A job's result is what its call answered: any of the processing routes' files, or their JSON. */
+const jobResultAnswer = {
+  description: "The job's result: the file (its type is the call's) or the JSON data answer",
+  content: {
+    ...Object.fromEntries(
+      ['application/pdf', 'application/zip', 'image/png', 'image/jpeg', 'image/svg+xml'].map((t) => [
+        t,
+        { schema: binary },
+      ]),
+    ),
+    'application/json': { schema: {} },
+  },
+};
+
 /** One error answer: the shared error body, its code limited to the ones this route can answer with that status. */
 const errorAnswer = (codes: string[]) => ({
   description: `Error codes: ${codes.map((c) => `\`${c}\``).join(', ')}`,
@@ -91,7 +110,13 @@ const transform: typeof jsonSchemaTransform = (input) => {
   const traits: RouteTraits = entry
     ? { kind: 'processing', method, validates, endpoint: entry }
     : {
-        kind: url.startsWith('/api/v1/admin/') ? 'admin' : declared.includes('accessToken') ? 'account' : 'public',
+        kind: url.startsWith('/api/v1/admin/')
+          ? 'admin'
+          : url.startsWith('/api/v1/jobs')
+            ? 'jobs'
+            : declared.includes('accessToken')
+              ? 'account'
+              : 'public',
         method,
         validates,
         operationId,
@@ -101,6 +126,7 @@ const transform: typeof jsonSchemaTransform = (input) => {
   const response: JsonObject = Object.fromEntries(
     answers.map(([status, answer]) => [status, entry && status === '200' ? withFileAnswers(entry, answer) : answer]),
   );
+  if (operationId === 'jobsResult') response['200'] = jobResultAnswer;
   for (const [status, codes] of errorCodesByStatus(errorCodesOf(traits))) response[status] = errorAnswer(codes);
 
   return {
@@ -109,7 +135,13 @@ const transform: typeof jsonSchemaTransform = (input) => {
       ...schema,
       operationId,
       ...(entry ? { tags: [tagOf(entry)], summary: entry.summary } : {}),
-      security: entry ? apiKeySecurity : traits.kind === 'public' ? [] : accessTokenSecurity,
+      security: entry
+        ? apiKeySecurity
+        : traits.kind === 'jobs'
+          ? [...apiKeySecurity, ...accessTokenSecurity]
+          : traits.kind === 'public'
+            ? []
+            : accessTokenSecurity,
       response,
     },
   };

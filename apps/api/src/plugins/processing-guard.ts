@@ -59,6 +59,10 @@ export interface ApiKeyState {
   /** The call was counted, then given back because the server failed it (5xx). */
   refunded: boolean;
   errorCode: string | null;
+  /** A job's stored call sent again by its runner: it was limited and counted when the job was admitted. */
+  replay: boolean;
+  /** The call was admitted as a job (202): its run writes the usage event. */
+  jobAdmitted: boolean;
 }
 
 /** How a route family differs at the guard; the DocFlow routes take the defaults. */

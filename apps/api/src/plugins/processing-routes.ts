@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZErrorResponse, ZUploadFile, type TEndpointGroup } from '@docflow/contracts';
+import {
+  ZAsyncFields,
+  ZErrorResponse,
+  ZJobAdmittedResponse,
+  ZUploadFile,
+  type TEndpointGroup,
+} from '@docflow/contracts';
 import { AppError } from '../lib/app-error';
 import { receiveUpload, type ReceivedUpload, type UploadedFile } from '../lib/uploads';
 import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../core/pdf/operations';
@@ -117,7 +123,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
   const extraDoc = Object.fromEntries(
     Object.entries(spec.files.extra ?? {}).map(([k, d]) => [k, ZUploadFile.optional().describe(d)]),
   );
-  const body = spec.fields.extend({ ...fileDoc, ...extraDoc });
+  const body = spec.fields.extend({ ...fileDoc, ...extraDoc, ...ZAsyncFields.shape });
   const errors = {
     400: ZErrorResponse,
     401: ZErrorResponse,
@@ -142,7 +148,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
       security: [{ apiKey: [] }],
       consumes: ['multipart/form-data'],
       body,
-      response: { 200: spec.response, ...errors },
+      response: { 200: spec.response, 202: ZJobAdmittedResponse, ...errors },
     },
     handler: async (request, reply) => {
       const limits = request.apiKey?.limits;
@@ -177,9 +183,13 @@ export function registerProcessingRoute<F extends z.ZodObject>(
           },
         );
       }
-      const fields = parseFields(spec.fields, upload.fields);
+      const { async: _async, ...own } = upload.fields;
+      const fields = parseFields(spec.fields, own);
+      // Checked like the synchronous call (fields, file counts), then stored and answered at once.
+      if (!request.jobRun && app.jobs.wanted(request, upload.fields))
+        return app.jobs.admit(request, reply, upload.files, own);
       const job = await createJob(app.engines, await request.workspace(), {
-        signal: requestSignal(reply),
+        signal: request.jobRun ? AbortSignal.any([request.jobRun.signal, requestSignal(reply)]) : requestSignal(reply),
         maxPages: limits?.maxPagesPerPdf ?? null,
         render: request.apiKey?.processing,
       });

@@ -44,6 +44,7 @@ async function plugin(app: FastifyInstance, opts: UsageMeteringOptions) {
   const record: onResponseHookHandler = async (request, reply) => {
     const state = request.apiKeyState;
     if (!state?.rec) return; // no key identified: nobody to meter against
+    if (state.jobAdmitted) return; // the job's run records the call
     const route = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
     const usage = request.usage ?? { bytesIn: 0, bytesOut: 0 };
     const sentLength = Number(reply.getHeader('content-length') ?? 0);

@@ -546,6 +546,30 @@ describe('account and public routes', () => {
     await call(json('GET', '/status'), 200);
   });
 
+  it('jobs: admitted, followed, fetched, cancelled', { timeout: 60_000 }, async () => {
+    const a = await numberedPdf(1, 'JobA');
+    const merge = upload('/pdf/merge', { async: 'true' }, [
+      { field: 'files', content: a },
+      { field: 'files', content: a },
+    ]);
+    const admitted = await call(merge, 202);
+    const id = admitted.json().data.jobId as string;
+    let status = 'queued';
+    for (let i = 0; i < 300 && !['succeeded', 'failed'].includes(status); i++) {
+      status = (await call({ method: 'GET', url: `/api/v1/jobs/${id}`, headers: key() }, 200)).json().data.status;
+      if (status === 'queued' || status === 'running') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe('succeeded');
+    await call({ method: 'GET', url: `/api/v1/jobs/${id}/result`, headers: key() }, 200);
+    await call({ method: 'GET', url: '/api/v1/jobs', headers: key() }, 200);
+    await call({ method: 'GET', url: '/api/v1/jobs' }, 401);
+    const nobody = crypto.randomUUID();
+    await call({ method: 'GET', url: `/api/v1/jobs/${nobody}`, headers: key() }, 404);
+    await call({ method: 'GET', url: `/api/v1/jobs/${nobody}/result`, headers: key() }, 404);
+    await call({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: key() }, 200);
+    await call({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: key() }, 404);
+  });
+
   it('every documented operation was called, and succeeded and failed at least once', () => {
     // These take no input and no credentials: they have no failure to provoke.
     const noFailure = new Set(['health', 'ready', 'plansList', 'status']);

@@ -2,3 +2,4 @@
 export * from './accounts';
 export * from './notifications';
 export * from './billing';
+export * from './jobs';

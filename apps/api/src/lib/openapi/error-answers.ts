@@ -2,7 +2,7 @@ import { errorStatus, type EndpointInfo, type TErrorCode } from '@docflow/contra
 
 /** How a route is called, as far as its possible error answers go. */
 export type RouteTraits =
-  | { kind: 'public' | 'account' | 'admin'; method: string; validates: boolean; operationId: string }
+  | { kind: 'public' | 'account' | 'admin' | 'jobs'; method: string; validates: boolean; operationId: string }
   | { kind: 'processing'; method: string; validates: boolean; endpoint: EndpointInfo };
 
 /** Any route can fail on the server's side. */
@@ -95,7 +95,13 @@ const routeCodes: Record<string, TErrorCode[]> = {
   adminApiKeysCustomDelete: ['NOT_FOUND'],
   adminSystemTestService: ['URL_NOT_ALLOWED', 'INVALID_INPUT', 'INVALID_DOCUMENT'],
   adminPlansUpdate: ['NOT_FOUND'],
+  jobsGet: ['JOB_NOT_FOUND'],
+  jobsDelete: ['JOB_NOT_FOUND'],
+  // A failed job's result is the error answer its call gave: any refusal of the processing core.
+  jobsResult: ['JOB_NOT_FOUND', 'JOB_NOT_FINISHED', 'JOB_INTERRUPTED', ...engine, ...documents, ...fetchesUrls],
 };
+/** Jobs are read with an API key (of their owner) or the dashboard's access token. */
+const jobReader: TErrorCode[] = [...accessToken, 'INVALID_API_KEY', 'TOO_MANY_ATTEMPTS'];
 
 /** The error codes a route can answer with: what its kind, its method and its inputs allow, and its own refusals. */
 export function errorCodesOf(route: RouteTraits): TErrorCode[] {
@@ -115,7 +121,8 @@ export function errorCodesOf(route: RouteTraits): TErrorCode[] {
       if (endpoint.group === 'conversion') codes.push(...fetchesUrls);
     }
   } else {
-    if (route.kind !== 'public') codes.push(...accessToken);
+    if (route.kind === 'jobs') codes.push(...jobReader);
+    else if (route.kind !== 'public') codes.push(...accessToken);
     if (route.kind === 'admin') codes.push(...adminRole);
     codes.push(...(routeCodes[route.operationId] ?? []));
   }

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../data/db';
 import { apiKeys, plans, subscriptions, users, type PlanRow } from '../../data/schema/index';
 import type { TCustomLimits, TSubscriptionStatus, TUserRole } from '@docflow/contracts';
@@ -28,14 +28,23 @@ export interface KeyRecord {
   subscription: { id: string; status: TSubscriptionStatus; expiresAt: Date | null } | null;
 }
 
-export async function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord | null> {
+export function findKeyByHash(db: Db, keyHash: string): Promise<KeyRecord | null> {
+  return findKey(db, eq(apiKeys.keyHash, keyHash));
+}
+
+/** The same record by the key's id (a job admitted with the key runs later as it). */
+export function findKeyById(db: Db, keyId: string): Promise<KeyRecord | null> {
+  return findKey(db, eq(apiKeys.id, keyId));
+}
+
+async function findKey(db: Db, where: SQL): Promise<KeyRecord | null> {
   const [r] = await db
     .select({ key: apiKeys, plan: plans, userActive: users.isActive, userRole: users.role, sub: subscriptions })
     .from(apiKeys)
     .innerJoin(plans, eq(plans.id, apiKeys.planId))
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .leftJoin(subscriptions, and(eq(subscriptions.userId, apiKeys.userId), eq(subscriptions.planId, apiKeys.planId)))
-    .where(eq(apiKeys.keyHash, keyHash));
+    .where(where);
   if (!r) return null;
   return {
     keyId: r.key.id,

@@ -1,0 +1,68 @@
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TJobStatus } from '@docflow/contracts';
+import { users } from './accounts';
+import { apiKeys } from './billing';
+
+/** One uploaded input of a job, as stored: the multipart field and name it came with. */
+export interface JobInput {
+  field: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+}
+
+/** What a finished job answered: the stored result's type, size and offered name, and the HTTP status. */
+export interface JobResult {
+  statusCode: number;
+  contentType: string;
+  size: number;
+  fileName: string | null;
+  pages: number | null;
+}
+
+/** Per-file outcome of a batch job, as each file finishes. */
+export interface JobStep {
+  name: string;
+  status: 'succeeded' | 'failed';
+  pages?: number;
+  errorCode?: string;
+  message?: string;
+}
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyId: uuid('key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    /** The DocFlow endpoint, as metered (e.g. /conversion/word-to-pdf). */
+    endpoint: text('endpoint').notNull(),
+    endpointGroup: text('endpoint_group').notNull(),
+    /** The URL the job's call is replayed on (/api/v1/...). */
+    route: text('route').notNull(),
+    status: text('status').$type<TJobStatus>().notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    fields: jsonb('fields').$type<Record<string, string>>().notNull().default({}),
+    inputs: jsonb('inputs').$type<JobInput[]>().notNull().default([]),
+    /** The request headers that shape the answer (Accept), replayed with it. */
+    requestHeaders: jsonb('request_headers').$type<Record<string, string>>().notNull().default({}),
+    steps: jsonb('steps').$type<JobStep[]>().notNull().default([]),
+    attempts: integer('attempts').notNull().default(0),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    result: jsonb('result').$type<JobResult>(),
+    bytesIn: bigint('bytes_in', { mode: 'number' }).notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    startedAt: ts('started_at'),
+    finishedAt: ts('finished_at'),
+    expiresAt: ts('expires_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('jobs_user_idx').on(t.userId, t.createdAt), index('jobs_status_idx').on(t.status, t.createdAt)],
+);
+
+export type JobRow = typeof jobs.$inferSelect;

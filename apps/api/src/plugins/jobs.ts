@@ -1,0 +1,167 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TJobAdmitted } from '@docflow/contracts';
+import type { UploadedFile } from '../lib/uploads';
+import { findKeyById, type KeyRecord } from '../services/api-keys/lookup';
+import { multipartBody } from '../services/jobs/multipart-body';
+import { insertJob } from '../services/jobs/repository';
+import { JobRunner, type JobRun, type Replay } from '../services/jobs/runner';
+import { LocalJobStore, type JobStore } from '../services/jobs/store';
+
+/** The header carrying a replayed job call's one-time token (never trusted from outside: the token is in memory). */
+const RUN_HEADER = 'x-docflow-job-run';
+
+/** A job call being sent again on this node: who it runs as, and its run. */
+export interface JobReplayEntry {
+  rec: KeyRecord;
+  run: JobRun;
+  pages: number | null;
+}
+
+export interface Jobs {
+  store: JobStore;
+  runner: JobRunner;
+  /** The replayed job call this request is, if it is one. */
+  replayOf(request: FastifyRequest): JobReplayEntry | undefined;
+  /** Whether a processing call asks to run as a job (`async=true`, in the query or the form). */
+  wanted(request: FastifyRequest, fields: Record<string, string>): boolean;
+  /** Stores the received call as a job and answers 202 with where to follow it. */
+  admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    files: UploadedFile[],
+    fields: Record<string, string>,
+  ): Promise<FastifyReply>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: Jobs;
+  }
+  interface FastifyRequest {
+    /** Set on a job's replayed call: its cancellation and progress. */
+    jobRun: JobRun | null;
+  }
+}
+
+export interface JobsOptions {
+  concurrency?: number;
+  ttlHours?: number;
+}
+
+const truthy = (v: unknown) => v === 'true' || v === '1' || v === true;
+
+async function plugin(app: FastifyInstance, opts: JobsOptions) {
+  const store = new LocalJobStore(path.join(app.config.dataDir, 'jobs'));
+  const replays = new Map<string, JobReplayEntry>();
+  app.decorateRequest('jobRun', null);
+
+  const replay: Replay = async (job, run) => {
+    const rec = job.keyId ? await findKeyById(app.db, job.keyId) : null;
+    if (!rec || rec.deleted) {
+      const body = { success: false, code: 'INVALID_API_KEY', error: 'The API key that created this job was deleted' };
+      return {
+        statusCode: 401,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify(body)),
+        pages: null,
+      };
+    }
+    const token = randomBytes(24).toString('base64url');
+    const entry: JobReplayEntry = { rec, run, pages: null };
+    replays.set(token, entry);
+    try {
+      const { contentType, body } = multipartBody(
+        job.fields,
+        job.inputs.map((input, i) => ({ ...input, open: () => store.openInput(job.id, i) })),
+      );
+      const res = await app.inject({
+        method: 'POST',
+        url: job.route,
+        headers: { ...job.requestHeaders, 'content-type': contentType, [RUN_HEADER]: token },
+        payload: body,
+      });
+      return { statusCode: res.statusCode, headers: res.headers, body: res.rawPayload, pages: entry.pages };
+    } finally {
+      replays.delete(token);
+    }
+  };
+
+  const runner = new JobRunner(
+    app.db,
+    store,
+    replay,
+    {
+      concurrency: opts.concurrency ?? app.config.JOB_CONCURRENCY,
+      ttlMs: (opts.ttlHours ?? app.config.JOB_RESULT_TTL_HOURS) * 3_600_000,
+      soleNode: app.database.driver === 'pglite',
+    },
+    app.log,
+  );
+
+  const replayOf = (request: FastifyRequest) => {
+    const token = request.headers[RUN_HEADER];
+    return typeof token === 'string' ? replays.get(token) : undefined;
+  };
+
+  // onSend, not onResponse: the replay's answer is back in the runner's hands as soon as it is sent.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const entry = request.jobRun ? replayOf(request) : undefined;
+    if (entry) entry.pages = request.usage?.pages ?? null;
+    return payload;
+  });
+
+  const admit: Jobs['admit'] = async (request, reply, files, fields) => {
+    const state = request.apiKeyState!;
+    const id = randomUUID();
+    let bytesIn = 0;
+    for (const [i, f] of files.entries()) bytesIn += await store.putInput(id, i, createReadStream(f.path));
+    const route = (request.routeOptions.url ?? request.url.split('?')[0])!;
+    const { async: _async, ...kept } = fields;
+    const accept = request.headers.accept;
+    try {
+      await insertJob(app.db, {
+        id,
+        userId: state.rec!.userId,
+        keyId: state.rec!.keyId,
+        endpoint: state.meterAs ?? (route.replace(/^\/api\/v1/, '') || '/'),
+        endpointGroup: String(state.group),
+        route,
+        fields: kept,
+        inputs: files.map((f) => ({ field: f.field, fileName: f.filename, mimeType: f.mimetype, size: f.size })),
+        requestHeaders: accept ? { accept } : {},
+        bytesIn,
+      });
+    } catch (err) {
+      await store.remove(id);
+      throw err;
+    }
+    // The job's own run writes the call's one usage event (with its pages and outcome), not this answer.
+    state.jobAdmitted = true;
+    runner.kick();
+    const location = `/api/v1/jobs/${id}`;
+    const data: TJobAdmitted = { jobId: id, status: 'queued', location };
+    return reply.code(202).header('Location', location).send({ success: true, data });
+  };
+
+  app.decorate('jobs', {
+    store,
+    runner,
+    replayOf,
+    wanted: (request, fields) =>
+      truthy((request.query as Record<string, unknown> | undefined)?.async) || truthy(fields.async),
+    admit,
+  });
+  app.addHook('onReady', async () => runner.start());
+  app.addHook('preClose', async () => runner.stop());
+}
+
+/**
+ * Async jobs (`async=true` on any processing route): admitted after the key's limits counted the call, stored, and
+ * run by this node's JobRunner, which sends the stored call through the same route again as the same key, marked so
+ * that it is neither limited nor counted a second time.
+ */
+export const jobsPlugin = fp(plugin, { name: 'jobs' });

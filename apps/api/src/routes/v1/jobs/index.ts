@@ -1,0 +1,126 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZErrorResponse,
+  ZIdParam,
+  ZJobResponse,
+  ZJobsQuery,
+  ZJobsResponse,
+  ZMessageResponse,
+} from '@docflow/contracts';
+import { AppError } from '../../../lib/app-error';
+import { contentDisposition } from '../../../lib/send-result';
+import { authenticate } from '../../../plugins/authenticate';
+import { cancelOrRemove, listOwnJobs, ownJob } from '../../../services/jobs/index';
+import { jobView } from '../../../services/jobs/view';
+
+const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * Jobs are read with the API key that made them (any key of the same user) or from the dashboard (access token).
+   * Reading them is not a processing call: it is neither limited nor metered, but unknown keys are still counted.
+   */
+  async function ownerOf(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+    if (request.headers['x-api-key'] || (bearer && !JWT.test(bearer))) {
+      request.apiKeyState = {
+        group: '*',
+        basicAuth: false,
+        meterAs: null,
+        rec: null,
+        context: null,
+        decision: null,
+        counted: false,
+        refunded: false,
+        errorCode: null,
+        replay: false,
+        jobAdmitted: false,
+      };
+      await app.apiKeyAuth.authenticate.call(app, request, reply, () => undefined);
+      return request.apiKeyState.rec!.userId;
+    }
+    await authenticate.call(app, request, reply);
+    return request.authUser!.id;
+  }
+  const security: Array<Record<string, string[]>> = [{ apiKey: [] }, { accessToken: [] }];
+  const common = { tags: ['jobs'], security };
+  const ttlMs = app.config.JOB_RESULT_TTL_HOURS * 3_600_000;
+
+  app.get(
+    '/',
+    {
+      schema: {
+        ...common,
+        summary: 'List my jobs, newest first',
+        querystring: ZJobsQuery,
+        response: { 200: ZJobsResponse, 401: ZErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const rows = await listOwnJobs(app.db, await ownerOf(request, reply), request.query);
+      return { success: true as const, data: { jobs: rows.map((r) => jobView(r)) } };
+    },
+  );
+  app.get(
+    '/:id',
+    {
+      schema: {
+        ...common,
+        summary: "A job's status, progress, timings and error",
+        params: ZIdParam,
+        response: { 200: ZJobResponse, 401: ZErrorResponse, 404: ZErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const job = await ownJob(app.db, await ownerOf(request, reply), request.params.id);
+      return { success: true as const, data: jobView(job) };
+    },
+  );
+  app.get(
+    '/:id/result',
+    {
+      schema: {
+        ...common,
+        summary: "A job's answer: the file (or JSON) the synchronous call would have answered",
+        description:
+          'Succeeded: the result with its Content-Type and Content-Disposition. Failed: the error answer the call gave, with its status. Not ended yet: 409 JOB_NOT_FINISHED.',
+        params: ZIdParam,
+        response: { 401: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const job = await ownJob(app.db, await ownerOf(request, reply), request.params.id);
+      const r = job.result;
+      if (!r || (job.status !== 'succeeded' && job.status !== 'failed'))
+        throw new AppError('JOB_NOT_FINISHED', `Job ${job.id} is ${job.status}: no result`, {
+          details: { status: job.status, progress: job.progress },
+        });
+      const stream = await app.jobs.store.openResult(job.id);
+      // The stored answer goes out as it was given (any status, any type): not through the JSON serializer.
+      const out = reply as unknown as FastifyReply;
+      out.code(r.statusCode).type(r.contentType).header('Content-Length', r.size);
+      if (r.fileName) out.header('Content-Disposition', contentDisposition(r.fileName));
+      return out.send(stream);
+    },
+  );
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        ...common,
+        summary: 'Cancel a queued or running job (its tools are stopped), or delete an ended one with its files',
+        params: ZIdParam,
+        response: { 200: ZMessageResponse, 401: ZErrorResponse, 404: ZErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const job = await ownJob(app.db, await ownerOf(request, reply), request.params.id);
+      const done = await cancelOrRemove({ db: app.db, store: app.jobs.store, runner: app.jobs.runner, ttlMs }, job);
+      return {
+        success: true as const,
+        message: done === 'cancelled' ? `Job ${job.id} cancelled` : `Job ${job.id} and its files deleted`,
+      };
+    },
+  );
+};

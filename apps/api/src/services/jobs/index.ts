@@ -1,0 +1,39 @@
+import type { TJobStatus } from '@docflow/contracts';
+import type { Db } from '../../data/db';
+import type { JobRow } from '../../data/schema/index';
+import { AppError } from '../../lib/app-error';
+import * as repo from './repository';
+import type { JobRunner } from './runner';
+import type { JobStore } from './store';
+
+/** A job of this user; another user's job does not exist for them (404, never 403). */
+export async function ownJob(db: Db, userId: string, id: string): Promise<JobRow> {
+  const row = await repo.findJob(db, id);
+  if (!row || row.userId !== userId) throw new AppError('JOB_NOT_FOUND', `No job ${id} among your jobs`);
+  return row;
+}
+
+export function listOwnJobs(db: Db, userId: string, q: { status?: TJobStatus; limit: number; before?: string }) {
+  const before = q.before ? new Date(q.before) : undefined;
+  if (before && Number.isNaN(before.getTime())) throw new AppError('INVALID_INPUT', 'before: not an ISO date');
+  return repo.listJobs(db, userId, { status: q.status, limit: q.limit, before });
+}
+
+/**
+ * DELETE /jobs/{id}: a queued or running job is cancelled (a run on this node is stopped at once, its tools killed;
+ * on another node at its next heartbeat) and kept, cancelled, until it expires; an ended job is deleted with its
+ * files. Answers what happened.
+ */
+export async function cancelOrRemove(
+  deps: { db: Db; store: JobStore; runner: JobRunner; ttlMs: number },
+  job: JobRow,
+): Promise<'cancelled' | 'deleted'> {
+  const was = await repo.cancelJob(deps.db, job.id, new Date(Date.now() + deps.ttlMs));
+  if (was) {
+    if (was === 'running') deps.runner.cancel(job.id);
+    return 'cancelled';
+  }
+  await deps.store.remove(job.id);
+  await repo.deleteJob(deps.db, job.id);
+  return 'deleted';
+}

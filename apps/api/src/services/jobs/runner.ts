@@ -1,0 +1,253 @@
+import { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../data/db';
+import type { JobRow, JobStep } from '../../data/schema/index';
+import type { JobStore } from './store';
+import * as repo from './repository';
+
+/** What a job's call answered when it was sent again (the whole answer: results are bounded by the plan). */
+export interface ReplayAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Buffer;
+  pages: number | null;
+}
+
+/** What the call being run knows of its job: its cancellation, and where to report progress. */
+export interface JobRun {
+  readonly jobId: string;
+  readonly signal: AbortSignal;
+  /** Progress 0-100 of the whole call. */
+  progress(percent: number): void;
+  /** A batch's per-file outcome, as each file finishes (progress follows from `total`). */
+  step(step: JobStep, total: number): void;
+}
+
+/** Sends a job's stored call through the server's own routes and gives back the answer. */
+export type Replay = (job: JobRow, run: JobRun) => Promise<ReplayAnswer>;
+
+export interface JobRunnerOptions {
+  /** Jobs run at once by this node. */
+  concurrency: number;
+  /** How long an ended job and its files are kept. */
+  ttlMs: number;
+  /** Runs a job may start (restarts, lost workers) before it is failed. */
+  maxAttempts?: number;
+  /** A running job whose node has not reported for this long is taken back (default 60 s). */
+  stallMs?: number;
+  heartbeatMs?: number;
+  pollMs?: number;
+  sweepMs?: number;
+  /** Every running job found at start belongs to a previous life of this process (the embedded database). */
+  soleNode?: boolean;
+  /** How long `stop` waits for running jobs before handing them back (default 30 s). */
+  graceMs?: number;
+}
+
+interface Active {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const errorOf = (body: Buffer): { code: string; message: string } => {
+  try {
+    const j = JSON.parse(body.toString('utf8')) as { code?: unknown; error?: unknown };
+    if (typeof j.code === 'string') return { code: j.code, message: typeof j.error === 'string' ? j.error : '' };
+  } catch {
+    // not a JSON error answer
+  }
+  return { code: 'INTERNAL_ERROR', message: 'The job failed' };
+};
+
+const header = (h: ReplayAnswer['headers'], name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v === undefined ? undefined : String(v);
+};
+
+/** The file name offered by a Content-Disposition header (the UTF-8 form when present). */
+export function dispositionName(value: string | undefined): string | null {
+  if (!value) return null;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(value);
+  if (star?.[1]) return decodeURIComponent(star[1]);
+  return /filename="([^"]*)"/i.exec(value)?.[1] ?? null;
+}
+
+/**
+ * Runs queued jobs on this node: claims them from the database (several nodes share the table safely), sends each
+ * call again through the routes (so a job does exactly what the synchronous call does), stores the answer, and keeps
+ * a heartbeat so that a job whose node died is found and run again, a bounded number of times.
+ */
+export class JobRunner {
+  private readonly active = new Map<string, Active>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private stopping = false;
+  private filling = false;
+  private refill = false;
+  private readonly maxAttempts: number;
+  private readonly stallMs: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: JobStore,
+    private readonly replay: Replay,
+    private readonly opts: JobRunnerOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.maxAttempts = opts.maxAttempts ?? 3;
+    this.stallMs = opts.stallMs ?? 60_000;
+  }
+
+  private expiry() {
+    return new Date(Date.now() + this.opts.ttlMs);
+  }
+
+  async start(): Promise<void> {
+    await this.recover(this.opts.soleNode ? new Date(Date.now() + 1000) : undefined);
+    const every = (ms: number, fn: () => Promise<unknown>) => {
+      const t = setInterval(() => void fn().catch((err) => this.log.warn({ err }, 'job runner task failed')), ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(this.opts.heartbeatMs ?? 10_000, () => this.beat());
+    every(this.opts.pollMs ?? 2_000, async () => this.kick());
+    every(Math.max(5_000, this.stallMs / 2), () => this.recover());
+    every(this.opts.sweepMs ?? 600_000, () => this.sweep());
+    await this.sweep();
+    this.kick();
+  }
+
+  /** Running jobs whose node went quiet go back to the queue (or fail after the last attempt). */
+  async recover(since = new Date(Date.now() - this.stallMs)): Promise<void> {
+    const { requeued, failed } = await repo.recoverStalled(this.db, since, this.maxAttempts, this.expiry());
+    if (requeued.length || failed.length) this.log.warn({ requeued, failed }, 'interrupted jobs taken back');
+    if (requeued.length) this.kick();
+  }
+
+  /** Heartbeat of this node's jobs; a job cancelled elsewhere (another API node) is stopped here. */
+  private async beat(): Promise<void> {
+    const mine = [...this.active.keys()];
+    const alive = new Set(await repo.heartbeat(this.db, mine));
+    for (const id of mine) if (!alive.has(id)) this.active.get(id)?.controller.abort();
+  }
+
+  async sweep(): Promise<number> {
+    const ids = await repo.expiredJobs(this.db, new Date());
+    for (const id of ids) {
+      await this.store.remove(id);
+      await repo.deleteJob(this.db, id);
+    }
+    return ids.length;
+  }
+
+  /** Fills this node's free slots with queued jobs. */
+  kick(): void {
+    if (this.stopping) return;
+    if (this.filling) {
+      this.refill = true;
+      return;
+    }
+    this.filling = true;
+    void (async () => {
+      try {
+        do {
+          this.refill = false;
+          while (!this.stopping && this.active.size < this.opts.concurrency) {
+            const job = await repo.claimJob(this.db);
+            if (!job) break;
+            this.launch(job);
+          }
+        } while (this.refill && !this.stopping);
+      } catch (err) {
+        this.log.warn({ err }, 'could not claim a job');
+      } finally {
+        this.filling = false;
+      }
+    })();
+  }
+
+  /** Stops this node's run of a job (its tools are killed); the caller has already marked it cancelled. */
+  cancel(id: string): boolean {
+    const a = this.active.get(id);
+    a?.controller.abort();
+    return a !== undefined;
+  }
+
+  get running(): number {
+    return this.active.size;
+  }
+
+  private launch(job: JobRow): void {
+    const controller = new AbortController();
+    const done = this.run(job, controller).finally(() => {
+      this.active.delete(job.id);
+      this.kick();
+    });
+    this.active.set(job.id, { controller, done });
+  }
+
+  private async run(job: JobRow, controller: AbortController): Promise<void> {
+    const steps: JobStep[] = [];
+    let last = 0;
+    let lastWrite = 0;
+    const write = (percent: number, withSteps: boolean) => {
+      last = percent;
+      const now = Date.now();
+      // Bounded writes: a 500-page OCR reports every page, the table hears of it at most every 250 ms.
+      if (!withSteps && now - lastWrite < 250) return;
+      lastWrite = now;
+      void repo.reportProgress(this.db, job.id, percent, withSteps ? [...steps] : undefined).catch(() => undefined);
+    };
+    const run: JobRun = {
+      jobId: job.id,
+      signal: controller.signal,
+      progress: (p) => write(Math.max(last, Math.min(99, Math.round(p))), false),
+      step: (s, total) => {
+        steps.push(s);
+        write(Math.min(99, Math.round((steps.length / Math.max(1, total)) * 100)), true);
+      },
+    };
+    try {
+      const answer = await this.replay(job, run);
+      if (controller.signal.aborted && this.stopping) return; // handed back by stop()
+      const ok = answer.statusCode < 400;
+      const size = await this.store.putResult(job.id, Readable.from([answer.body]));
+      const err = ok ? null : errorOf(answer.body);
+      await repo.finishJob(this.db, job.id, {
+        status: ok ? 'succeeded' : 'failed',
+        result: {
+          statusCode: answer.statusCode,
+          contentType: header(answer.headers, 'content-type') ?? 'application/octet-stream',
+          size,
+          fileName: dispositionName(header(answer.headers, 'content-disposition')),
+          pages: answer.pages,
+        },
+        errorCode: err?.code,
+        errorMessage: err?.message,
+        steps: steps.length ? steps : undefined,
+        expiresAt: this.expiry(),
+      });
+    } catch (err) {
+      if (controller.signal.aborted && this.stopping) return;
+      this.log.error({ err, jobId: job.id }, 'job failed on the server');
+      await repo
+        .failJob(this.db, job.id, 'INTERNAL_ERROR', 'The job failed on the server', this.expiry())
+        .catch(() => undefined);
+    }
+  }
+
+  /**
+   * Stops taking jobs; waits up to the grace period for the running ones, then stops them and hands them back to
+   * the queue (another node, or this one after a restart, runs them again).
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const t of this.timers) clearInterval(t);
+    const running = [...this.active.values()].map((a) => a.done);
+    const grace = new Promise<'late'>((r) => setTimeout(() => r('late'), this.opts.graceMs ?? 30_000).unref());
+    if ((await Promise.race([Promise.all(running), grace])) !== 'late') return;
+    const left = [...this.active.keys()];
+    for (const a of this.active.values()) a.controller.abort();
+    await Promise.allSettled([...this.active.values()].map((a) => a.done));
+    await repo.handBack(this.db, left).catch(() => undefined);
+  }
+}

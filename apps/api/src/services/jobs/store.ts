@@ -1,0 +1,66 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Where a job's files live, read and written as streams: its inputs (by position) and its result. Every node that
+ * may run the job reaches the same store. Writes land whole or not at all (written aside, then renamed), so a result
+ * written twice by two runs of the same job (at-least-once) is simply replaced.
+ */
+export interface JobStore {
+  putInput(jobId: string, index: number, from: Readable): Promise<number>;
+  openInput(jobId: string, index: number): Promise<Readable>;
+  putResult(jobId: string, from: Readable): Promise<number>;
+  openResult(jobId: string): Promise<Readable>;
+  /** Deletes every file of the job; nothing to delete is not an error. */
+  remove(jobId: string): Promise<void>;
+}
+
+const SAFE_ID = /^[0-9a-f-]{36}$/;
+
+/** The local folder store (default: DATA_DIR/jobs): one folder per job. */
+export class LocalJobStore implements JobStore {
+  constructor(private readonly root: string) {}
+
+  private dir(jobId: string): string {
+    if (!SAFE_ID.test(jobId)) throw new Error(`not a job id: ${jobId}`);
+    return path.join(this.root, jobId);
+  }
+
+  private async write(file: string, from: Readable): Promise<number> {
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const aside = `${file}.${randomUUID()}.part`;
+    try {
+      await pipeline(from, createWriteStream(aside, { mode: 0o600 }));
+      await rename(aside, file);
+    } catch (err) {
+      await rm(aside, { force: true });
+      throw err;
+    }
+    return (await stat(file)).size;
+  }
+
+  private async open(file: string): Promise<Readable> {
+    await stat(file); // a missing file fails here, not later inside a pipe
+    return createReadStream(file);
+  }
+
+  putInput(jobId: string, index: number, from: Readable) {
+    return this.write(path.join(this.dir(jobId), 'input', String(index)), from);
+  }
+  openInput(jobId: string, index: number) {
+    return this.open(path.join(this.dir(jobId), 'input', String(index)));
+  }
+  putResult(jobId: string, from: Readable) {
+    return this.write(path.join(this.dir(jobId), 'result'), from);
+  }
+  openResult(jobId: string) {
+    return this.open(path.join(this.dir(jobId), 'result'));
+  }
+  async remove(jobId: string) {
+    await rm(this.dir(jobId), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,32 @@
+import type { TJob } from '@docflow/contracts';
+import type { JobRow } from '../../data/schema/index';
+
+/** A job as its owner sees it (GET /jobs/{id}); `base` is where the jobs routes are mounted. */
+export function jobView(row: JobRow, base = '/api/v1/jobs'): TJob {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const r = row.result;
+  return {
+    id: row.id,
+    endpoint: row.endpoint,
+    status: row.status,
+    progress: row.progress,
+    attempts: row.attempts,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+    durationMs: row.startedAt && row.finishedAt ? row.finishedAt.getTime() - row.startedAt.getTime() : null,
+    expiresAt: iso(row.expiresAt),
+    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+    result:
+      r && row.status === 'succeeded'
+        ? {
+            contentType: r.contentType,
+            size: r.size,
+            fileName: r.fileName,
+            pages: r.pages,
+            url: `${base}/${row.id}/result`,
+          }
+        : null,
+    files: row.steps,
+  };
+}

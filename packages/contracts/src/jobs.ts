@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { successEnvelope } from './common';
+
+/** Where a job is: queued → running → succeeded | failed | cancelled. */
+export const jobStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export const ZJobStatus = z.enum(jobStatuses);
+export type TJobStatus = z.infer<typeof ZJobStatus>;
+export const finishedJobStatuses: readonly TJobStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+/** The fields every processing route takes besides its own: run as a job. */
+export const ZAsyncFields = z.object({
+  async: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})'),
+});
+
+export const ZJobStep = z.object({
+  name: z.string(),
+  status: z.enum(['succeeded', 'failed']),
+  pages: z.number().int().optional(),
+  errorCode: z.string().optional(),
+  message: z.string().optional(),
+});
+
+export const ZJob = z
+  .object({
+    id: z.uuid(),
+    endpoint: z.string().describe('The DocFlow endpoint the job calls, e.g. /conversion/word-to-pdf'),
+    status: ZJobStatus,
+    progress: z.number().int().min(0).max(100),
+    attempts: z.number().int().describe('Runs started (a run interrupted by a restart or a lost worker is retried)'),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+    durationMs: z.number().int().nullable().describe('From start to end of the last run'),
+    expiresAt: z.string().nullable().describe('When the job and its files are deleted'),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    result: z
+      .object({
+        contentType: z.string(),
+        size: z.number().int(),
+        fileName: z.string().nullable(),
+        pages: z.number().int().nullable(),
+        url: z.string().describe('GET it for the result'),
+      })
+      .nullable(),
+    files: z.array(ZJobStep).describe('Per-file results of a batch job, as each file finishes'),
+  })
+  .meta({ id: 'Job' });
+export type TJob = z.infer<typeof ZJob>;
+
+export const ZJobResponse = successEnvelope(ZJob);
+export const ZJobAdmittedResponse = successEnvelope(
+  z.object({
+    jobId: z.uuid(),
+    status: ZJobStatus,
+    location: z.string().describe('GET it for the status (also in the Location header)'),
+  }),
+).meta({ id: 'JobAdmitted' });
+export type TJobAdmitted = z.infer<typeof ZJobAdmittedResponse>['data'];
+
+export const ZJobsQuery = z.object({
+  status: ZJobStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  before: z.string().optional().describe('Paging: jobs created before this ISO time (the last createdAt seen)'),
+});
+export const ZJobsResponse = successEnvelope(z.object({ jobs: z.array(ZJob) }));
