@@ -190,6 +190,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
         return app.jobs.admit(request, reply, upload.files, own);
       const job = await createJob(app.engines, await request.workspace(), {
         signal: request.jobRun ? AbortSignal.any([request.jobRun.signal, requestSignal(reply)]) : requestSignal(reply),
+        progress: request.jobRun ? (done, total) => request.jobRun?.progress((done / total) * 100) : undefined,
         maxPages: limits?.maxPagesPerPdf ?? null,
         render: request.apiKey?.processing,
       });

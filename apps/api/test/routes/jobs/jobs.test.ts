@@ -1,12 +1,16 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TJob } from '@docflow/contracts';
+import { jobs, usageEvents } from '../../../src/data/schema/index';
 import { processingAppForSuite } from '../../fixtures/api';
+import { testDocument } from '../../fixtures/documents';
 import { form } from '../../fixtures/multipart';
 import { numberedPdf, pageCount, pagesText, rotations } from '../../fixtures/pdfs';
 import { saveBody } from '../../fixtures/results';
 import { createUserWithApiKey } from '../../support/api-keys';
 import { sleep } from '../../support/limits';
 
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const api = processingAppForSuite({ allowedEndpoints: ['pdf', 'batch', 'conversion'] });
 
 const getJob = async (id: string, key = api.apiKey) => {
@@ -137,6 +141,161 @@ describe('async jobs: async=true on a processing route', () => {
       headers: { 'x-api-key': api.apiKey },
     });
     expect(del.statusCode).toBe(200);
+    expect((await getJob(jobId)).status).toBe(404);
+    await expect(api.t.app.jobs.store.openResult(jobId)).rejects.toThrow();
+  });
+});
+
+describe('jobs and the limits: counted once, at admission', () => {
+  it('a key of N calls a minute gets N jobs admitted and the N+1th refused; each job is one usage event', async () => {
+    const small = await createUserWithApiKey(api.t, {
+      plan: 'pro',
+      customLimits: { maxRequestsPerMinute: 3, burstLimit: null, allowedEndpoints: ['pdf'] },
+    });
+    const a = await numberedPdf(1, 'Lim');
+    const send = () => {
+      const f = form({ async: 'true' }, [
+        { field: 'files', content: a },
+        { field: 'files', content: a },
+      ]);
+      return api.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/pdf/merge',
+        payload: f.payload,
+        headers: { ...f.headers, 'x-api-key': small.apiKey },
+      });
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await send();
+      expect(r.statusCode).toBe(202);
+      ids.push(r.json().data.jobId);
+    }
+    const refused = await send();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('RATE_LIMIT_EXCEEDED');
+    // The runs go through the route again, as the same key, without being limited: all three succeed.
+    for (const id of ids) {
+      const until = Date.now() + 60_000;
+      let job = (await getJob(id, small.apiKey)).job!;
+      while (!['succeeded', 'failed'].includes(job.status) && Date.now() < until) {
+        await sleep(100);
+        job = (await getJob(id, small.apiKey)).job!;
+      }
+      expect(job.status).toBe('succeeded');
+    }
+    await api.t.app.apiKeyGuard.meter.flush();
+    const events = await api.t.app.db.select().from(usageEvents).where(eq(usageEvents.keyId, small.keyId));
+    const merges = events.filter((e) => e.endpoint === '/pdf/merge');
+    // Three jobs: three counted events with their real outcome (200, 2 pages), none for the 202s; one refusal.
+    expect(merges.filter((e) => e.statusCode === 200)).toHaveLength(3);
+    expect(merges.filter((e) => e.statusCode === 200).every((e) => e.counted && e.pages === 2)).toBe(true);
+    expect(merges.filter((e) => e.statusCode === 202)).toHaveLength(0);
+    expect(merges.filter((e) => e.statusCode === 429)).toHaveLength(1);
+  });
+});
+
+describe('batch jobs and cancellation', () => {
+  it('a batch job lists each file as it finishes, with its outcome', async () => {
+    const docx = await testDocument('page_1.docx');
+    const res = await api.post('/conversion/batch-to-pdf', { async: 'true' }, [
+      { field: 'files', content: docx, filename: 'one.docx', contentType: DOCX },
+      { field: 'files', content: Buffer.from('%PDF-1.7 broken'), filename: 'broken.pdf' },
+      { field: 'files', content: docx, filename: 'three.docx', contentType: DOCX },
+    ]);
+    expect(res.statusCode).toBe(202);
+    const job = await waitFor(res.json().data.jobId);
+    expect(job.status).toBe('succeeded');
+    expect(job.files.map((f) => [f.name, f.status])).toEqual([
+      ['one.docx', 'succeeded'],
+      ['broken.pdf', 'failed'],
+      ['three.docx', 'succeeded'],
+    ]);
+    expect(job.files[1]!.errorCode).toBeTruthy();
+    expect(job.result?.contentType).toBe('application/zip');
+  });
+
+  it('DELETE of a running job cancels it: its run stops, no result, and it stays listed as cancelled', async () => {
+    const docx = await testDocument('pages_3.docx');
+    const files = Array.from({ length: 12 }, (_, i) => ({
+      field: 'files',
+      content: docx,
+      filename: `d${i}.docx`,
+      contentType: DOCX,
+    }));
+    const res = await api.post('/conversion/batch-to-pdf', { async: 'true' }, files);
+    const { jobId } = res.json().data;
+    let job = (await getJob(jobId)).job!;
+    while (job.status === 'queued') {
+      await sleep(20);
+      job = (await getJob(jobId)).job!;
+    }
+    expect(job.status).toBe('running');
+    const del = await api.t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/jobs/${jobId}`,
+      headers: { 'x-api-key': api.apiKey },
+    });
+    expect(del.statusCode).toBe(200);
+    expect(del.json().message).toMatch(/cancelled/);
+    // The run ends promptly (its signal aborted the conversions), far before 12 conversions would have.
+    const until = Date.now() + 10_000;
+    while (api.t.app.jobs.runner.running > 0 && Date.now() < until) await sleep(20);
+    expect(api.t.app.jobs.runner.running).toBe(0);
+    job = (await getJob(jobId)).job!;
+    expect(job.status).toBe('cancelled');
+    expect(job.result).toBeNull();
+    expect(job.files.length).toBeLessThan(12);
+    const out = await api.t.app.inject({
+      method: 'GET',
+      url: `/api/v1/jobs/${jobId}/result`,
+      headers: { 'x-api-key': api.apiKey },
+    });
+    expect(out.statusCode).toBe(409);
+    expect(out.json().code).toBe('JOB_NOT_FINISHED');
+  });
+});
+
+describe('interrupted runs and expiry', () => {
+  it('a running job whose node stopped reporting is run again; past the last attempt it fails with a reason', async () => {
+    const res = await api.post('/pdf/merge', { async: 'true' }, [
+      { field: 'files', content: await numberedPdf(1, 'Re') },
+      { field: 'files', content: await numberedPdf(1, 'Run') },
+    ]);
+    const { jobId } = res.json().data;
+    await waitFor(jobId);
+    const db = api.t.app.db;
+    const old = new Date(Date.now() - 10 * 60_000);
+    // As a node that died mid-run leaves it: running, its heartbeat stale.
+    await db
+      .update(jobs)
+      .set({ status: 'running', result: null, attempts: 1, updatedAt: old })
+      .where(eq(jobs.id, jobId));
+    await api.t.app.jobs.runner.recover();
+    const again = await waitFor(jobId);
+    expect(again).toMatchObject({ status: 'succeeded', attempts: 2 });
+
+    await db.update(jobs).set({ status: 'running', attempts: 3, updatedAt: old }).where(eq(jobs.id, jobId));
+    await api.t.app.jobs.runner.recover();
+    const failed = (await getJob(jobId)).job!;
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.code).toBe('JOB_INTERRUPTED');
+    expect(failed.error?.message).toMatch(/interrupted 3 times/);
+  });
+
+  it('an ended job past its expiry is deleted with its files by the sweep', async () => {
+    const res = await api.post('/pdf/merge', { async: 'true' }, [
+      { field: 'files', content: await numberedPdf(1, 'Exp') },
+      { field: 'files', content: await numberedPdf(1, 'Ire') },
+    ]);
+    const { jobId } = res.json().data;
+    const job = await waitFor(jobId);
+    expect(new Date(job.expiresAt!).getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    await api.t.app.db
+      .update(jobs)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(jobs.id, jobId));
+    expect(await api.t.app.jobs.runner.sweep()).toBeGreaterThanOrEqual(1);
     expect((await getJob(jobId)).status).toBe(404);
     await expect(api.t.app.jobs.store.openResult(jobId)).rejects.toThrow();
   });

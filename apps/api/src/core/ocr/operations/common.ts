@@ -58,21 +58,27 @@ interface SourcePage {
 let seq = 0;
 export const tmp = (job: PdfJob, name: string) => path.join(job.ctx.scratch, `ocr-${++seq}-${name}`);
 
-/** Run `fn` over `items` with at most `width` at once, in order of the items; the first failure stops new starts. */
+/**
+ * Run `fn` over `items` with at most `width` at once, in order of the items; the first failure stops new starts. Each
+ * finished item is told to the job's progress.
+ */
 export async function pool<T, R>(
   items: T[],
   width: number,
   fn: (item: T) => Promise<R>,
-  signal?: AbortSignal,
+  job?: Pick<PdfJob, 'signal' | 'progress'>,
 ): Promise<R[]> {
+  const signal = job?.signal;
   const out = new Array<R>(items.length);
   let next = 0;
+  let finished = 0;
   let failed = false;
   const worker = async () => {
     while (!failed && next < items.length && !signal?.aborted) {
       const i = next++;
       try {
         out[i] = await fn(items[i]!);
+        job?.progress?.(++finished, items.length);
       } catch (err) {
         failed = true;
         throw err;

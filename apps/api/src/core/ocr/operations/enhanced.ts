@@ -67,7 +67,7 @@ export async function ocrEnhanced(
         passes: runs.map(({ pass, confidence, words }) => ({ pass, confidence, words })),
       };
     },
-    job.signal,
+    job,
   );
   return { ...summarise(results, req.languages), pages: results };
 }

@@ -26,7 +26,7 @@ export async function ocrExtract(job: PdfJob, input: OcrInput, req: OcrRequest):
       if (req.preprocess) image = await writePng(job, preprocess(ownImage(image)), `pre-${src.page}.png`);
       return pageResult(src.page, src.dpi, await recognize(job, image, req, src.dpi), req.words ?? false);
     },
-    job.signal,
+    job,
   );
   return summarise(results, req.languages);
 }

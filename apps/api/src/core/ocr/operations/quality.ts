@@ -142,7 +142,7 @@ export async function ocrAnalyzeQuality(
         advice: q.advice,
       };
     },
-    job.signal,
+    job,
   );
   const score = results.length ? Math.round(results.reduce((n, p) => n + p.score, 0) / results.length) : 0;
   const advice = [...new Set(results.flatMap((p) => p.advice))];

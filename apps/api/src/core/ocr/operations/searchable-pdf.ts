@@ -46,7 +46,7 @@ export async function ocrSearchablePdf(
       const r = await recognize(job, await src.png(), req, src.dpi, { output: pdf, textOnly });
       return { page: src.page, pdf, confidence: r.confidence, words: wordCount(r) };
     },
-    job.signal,
+    job,
   );
   const words = done.reduce((n, d) => n + d.words, 0);
   const confidence = words ? Math.round((done.reduce((n, d) => n + d.confidence * d.words, 0) / words) * 100) / 100 : 0;

@@ -15,12 +15,19 @@ export interface PdfJob {
   /** What the key's plan allows HTML and web page renders (JavaScript, deadline); empty: the engine's defaults. */
   render: RenderLimits;
   ctx: OpContext;
+  /** Told as the parts of a long operation finish (pages of an OCR run): a job's progress. */
+  progress?: (done: number, total: number) => void;
 }
 
 export async function createJob(
   engines: Engines,
   ws: Workspace,
-  opts: { signal?: AbortSignal; maxPages: number | null; render?: RenderLimits },
+  opts: {
+    signal?: AbortSignal;
+    maxPages: number | null;
+    render?: RenderLimits;
+    progress?: (done: number, total: number) => void;
+  },
 ): Promise<PdfJob> {
   const scratch = await ws.subdir('scratch');
   return {
@@ -30,6 +37,7 @@ export async function createJob(
     maxPages: opts.maxPages,
     render: opts.render ?? {},
     ctx: { signal: opts.signal, scratch },
+    progress: opts.progress,
   };
 }
 

@@ -282,12 +282,17 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
             pages: result.pages,
             format: src.detected.format,
           });
+          request.jobRun?.step({ name: file.filename, status: 'succeeded', pages: result.pages }, files.length);
         } catch (err) {
           // Refusals of this one file go to the manifest; a server fault or a client that left ends the batch.
           if (!(err instanceof EngineError || err instanceof AppError)) throw err;
           const e = toAppError(err);
           if (e.code === 'CLIENT_CLOSED_REQUEST') throw err;
           manifest.push({ file: file.filename, ok: false, code: e.code, error: e.message });
+          request.jobRun?.step(
+            { name: file.filename, status: 'failed', errorCode: e.code, message: e.message },
+            files.length,
+          );
         }
       }
       const manifestPath = job.ws.file('manifest.json');

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TJob } from '@docflow/contracts';
+import { testDocument } from '../fixtures/documents';
+import { pagesText } from '../fixtures/pdfs';
+import { saveBody } from '../fixtures/results';
+import { sleep } from '../support/limits';
+import { freePort } from '../support/redis-server';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+const OWNER = { email: 'owner@jobs.test', password: 'Restart-Proof-Jobs-42' };
+
+/** The server as `npm start` runs it (embedded database on disk, no Redis), on its own port. */
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn('node', ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: OWNER.email,
+      ADMIN_PASSWORD: OWNER.password,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    if (Date.now() > until) throw new Error('server did not answer /health');
+    await sleep(200);
+  }
+}
+
+const killed = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+describe('a job survives a full restart of the embedded (no Redis) mode', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-jobs-restart-'));
+  let server: ChildProcess | undefined;
+  afterAll(async () => {
+    if (server) await killed(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'killed with SIGKILL right after admitting a job: the next start runs it to the end',
+    { timeout: 180_000 },
+    async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}/api/v1`;
+      server = await startServer(dataDir, port);
+      const login = await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(OWNER),
+      });
+      expect(login.status).toBe(200);
+      const { accessToken } = (await login.json()).data.tokens;
+      const made = await fetch(`${base}/my/api-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+        body: JSON.stringify({ name: 'restart', planName: 'free' }),
+      });
+      expect(made.status).toBe(201);
+      const apiKey = (await made.json()).data.apiKey.key as string;
+
+      const docx = await testDocument('pages_3.docx');
+      const body = new FormData();
+      body.set('async', 'true');
+      body.set('file', new Blob([readFileSync(docx)]), 'pages_3.docx');
+      const admitted = await fetch(`${base}/conversion/word-to-pdf`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey },
+        body,
+      });
+      expect(admitted.status).toBe(202);
+      const { jobId } = (await admitted.json()).data;
+      // Killed at once: the conversion (hundreds of ms at least) is queued or running, never done.
+      await killed(server);
+      const get = async () =>
+        (await (await fetch(`${base}/jobs/${jobId}`, { headers: { 'x-api-key': apiKey } })).json()).data as TJob;
+
+      server = await startServer(dataDir, port);
+      let job = await get();
+      for (let i = 0; i < 600 && !['succeeded', 'failed', 'cancelled'].includes(job.status); i++) {
+        await sleep(100);
+        job = await get();
+      }
+      expect(job.status).toBe('succeeded');
+      expect([1, 2]).toContain(job.attempts); // 2 when the first run had started
+      const out = await fetch(`${base}/jobs/${jobId}/result`, { headers: { 'x-api-key': apiKey } });
+      expect(out.status).toBe(200);
+      const pages = pagesText(saveBody(Buffer.from(await out.arrayBuffer())));
+      expect(pages).toHaveLength(3);
+      for (const n of [1, 2, 3]) expect(pages[n - 1]).toContain(`Page ${n}`);
+    },
+  );
+});
