@@ -13,6 +13,12 @@ export const ZAsyncFields = z.object({
     .enum(['true', 'false'])
     .optional()
     .describe('true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})'),
+  callbackUrl: z
+    .url()
+    .optional()
+    .describe(
+      'Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.',
+    ),
 });
 
 export const ZJobStep = z.object({
@@ -46,6 +52,14 @@ export const ZJob = z
       })
       .nullable(),
     files: z.array(ZJobStep).describe('Per-file results of a batch job, as each file finishes'),
+    webhook: z
+      .object({
+        url: z.string(),
+        status: z.enum(['waiting', 'pending', 'delivered', 'failed']),
+        attempts: z.number().int(),
+      })
+      .nullable()
+      .describe('The callback of the job, when it has one: waiting (job not ended), pending, delivered or failed'),
   })
   .meta({ id: 'Job' });
 export type TJob = z.infer<typeof ZJob>;
@@ -66,3 +80,27 @@ export const ZJobsQuery = z.object({
   before: z.string().optional().describe('Paging: jobs created before this ISO time (the last createdAt seen)'),
 });
 export const ZJobsResponse = successEnvelope(z.object({ jobs: z.array(ZJob) }));
+
+export const ZWebhookDelivery = z
+  .object({
+    id: z.uuid(),
+    jobId: z.uuid(),
+    url: z.string(),
+    event: z.string(),
+    attempt: z.number().int(),
+    ok: z.boolean(),
+    statusCode: z.number().int().nullable(),
+    latencyMs: z.number().int(),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type TWebhookDelivery = z.infer<typeof ZWebhookDelivery>;
+export const ZWebhookDeliveriesResponse = successEnvelope(z.object({ deliveries: z.array(ZWebhookDelivery) }));
+
+export const ZWebhookSecretResponse = successEnvelope(
+  z.object({
+    secret: z.string().describe('Signs X-Webhook-Signature: HMAC-SHA256 of "<t>.<body>"'),
+    createdAt: z.string(),
+  }),
+);

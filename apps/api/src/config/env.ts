@@ -100,6 +100,10 @@ export const ZEnv = z.object({
     .min(0.01)
     .max(24 * 90)
     .default(24),
+  /** Attempts of one webhook (a job's callbackUrl) before it is given up. */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  /** The first webhook retry's delay; each next one doubles, with ±20 % jitter. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 

@@ -10,6 +10,9 @@ import { multipartBody } from '../services/jobs/multipart-body';
 import { insertJob } from '../services/jobs/repository';
 import { JobRunner, type JobRun, type Replay } from '../services/jobs/runner';
 import { LocalJobStore, type JobStore } from '../services/jobs/store';
+import { WebhookDispatcher } from '../services/webhooks/dispatcher';
+import { checkUrl } from '../core/net/public-address';
+import { AppError } from '../lib/app-error';
 
 /** The header carrying a replayed job call's one-time token (never trusted from outside: the token is in memory). */
 const RUN_HEADER = 'x-docflow-job-run';
@@ -24,6 +27,7 @@ export interface JobReplayEntry {
 export interface Jobs {
   store: JobStore;
   runner: JobRunner;
+  webhooks: WebhookDispatcher;
   /** The replayed job call this request is, if it is one. */
   replayOf(request: FastifyRequest): JobReplayEntry | undefined;
   /** Whether a processing call asks to run as a job (`async=true`, in the query or the form). */
@@ -90,6 +94,16 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     }
   };
 
+  const webhooks = new WebhookDispatcher(
+    app.db,
+    {
+      maxAttempts: app.config.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: app.config.WEBHOOK_RETRY_BASE_MS,
+      urlRules: { allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
+      publicUrl: app.config.publicUrl,
+    },
+    app.log,
+  );
   const runner = new JobRunner(
     app.db,
     store,
@@ -98,6 +112,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       concurrency: opts.concurrency ?? app.config.JOB_CONCURRENCY,
       ttlMs: (opts.ttlHours ?? app.config.JOB_RESULT_TTL_HOURS) * 3_600_000,
       soleNode: app.database.driver === 'pglite',
+      onEnded: () => webhooks.kick(),
     },
     app.log,
   );
@@ -116,11 +131,22 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
 
   const admit: Jobs['admit'] = async (request, reply, files, fields) => {
     const state = request.apiKeyState!;
+    const callbackUrl = fields.callbackUrl?.trim() || null;
+    if (callbackUrl) {
+      if (!state.context!.allowedEndpoints.includes('webhook'))
+        throw new AppError(
+          'ENDPOINT_NOT_ALLOWED',
+          `callbackUrl: webhooks are not included in ${state.rec!.customLimits ? 'this custom key' : `the ${state.rec!.plan.displayName} plan`}`,
+          { details: { group: 'webhook', field: 'callbackUrl' } },
+        );
+      // The same rules as URL conversion, checked now (and again at every delivery).
+      await checkUrl(callbackUrl, { allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE });
+    }
     const id = randomUUID();
     let bytesIn = 0;
     for (const [i, f] of files.entries()) bytesIn += await store.putInput(id, i, createReadStream(f.path));
     const route = (request.routeOptions.url ?? request.url.split('?')[0])!;
-    const { async: _async, ...kept } = fields;
+    const { async: _async, callbackUrl: _callback, ...kept } = fields;
     const accept = request.headers.accept;
     try {
       await insertJob(app.db, {
@@ -134,6 +160,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
         inputs: files.map((f) => ({ field: f.field, fileName: f.filename, mimeType: f.mimetype, size: f.size })),
         requestHeaders: accept ? { accept } : {},
         bytesIn,
+        callbackUrl,
       });
     } catch (err) {
       await store.remove(id);
@@ -150,13 +177,22 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
   app.decorate('jobs', {
     store,
     runner,
+    webhooks,
     replayOf,
     wanted: (request, fields) =>
-      truthy((request.query as Record<string, unknown> | undefined)?.async) || truthy(fields.async),
+      Boolean(fields.callbackUrl?.trim()) ||
+      truthy((request.query as Record<string, unknown> | undefined)?.async) ||
+      truthy(fields.async),
     admit,
   });
-  app.addHook('onReady', async () => runner.start());
-  app.addHook('preClose', async () => runner.stop());
+  app.addHook('onReady', async () => {
+    await runner.start();
+    webhooks.start();
+  });
+  app.addHook('preClose', async () => {
+    await runner.stop();
+    await webhooks.stop();
+  });
 }
 
 /**

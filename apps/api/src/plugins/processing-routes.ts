@@ -183,11 +183,11 @@ export function registerProcessingRoute<F extends z.ZodObject>(
           },
         );
       }
-      const { async: _async, ...own } = upload.fields;
+      const { async: _async, callbackUrl: _callback, ...own } = upload.fields;
       const fields = parseFields(spec.fields, own);
       // Checked like the synchronous call (fields, file counts), then stored and answered at once.
       if (!request.jobRun && app.jobs.wanted(request, upload.fields))
-        return app.jobs.admit(request, reply, upload.files, own);
+        return app.jobs.admit(request, reply, upload.files, upload.fields);
       const job = await createJob(app.engines, await request.workspace(), {
         signal: request.jobRun ? AbortSignal.any([request.jobRun.signal, requestSignal(reply)]) : requestSignal(reply),
         progress: request.jobRun ? (done, total) => request.jobRun?.progress((done / total) * 100) : undefined,

@@ -15,6 +15,8 @@ import { textImage } from '../routes/ocr/ocr-images';
 import { createTestUser } from '../support/api-keys';
 import { PASSWORD, OTHER_PASSWORD, login, mailedToken, registerBody, tokensOf } from '../routes/auth/auth-helper';
 import { notify } from '../../src/services/notifications';
+import { jobs } from '../../src/data/schema/index';
+import { eq } from 'drizzle-orm';
 import type { TestApp } from '../helper';
 
 /**
@@ -566,6 +568,17 @@ describe('account and public routes', () => {
     const nobody = crypto.randomUUID();
     await call({ method: 'GET', url: `/api/v1/jobs/${nobody}`, headers: key() }, 404);
     await call({ method: 'GET', url: `/api/v1/jobs/${nobody}/result`, headers: key() }, 404);
+    await call({ method: 'GET', url: `/api/v1/jobs/${id}/deliveries`, headers: key() }, 200);
+    await call({ method: 'GET', url: `/api/v1/jobs/${nobody}/deliveries`, headers: key() }, 404);
+    // No callbackUrl: nothing to send again; with one (set here: this machine resolves no public name), queued again.
+    await call({ method: 'POST', url: `/api/v1/jobs/${id}/webhook/resend`, headers: key() }, 409);
+    await t.app.db.update(jobs).set({ callbackUrl: 'https://receiver.example/hook' }).where(eq(jobs.id, id));
+    await call({ method: 'POST', url: `/api/v1/jobs/${id}/webhook/resend`, headers: key() }, 200);
+    const { accessToken } = await createTestUser(t);
+    await call({ method: 'GET', url: '/api/v1/webhooks/secret', headers: bearer(accessToken) }, 200);
+    await call({ method: 'GET', url: '/api/v1/webhooks/secret' }, 401);
+    await call({ method: 'POST', url: '/api/v1/webhooks/secret/rotate', headers: bearer(accessToken) }, 200);
+    await call({ method: 'POST', url: '/api/v1/webhooks/secret/rotate' }, 401);
     await call({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: key() }, 200);
     await call({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: key() }, 404);
   });

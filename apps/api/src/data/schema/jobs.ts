@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TJobStatus } from '@docflow/contracts';
 import { users } from './accounts';
 import { apiKeys } from './billing';
@@ -61,8 +61,44 @@ export const jobs = pgTable(
     finishedAt: ts('finished_at'),
     expiresAt: ts('expires_at'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /** Told when the job ends (the `webhook` group): a signed POST, retried with backoff. */
+    callbackUrl: text('callback_url'),
+    webhookStatus: text('webhook_status').$type<'pending' | 'delivered' | 'failed'>(),
+    webhookAttempts: integer('webhook_attempts').notNull().default(0),
+    webhookNextAt: ts('webhook_next_at'),
   },
   (t) => [index('jobs_user_idx').on(t.userId, t.createdAt), index('jobs_status_idx').on(t.status, t.createdAt)],
 );
 
 export type JobRow = typeof jobs.$inferSelect;
+
+export const webhookSecrets = pgTable('webhook_secrets', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    event: text('event').notNull(),
+    attempt: integer('attempt').notNull(),
+    ok: boolean('ok').notNull(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    error: text('error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('webhook_deliveries_job_idx').on(t.jobId, t.createdAt)],
+);
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

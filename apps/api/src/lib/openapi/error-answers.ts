@@ -97,6 +97,8 @@ const routeCodes: Record<string, TErrorCode[]> = {
   adminPlansUpdate: ['NOT_FOUND'],
   jobsGet: ['JOB_NOT_FOUND'],
   jobsDelete: ['JOB_NOT_FOUND'],
+  jobsDeliveries: ['JOB_NOT_FOUND'],
+  jobsWebhookResend: ['JOB_NOT_FOUND', 'CONFLICT'],
   // A failed job's result is the error answer its call gave: any refusal of the processing core.
   jobsResult: ['JOB_NOT_FOUND', 'JOB_NOT_FINISHED', 'JOB_INTERRUPTED', ...engine, ...documents, ...fetchesUrls],
 };
@@ -112,7 +114,8 @@ export function errorCodesOf(route: RouteTraits): TErrorCode[] {
     const { endpoint } = route;
     codes.push(...apiKey);
     if (endpoint.group !== '*') codes.push(...groupGate);
-    if (endpoint.body === 'multipart') codes.push(...upload);
+    // A multipart call may name a callbackUrl (jobs): refused outside the plan or at a non-public address.
+    if (endpoint.body === 'multipart') codes.push(...upload, ...fetchesUrls);
     if (endpoint.body === 'none') {
       if (endpoint.group === 'ocr' || endpoint.group === 'conversion') codes.push(...asksEngines);
     } else {

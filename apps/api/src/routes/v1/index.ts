@@ -12,6 +12,7 @@ import { conversionDetectRoutes } from './conversion-detect/index';
 import { conversionRoutes } from './conversion/index';
 import { ocrRoutes } from './ocr/index';
 import { jobRoutes } from './jobs/index';
+import { webhookRoutes } from './webhooks/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -28,4 +29,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(conversionRoutes, { prefix: '/conversion' });
   await app.register(ocrRoutes, { prefix: '/ocr' });
   await app.register(jobRoutes, { prefix: '/jobs' });
+  await app.register(webhookRoutes, { prefix: '/webhooks' });
 };

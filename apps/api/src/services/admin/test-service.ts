@@ -1,7 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { checkUrl } from '../../core/net/public-address';
+import { pinnedRequest } from '../../core/net/pinned-request';
 import { recordAudit } from '../accounts/audit';
 import type { AdminContext } from './context';
 
@@ -17,44 +15,23 @@ export async function testService(
   opts: { allowPrivate: boolean },
 ) {
   const checked = await checkUrl(input.url, { allowPrivate: opts.allowPrivate });
-  const pinned = checked.addresses[0]!;
-  const lookup: LookupFunction = (_host, options, cb) => {
-    if ((options as { all?: boolean }).all)
-      (cb as unknown as (e: null, a: typeof checked.addresses) => void)(null, [pinned]);
-    else cb(null, pinned.address, pinned.family);
-  };
-  const started = performance.now();
-  const result = await new Promise<{ statusCode: number | null; error: string | null }>((resolve) => {
-    const client = checked.url.protocol === 'https:' ? https : http;
-    const req = client.request(
-      checked.url,
-      { method: 'GET', lookup, timeout: input.timeout, headers: { 'user-agent': 'DocFlow-monitor/1' } },
-      (res) => {
-        res.resume();
-        resolve({ statusCode: res.statusCode ?? null, error: null });
-        req.destroy();
-      },
-    );
-    req.on('timeout', () => {
-      resolve({ statusCode: null, error: `no answer within ${input.timeout} ms` });
-      req.destroy();
-    });
-    req.on('error', (err) => resolve({ statusCode: null, error: err.message }));
-    req.end();
+  const answer = await pinnedRequest(checked, {
+    method: 'GET',
+    timeoutMs: input.timeout,
+    headers: { 'user-agent': 'DocFlow-monitor/1' },
   });
-  const ms = Math.round((performance.now() - started) * 10) / 10;
   await recordAudit(ctx.db, {
     userId: ctx.actor.id,
     action: 'admin.test_service',
     ip: ctx.ip,
     target: { type: 'system', id: checked.url.origin },
-    details: { statusCode: result.statusCode, error: result.error },
+    details: { statusCode: answer.statusCode, error: answer.error },
   });
   return {
     url: checked.url.toString(),
-    reachable: result.statusCode !== null,
-    statusCode: result.statusCode,
-    response_time_ms: ms,
-    error: result.error,
+    reachable: answer.statusCode !== null,
+    statusCode: answer.statusCode,
+    response_time_ms: answer.ms,
+    error: answer.error,
   };
 }

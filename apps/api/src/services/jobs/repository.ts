@@ -5,6 +5,13 @@ import { jobs, type JobInput, type JobResult, type JobRow, type JobStep } from '
 
 /** The jobs table: every change of state is conditional on the state it leaves, so two nodes never both win. */
 
+/** Set with every end of a job: its webhook, if it has a callback, becomes due now. */
+const webhookDue = () => ({
+  webhookStatus: sql<'pending' | null>`CASE WHEN ${jobs.callbackUrl} IS NULL THEN NULL ELSE 'pending' END`,
+  webhookNextAt: new Date(),
+  webhookAttempts: 0,
+});
+
 export interface NewJob {
   id: string;
   userId: string;
@@ -16,6 +23,7 @@ export interface NewJob {
   inputs: JobInput[];
   requestHeaders: Record<string, string>;
   bytesIn: number;
+  callbackUrl: string | null;
 }
 
 export async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
@@ -116,6 +124,7 @@ export async function finishJob(
       finishedAt: new Date(),
       expiresAt: end.expiresAt,
       updatedAt: new Date(),
+      ...webhookDue(),
     })
     .where(and(eq(jobs.id, id), eq(jobs.status, 'running')))
     .returning({ id: jobs.id });
@@ -133,6 +142,7 @@ export async function failJob(db: Db, id: string, code: string, message: string,
       finishedAt: new Date(),
       expiresAt,
       updatedAt: new Date(),
+      ...webhookDue(),
     })
     .where(and(eq(jobs.id, id), inArray(jobs.status, ['queued', 'running'])))
     .returning({ id: jobs.id });
@@ -145,7 +155,7 @@ export async function cancelJob(db: Db, id: string, expiresAt: Date): Promise<TJ
   if (!before || (before.status !== 'queued' && before.status !== 'running')) return null;
   const done = await db
     .update(jobs)
-    .set({ status: 'cancelled', finishedAt: new Date(), expiresAt, updatedAt: new Date() })
+    .set({ status: 'cancelled', finishedAt: new Date(), expiresAt, updatedAt: new Date(), ...webhookDue() })
     .where(and(eq(jobs.id, id), eq(jobs.status, before.status)))
     .returning({ id: jobs.id });
   return done.length ? before.status : null;
@@ -178,6 +188,7 @@ export async function recoverStalled(
               finishedAt: new Date(),
               expiresAt,
               updatedAt: new Date(),
+              ...webhookDue(),
             },
       )
       .where(and(eq(jobs.id, j.id), eq(jobs.status, 'running'), lt(jobs.updatedAt, since)))

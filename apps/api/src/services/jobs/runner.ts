@@ -42,6 +42,8 @@ export interface JobRunnerOptions {
   soleNode?: boolean;
   /** How long `stop` waits for running jobs before handing them back (default 30 s). */
   graceMs?: number;
+  /** Told when a run has ended a job (its webhook is due). */
+  onEnded?: (jobId: string) => void;
 }
 
 interface Active {
@@ -120,6 +122,7 @@ export class JobRunner {
   async recover(since = new Date(Date.now() - this.stallMs)): Promise<void> {
     const { requeued, failed } = await repo.recoverStalled(this.db, since, this.maxAttempts, this.expiry());
     if (requeued.length || failed.length) this.log.warn({ requeued, failed }, 'interrupted jobs taken back');
+    for (const id of failed) this.opts.onEnded?.(id);
     if (requeued.length) this.kick();
   }
 
@@ -180,6 +183,7 @@ export class JobRunner {
     const controller = new AbortController();
     const done = this.run(job, controller).finally(() => {
       this.active.delete(job.id);
+      this.opts.onEnded?.(job.id);
       this.kick();
     });
     this.active.set(job.id, { controller, done });

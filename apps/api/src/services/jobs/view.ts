@@ -28,5 +28,8 @@ export function jobView(row: JobRow, base = '/api/v1/jobs'): TJob {
           }
         : null,
     files: row.steps,
+    webhook: row.callbackUrl
+      ? { url: row.callbackUrl, status: row.webhookStatus ?? 'waiting', attempts: row.webhookAttempts }
+      : null,
   };
 }

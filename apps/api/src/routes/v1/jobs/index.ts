@@ -7,12 +7,15 @@ import {
   ZJobsQuery,
   ZJobsResponse,
   ZMessageResponse,
+  ZWebhookDeliveriesResponse,
 } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
 import { contentDisposition } from '../../../lib/send-result';
 import { authenticate } from '../../../plugins/authenticate';
 import { cancelOrRemove, listOwnJobs, ownJob } from '../../../services/jobs/index';
 import { jobView } from '../../../services/jobs/view';
+import { deliveriesOf, resendWebhook } from '../../../services/webhooks/deliveries';
+import { deliveryView } from '../../../services/webhooks/view';
 
 const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
@@ -121,6 +124,40 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
         success: true as const,
         message: done === 'cancelled' ? `Job ${job.id} cancelled` : `Job ${job.id} and its files deleted`,
       };
+    },
+  );
+  app.get(
+    '/:id/deliveries',
+    {
+      schema: {
+        ...common,
+        summary: "Every delivery attempt of a job's webhook: status, latency, answer code",
+        params: ZIdParam,
+        response: { 200: ZWebhookDeliveriesResponse, 401: ZErrorResponse, 404: ZErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const job = await ownJob(app.db, await ownerOf(request, reply), request.params.id);
+      return { success: true as const, data: { deliveries: (await deliveriesOf(app.db, [job.id])).map(deliveryView) } };
+    },
+  );
+  app.post(
+    '/:id/webhook/resend',
+    {
+      schema: {
+        ...common,
+        summary: "Send an ended job's webhook again (a fresh set of attempts)",
+        params: ZIdParam,
+        response: { 200: ZMessageResponse, 401: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const job = await ownJob(app.db, await ownerOf(request, reply), request.params.id);
+      if (!job.callbackUrl) throw new AppError('CONFLICT', `Job ${job.id} has no callbackUrl`);
+      if (!(await resendWebhook(app.db, job.id)))
+        throw new AppError('CONFLICT', `Job ${job.id} is ${job.status}: its webhook is sent when it ends`);
+      app.jobs.webhooks.kick();
+      return { success: true as const, message: `Webhook of job ${job.id} queued again` };
     },
   );
 };

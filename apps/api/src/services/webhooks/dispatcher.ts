@@ -1,0 +1,136 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { checkUrl, type CheckUrlOptions } from '../../core/net/public-address';
+import { pinnedRequest } from '../../core/net/pinned-request';
+import type { Db } from '../../data/db';
+import type { JobRow } from '../../data/schema/index';
+import { jobView } from '../jobs/view';
+import { claimDueWebhook, recordDelivery, settleWebhook } from './deliveries';
+import { webhookSecret } from './secrets';
+import { signWebhook } from './signature';
+
+export interface WebhookDispatcherOptions {
+  /** Attempts of one webhook before it is given up (default 8). */
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles, with ±20 % jitter (default 2 s: 8 attempts span ~4 min). */
+  retryBaseMs: number;
+  /** The same rules as URL conversion (URL_TO_PDF_ALLOW_PRIVATE). */
+  urlRules: Pick<CheckUrlOptions, 'allowPrivate' | 'lookup'>;
+  /** Absolute links in the payload (the job's result). */
+  publicUrl: string;
+  timeoutMs?: number;
+  pollMs?: number;
+}
+
+/** The delay before attempt `n + 1`, after `n` attempts: base·2^(n-1), ±20 % so that receivers are not hit in step. */
+export function retryDelay(attempts: number, baseMs: number, random = Math.random): number {
+  return Math.round(baseMs * 2 ** (attempts - 1) * (0.8 + 0.4 * random()));
+}
+
+/** The POST a callback receives when its job ends. */
+export function webhookPayload(job: JobRow, publicUrl: string) {
+  const view = jobView(job);
+  const abs = (u: string) => `${publicUrl}${u}`;
+  return {
+    event: `job.${job.status}`,
+    job: {
+      ...view,
+      url: abs(`/api/v1/jobs/${job.id}`),
+      result: view.result && { ...view.result, url: abs(view.result.url) },
+    },
+  };
+}
+
+/**
+ * Sends due webhooks (any node may: claims are exclusive), one attempt at a time per claim, each attempt recorded
+ * with its status, latency and answer code; failures are retried with exponential backoff and jitter until the
+ * attempts are used up. The URL is checked again at every attempt (a name may have moved to a private address).
+ */
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private busy = false;
+  private again = false;
+  private stopped = false;
+  private inFlight: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: WebhookDispatcherOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1000);
+    this.timer.unref();
+    this.kick();
+  }
+
+  kick(): void {
+    if (this.stopped) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    this.inFlight = (async () => {
+      try {
+        do {
+          this.again = false;
+          for (let job = await claimDueWebhook(this.db); job && !this.stopped; job = await claimDueWebhook(this.db))
+            await this.attempt(job);
+        } while (this.again && !this.stopped);
+      } catch (err) {
+        this.log.warn({ err }, 'webhook dispatch failed');
+      } finally {
+        this.busy = false;
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.inFlight;
+  }
+
+  private async attempt(job: JobRow): Promise<void> {
+    const url = job.callbackUrl!;
+    const body = JSON.stringify(webhookPayload(job, this.opts.publicUrl));
+    const { secret } = await webhookSecret(this.db, job.userId);
+    let answer: { statusCode: number | null; error: string | null; ms: number };
+    try {
+      const checked = await checkUrl(url, this.opts.urlRules);
+      answer = await pinnedRequest(checked, {
+        method: 'POST',
+        timeoutMs: this.opts.timeoutMs ?? 10_000,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'DocFlow-webhooks/1',
+          'x-webhook-signature': signWebhook(secret, body),
+          'x-webhook-id': job.id,
+          'x-webhook-attempt': String(job.webhookAttempts),
+        },
+        body,
+      });
+    } catch (err) {
+      answer = { statusCode: null, error: err instanceof Error ? err.message : String(err), ms: 0 };
+    }
+    const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
+    await recordDelivery(this.db, {
+      jobId: job.id,
+      userId: job.userId,
+      url,
+      event: `job.${job.status}`,
+      attempt: job.webhookAttempts,
+      ok,
+      statusCode: answer.statusCode,
+      latencyMs: Math.round(answer.ms),
+      error: ok ? null : (answer.error ?? `answered ${answer.statusCode}`),
+    });
+    if (ok) return settleWebhook(this.db, job.id, { status: 'delivered' });
+    if (job.webhookAttempts >= this.opts.maxAttempts) return settleWebhook(this.db, job.id, { status: 'failed' });
+    const delay = retryDelay(job.webhookAttempts, this.opts.retryBaseMs);
+    await settleWebhook(this.db, job.id, { retryAt: new Date(Date.now() + delay) });
+    // Due before the next poll: looked at when due, not up to a poll later.
+    if (delay < (this.opts.pollMs ?? 1000)) setTimeout(() => this.kick(), delay + 5).unref();
+  }
+}
