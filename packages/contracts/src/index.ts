@@ -10,4 +10,6 @@ export * from './qrcode';
 export * from './conversion';
 export * from './ocr';
 export * from './catalogue';
+export * from './pipeline';
+export * from './pipeline-stages';
 export * from './admin';

@@ -65,6 +65,8 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
         decision: null,
         counted: false,
         refunded: false,
+        extraReceipts: [],
+        stages: null,
         errorCode: null,
       };
     };

@@ -11,6 +11,7 @@ import { pingRoutes } from './ping/index';
 import { conversionDetectRoutes } from './conversion-detect/index';
 import { conversionRoutes } from './conversion/index';
 import { ocrRoutes } from './ocr/index';
+import { pipelineRoutes } from './pipeline/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -26,4 +27,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(conversionDetectRoutes, { prefix: '/conversion' });
   await app.register(conversionRoutes, { prefix: '/conversion' });
   await app.register(ocrRoutes, { prefix: '/ocr' });
+  await app.register(pipelineRoutes);
 };
