@@ -211,3 +211,58 @@ describe('429', () => {
     expect(one.headers['ratelimit-remaining']).toBe('0');
   });
 });
+
+describe('503', () => {
+  it('a pipeline the server fails (queue full) gives back every stage it counted, and its events are not billed', async () => {
+    const busy = await processingApp({ env: { PROCESSING_CONCURRENCY: '1', PROCESSING_QUEUE_SIZE: '0' } });
+    try {
+      const { apiKey } = await createUserWithApiKey(busy.t, {
+        plan: 'pro',
+        customLimits: {
+          allowedEndpoints: ['pdf'],
+          maxFileSize: 20 * 1_048_576,
+          maxRequestsPerMinute: 1000,
+          maxRequestsPerHour: 100,
+          maxRequestsPerMonth: 1000,
+        },
+      });
+      const src = await numberedPdf(60, 'Busy');
+      const three = JSON.stringify([
+        { op: '/pdf/watermark', text: 'BUSY', repeat: true },
+        { op: '/pdf/page-numbers' },
+        { op: '/pdf/rotate', angle: 90 },
+      ]);
+      const send = (stages: string) => {
+        const f = form({ stages }, [{ content: src }]);
+        return busy.t.app.inject({
+          method: 'POST',
+          url: '/api/v1/pipeline',
+          payload: f.payload,
+          headers: { ...f.headers, 'x-api-key': apiKey },
+        });
+      };
+      const results = await Promise.all(Array.from({ length: 6 }, () => send(three)));
+      const ok = results.filter((r) => r.statusCode === 200).length;
+      const full = results.find((r) => r.statusCode === 503);
+      expect(ok).toBeGreaterThan(0);
+      expect(full, results.map((r) => r.statusCode).join(',')).toBeDefined();
+      expect(full!.json()).toMatchObject({ code: 'QUEUE_FULL', details: { op: expect.any(String) } });
+      expect(errorOf(full!).error).toMatch(/^stages\[\d\] \(\/pdf\/[\w-]+\): /);
+      // Only the pipelines that succeeded are counted: 3 calls each, then 1 for this one-stage call.
+      const after = await send(JSON.stringify([{ op: '/pdf/rotate', angle: 90 }]));
+      expect(after.statusCode).toBe(200);
+      expect(Number(after.headers['ratelimit-remaining'])).toBe(100 - 3 * ok - 1);
+      let rows: Array<{ counted: boolean }> = [];
+      for (let i = 0; i < 80 && rows.length < 3; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        await busy.t.app.apiKeyGuard.meter.flush();
+        rows = await busy.t.database.sql.query('select counted from usage_events where request_id = $1', [
+          String(full!.headers['x-request-id']),
+        ]);
+      }
+      expect(rows).toEqual([{ counted: false }, { counted: false }, { counted: false }]);
+    } finally {
+      await busy.t.close();
+    }
+  });
+});
