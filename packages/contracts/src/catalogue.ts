@@ -27,6 +27,7 @@ import {
   ZUnlockPdfFields,
   ZWatermarkPdfFields,
 } from './pdf';
+import { ZPipelineFields } from './pipeline';
 import { ZQrOptions, qrTypes } from './qrcode';
 import {
   findEndpoint,
@@ -87,6 +88,7 @@ const fieldsOf: Record<TCataloguePath, z.ZodObject | null> = {
   '/pdf/flatten': ZPasswordOnlyFields,
   '/pdf/repair': ZPasswordOnlyFields,
   '/pdf/to-pdfa': ZPasswordOnlyFields,
+  '/pipeline': ZPipelineFields,
   '/ocr/extract': ZOcrExtractFields,
   '/ocr/enhanced': ZOcrEnhancedFields,
   '/ocr/analyze-quality': ZOcrQualityFields,

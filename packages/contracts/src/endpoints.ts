@@ -122,6 +122,11 @@ export const processingEndpoints = [
   upload('pdf', '/pdf/flatten', 'Burn form fields and annotations into the pages'),
   upload('pdf', '/pdf/repair', 'Rebuild a damaged PDF where possible'),
   upload('pdf', '/pdf/to-pdfa', 'Convert to PDF/A-2b (archival)'),
+  upload(
+    'pdf',
+    '/pipeline',
+    'One upload through several stages in one call: a conversion to PDF, then PDF operations (watermark, page numbers, protect…)',
+  ),
 
   upload(
     'ocr',

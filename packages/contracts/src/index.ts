@@ -10,5 +10,7 @@ export * from './qrcode';
 export * from './conversion';
 export * from './ocr';
 export * from './catalogue';
+export * from './pipeline';
+export * from './pipeline-stages';
 export * from './admin';
 export * from './jobs';

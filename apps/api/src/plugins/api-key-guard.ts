@@ -4,7 +4,12 @@ import { apiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth';
 import { planGate } from './plan-gate';
 import { enforceRateLimits, rateLimits, refundServerFailures, type RateLimitsOptions } from './rate-limits';
 import { usageMetering, type UsageMeteringOptions } from './usage-metering';
-import type { GuardGroup, ProcessingGuardHooks, ProcessingGuardOptions } from './processing-guard';
+import {
+  newApiKeyState,
+  type GuardGroup,
+  type ProcessingGuardHooks,
+  type ProcessingGuardOptions,
+} from './processing-guard';
 import type { KeyCache } from '../services/api-keys/key-cache';
 import { KeyEviction } from '../services/api-keys/key-eviction';
 import type { UnknownKeyThrottle } from '../services/api-keys/unknown-key-throttle';
@@ -59,19 +64,7 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
     const begin: onRequestHookHandler = async (request) => {
       const replay = app.jobs.replayOf(request);
       if (replay) request.jobRun = replay.run;
-      request.apiKeyState = {
-        group,
-        basicAuth: opts.basicAuth === true,
-        meterAs: opts.meterAs ?? null,
-        rec: null,
-        context: null,
-        decision: null,
-        counted: false,
-        refunded: false,
-        errorCode: null,
-        replay: replay !== undefined,
-        jobAdmitted: false,
-      };
+      request.apiKeyState = newApiKeyState(group, { ...opts, replay: replay !== undefined });
       if (replay) request.apiKeyState.rec = replay.rec;
     };
     // A job's replayed call runs as the key that was checked, limited and counted at its admission.

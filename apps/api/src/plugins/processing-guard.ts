@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import type { TEndpointGroup } from '@docflow/contracts';
 import type { KeyRecord } from '../services/api-keys/lookup';
-import type { LimitDecision } from '../services/limits/index';
+import type { LimitDecision, LimitReceipt } from '../services/limits/index';
 import type { PlanProcessing } from '../services/plans/processing';
 
 /** The pseudo-group of routes every plan may call (GET /ping). */
@@ -41,6 +41,21 @@ export interface UsageFacts {
 }
 
 /**
+ * One stage of a call that runs several endpoints (POST /pipeline): metered as that endpoint, one usage event each.
+ * `statusCode`/`errorCode` null: the call's own (the stage never ran: an earlier one failed).
+ */
+export interface StageUsage {
+  endpoint: string;
+  group: TEndpointGroup;
+  statusCode: number | null;
+  errorCode: string | null;
+  durationMs: number;
+  bytesIn: number;
+  bytesOut: number;
+  pages: number | null;
+}
+
+/**
  * What the guard's steps learn about a processing call, in order: the key (api-key-auth), its limits and plan
  * (plan-gate), the limits' decision (rate-limits), and how it ended (usage-metering).
  */
@@ -58,11 +73,37 @@ export interface ApiKeyState {
   counted: boolean;
   /** The call was counted, then given back because the server failed it (5xx). */
   refunded: boolean;
+  /** Further calls counted for this request (a pipeline counts one per stage beyond the first), given back with it. */
+  extraReceipts: LimitReceipt[];
+  /** Set by a pipeline once its stages are counted: one usage event per stage instead of the call's own. */
+  stages: StageUsage[] | null;
   errorCode: string | null;
   /** A job's stored call sent again by its runner: it was limited and counted when the job was admitted. */
   replay: boolean;
   /** The call was admitted as a job (202): its run writes the usage event. */
   jobAdmitted: boolean;
+}
+
+/** The state a call starts with at the guard (nothing known yet). */
+export function newApiKeyState(
+  group: GuardGroup,
+  opts: { basicAuth?: boolean; meterAs?: string; replay?: boolean } = {},
+): ApiKeyState {
+  return {
+    group,
+    basicAuth: opts.basicAuth === true,
+    meterAs: opts.meterAs ?? null,
+    rec: null,
+    context: null,
+    decision: null,
+    counted: false,
+    refunded: false,
+    extraReceipts: [],
+    stages: null,
+    errorCode: null,
+    replay: opts.replay === true,
+    jobAdmitted: false,
+  };
 }
 
 /** How a route family differs at the guard; the DocFlow routes take the defaults. */

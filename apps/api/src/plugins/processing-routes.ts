@@ -56,6 +56,11 @@ export interface ProcessingRouteSpec<F extends z.ZodObject> {
   files: FileSpec;
   /** JSON data schema of the answer; omitted: the answer is a file (or JSON with base64 on Accept: application/json). */
   response: z.ZodType;
+  /**
+   * Checks and counts that must happen when the call is admitted, before any work: in the request itself, or before
+   * it is stored as a job (`request.jobRun` is set when the stored call is run later).
+   */
+  precheck?(ctx: { request: FastifyRequest; reply: FastifyReply; fields: z.output<F> }): Promise<void>;
   handler(ctx: ProcessingRouteContext<z.output<F>>): Promise<unknown>;
 }
 
@@ -185,6 +190,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
       }
       const { async: _async, callbackUrl: _callback, ...own } = upload.fields;
       const fields = parseFields(spec.fields, own);
+      await spec.precheck?.({ request, reply, fields });
       // Checked like the synchronous call (fields, file counts), then stored and answered at once.
       if (!request.jobRun && app.jobs.wanted(request, upload.fields))
         return app.jobs.admit(request, reply, upload.files, upload.fields);

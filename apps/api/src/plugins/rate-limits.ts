@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, onRequestHookHandler, onSendHookHandler } from 'fastify';
-import { Limits } from '../services/limits/index';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import { Limits, type LimitDecision, type LimitReceipt } from '../services/limits/index';
 import { monthUsedBySubject } from '../services/limits/month-usage';
 import { limitRefusal } from '../services/limits/refusal';
 
@@ -34,6 +34,37 @@ export function enforceRateLimits(limits: Limits): onRequestHookHandler {
 }
 
 /**
+ * Count `n` more calls for this request (a pipeline: one per stage beyond the first) before any work: all or none.
+ * A window that refuses one gives back those taken here and answers 429 as the guard would; the call itself stays
+ * counted, as any refused call does. Taken calls are given back with the call when the server fails it.
+ */
+export async function consumeExtraCalls(
+  limits: Limits,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  n: number,
+): Promise<void> {
+  const state = request.apiKeyState;
+  const ctx = request.apiKey;
+  if (!state?.rec || !ctx || n <= 0) return;
+  const taken: LimitReceipt[] = [];
+  for (let i = 0; i < n; i++) {
+    const decision = await limits.consume(state.rec.limitSubject, ctx.limits);
+    if (!decision.allowed) {
+      let after: LimitDecision | null = null;
+      for (const r of taken) after = await limits.refund(r, ctx.limits).catch(() => null);
+      const refusal = limitRefusal(decision, ctx.limits);
+      reply.headers({ ...decision.headers, ...(after?.headers ?? {}) });
+      throw refusal;
+    }
+    taken.push(decision.receipt!);
+    state.decision = decision;
+    reply.headers(decision.headers);
+  }
+  state.extraReceipts.push(...taken);
+}
+
+/**
  * A call the server failed (503 queue full, 504 timeout, any 5xx) gave the caller nothing: its quota goes back before
  * the answer leaves, so the answer's headers and the next call already see it. A 4xx still counts: the client caused
  * it and it used the server, and free failures would let a client probe without limit (passwords of a protected PDF,
@@ -45,7 +76,9 @@ export function refundServerFailures(limits: Limits): onSendHookHandler {
     const receipt = state?.decision?.receipt;
     if (state?.counted && receipt && reply.statusCode >= 500 && request.apiKey) {
       state.refunded = true;
-      const after = await limits.refund(receipt, request.apiKey.limits).catch(() => null);
+      let after = await limits.refund(receipt, request.apiKey.limits).catch(() => null);
+      for (const extra of state.extraReceipts)
+        after = (await limits.refund(extra, request.apiKey.limits).catch(() => null)) ?? after;
       if (after) reply.headers(after.headers);
     }
     return payload;

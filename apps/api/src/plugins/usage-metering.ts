@@ -48,6 +48,30 @@ async function plugin(app: FastifyInstance, opts: UsageMeteringOptions) {
     const route = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
     const usage = request.usage ?? { bytesIn: 0, bytesOut: 0 };
     const sentLength = Number(reply.getHeader('content-length') ?? 0);
+    const counted = state.counted && !state.refunded; // refunded calls stay as errors, not as billable calls
+    if (state.stages) {
+      // A pipeline: each stage is metered as its endpoint (and counted, as it was against the limits).
+      for (const s of state.stages) {
+        const statusCode = s.statusCode ?? reply.statusCode;
+        meter.record({
+          keyId: state.rec.keyId,
+          userId: state.rec.userId,
+          endpoint: s.endpoint,
+          group: s.group,
+          method: request.method,
+          statusCode,
+          durationMs: s.durationMs,
+          bytesIn: s.bytesIn,
+          bytesOut: s.bytesOut,
+          pages: s.pages,
+          errorCode: statusCode >= 400 ? (s.errorCode ?? state.errorCode) : null,
+          counted,
+          requestId: String(request.id),
+          createdAt: new Date(),
+        });
+      }
+      return;
+    }
     meter.record({
       keyId: state.rec.keyId,
       userId: state.rec.userId,
@@ -60,7 +84,7 @@ async function plugin(app: FastifyInstance, opts: UsageMeteringOptions) {
       bytesOut: usage.bytesOut || (Number.isFinite(sentLength) ? sentLength : 0),
       pages: usage.pages ?? null,
       errorCode: reply.statusCode >= 400 ? state.errorCode : null,
-      counted: state.counted && !state.refunded, // refunded calls stay as errors, not as billable calls
+      counted,
       requestId: String(request.id),
       createdAt: new Date(),
     });

@@ -150,6 +150,18 @@ const processing: Record<string, () => Promise<InjectOptions & { method: string;
   '/pdf/flatten': async () => upload('/pdf/flatten', {}, [{ content: await formPdf() }]),
   '/pdf/repair': async () => upload('/pdf/repair', {}, [{ content: await numberedPdf(3) }]),
   '/pdf/to-pdfa': async () => upload('/pdf/to-pdfa', {}, [{ content: await numberedPdf(1) }]),
+  '/pipeline': async () =>
+    upload(
+      '/pipeline',
+      {
+        stages: JSON.stringify([
+          { op: '/conversion/word-to-pdf' },
+          { op: '/pdf/watermark', text: 'DRAFT' },
+          { op: '/pdf/protect', userPassword: 'open' },
+        ]),
+      },
+      [docx],
+    ),
   '/conversion/auto-to-pdf': async () => upload('/conversion/auto-to-pdf', {}, [docx]),
   '/conversion/word-to-pdf': async () => upload('/conversion/word-to-pdf', {}, [docx]),
   '/conversion/excel-to-pdf': async () =>

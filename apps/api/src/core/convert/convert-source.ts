@@ -5,7 +5,8 @@ import type { OutputFile, PdfJob, SourceFile } from '../pdf/operations';
 import { buildEpubHtml } from './epub';
 import { buildMarkdownHtml } from './markdown';
 import { buildTextHtml } from './text';
-import { defaultPrintOptions } from './print-options';
+import { defaultPrintOptions, printOptions } from './print-options';
+import type { TPrintFields } from '@docflow/contracts';
 import {
   checkSource,
   htmlSite,
@@ -57,6 +58,39 @@ export async function convertSource(
   }
   const built = await builtHtml(job, route, src.file);
   return convert.htmlToPdf(job, built.html, built.dir, print, finish);
+}
+
+/** The conversion routes that take exactly one uploaded file (and the pipeline's first stage may be). */
+export const singleFileConversions = [
+  'auto-to-pdf',
+  'word-to-pdf',
+  'excel-to-pdf',
+  'powerpoint-to-pdf',
+  'text-to-pdf',
+  'epub-to-pdf',
+] as const;
+export type SingleFileConversion = (typeof singleFileConversions)[number];
+
+/**
+ * One uploaded file to PDF as `route` does it: checked against the route's formats (auto: detected and dispatched),
+ * then converted; text and EPUB are printed with the route's paper fields.
+ */
+export async function convertUpload(
+  job: PdfJob,
+  file: SourceFile,
+  route: SingleFileConversion,
+  fields: SourceFields & Partial<TPrintFields>,
+): Promise<OutputFile> {
+  if (route === 'auto-to-pdf') {
+    const auto = await autoSource(file);
+    return convertSource(job, auto.src, auto.route, fields);
+  }
+  const src = await checkSource(file, route);
+  if (route === 'text-to-pdf' || route === 'epub-to-pdf') {
+    const built = await builtHtml(job, route, src.file);
+    return convert.htmlToPdf(job, built.html, built.dir, printOptions(fields as TPrintFields), fields);
+  }
+  return convertSource(job, src, route, fields);
 }
 
 /** Markdown, text and EPUB become an HTML page (and its assets) in a fresh directory, printed by Chromium. */

@@ -135,6 +135,7 @@ const expected: [string, string][] = [
   ['POST /api/v1/ocr/analyze-quality', 'ocrAnalyzeQuality'],
   ['POST /api/v1/ocr/searchable-pdf', 'ocrSearchablePdf'],
   ['GET /api/v1/ocr/languages', 'ocrLanguages'],
+  ['POST /api/v1/pipeline', 'pipeline'],
 ];
 
 describe('operationIdOf', () => {

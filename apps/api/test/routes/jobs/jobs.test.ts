@@ -300,3 +300,46 @@ describe('interrupted runs and expiry', () => {
     await expect(api.t.app.jobs.store.openResult(jobId)).rejects.toThrow();
   });
 });
+
+describe('a pipeline as a job', () => {
+  it('counts its stages when admitted, not again when run; each stage is metered as its endpoint', async () => {
+    const small = await createUserWithApiKey(api.t, {
+      plan: 'pro',
+      customLimits: { maxRequestsPerMinute: 3, burstLimit: null, allowedEndpoints: ['pdf'] },
+    });
+    const stages = JSON.stringify([{ op: '/pdf/rotate', angle: 90 }, { op: '/pdf/page-numbers' }]);
+    const a = await numberedPdf(2, 'Pipe');
+    const send = () => {
+      const f = form({ async: 'true', stages }, [{ content: a }]);
+      return api.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/pipeline',
+        payload: f.payload,
+        headers: { ...f.headers, 'x-api-key': small.apiKey },
+      });
+    };
+    const first = await send();
+    expect(first.statusCode).toBe(202);
+    // 2 of the 3 calls a minute are taken by the first pipeline: a second one (2 more) is refused at admission.
+    const second = await send();
+    expect(second.statusCode).toBe(429);
+    const { jobId } = first.json().data;
+    const until = Date.now() + 60_000;
+    let job = (await getJob(jobId, small.apiKey)).job!;
+    while (!['succeeded', 'failed'].includes(job.status) && Date.now() < until) {
+      await sleep(100);
+      job = (await getJob(jobId, small.apiKey)).job!;
+    }
+    expect(job.status).toBe('succeeded');
+    const out = await api.t.app.inject({ method: 'GET', url: job.result!.url, headers: { 'x-api-key': small.apiKey } });
+    expect(rotations(saveBody(out.rawPayload))).toEqual([90, 90]);
+    await api.t.app.apiKeyGuard.meter.flush();
+    const events = await api.t.app.db.select().from(usageEvents).where(eq(usageEvents.keyId, small.keyId));
+    expect(
+      events
+        .filter((e) => e.statusCode === 200)
+        .map((e) => e.endpoint)
+        .sort(),
+    ).toEqual(['/pdf/page-numbers', '/pdf/rotate']);
+  });
+});

@@ -238,7 +238,8 @@ export const qpdfModule = defineModule<QpdfConfig>({
       },
       async encrypt(input, output, opts, c) {
         // Passwords go to qpdf as an argument list on its standard input (@-), never on a command line or on disk.
-        const owner = opts.ownerPassword || randomBytes(24).toString('base64url');
+        // Hex, not base64url: a password starting with "-" is taken by qpdf 11.3 for an option (1 call in 64 failed).
+        const owner = opts.ownerPassword || randomBytes(24).toString('hex');
         const args = [
           '--encrypt',
           opts.userPassword,

@@ -17,7 +17,7 @@ import {
 import { AppError } from '../../../lib/app-error';
 import { outputName, sendFile, sendZip } from '../../../lib/send-result';
 import * as convert from '../../../core/convert/to-pdf';
-import { autoSource, builtHtml, convertSource, markdownTemplate } from '../../../core/convert/convert-source';
+import { autoSource, convertSource, convertUpload, markdownTemplate } from '../../../core/convert/convert-source';
 import { formats } from '../../../core/convert/detect-format';
 import { buildMarkdownHtml } from '../../../core/convert/markdown';
 import { printOptions } from '../../../core/convert/print-options';
@@ -68,9 +68,8 @@ function officeRoute(
     files: one(`The document (${routeFormats[route].join(', ')})`),
     response: fileAnswer,
     async handler({ request, reply, fields: f, files, job }) {
-      const src = await checkSource(files[0]!, route);
-      const result = await convertSource(job, src, route, f as z.output<typeof ZSpreadsheetFields>);
-      return sendPdf(request, reply, src.file.filename, result);
+      const result = await convertUpload(job, files[0]!, route, f as z.output<typeof ZSpreadsheetFields>);
+      return sendPdf(request, reply, files[0]!.filename, result);
     },
   });
 }
@@ -190,10 +189,8 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       files: one(`The ${noun} file`),
       response: fileAnswer,
       async handler({ request, reply, fields, files, job }) {
-        const src = await checkSource(files[0]!, route);
-        const built = await builtHtml(job, route, src.file);
-        const result = await convert.htmlToPdf(job, built.html, built.dir, printOptions(fields), fields);
-        return sendPdf(request, reply, src.file.filename, result);
+        const result = await convertUpload(job, files[0]!, route, fields);
+        return sendPdf(request, reply, files[0]!.filename, result);
       },
     });
   }
@@ -243,10 +240,8 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     files: one('The document'),
     response: fileAnswer,
     async handler({ request, reply, fields, files, job }) {
-      const file = files[0]!;
-      const { route, src } = await autoSource(file);
-      const result = await convertSource(job, src, route, fields);
-      return sendPdf(request, reply, file.filename, result);
+      const result = await convertUpload(job, files[0]!, 'auto-to-pdf', fields);
+      return sendPdf(request, reply, files[0]!.filename, result);
     },
   });
 

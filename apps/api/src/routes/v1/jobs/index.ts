@@ -12,6 +12,7 @@ import {
 import { AppError } from '../../../lib/app-error';
 import { contentDisposition } from '../../../lib/send-result';
 import { authenticate } from '../../../plugins/authenticate';
+import { newApiKeyState } from '../../../plugins/processing-guard';
 import { cancelOrRemove, listOwnJobs, ownJob } from '../../../services/jobs/index';
 import { jobView } from '../../../services/jobs/view';
 import { deliveriesOf, resendWebhook } from '../../../services/webhooks/deliveries';
@@ -27,21 +28,9 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
   async function ownerOf(request: FastifyRequest, reply: FastifyReply): Promise<string> {
     const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
     if (request.headers['x-api-key'] || (bearer && !JWT.test(bearer))) {
-      request.apiKeyState = {
-        group: '*',
-        basicAuth: false,
-        meterAs: null,
-        rec: null,
-        context: null,
-        decision: null,
-        counted: false,
-        refunded: false,
-        errorCode: null,
-        replay: false,
-        jobAdmitted: false,
-      };
+      const state = (request.apiKeyState = newApiKeyState('*'));
       await app.apiKeyAuth.authenticate.call(app, request, reply, () => undefined);
-      return request.apiKeyState.rec!.userId;
+      return state.rec!.userId;
     }
     await authenticate.call(app, request, reply);
     return request.authUser!.id;

@@ -1,37 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ZCompressionAnalysisResponse,
-  ZCompressPdfFields,
-  ZDeletePagesFields,
   ZExtractImagesFields,
-  ZExtractPagesFields,
   ZExtractTextFields,
   ZExtractTextResponse,
   ZFileResultResponse,
   ZMergePdfFields,
-  ZMetadataUpdateFields,
-  ZPageNumbersFields,
   ZPasswordOnlyFields,
   ZPdfAnalysisResponse,
   ZPdfMetadataResponse,
   ZProtectPdfFields,
-  ZReorderPdfFields,
-  ZRotatePdfFields,
   ZSplitPdfFields,
   ZToImagesFields,
-  ZUnlockPdfFields,
-  ZWatermarkPdfFields,
-  pdfPermissionNames,
 } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
 import { mimeOf, outputName, baseName, sendData, sendFile, sendZip } from '../../../lib/send-result';
 import type { UploadedFile } from '../../../lib/uploads';
 import * as ops from '../../../core/pdf/operations';
-import type { MetadataUpdate, PdfPermissions } from '../../../core/interfaces';
-import type { ImageMark, TextMark } from '../../../core/pdf/stamp';
-import { watermarkImage } from '../../../core/pdf/watermark-image';
 import type { z } from 'zod';
 import { registerProcessingRoute, type FileSpec, type ProcessingRouteSpec } from '../../../plugins/processing-routes';
+import { pdfSteps, protectOptions, type PdfStep, type PdfStepPath } from './steps';
 
 const one: FileSpec = { field: 'file', min: 1, max: 1, description: 'The PDF document' };
 const fileAnswer = ZFileResultResponse.describe(
@@ -85,62 +73,29 @@ function sendMany(
   return sendZip(request, reply, entries, outputName(from.filename, suffix, 'zip'), { pages });
 }
 
-function permissionsFrom(f: {
-  permissions?: string;
-  allowPrint?: boolean;
-  allowCopy?: boolean;
-  allowModify?: boolean;
-  allowAnnotate?: boolean;
-}): PdfPermissions {
-  const p: PdfPermissions = { print: true, copy: true, modify: true, annotate: true };
-  if (f.permissions !== undefined) {
-    const list = f.permissions
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean);
-    if (list.length === 1 && list[0] === 'all') {
-      /* everything allowed */
-    } else {
-      for (const k of pdfPermissionNames) p[k] = false;
-      for (const item of list) {
-        if (item === 'none') continue;
-        if (!(pdfPermissionNames as readonly string[]).includes(item)) {
-          throw new AppError(
-            'INVALID_INPUT',
-            `permissions: unknown permission "${item}" (valid: ${pdfPermissionNames.join(', ')}, all, none)`,
-            {
-              details: { field: 'permissions', valid: [...pdfPermissionNames, 'all', 'none'] },
-            },
-          );
-        }
-        p[item as keyof PdfPermissions] = true;
-      }
-    }
-  }
-  if (f.allowPrint !== undefined) p.print = f.allowPrint;
-  if (f.allowCopy !== undefined) p.copy = f.allowCopy;
-  if (f.allowModify !== undefined) p.modify = f.allowModify;
-  if (f.allowAnnotate !== undefined) p.annotate = f.allowAnnotate;
-  return p;
-}
-
-const CLEARABLE = ['title', 'author', 'subject', 'keywords', 'creator', 'producer'] as const;
-
 type OneInSpec<F extends z.ZodObject> = Omit<ProcessingRouteSpec<F>, 'files' | 'response' | 'handler'>;
 const passwordOf = (fields: object) => (fields as { password?: string }).password;
 
-/** One PDF in (opened with its `password`), one PDF out: the shape of most routes. */
-function pdfToPdfRoute<F extends z.ZodObject>(
+/** One PDF in (opened with its `password`), one PDF out: a step of steps.ts behind its route. */
+function pdfStepRoute(
   app: FastifyInstance,
-  spec: OneInSpec<F> & { run(job: ops.PdfJob, input: ops.PreparedPdf, fields: z.output<F>): Promise<ops.OutputFile> },
+  path: PdfStepPath,
+  spec: { summary: string; description?: string; files?: FileSpec },
 ): void {
+  const step: PdfStep = pdfSteps[path];
   registerProcessingRoute(app, {
-    ...spec,
-    files: one,
+    path: path.replace(/^\/pdf/, ''),
+    summary: spec.summary,
+    description: spec.description,
+    fields: step.fields,
+    files: spec.files ?? one,
     response: fileAnswer,
-    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
+    async handler({ request, reply, fields, files: pdfs, upload, job, prepare }) {
+      const extras = { image: upload.files.find((f) => f.field === 'image') };
+      step.check?.(fields, extras);
       const input = await prepare(pdfs[0]!, { password: passwordOf(fields) });
-      return sendPdf(request, reply, pdfs[0]!, await spec.run(job, input, fields));
+      const out = await step.run(job, input, fields, extras);
+      return sendPdf(request, reply, pdfs[0]!, out, out.headers);
     },
   });
 }
@@ -214,97 +169,22 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  pdfToPdfRoute(app, {
-    path: '/extract-pages',
-    summary: 'Keep only some pages',
-    fields: ZExtractPagesFields,
-    run: (job, input, fields) => ops.extractPages(job, input, fields.pages),
-  });
+  pdfStepRoute(app, '/pdf/extract-pages', { summary: 'Keep only some pages' });
 
-  pdfToPdfRoute(app, {
-    path: '/delete-pages',
-    summary: 'Remove pages',
-    fields: ZDeletePagesFields,
-    run: (job, input, fields) => ops.deletePages(job, input, fields.pages),
-  });
+  pdfStepRoute(app, '/pdf/delete-pages', { summary: 'Remove pages' });
 
-  pdfToPdfRoute(app, {
-    path: '/rotate',
-    summary: 'Rotate pages by 90, 180 or 270 degrees clockwise',
-    fields: ZRotatePdfFields,
-    run: (job, input, fields) => ops.rotatePages(job, input, fields.angle, fields.pages),
-  });
+  pdfStepRoute(app, '/pdf/rotate', { summary: 'Rotate pages by 90, 180 or 270 degrees clockwise' });
 
-  pdfToPdfRoute(app, {
-    path: '/reorder',
-    summary: 'Put the pages in a new order',
-    fields: ZReorderPdfFields,
-    run: (job, input, fields) => ops.reorderPages(job, input, fields.order),
-  });
+  pdfStepRoute(app, '/pdf/reorder', { summary: 'Put the pages in a new order' });
 
-  registerProcessingRoute(app, {
-    path: '/watermark',
+  pdfStepRoute(app, '/pdf/watermark', {
     summary: 'Add a text or image watermark',
     description:
       'Send `text`, or an `image` file (PNG, JPEG, WebP…). Positions: center, the corners and edges, or diagonal; `repeat` tiles it over the page.',
-    fields: ZWatermarkPdfFields,
     files: { ...one, extra: { image: 'Watermark image (instead of text)' } },
-    response: fileAnswer,
-    async handler({ request, reply, fields, files: pdfs, upload, job, prepare }) {
-      const imageFile = upload.files.find((f) => f.field === 'image');
-      if (!fields.text && !imageFile) {
-        throw new AppError('INVALID_INPUT', 'text: give a watermark text, or an image file in the "image" field', {
-          details: { field: 'text' },
-        });
-      }
-      if (fields.text && imageFile) {
-        throw new AppError('INVALID_INPUT', 'text, image: give either a text or an image, not both', {
-          details: { field: 'text' },
-        });
-      }
-      const mark: TextMark | ImageMark = imageFile
-        ? await watermarkImage(imageFile.path, fields.scale)
-        : { kind: 'text', text: fields.text!, fontSize: fields.fontSize, font: fields.font };
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      const out = await ops.watermarkPdf(
-        job,
-        input,
-        {
-          mark,
-          position: fields.position,
-          opacity: fields.opacity,
-          color: fields.color,
-          rotation: fields.rotation,
-          repeat: fields.repeat,
-          spacingX: fields.spacingX,
-          spacingY: fields.spacingY,
-          margin: fields.margin,
-        },
-        fields.pages,
-      );
-      return sendPdf(request, reply, pdfs[0]!, out);
-    },
   });
 
-  pdfToPdfRoute(app, {
-    path: '/page-numbers',
-    summary: 'Number the pages',
-    fields: ZPageNumbersFields,
-    run: (job, input, f) =>
-      ops.numberPages(
-        job,
-        input,
-        {
-          position: f.position,
-          format: f.format,
-          startAt: f.startAt,
-          fontSize: f.fontSize,
-          color: f.color,
-          margin: f.margin,
-        },
-        f.pages,
-      ),
-  });
+  pdfStepRoute(app, '/pdf/page-numbers', { summary: 'Number the pages' });
 
   registerProcessingRoute(app, {
     path: '/protect',
@@ -315,11 +195,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     files: one,
     response: fileAnswer,
     async handler({ request, reply, fields, files: pdfs, job, prepare }) {
-      const opts = {
-        userPassword: fields.userPassword,
-        ownerPassword: fields.ownerPassword,
-        permissions: permissionsFrom(fields),
-      };
+      const opts = protectOptions(fields);
       // qpdf encrypts about as fast as the checks run: it starts at once, its result used only if they pass.
       const spec = fields.password ? undefined : await ops.speculateProtect(job, pdfs[0]!, opts);
       const [input] = await ops.prepareAll(
@@ -332,12 +208,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  pdfToPdfRoute(app, {
-    path: '/unlock',
-    summary: 'Remove the password and restrictions',
-    fields: ZUnlockPdfFields,
-    run: (job, input) => ops.unlockPdf(job, input),
-  });
+  pdfStepRoute(app, '/pdf/unlock', { summary: 'Remove the password and restrictions' });
 
   pdfToDataRoute(app, {
     path: '/metadata',
@@ -347,33 +218,10 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     run: (job, input) => ops.readMetadata(job, input),
   });
 
-  registerProcessingRoute(app, {
-    path: '/metadata/update',
+  pdfStepRoute(app, '/pdf/metadata/update', {
     summary: 'Write the document information',
     description:
       'Fields sent are set; fields listed in `clear` are removed; others are kept. The modification date is set to now unless given.',
-    fields: ZMetadataUpdateFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
-      const update: MetadataUpdate = {};
-      for (const k of CLEARABLE) if (fields[k] !== undefined) update[k] = fields[k];
-      for (const item of (fields.clear ?? '')
-        .split(',')
-        .map((s) => s.trim().toLowerCase())
-        .filter(Boolean)) {
-        if (!(CLEARABLE as readonly string[]).includes(item)) {
-          throw new AppError('INVALID_INPUT', `clear: unknown field "${item}" (valid: ${CLEARABLE.join(', ')})`, {
-            details: { field: 'clear' },
-          });
-        }
-        update[item as (typeof CLEARABLE)[number]] = null;
-      }
-      if (fields.creationDate) update.creationDate = new Date(fields.creationDate);
-      update.modificationDate = fields.modificationDate ? new Date(fields.modificationDate) : new Date();
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      return sendPdf(request, reply, pdfs[0]!, await ops.updateMetadata(job, input, update));
-    },
   });
 
   pdfToDataRoute(app, {
@@ -403,23 +251,10 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerProcessingRoute(app, {
-    path: '/compress',
+  pdfStepRoute(app, '/pdf/compress', {
     summary: 'Make the file smaller (never larger)',
     description:
       'Answers X-Original-Size and X-Compressed-Size. When no level makes the file smaller, the original comes back unchanged.',
-    fields: ZCompressPdfFields,
-    files: one,
-    response: fileAnswer,
-    async handler({ request, reply, fields, files: pdfs, job, prepare }) {
-      const input = await prepare(pdfs[0]!, { password: fields.password });
-      const r = await ops.compressPdf(job, input, fields.level);
-      return sendPdf(request, reply, pdfs[0]!, r, {
-        'X-Original-Size': r.originalSize,
-        'X-Compressed-Size': r.compressedSize,
-        'X-Compression-Engine': r.reduced ? r.engine : 'none',
-      });
-    },
   });
 
   pdfToDataRoute(app, {
@@ -470,12 +305,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  pdfToPdfRoute(app, {
-    path: '/flatten',
-    summary: 'Burn form fields and annotations into the pages',
-    fields: ZPasswordOnlyFields,
-    run: (job, input) => ops.flattenPdf(job, input),
-  });
+  pdfStepRoute(app, '/pdf/flatten', { summary: 'Burn form fields and annotations into the pages' });
 
   registerProcessingRoute(app, {
     path: '/repair',
@@ -491,10 +321,5 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  pdfToPdfRoute(app, {
-    path: '/to-pdfa',
-    summary: 'Convert to PDF/A-2b (archival)',
-    fields: ZPasswordOnlyFields,
-    run: (job, input) => ops.toPdfa(job, input),
-  });
+  pdfStepRoute(app, '/pdf/to-pdfa', { summary: 'Convert to PDF/A-2b (archival)' });
 }
