@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
               { path: paths.app.keys.path, lazy: lazy(() => import('./routes/app/keys')) },
               { path: paths.app.analytics.path, lazy: lazy(() => import('./routes/app/analytics')) },
               { path: paths.app.playground.path, lazy: lazy(() => import('./routes/app/playground')) },
+              { path: paths.app.jobs.path, lazy: lazy(() => import('./routes/app/jobs')) },
               { path: paths.app.plans.path, lazy: lazy(() => import('./routes/app/plans')) },
               { path: paths.app.settings.path, lazy: lazy(() => import('./routes/app/settings')) },
               // The admin pages check the role themselves and show non-admins their restricted view (spec-2).

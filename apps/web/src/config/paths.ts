@@ -24,6 +24,7 @@ export const paths = {
     keys: { path: '/keys', getHref: () => '/keys' },
     analytics: { path: '/analytics', getHref: () => '/analytics' },
     playground: { path: '/playground', getHref: () => '/playground' },
+    jobs: { path: '/jobs', getHref: () => '/jobs' },
     plans: { path: '/plans', getHref: () => '/plans' },
     settings: { path: '/settings', getHref: () => '/settings' },
   },

@@ -19,6 +19,7 @@ import {
   SlidersHorizontal,
   UserCog,
   Users,
+  Webhook,
   X,
   type LucideIcon,
 } from 'lucide-react';
@@ -51,6 +52,7 @@ const mainNav: NavItem[] = [
   { name: 'API Keys', to: paths.app.keys.getHref(), icon: KeyRound },
   { name: 'Analytics', to: paths.app.analytics.getHref(), icon: BarChart3 },
   { name: 'Playground', to: paths.app.playground.getHref(), icon: FlaskConical },
+  { name: 'Jobs & Webhooks', to: paths.app.jobs.getHref(), icon: Webhook },
   { name: 'Plans', to: paths.app.plans.getHref(), icon: CreditCard },
   { name: 'Settings', to: paths.app.settings.getHref(), icon: Settings },
 ];

@@ -1,0 +1,73 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TJob, TWebhookDelivery } from '@docflow/contracts';
+import { api, errorMessage } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
+
+const ended = (j: TJob) => j.status === 'succeeded' || j.status === 'failed' || j.status === 'cancelled';
+
+export const jobsKey = ['jobs'] as const;
+
+/** The user's latest jobs; refreshed every second while one is still queued or running (its progress moves). */
+export const useJobs = () =>
+  useQuery({
+    queryKey: jobsKey,
+    queryFn: async () => (await api.get<{ data: { jobs: TJob[] } }>('/jobs', { query: { limit: 50 } })).data.jobs,
+    refetchInterval: (q) => (q.state.data?.some((j) => !ended(j) || j.webhook?.status === 'pending') ? 1000 : false),
+  });
+
+/** Every delivery attempt of one job's webhook (refreshed while its webhook is still being sent). */
+export const useDeliveries = (job: TJob, open: boolean) =>
+  useQuery({
+    queryKey: ['jobs', job.id, 'deliveries'],
+    enabled: open && job.webhook !== null,
+    queryFn: async () =>
+      (await api.get<{ data: { deliveries: TWebhookDelivery[] } }>(`/jobs/${job.id}/deliveries`)).data.deliveries,
+    refetchInterval: job.webhook?.status === 'pending' || job.webhook?.status === 'waiting' ? 1000 : false,
+  });
+
+export const useWebhookSecret = () =>
+  useQuery({
+    queryKey: ['webhooks', 'secret'],
+    queryFn: async () => (await api.get<{ data: { secret: string; createdAt: string } }>('/webhooks/secret')).data,
+    staleTime: Infinity,
+  });
+
+export function useRotateSecret() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      (await api.post<{ data: { secret: string; createdAt: string } }>('/webhooks/secret/rotate', {})).data,
+    onSuccess: (data) => {
+      qc.setQueryData(['webhooks', 'secret'], data);
+      toast.success('New webhook secret: webhooks are signed with it from now on');
+    },
+    onError: (err) => toast.error(errorMessage(err, 'The secret could not be replaced')),
+  });
+}
+
+function useJobAction(run: (id: string) => Promise<unknown>, done: string, failed: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => {
+      toast.success(done);
+      return qc.invalidateQueries({ queryKey: jobsKey });
+    },
+    onError: (err) => toast.error(errorMessage(err, failed)),
+  });
+}
+
+export const useResendWebhook = () =>
+  useJobAction((id) => api.post(`/jobs/${id}/webhook/resend`, {}), 'Webhook queued again', 'Could not resend');
+export const useCancelJob = () =>
+  useJobAction((id) => api.delete(`/jobs/${id}`), 'Job cancelled or deleted', 'Could not cancel the job');
+
+/** The job's result as a download (the dashboard's token authorises it like the job's API key). */
+export async function downloadResult(job: TJob): Promise<void> {
+  const blob = await api.get<Blob>(`/jobs/${job.id}/result`, { responseType: 'blob' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = job.result?.fileName ?? `${job.id}`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
