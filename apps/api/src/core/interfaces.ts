@@ -330,6 +330,44 @@ export interface UrlRenderer {
   ): Promise<void>;
 }
 
+/** How a loaded page is captured as an image; sizes in CSS pixels (one device pixel each). */
+export interface ScreenshotOptions {
+  format: 'png' | 'jpeg' | 'webp';
+  /** jpeg and webp, 0-100 (png is lossless). */
+  quality?: number;
+  /** The screen the page is laid out on. */
+  width: number;
+  height: number;
+  /** true: the screen only (width × height); false: the whole page, at least the screen. */
+  clip: boolean;
+  /** Transparent where the page paints no background (png and webp; jpeg has no alpha). */
+  omitBackground?: boolean;
+  /** Faster encoding, larger files. */
+  optimizeForSpeed?: boolean;
+  /** The CSS media type the page is laid out with (default screen). */
+  emulatedMediaType?: 'print' | 'screen';
+  /** Milliseconds to wait once the page has loaded, before the capture; within the render's deadline. */
+  waitDelayMs?: number;
+}
+export interface HtmlScreenshotter {
+  /** An HTML file of the workspace to an image, under the same offline rules as renderHtml. */
+  screenshotHtml(
+    input: string,
+    output: string,
+    opts: ScreenshotOptions & RenderLimits & { baseDir: string },
+    ctx: OpContext,
+  ): Promise<void>;
+}
+export interface UrlScreenshotter {
+  /** A web page to an image, every request checked as renderUrl checks them. */
+  screenshotUrl(
+    url: string,
+    output: string,
+    opts: ScreenshotOptions & RenderLimits & { allowPrivate: boolean },
+    ctx: OpContext,
+  ): Promise<void>;
+}
+
 export interface ImagesToPdfOptions {
   /** 'fit': each page the size of its image. */
   pageSize: 'A4' | 'letter' | 'fit';
@@ -425,6 +463,8 @@ export interface Operations {
   convertOffice: OfficeConverter;
   renderHtml: HtmlRenderer;
   renderUrl: UrlRenderer;
+  screenshotHtml: HtmlScreenshotter;
+  screenshotUrl: UrlScreenshotter;
   imagesToPdf: ImageConverter;
   ocr: OcrRecognizer;
   ocrLanguages: OcrLanguageLister;
