@@ -330,6 +330,9 @@ export interface UrlRenderer {
   ): Promise<void>;
 }
 
+/** Bounds of a capture, in pixels: Chromium draws nothing larger than 16384 in either direction. */
+export const SCREEN_LIMITS = { minSide: 16, maxWidth: 4096, maxHeight: 16384 } as const;
+
 /** How a loaded page is captured as an image; sizes in CSS pixels (one device pixel each). */
 export interface ScreenshotOptions {
   format: 'png' | 'jpeg' | 'webp';

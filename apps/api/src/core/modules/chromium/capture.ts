@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { invalidInput } from '../../errors';
-import type { PrintOptions, ScreenshotOptions } from '../../interfaces';
+import { SCREEN_LIMITS, type PrintOptions, type ScreenshotOptions } from '../../interfaces';
 import { toPdfOptions } from './print-options';
 
 /**
@@ -29,9 +29,6 @@ export function pdfCapture(print: PrintOptions, output: string): PageCapture {
     },
   };
 }
-
-/** Bounds of a capture, in pixels: Chromium draws nothing larger than 16384 in either direction. */
-export const SCREEN_LIMITS = { minSide: 16, maxWidth: 4096, maxHeight: 16384 } as const;
 
 export function screenshotCapture(o: ScreenshotOptions, output: string): PageCapture {
   const side = (field: 'width' | 'height', v: number, max: number) => {
