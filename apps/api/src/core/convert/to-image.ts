@@ -23,7 +23,7 @@ export async function htmlToImage(
   opts: RenderRequest,
 ): Promise<OutputFile> {
   const image = out(job, 'html', shot.format);
-  const limits = renderLimits(job, opts);
+  const limits = renderLimits(job, opts, shot);
   await job.engines.run('screenshotHtml', (f) => f(html, image, { ...shot, ...limits, baseDir }, job.ctx), job.signal);
   return { path: image, name: 'screenshot' };
 }
@@ -35,7 +35,7 @@ export async function urlToImage(
   opts: RenderRequest,
 ): Promise<OutputFile> {
   const image = out(job, 'url', shot.format);
-  const limits = renderLimits(job, opts);
+  const limits = renderLimits(job, opts, shot);
   await job.engines.run('screenshotUrl', (f) => f(url, image, { ...shot, ...limits }, job.ctx), job.signal);
   return { path: image, name: 'screenshot' };
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import * as convert from '../../core/convert/to-pdf';
 import * as toImage from '../../core/convert/to-image';
@@ -19,16 +20,6 @@ import { gotenbergRoute, type GotenbergContext } from './route';
  * defaults (an 800 × 600 screen, the whole page, png, print media).
  */
 
-/** Gotenberg's default for failOnHttpStatusCodes (4xx and 5xx: what DocFlow refuses anyway). */
-const defaultFailCodes = (v: string) => {
-  try {
-    const codes = JSON.parse(v) as unknown;
-    return Array.isArray(codes) && codes.length === 2 && codes.includes(499) && codes.includes(599);
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Chromium fields DocFlow's renderer does not offer, with Gotenberg's default: a client sending the default is
  * served, any other value is refused by name. (Cookies, headers and user agents would widen what a render may
@@ -36,19 +27,15 @@ const defaultFailCodes = (v: string) => {
  */
 const unsupportedDefaults: Record<string, (v: string) => boolean> = {
   singlePage: isFalse,
-  omitBackground: isFalse,
   generateDocumentOutline: isFalse,
-  waitForExpression: () => false,
   waitForSelector: () => false,
   emulatedMediaFeatures: isEmptyJson,
   cookies: isEmptyJson,
   userAgent: () => false,
   extraHttpHeaders: isEmptyJson,
-  failOnHttpStatusCodes: defaultFailCodes,
   failOnResourceHttpStatusCodes: isEmptyJson,
   ignoreResourceHttpStatusDomains: isEmptyJson,
   failOnResourceLoadingFailed: isFalse,
-  failOnConsoleExceptions: isFalse,
   // DocFlow prints once the page has loaded, without waiting for the network to go idle: Gotenberg's default.
   skipNetworkIdleEvent: isTrue,
   skipNetworkAlmostIdleEvent: isTrue,
@@ -61,18 +48,35 @@ interface ChromiumForm {
 }
 
 /**
- * What every Chromium route reads of how the page is loaded: the media type (Gotenberg's default print), waitDelay,
- * and the fields DocFlow does not offer. `served`: the fields of `unsupportedDefaults` this route does honour.
+ * failOnHttpStatusCodes as Gotenberg takes it: a JSON array of statuses, 499 standing for every 4xx and 599 for
+ * every 5xx (its default, [499,599], is what DocFlow does without it).
  */
-function readPageLoad(form: GotenbergForm, served: string[] = []) {
+function readFailCodes(form: GotenbergForm): number[] | undefined {
+  const codes = form.json('failOnHttpStatusCodes');
+  if (codes === undefined) return undefined;
+  if (!Array.isArray(codes) || !codes.every((c) => Number.isInteger(c) && c >= 100 && c <= 599)) {
+    form.fail('failOnHttpStatusCodes', 'is invalid: expected a JSON array of HTTP status codes such as [499,599]');
+    return undefined;
+  }
+  return codes as number[];
+}
+
+/**
+ * What every Chromium route reads of how the page is loaded and checked: the media type (Gotenberg's default print),
+ * waitDelay, waitForExpression, the failure rules and the background, then the fields DocFlow does not offer.
+ */
+function readPageLoad(form: GotenbergForm) {
   const media = form.string('emulatedMediaType');
   if (media && media !== 'print' && media !== 'screen')
     form.fail('emulatedMediaType', `is invalid (got '${media}'): expected either 'print' or 'screen'`);
-  for (const [key, isDefault] of Object.entries(unsupportedDefaults))
-    if (!served.includes(key)) form.unsupported(key, isDefault);
+  for (const [key, isDefault] of Object.entries(unsupportedDefaults)) form.unsupported(key, isDefault);
   return {
     emulatedMediaType: (media === 'screen' ? 'screen' : 'print') as 'print' | 'screen',
     waitDelayMs: form.duration('waitDelay', 0),
+    waitForExpression: form.string('waitForExpression') || undefined,
+    failOnConsoleExceptions: form.bool('failOnConsoleExceptions', false),
+    failOnHttpStatusCodes: readFailCodes(form),
+    omitBackground: form.bool('omitBackground', false),
   };
 }
 
@@ -89,6 +93,11 @@ function readChromiumForm(form: GotenbergForm): ChromiumForm {
     preferCssPageSize: form.bool('preferCssPageSize', false),
     ...readPageLoad(form),
   };
+  if (print.omitBackground && !print.printBackground)
+    form.fail(
+      'omitBackground',
+      'needs printBackground set to true (a background that is not printed cannot be left out)',
+    );
   // DocFlow's PDFs are always tagged: either value of generateTaggedPdf is served (a tagged PDF is never less).
   form.bool('generateTaggedPdf', false);
   const pageRange = form.string('nativePageRanges') || undefined;
@@ -112,9 +121,8 @@ function readScreenshotForm(form: GotenbergForm): ScreenshotOptions {
     height: side('height', 600, SCREEN_LIMITS.maxHeight),
     clip: form.bool('clip', false),
     quality: form.integer('quality', 100, [0, 100]),
-    omitBackground: form.bool('omitBackground', false),
     optimizeForSpeed: form.bool('optimizeForSpeed', false),
-    ...readPageLoad(form, ['omitBackground']),
+    ...readPageLoad(form),
   };
   if (shot.omitBackground && shot.format === 'jpeg')
     form.fail('omitBackground', "is invalid with format 'jpeg' (no transparency): expected format 'png' or 'webp'");
@@ -122,10 +130,19 @@ function readScreenshotForm(form: GotenbergForm): ScreenshotOptions {
   return shot;
 }
 
-/** Gotenberg's header and footer templates: DocFlow has none, so they are refused by name rather than left out. */
-function refuseHeaderFooter(files: UploadedFile[]): void {
-  const hf = files.find((f) => /^(header|footer)\.html$/i.test(f.filename));
-  if (hf) throw invalidForm(`form file '${hf.filename}' is not supported by DocFlow (no header or footer templates)`);
+const isTemplate = (f: UploadedFile) => /^(header|footer)\.html$/i.test(f.filename);
+
+/** Gotenberg's header.html and footer.html: Chromium's templates, drawn in each page's margins (not assets). */
+async function readHeaderFooter(
+  files: UploadedFile[],
+): Promise<Pick<PrintOptions, 'headerTemplate' | 'footerTemplate'>> {
+  const read = async (name: string) => {
+    const file = files.find((f) => f.filename.toLowerCase() === name);
+    if (!file) return undefined;
+    await checkSource(file, 'html-to-pdf', `'${file.filename}'`);
+    return readFile(file.path, 'utf8');
+  };
+  return { headerTemplate: await read('header.html'), footerTemplate: await read('footer.html') };
 }
 
 async function finishRender(ctx: GotenbergContext, pdf: Promise<{ path: string; pages?: number }>, f: ChromiumForm) {
@@ -146,7 +163,7 @@ async function htmlSource(ctx: GotenbergContext) {
   const site = await htmlSite(
     ctx.job.ws,
     { file: index },
-    ctx.files.filter((x) => x !== index),
+    ctx.files.filter((x) => x !== index && !isTemplate(x)),
   );
   return { html: site.index, dir: site.dir };
 }
@@ -161,14 +178,15 @@ async function markdownSource(ctx: GotenbergContext) {
   const site = await htmlSite(
     ctx.job.ws,
     { file: template },
-    ctx.files.filter((x) => x !== template),
+    ctx.files.filter((x) => x !== template && !isTemplate(x)),
   );
   return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
 }
 
-/** The url route takes no file at all. */
-function refuseFiles(files: UploadedFile[]): void {
-  if (files[0]) throw invalidForm(`form file '${files[0].filename}' is not taken by this route`);
+/** The url routes take no file but, when printing, the header and footer templates. */
+function refuseFiles(files: UploadedFile[], allowed: (f: UploadedFile) => boolean = () => false): void {
+  const other = files.find((f) => !allowed(f));
+  if (other) throw invalidForm(`form file '${other.filename}' is not taken by this route`);
 }
 
 /** The screenshot as Gotenberg names it: a UUID with the format as extension. */
@@ -184,9 +202,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     files: { min: 1, max: 100 },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form);
-      refuseHeaderFooter(ctx.files);
+      const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
       const src = await htmlSource(ctx);
-      return finishRender(ctx, convert.htmlToPdf(ctx.job, src.html, src.dir, f.print, { pageRange: f.pageRange }), f);
+      return finishRender(ctx, convert.htmlToPdf(ctx.job, src.html, src.dir, print, { pageRange: f.pageRange }), f);
     },
   });
 
@@ -197,9 +215,12 @@ export function chromiumRoutes(app: FastifyInstance): void {
     async handler(ctx) {
       const url = ctx.form.mandatoryString('url');
       const f = readChromiumForm(ctx.form);
-      refuseHeaderFooter(ctx.files);
-      refuseFiles(ctx.files);
-      const print = { ...f.print, allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE };
+      refuseFiles(ctx.files, isTemplate);
+      const print = {
+        ...f.print,
+        ...(await readHeaderFooter(ctx.files)),
+        allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE,
+      };
       return finishRender(ctx, convert.urlToPdf(ctx.job, url, print, { pageRange: f.pageRange }), f);
     },
   });
@@ -210,9 +231,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     files: { min: 2, max: 100 },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form);
-      refuseHeaderFooter(ctx.files);
+      const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
       const src = await markdownSource(ctx);
-      return finishRender(ctx, convert.htmlToPdf(ctx.job, src.html, src.dir, f.print, { pageRange: f.pageRange }), f);
+      return finishRender(ctx, convert.htmlToPdf(ctx.job, src.html, src.dir, print, { pageRange: f.pageRange }), f);
     },
   });
 

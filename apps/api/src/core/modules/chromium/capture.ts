@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { invalidInput } from '../../errors';
-import { SCREEN_LIMITS, type PrintOptions, type ScreenshotOptions } from '../../interfaces';
+import { SCREEN_LIMITS, type PageChecks, type PrintOptions, type ScreenshotOptions } from '../../interfaces';
 import { toPdfOptions } from './print-options';
 
 /**
@@ -15,6 +15,7 @@ export interface PageCapture {
   /** Emulated once the page has loaded (absent: the capture's own default, print for a PDF, screen for an image). */
   media?: 'print' | 'screen';
   waitDelayMs?: number;
+  checks: PageChecks;
   write(page: Page): Promise<void>;
 }
 
@@ -24,6 +25,7 @@ export function pdfCapture(print: PrintOptions, output: string): PageCapture {
     // page.pdf prints with the print media type unless the screen one is emulated first.
     media: print.emulatedMediaType === 'screen' ? 'screen' : undefined,
     waitDelayMs: print.waitDelayMs,
+    checks: print,
     write: async (page) => {
       await page.pdf(pdfOptions);
     },
@@ -45,11 +47,10 @@ export function screenshotCapture(o: ScreenshotOptions, output: string): PageCap
     viewport: { width: o.width, height: o.height },
     media: o.emulatedMediaType ?? 'screen',
     waitDelayMs: o.waitDelayMs,
+    checks: o,
     async write(page) {
       // CDP rather than page.screenshot: Playwright writes neither WebP nor fast PNGs.
       const cdp = await page.context().newCDPSession(page);
-      if (o.omitBackground)
-        await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
       let { width, height } = o;
       if (!o.clip) {
         const content = await page.evaluate(() => {

@@ -1,5 +1,5 @@
 import type { BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
-import { EngineError, asEngineError } from '../../errors';
+import { EngineError, asEngineError, invalidInput } from '../../errors';
 import { aborted } from '../../limiter';
 import type { BrowserHost } from './browser-host';
 import type { PageCapture } from './capture';
@@ -102,6 +102,8 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       if (p !== page) p.close().catch(() => undefined);
     });
     if (capture.viewport) await page.setViewportSize(capture.viewport);
+    const exceptions: string[] = [];
+    if (capture.checks.failOnConsoleExceptions) page.on('pageerror', (e) => exceptions.push(e.message));
     page.on('request', (r) => {
       if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastUrl = r.url();
     });
@@ -123,19 +125,37 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     }
     const explained = job.explain?.(response?.url() ?? lastUrl);
     if (explained) throw explained;
-    if (response && response.status() >= 400) {
+    if (response && failsOn(response.status(), capture.checks.failOnHttpStatusCodes)) {
       throw new EngineError(
         'INVALID_DOCUMENT',
         `The page could not be loaded: the server answered HTTP ${response.status()}`,
-        {
-          details: { status: response.status() },
-        },
+        { details: { reason: 'HTTP_STATUS', status: response.status() } },
       );
     }
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     if (capture.media) await page.emulateMedia({ media: capture.media });
     const delay = capture.waitDelayMs ?? 0;
     if (delay > 0) await new Promise((r) => setTimeout(r, delay)); // bounded by the job's deadline (the race below)
+    const expression = capture.checks.waitForExpression;
+    // Polled without a timeout of its own: the job's deadline stops it (the race below).
+    if (expression) {
+      await page.waitForFunction(expression, undefined, { polling: 100, timeout: 0 }).catch((err: unknown) => {
+        if (stopped) throw err;
+        const why = String((err as Error)?.message ?? err)
+          .split('\n')[0]!
+          .slice(0, 200);
+        throw invalidInput('waitForExpression', `could not be evaluated (${why})`);
+      });
+    }
+    if (exceptions.length) {
+      throw new EngineError('INVALID_DOCUMENT', `The page threw exceptions: ${exceptions.join('; ').slice(0, 500)}`, {
+        details: { reason: 'CONSOLE_EXCEPTIONS', exceptions: exceptions.slice(0, 10) },
+      });
+    }
+    if (capture.checks.omitBackground) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+    }
     await capture.write(page);
   })();
   // Past a stop, `work` fails as the context closes under it; that failure is expected and already answered.
@@ -164,6 +184,15 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     ]);
     if (!closed) host.recycle();
   }
+}
+
+/** Whether a main document's status fails the render: any 4xx or 5xx by default, else the listed ones. */
+function failsOn(status: number, codes: number[] | undefined): boolean {
+  if (!codes) return status >= 400;
+  return codes.some(
+    (c) =>
+      c === status || (c === 499 && status >= 400 && status <= 499) || (c === 599 && status >= 500 && status <= 599),
+  );
 }
 
 function stopError(why: 'timeout' | 'aborted', timeoutMs: number): EngineError {
