@@ -67,13 +67,29 @@ const javascriptField = ZFormBoolean.optional().describe(
   "Run the page's JavaScript. Absent: when the key's plan includes it (not on Free). true on a plan without it: 403 ENDPOINT_NOT_ALLOWED",
 );
 
+/** What a page must pass before it is captured (HTML and URL routes, to PDF and to images). */
+const pageChecks = {
+  waitForExpression: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe(
+      "A JavaScript expression the capture waits for until it is true (e.g. `window.ready === true`), within the render deadline; needs the page's JavaScript",
+    ),
+  failOnConsoleExceptions: ZFormBoolean.default(false).describe(
+    'Fail with 422 INVALID_DOCUMENT when the page throws an uncaught exception',
+  ),
+};
+
 export const ZHtmlFields = ZPrintFields.extend({
   html: z.string().max(1_048_576).optional().describe('The HTML itself, instead of a `file`'),
   javascript: javascriptField,
+  ...pageChecks,
 });
 
 export const ZUrlFields = ZPrintFields.extend({
   javascript: javascriptField,
+  ...pageChecks,
   url: z.string().min(1).max(8192).describe('The http(s) page to print; private and loopback addresses are refused'),
 });
 
@@ -124,10 +140,12 @@ export type TScreenshotFields = z.infer<typeof ZScreenshotFields>;
 export const ZHtmlImageFields = ZScreenshotFields.extend({
   html: z.string().max(1_048_576).optional().describe('The HTML itself, instead of a file'),
   javascript: javascriptField,
+  ...pageChecks,
 });
 
 export const ZUrlImageFields = ZScreenshotFields.extend({
   javascript: javascriptField,
+  ...pageChecks,
   url: z.string().min(1).max(8192).describe('The http(s) page to capture; private and loopback addresses are refused'),
 });
 

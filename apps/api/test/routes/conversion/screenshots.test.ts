@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, processingApp } from '../../fixtures/api';
+import { pagesText } from '../../fixtures/pdfs';
+import { saveBody } from '../../fixtures/results';
 
 /**
  * html-to-image and url-to-image on the real Chromium: the images are decoded (format, size, pixels) with sharp.
@@ -188,5 +190,36 @@ describe('POST /conversion/url-to-image', () => {
     expect(shot.meta).toMatchObject({ format: 'png', width: 300, height: 2000 });
     expect(shot.disposition).toBe('attachment; filename="127.0.0.1.png"');
     near(await pixel(shot.body, 150, 1900), [0, 0, 255, 255]);
+  });
+});
+
+describe('page checks on the HTML and URL routes (to PDF and to images)', () => {
+  const late =
+    '<!doctype html><p id="t">Early</p><script>setTimeout(() => { document.getElementById("t").textContent = "Late"; window.ready = true; }, 500)</script>';
+  const throwing = '<!doctype html><p>Boom page</p><script>throw new Error("kaboom-7")</script>';
+
+  it('waitForExpression: the capture waits until it is true', async () => {
+    const res = await api.post('/conversion/html-to-pdf', { html: late, waitForExpression: 'window.ready === true' });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(pagesText(saveBody(res.rawPayload))[0]).toContain('Late');
+    const shot = await api.post('/conversion/html-to-image', { html: late, waitForExpression: 'window.ready' });
+    expect(shot.statusCode).toBe(200);
+  });
+
+  it('waitForExpression with javascript=false: 422 naming it', async () => {
+    const e = errorOf(
+      await api.post('/conversion/html-to-image', { html: late, waitForExpression: 'true', javascript: 'false' }),
+    );
+    expect(e).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
+    expect(e.error).toMatch(/^waitForExpression: /);
+  });
+
+  it('failOnConsoleExceptions: 422 INVALID_DOCUMENT naming the exception; off by default', async () => {
+    for (const route of ['/conversion/html-to-pdf', '/conversion/html-to-image']) {
+      const e = errorOf(await api.post(route, { html: throwing, failOnConsoleExceptions: 'true' }));
+      expect(e, route).toMatchObject({ status: 422, code: 'INVALID_DOCUMENT' });
+      expect(e.error, route).toContain('kaboom-7');
+      expect((await api.post(route, { html: throwing })).statusCode, route).toBe(200);
+    }
   });
 });

@@ -35,7 +35,7 @@ import {
   type ConversionRoute,
 } from '../../../core/convert/sources';
 import { EngineError } from '../../../core/errors';
-import type { ScreenshotOptions } from '../../../core/interfaces';
+import type { PageChecks, ScreenshotOptions } from '../../../core/interfaces';
 import type { OutputFile, PdfJob } from '../../../core/pdf/operations';
 import { toAppError } from '../../../plugins/error-handler';
 import { registerProcessingRoute, type FileSpec } from '../../../plugins/processing-routes';
@@ -107,6 +107,12 @@ function sendImage(
   return sendFile(request, reply, { path: file.path, fileName, mimeType: `image/${format}` });
 }
 
+/** The page checks of the HTML and URL routes (their schemas share them). */
+const pageChecksOf = (f: { waitForExpression?: string; failOnConsoleExceptions: boolean }): PageChecks => ({
+  waitForExpression: f.waitForExpression?.trim() || undefined,
+  failOnConsoleExceptions: f.failOnConsoleExceptions,
+});
+
 /** The capture fields as the engine takes them; what the schema alone cannot refuse is refused here, by name. */
 function screenshotOptions(f: TScreenshotFields): ScreenshotOptions {
   if (f.quality !== undefined && f.format === 'png')
@@ -170,7 +176,8 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     response: fileAnswer,
     async handler({ request, reply, fields, files, job }) {
       const { site, name } = await uploadedSite(job, fields.html, files);
-      const result = await convert.htmlToPdf(job, site.index, site.dir, printOptions(fields), fields);
+      const print = { ...printOptions(fields), ...pageChecksOf(fields) };
+      const result = await convert.htmlToPdf(job, site.index, site.dir, print, fields);
       return sendPdf(request, reply, name, result);
     },
   });
@@ -189,7 +196,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       const result = await convert.urlToPdf(
         job,
         fields.url,
-        { ...printOptions(fields), allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
+        { ...printOptions(fields), ...pageChecksOf(fields), allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
         fields,
       );
       return sendPdf(request, reply, pageNameOf(fields.url), result);
@@ -207,7 +214,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     files: { field: 'files', min: 0, max: 100, description: 'The HTML page and its assets (images, CSS, fonts)' },
     response: imageAnswer,
     async handler({ request, reply, fields, files, job }) {
-      const shot = screenshotOptions(fields);
+      const shot = { ...screenshotOptions(fields), ...pageChecksOf(fields) };
       const { site, name } = await uploadedSite(job, fields.html, files);
       const result = await toImage.htmlToImage(job, site.index, site.dir, shot, fields);
       return sendImage(request, reply, name, shot.format, result);
@@ -225,7 +232,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     files: { field: 'file', min: 0, max: 0, description: 'No file: send the `url` field' },
     response: imageAnswer,
     async handler({ request, reply, fields, job }) {
-      const shot = screenshotOptions(fields);
+      const shot = { ...screenshotOptions(fields), ...pageChecksOf(fields) };
       const result = await toImage.urlToImage(
         job,
         fields.url,
