@@ -152,6 +152,19 @@ describe('POST /conversion/html-to-image', () => {
     expect(await sharp(Buffer.from(data.base64, 'base64')).metadata()).toMatchObject({ width: 32, height: 32 });
   });
 
+  it('200: the page reaches nothing but its own assets (the html-to-pdf sandbox)', async () => {
+    hits = [];
+    const html = `<!doctype html><body style="background:#ff0000"><img src="${siteUrl}img.png">
+      <iframe src="file:///etc/passwd"></iframe>
+      <script>fetch('${siteUrl}fetch').catch(() => {}); try { new WebSocket('${siteUrl.replace('http', 'ws')}ws'); } catch {}</script></body>`;
+    const shot = await imageOf(
+      await api.post('/conversion/html-to-image', { html, width: 200, height: 100, clip: 'true' }),
+    );
+    expect(shot.meta).toMatchObject({ width: 200, height: 100 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(hits).toEqual([]);
+  });
+
   it('422: bad values name the field and what is valid', async () => {
     const html = '<p>x</p>';
     for (const [fields, field] of [
