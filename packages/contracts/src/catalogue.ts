@@ -2,11 +2,13 @@ import type { z } from 'zod';
 import {
   ZBatchFields,
   ZHtmlFields,
+  ZHtmlImageFields,
   ZImageToPdfFields,
   ZOfficeFields,
   ZPrintFields,
   ZSpreadsheetFields,
   ZUrlFields,
+  ZUrlImageFields,
 } from './conversion';
 import { ZOcrEnhancedFields, ZOcrExtractFields, ZOcrQualityFields, ZOcrSearchablePdfFields } from './ocr';
 import {
@@ -60,6 +62,8 @@ const fieldsOf: Record<TCataloguePath, z.ZodObject | null> = {
   '/conversion/powerpoint-to-pdf': ZOfficeFields,
   '/conversion/html-to-pdf': ZHtmlFields,
   '/conversion/url-to-pdf': ZUrlFields,
+  '/conversion/html-to-image': ZHtmlImageFields,
+  '/conversion/url-to-image': ZUrlImageFields,
   '/conversion/markdown-to-pdf': ZPrintFields,
   '/conversion/text-to-pdf': ZPrintFields,
   '/conversion/epub-to-pdf': ZPrintFields,

@@ -67,14 +67,86 @@ const javascriptField = ZFormBoolean.optional().describe(
   "Run the page's JavaScript. Absent: when the key's plan includes it (not on Free). true on a plan without it: 403 ENDPOINT_NOT_ALLOWED",
 );
 
+/** What a page must pass before it is captured (HTML and URL routes, to PDF and to images). */
+const pageChecks = {
+  waitForExpression: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe(
+      "A JavaScript expression the capture waits for until it is true (e.g. `window.ready === true`), within the render deadline; needs the page's JavaScript",
+    ),
+  failOnConsoleExceptions: ZFormBoolean.default(false).describe(
+    'Fail with 422 INVALID_DOCUMENT when the page throws an uncaught exception',
+  ),
+};
+
 export const ZHtmlFields = ZPrintFields.extend({
   html: z.string().max(1_048_576).optional().describe('The HTML itself, instead of a `file`'),
   javascript: javascriptField,
+  ...pageChecks,
 });
 
 export const ZUrlFields = ZPrintFields.extend({
   javascript: javascriptField,
+  ...pageChecks,
   url: z.string().min(1).max(8192).describe('The http(s) page to print; private and loopback addresses are refused'),
+});
+
+/** How a page is captured as an image (html-to-image, url-to-image). */
+export const ZScreenshotFields = z.object({
+  format: z.enum(['png', 'jpeg', 'webp']).default('png').describe('Image format'),
+  width: z.coerce
+    .number()
+    .int()
+    .min(16)
+    .max(4096)
+    .default(1280)
+    .describe('Screen width the page is laid out on, pixels'),
+  height: z.coerce
+    .number()
+    .int()
+    .min(16)
+    .max(16384)
+    .default(1024)
+    .describe('Screen height, pixels: the image height with clip, its least height without'),
+  clip: ZFormBoolean.default(false).describe(
+    'true: the screen only (width × height); false: the whole page, as tall as its content (up to 16384 px)',
+  ),
+  quality: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe('jpeg and webp compression quality, 0-100 (default 90); png is lossless and takes none'),
+  omitBackground: ZFormBoolean.default(false).describe(
+    'Transparent where the page paints no background (png and webp only)',
+  ),
+  emulatedMediaType: z
+    .enum(['screen', 'print'])
+    .default('screen')
+    .describe('The CSS media type the page is laid out with'),
+  waitDelay: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30_000)
+    .default(0)
+    .describe('Milliseconds to wait once the page has loaded (for late scripts), within the render deadline'),
+});
+export type TScreenshotFields = z.infer<typeof ZScreenshotFields>;
+
+export const ZHtmlImageFields = ZScreenshotFields.extend({
+  html: z.string().max(1_048_576).optional().describe('The HTML itself, instead of a file'),
+  javascript: javascriptField,
+  ...pageChecks,
+});
+
+export const ZUrlImageFields = ZScreenshotFields.extend({
+  javascript: javascriptField,
+  ...pageChecks,
+  url: z.string().min(1).max(8192).describe('The http(s) page to capture; private and loopback addresses are refused'),
 });
 
 export const ZImageToPdfFields = ZConvertCommonFields.extend({

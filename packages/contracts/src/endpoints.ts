@@ -65,6 +65,16 @@ export const processingEndpoints = [
   upload('conversion', '/conversion/powerpoint-to-pdf', 'Presentations to PDF'),
   upload('conversion', '/conversion/html-to-pdf', 'HTML to PDF (Chromium)', { field: 'files', min: 0, max: 100 }),
   upload('conversion', '/conversion/url-to-pdf', 'A web page to PDF (Chromium)', { field: 'file', min: 0, max: 0 }),
+  upload('conversion', '/conversion/html-to-image', 'HTML to an image: a screenshot (Chromium)', {
+    field: 'files',
+    min: 0,
+    max: 100,
+  }),
+  upload('conversion', '/conversion/url-to-image', 'A web page to an image: a screenshot (Chromium)', {
+    field: 'file',
+    min: 0,
+    max: 0,
+  }),
   upload('conversion', '/conversion/markdown-to-pdf', 'Markdown to PDF (rendered to HTML, printed by Chromium)', {
     field: 'files',
     min: 1,

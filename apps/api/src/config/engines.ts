@@ -58,6 +58,8 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
   convertOffice: { env: 'CONVERT_OFFICE_ENGINES', defaults: ['libreoffice'], what: 'office documents to PDF' },
   renderHtml: { env: 'CONVERT_HTML_ENGINES', defaults: ['chromium'], what: 'HTML, Markdown, text and EPUB to PDF' },
   renderUrl: { env: 'CONVERT_URL_ENGINES', defaults: ['chromium'], what: 'web pages to PDF' },
+  screenshotHtml: { env: 'SCREENSHOT_HTML_ENGINES', defaults: ['chromium'], what: 'HTML and Markdown to images' },
+  screenshotUrl: { env: 'SCREENSHOT_URL_ENGINES', defaults: ['chromium'], what: 'web pages to images' },
   imagesToPdf: { env: 'CONVERT_IMAGE_ENGINES', defaults: ['images'], what: 'images to PDF' },
   ocr: { env: 'OCR_ENGINES', defaults: ['tesseract'], what: 'OCR' },
   ocrLanguages: { env: 'OCR_ENGINES', defaults: ['tesseract'], what: 'OCR languages' },

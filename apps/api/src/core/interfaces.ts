@@ -283,8 +283,23 @@ export interface OfficeConverter {
   convertOffice(input: string, output: string, opts: OfficeConvertOptions, ctx: OpContext): Promise<void>;
 }
 
+/** What a page must pass before it is captured, and how its background is drawn (Gotenberg's page fields). */
+export interface PageChecks {
+  /** A JavaScript expression polled until truthy before the capture, within the render's deadline. */
+  waitForExpression?: string;
+  /** Fail when the page throws an uncaught exception. */
+  failOnConsoleExceptions?: boolean;
+  /**
+   * Statuses of the main document that fail the render; 499 stands for 400-499 and 599 for 500-599 (Gotenberg's
+   * convention). Absent: every 4xx and 5xx.
+   */
+  failOnHttpStatusCodes?: number[];
+  /** Transparent where the page paints no background. */
+  omitBackground?: boolean;
+}
+
 /** How a page is printed; lengths in inches (as Chromium's printToPDF takes them). */
-export interface PrintOptions {
+export interface PrintOptions extends PageChecks {
   paperWidth: number;
   paperHeight: number;
   margins: { top: number; right: number; bottom: number; left: number };
@@ -298,6 +313,9 @@ export interface PrintOptions {
   emulatedMediaType?: 'print' | 'screen';
   /** Milliseconds to wait once the page has loaded, before printing (for late scripts); within the render's deadline. */
   waitDelayMs?: number;
+  /** Chromium's header and footer templates (HTML drawn in each page's top and bottom margins). */
+  headerTemplate?: string;
+  footerTemplate?: string;
 }
 /** What the caller's plan allows a render (plans/processing): scripts, and a deadline under the engine's own. */
 export interface RenderLimits {
@@ -326,6 +344,45 @@ export interface UrlRenderer {
     url: string,
     output: string,
     opts: PrintOptions & RenderLimits & { allowPrivate: boolean },
+    ctx: OpContext,
+  ): Promise<void>;
+}
+
+/** Bounds of a capture, in pixels: Chromium draws nothing larger than 16384 in either direction. */
+export const SCREEN_LIMITS = { minSide: 16, maxWidth: 4096, maxHeight: 16384 } as const;
+
+/** How a loaded page is captured as an image; sizes in CSS pixels (one device pixel each). */
+export interface ScreenshotOptions extends PageChecks {
+  format: 'png' | 'jpeg' | 'webp';
+  /** jpeg and webp, 0-100 (png is lossless). */
+  quality?: number;
+  /** The screen the page is laid out on. */
+  width: number;
+  height: number;
+  /** true: the screen only (width × height); false: the whole page, at least the screen. */
+  clip: boolean;
+  /** Faster encoding, larger files. */
+  optimizeForSpeed?: boolean;
+  /** The CSS media type the page is laid out with (default screen). */
+  emulatedMediaType?: 'print' | 'screen';
+  /** Milliseconds to wait once the page has loaded, before the capture; within the render's deadline. */
+  waitDelayMs?: number;
+}
+export interface HtmlScreenshotter {
+  /** An HTML file of the workspace to an image, under the same offline rules as renderHtml. */
+  screenshotHtml(
+    input: string,
+    output: string,
+    opts: ScreenshotOptions & RenderLimits & { baseDir: string },
+    ctx: OpContext,
+  ): Promise<void>;
+}
+export interface UrlScreenshotter {
+  /** A web page to an image, every request checked as renderUrl checks them. */
+  screenshotUrl(
+    url: string,
+    output: string,
+    opts: ScreenshotOptions & RenderLimits & { allowPrivate: boolean },
     ctx: OpContext,
   ): Promise<void>;
 }
@@ -425,6 +482,8 @@ export interface Operations {
   convertOffice: OfficeConverter;
   renderHtml: HtmlRenderer;
   renderUrl: UrlRenderer;
+  screenshotHtml: HtmlScreenshotter;
+  screenshotUrl: UrlScreenshotter;
   imagesToPdf: ImageConverter;
   ocr: OcrRecognizer;
   ocrLanguages: OcrLanguageLister;

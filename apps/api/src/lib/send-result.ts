@@ -27,6 +27,7 @@ const mimeByExt: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
   '.jp2': 'image/jp2',
   '.jbig2': 'image/x-jbig2',
   '.jb2': 'image/x-jbig2',

@@ -42,6 +42,8 @@ const accessTokenSecurity: Record<string, string[]>[] = [{ accessToken: [] }];
 /** What a processing route answers as a file, unless the client asks for JSON (lib/send-result.ts). */
 function fileMediaTypes(path: string): string[] {
   if (path === '/pdf/to-images') return ['image/png', 'image/jpeg', 'application/zip'];
+  if (['/conversion/html-to-image', '/conversion/url-to-image'].includes(path))
+    return ['image/png', 'image/jpeg', 'image/webp'];
   if (['/pdf/split', '/pdf/extract-images', '/conversion/batch-to-pdf'].includes(path)) return ['application/zip'];
   return ['application/pdf'];
 }

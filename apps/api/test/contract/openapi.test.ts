@@ -173,6 +173,8 @@ const processing: Record<string, () => Promise<InjectOptions & { method: string;
       office('slideshow.ppsx', 'application/vnd.openxmlformats-officedocument.presentationml.slideshow'),
     ]),
   '/conversion/html-to-pdf': async () => upload('/conversion/html-to-pdf', { html: '<h1>Contract</h1>' }, []),
+  '/conversion/html-to-image': async () =>
+    upload('/conversion/html-to-image', { html: '<h1>Contract</h1>', width: 200, height: 100 }, []),
   '/conversion/markdown-to-pdf': async () =>
     upload('/conversion/markdown-to-pdf', {}, [
       { field: 'files', content: Buffer.from('# Contract\n'), filename: 'a.md', contentType: 'text/markdown' },
@@ -284,11 +286,11 @@ describe('processing endpoints', () => {
         await call({ method: 'POST', url, payload: qrBodies[type]!, headers: key() }, 200);
         await call({ method: 'POST', url, payload: { ...qrBodies[type]!, format: 'json' }, headers: key() }, 200);
       } else {
-        // No file (or, for url-to-pdf, no URL): a client error the document lists.
+        // No file (or, for the URL routes, no URL): a client error the document lists.
         const empty = await call(upload(entry.path, {}, []));
         expect(empty.statusCode).toBeGreaterThanOrEqual(400);
         expect(empty.statusCode).toBeLessThan(500);
-        if (entry.path === '/conversion/url-to-pdf') {
+        if (entry.path === '/conversion/url-to-pdf' || entry.path === '/conversion/url-to-image') {
           // The test machine has no public network: a private address is refused, as documented.
           await call(upload(entry.path, { url: 'http://127.0.0.1:9/' }, []), 403);
           return;
@@ -598,8 +600,8 @@ describe('account and public routes', () => {
   it('every documented operation was called, and succeeded and failed at least once', () => {
     // These take no input and no credentials: they have no failure to provoke.
     const noFailure = new Set(['health', 'ready', 'plansList', 'status']);
-    // It prints a public web page, and the test machine has no public network (private addresses are refused).
-    const noSuccess = new Set(['conversionUrlToPdf']);
+    // They capture a public web page, and the test machine has no public network (private addresses are refused).
+    const noSuccess = new Set(['conversionUrlToPdf', 'conversionUrlToImage']);
     const missing: string[] = [];
     for (const id of operations.keys()) {
       const statuses = [...(seen.get(id) ?? [])];

@@ -60,3 +60,19 @@ describe('JavaScript in HTML conversions follows the plan', () => {
     expect(performance.now() - started).toBeLessThan(30_000);
   }, 60_000);
 });
+
+describe('a waitForExpression runs in the page: it follows the plan too', () => {
+  it('Free: refused with 403 naming it (on the Gotenberg routes, in plain text)', async () => {
+    const f = form({ waitForExpression: 'document.title === ""' }, [
+      { field: 'files', content: Buffer.from(page), filename: 'index.html', contentType: 'text/html' },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/gotenberg/forms/chromium/screenshot/html',
+      payload: f.payload,
+      headers: { ...f.headers, 'x-api-key': free },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toMatch(/^waitForExpression: /);
+  }, 60_000);
+});

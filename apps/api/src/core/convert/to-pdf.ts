@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EngineError } from '../errors';
-import type { ImagesToPdfOptions, OfficeConvertOptions, PrintOptions, RenderLimits } from '../interfaces';
+import type { ImagesToPdfOptions, OfficeConvertOptions, PageChecks, PrintOptions, RenderLimits } from '../interfaces';
 import { parsePageList } from '../pages';
 import { assertContentWithinBounds, type OutputFile, type PdfJob } from '../pdf/operations';
 
@@ -82,8 +82,18 @@ export interface RenderRequest {
  * The render's limits: the plan's, with JavaScript turned off when the request asks; asking for JavaScript on a plan
  * without it is refused (rather than silently printing a page whose scripts did not run).
  */
-export function renderLimits(job: PdfJob, requested: RenderRequest): RenderLimits {
+export function renderLimits(job: PdfJob, requested: RenderRequest, checks: PageChecks = {}): RenderLimits {
   const planAllows = job.render.javascript !== false;
+  // The expression runs in the page: without scripts it would never be true, and it must not get round the plan.
+  if (checks.waitForExpression && !(planAllows && requested.javascript !== false)) {
+    throw new EngineError(
+      planAllows ? 'INVALID_INPUT' : 'NOT_IN_PLAN',
+      planAllows
+        ? "waitForExpression: needs the page's JavaScript, which this request turns off"
+        : 'waitForExpression: running JavaScript in the page is not included in your plan; leave it out',
+      { details: { field: 'waitForExpression' } },
+    );
+  }
   if (requested.javascript === true && !planAllows) {
     throw new EngineError(
       'NOT_IN_PLAN',
@@ -102,7 +112,7 @@ export async function htmlToPdf(
   opts: FinishOptions & RenderRequest,
 ): Promise<OutputFile> {
   const pdf = out(job, 'html.pdf');
-  const limits = renderLimits(job, opts);
+  const limits = renderLimits(job, opts, print);
   await job.engines.run('renderHtml', (f) => f(html, pdf, { ...print, ...limits, baseDir }, job.ctx), job.signal);
   return finishPdf(job, pdf, 'converted', opts);
 }
@@ -114,7 +124,7 @@ export async function urlToPdf(
   opts: FinishOptions & RenderRequest,
 ): Promise<OutputFile> {
   const pdf = out(job, 'url.pdf');
-  const limits = renderLimits(job, opts);
+  const limits = renderLimits(job, opts, print);
   await job.engines.run('renderUrl', (f) => f(url, pdf, { ...print, ...limits }, job.ctx), job.signal);
   return finishPdf(job, pdf, 'converted', opts);
 }

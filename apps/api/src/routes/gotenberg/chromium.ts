@@ -1,8 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import * as convert from '../../core/convert/to-pdf';
+import * as toImage from '../../core/convert/to-image';
 import { buildMarkdownHtml } from '../../core/convert/markdown';
 import { checkSource, htmlSite } from '../../core/convert/sources';
-import type { PrintOptions } from '../../core/interfaces';
+import { SCREEN_LIMITS, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { asGotenbergField, invalidForm, isEmptyJson, isFalse, isTrue, type GotenbergForm } from './form';
@@ -13,18 +15,10 @@ import { gotenbergRoute, type GotenbergContext } from './route';
  * Gotenberg's POST /forms/chromium/convert/{html,url,markdown} on DocFlow's Chromium renders (the same browser pool,
  * asset sandbox and URL rules as /conversion/html-to-pdf, url-to-pdf and markdown-to-pdf, as which they are counted
  * and metered). Print fields take Gotenberg's defaults (Letter, 0.39 in margins, no background); nativePageRanges
- * keeps the pages asked; the finishing fields apply as in Gotenberg.
+ * keeps the pages asked; the finishing fields apply as in Gotenberg. POST /forms/chromium/screenshot/{html,url,markdown}
+ * capture the same pages as images (counted as /conversion/html-to-image and url-to-image), with Gotenberg's
+ * defaults (an 800 × 600 screen, the whole page, png, print media).
  */
-
-/** Gotenberg's default for failOnHttpStatusCodes (4xx and 5xx: what DocFlow refuses anyway). */
-const defaultFailCodes = (v: string) => {
-  try {
-    const codes = JSON.parse(v) as unknown;
-    return Array.isArray(codes) && codes.length === 2 && codes.includes(499) && codes.includes(599);
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Chromium fields DocFlow's renderer does not offer, with Gotenberg's default: a client sending the default is
@@ -33,19 +27,15 @@ const defaultFailCodes = (v: string) => {
  */
 const unsupportedDefaults: Record<string, (v: string) => boolean> = {
   singlePage: isFalse,
-  omitBackground: isFalse,
   generateDocumentOutline: isFalse,
-  waitForExpression: () => false,
   waitForSelector: () => false,
   emulatedMediaFeatures: isEmptyJson,
   cookies: isEmptyJson,
   userAgent: () => false,
   extraHttpHeaders: isEmptyJson,
-  failOnHttpStatusCodes: defaultFailCodes,
   failOnResourceHttpStatusCodes: isEmptyJson,
   ignoreResourceHttpStatusDomains: isEmptyJson,
   failOnResourceLoadingFailed: isFalse,
-  failOnConsoleExceptions: isFalse,
   // DocFlow prints once the page has loaded, without waiting for the network to go idle: Gotenberg's default.
   skipNetworkIdleEvent: isTrue,
   skipNetworkAlmostIdleEvent: isTrue,
@@ -57,11 +47,41 @@ interface ChromiumForm {
   finishing: Finishing;
 }
 
-/** The print fields with Gotenberg's defaults, then every other field of the form (checked at once). */
-function readChromiumForm(form: GotenbergForm): ChromiumForm {
+/**
+ * failOnHttpStatusCodes as Gotenberg takes it: a JSON array of statuses, 499 standing for every 4xx and 599 for
+ * every 5xx (its default, [499,599], is what DocFlow does without it).
+ */
+function readFailCodes(form: GotenbergForm): number[] | undefined {
+  const codes = form.json('failOnHttpStatusCodes');
+  if (codes === undefined) return undefined;
+  if (!Array.isArray(codes) || !codes.every((c) => Number.isInteger(c) && c >= 100 && c <= 599)) {
+    form.fail('failOnHttpStatusCodes', 'is invalid: expected a JSON array of HTTP status codes such as [499,599]');
+    return undefined;
+  }
+  return codes as number[];
+}
+
+/**
+ * What every Chromium route reads of how the page is loaded and checked: the media type (Gotenberg's default print),
+ * waitDelay, waitForExpression, the failure rules and the background, then the fields DocFlow does not offer.
+ */
+function readPageLoad(form: GotenbergForm) {
   const media = form.string('emulatedMediaType');
   if (media && media !== 'print' && media !== 'screen')
     form.fail('emulatedMediaType', `is invalid (got '${media}'): expected either 'print' or 'screen'`);
+  for (const [key, isDefault] of Object.entries(unsupportedDefaults)) form.unsupported(key, isDefault);
+  return {
+    emulatedMediaType: (media === 'screen' ? 'screen' : 'print') as 'print' | 'screen',
+    waitDelayMs: form.duration('waitDelay', 0),
+    waitForExpression: form.string('waitForExpression') || undefined,
+    failOnConsoleExceptions: form.bool('failOnConsoleExceptions', false),
+    failOnHttpStatusCodes: readFailCodes(form),
+    omitBackground: form.bool('omitBackground', false),
+  };
+}
+
+/** The print fields with Gotenberg's defaults, then every other field of the form (checked at once). */
+function readChromiumForm(form: GotenbergForm): ChromiumForm {
   const margin = (side: string) => form.length(`margin${side}`, 0.39);
   const print: PrintOptions = {
     paperWidth: form.length('paperWidth', 8.5),
@@ -71,22 +91,58 @@ function readChromiumForm(form: GotenbergForm): ChromiumForm {
     printBackground: form.bool('printBackground', false),
     scale: form.float('scale', 1, [0.1, 2]),
     preferCssPageSize: form.bool('preferCssPageSize', false),
-    emulatedMediaType: media === 'screen' ? 'screen' : 'print',
-    waitDelayMs: form.duration('waitDelay', 0),
+    ...readPageLoad(form),
   };
+  if (print.omitBackground && !print.printBackground)
+    form.fail(
+      'omitBackground',
+      'needs printBackground set to true (a background that is not printed cannot be left out)',
+    );
   // DocFlow's PDFs are always tagged: either value of generateTaggedPdf is served (a tagged PDF is never less).
   form.bool('generateTaggedPdf', false);
   const pageRange = form.string('nativePageRanges') || undefined;
-  for (const [key, isDefault] of Object.entries(unsupportedDefaults)) form.unsupported(key, isDefault);
   const finishing = readFinishing(form);
   form.check();
   return { print, pageRange, finishing };
 }
 
-/** Gotenberg's header and footer templates: DocFlow has none, so they are refused by name rather than left out. */
-function refuseHeaderFooter(files: UploadedFile[]): void {
-  const hf = files.find((f) => /^(header|footer)\.html$/i.test(f.filename));
-  if (hf) throw invalidForm(`form file '${hf.filename}' is not supported by DocFlow (no header or footer templates)`);
+const screenshotFormats = ['png', 'jpeg', 'webp'] as const;
+
+/** Gotenberg's screenshot fields with its defaults, then every other field of the form (checked at once). */
+function readScreenshotForm(form: GotenbergForm): ScreenshotOptions {
+  const raw = form.string('format', 'png');
+  const format = screenshotFormats.find((f) => f === raw);
+  if (!format) form.fail('format', `is invalid (got '${raw}'): expected either 'png', 'jpeg' or 'webp'`);
+  const side = (key: string, fallback: number, max: number) =>
+    form.integer(key, fallback, [SCREEN_LIMITS.minSide, max]);
+  const shot: ScreenshotOptions = {
+    format: format ?? 'png',
+    width: side('width', 800, SCREEN_LIMITS.maxWidth),
+    height: side('height', 600, SCREEN_LIMITS.maxHeight),
+    clip: form.bool('clip', false),
+    quality: form.integer('quality', 100, [0, 100]),
+    optimizeForSpeed: form.bool('optimizeForSpeed', false),
+    ...readPageLoad(form),
+  };
+  if (shot.omitBackground && shot.format === 'jpeg')
+    form.fail('omitBackground', "is invalid with format 'jpeg' (no transparency): expected format 'png' or 'webp'");
+  form.check();
+  return shot;
+}
+
+const isTemplate = (f: UploadedFile) => /^(header|footer)\.html$/i.test(f.filename);
+
+/** Gotenberg's header.html and footer.html: Chromium's templates, drawn in each page's margins (not assets). */
+async function readHeaderFooter(
+  files: UploadedFile[],
+): Promise<Pick<PrintOptions, 'headerTemplate' | 'footerTemplate'>> {
+  const read = async (name: string) => {
+    const file = files.find((f) => f.filename.toLowerCase() === name);
+    if (!file) return undefined;
+    await checkSource(file, 'html-to-pdf', `'${file.filename}'`);
+    return readFile(file.path, 'utf8');
+  };
+  return { headerTemplate: await read('header.html'), footerTemplate: await read('footer.html') };
 }
 
 async function finishRender(ctx: GotenbergContext, pdf: Promise<{ path: string; pages?: number }>, f: ChromiumForm) {
@@ -99,6 +155,46 @@ async function finishRender(ctx: GotenbergContext, pdf: Promise<{ path: string; 
 
 const indexOf = (files: UploadedFile[]) => files.find((f) => f.filename.toLowerCase() === 'index.html');
 
+/** index.html and its assets (every other file), as the html routes take them. */
+async function htmlSource(ctx: GotenbergContext) {
+  const index = indexOf(ctx.files);
+  if (!index) throw invalidForm("form file 'index.html' is required");
+  await checkSource(index, 'html-to-pdf', "'index.html'");
+  const site = await htmlSite(
+    ctx.job.ws,
+    { file: index },
+    ctx.files.filter((x) => x !== index && !isTemplate(x)),
+  );
+  return { html: site.index, dir: site.dir };
+}
+
+/** The index.html template filled with the Markdown files sent beside it, as the markdown routes take them. */
+async function markdownSource(ctx: GotenbergContext) {
+  const template = indexOf(ctx.files);
+  const markdown = ctx.files.filter((x) => /\.(md|markdown)$/i.test(x.filename));
+  if (!template) throw invalidForm("form file 'index.html' is required");
+  if (!markdown.length) throw invalidForm('no form file found for extensions: [.md]');
+  for (const md of markdown) await checkSource(md, 'markdown-to-pdf', `'${md.filename}'`);
+  const site = await htmlSite(
+    ctx.job.ws,
+    { file: template },
+    ctx.files.filter((x) => x !== template && !isTemplate(x)),
+  );
+  return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
+}
+
+/** The url routes take no file but, when printing, the header and footer templates. */
+function refuseFiles(files: UploadedFile[], allowed: (f: UploadedFile) => boolean = () => false): void {
+  const other = files.find((f) => !allowed(f));
+  if (other) throw invalidForm(`form file '${other.filename}' is not taken by this route`);
+}
+
+/** The screenshot as Gotenberg names it: a UUID with the format as extension. */
+async function finishShot(shot: Promise<{ path: string }>, format: ScreenshotOptions['format']): Promise<NamedFile[]> {
+  const image = await shot;
+  return [{ path: image.path, name: uuidName(`.${format}`) }];
+}
+
 export function chromiumRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/html',
@@ -106,20 +202,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     files: { min: 1, max: 100 },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form);
-      refuseHeaderFooter(ctx.files);
-      const index = indexOf(ctx.files);
-      if (!index) throw invalidForm("form file 'index.html' is required");
-      await checkSource(index, 'html-to-pdf', "'index.html'");
-      const site = await htmlSite(
-        ctx.job.ws,
-        { file: index },
-        ctx.files.filter((x) => x !== index),
-      );
-      return finishRender(
-        ctx,
-        convert.htmlToPdf(ctx.job, site.index, site.dir, f.print, { pageRange: f.pageRange }),
-        f,
-      );
+      const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
+      const src = await htmlSource(ctx);
+      return finishRender(ctx, convert.htmlToPdf(ctx.job, src.html, src.dir, print, { pageRange: f.pageRange }), f);
     },
   });
 
@@ -130,9 +215,12 @@ export function chromiumRoutes(app: FastifyInstance): void {
     async handler(ctx) {
       const url = ctx.form.mandatoryString('url');
       const f = readChromiumForm(ctx.form);
-      refuseHeaderFooter(ctx.files);
-      if (ctx.files[0]) throw invalidForm(`form file '${ctx.files[0].filename}' is not taken by this route`);
-      const print = { ...f.print, allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE };
+      refuseFiles(ctx.files, isTemplate);
+      const print = {
+        ...f.print,
+        ...(await readHeaderFooter(ctx.files)),
+        allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE,
+      };
       return finishRender(ctx, convert.urlToPdf(ctx.job, url, print, { pageRange: f.pageRange }), f);
     },
   });
@@ -143,19 +231,44 @@ export function chromiumRoutes(app: FastifyInstance): void {
     files: { min: 2, max: 100 },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form);
-      refuseHeaderFooter(ctx.files);
-      const template = indexOf(ctx.files);
-      const markdown = ctx.files.filter((x) => /\.(md|markdown)$/i.test(x.filename));
-      if (!template) throw invalidForm("form file 'index.html' is required");
-      if (!markdown.length) throw invalidForm('no form file found for extensions: [.md]');
-      for (const md of markdown) await checkSource(md, 'markdown-to-pdf', `'${md.filename}'`);
-      const site = await htmlSite(
-        ctx.job.ws,
-        { file: template },
-        ctx.files.filter((x) => x !== template),
-      );
-      const html = await buildMarkdownHtml(site.index, site.dir);
-      return finishRender(ctx, convert.htmlToPdf(ctx.job, html, site.dir, f.print, { pageRange: f.pageRange }), f);
+      const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
+      const src = await markdownSource(ctx);
+      return finishRender(ctx, convert.htmlToPdf(ctx.job, src.html, src.dir, print, { pageRange: f.pageRange }), f);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/chromium/screenshot/html',
+    meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
+    files: { min: 1, max: 100 },
+    async handler(ctx) {
+      const shot = readScreenshotForm(ctx.form);
+      const src = await htmlSource(ctx);
+      return finishShot(toImage.htmlToImage(ctx.job, src.html, src.dir, shot, {}), shot.format);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/chromium/screenshot/url',
+    meterAs: { group: 'conversion', endpoint: '/conversion/url-to-image' },
+    files: { min: 0, max: 2 },
+    async handler(ctx) {
+      const url = ctx.form.mandatoryString('url');
+      const shot = readScreenshotForm(ctx.form);
+      refuseFiles(ctx.files);
+      const options = { ...shot, allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE };
+      return finishShot(toImage.urlToImage(ctx.job, url, options, {}), shot.format);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/chromium/screenshot/markdown',
+    meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
+    files: { min: 2, max: 100 },
+    async handler(ctx) {
+      const shot = readScreenshotForm(ctx.form);
+      const src = await markdownSource(ctx);
+      return finishShot(toImage.htmlToImage(ctx.job, src.html, src.dir, shot, {}), shot.format);
     },
   });
 }

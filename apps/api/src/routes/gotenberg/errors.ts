@@ -14,7 +14,12 @@ const gotenbergStatus: Partial<Record<TErrorCode, number>> = {
   QUEUE_FULL: 429,
 };
 
-export function statusFor(code: TErrorCode, status: number): number {
+/** The page checks a client asked for (failOnHttpStatusCodes, failOnConsoleExceptions): Gotenberg's 409 Conflict. */
+const conflictReasons = new Set(['HTTP_STATUS', 'CONSOLE_EXCEPTIONS']);
+
+export function statusFor(code: TErrorCode, status: number, details?: unknown): number {
+  const reason = (details as { reason?: unknown } | undefined)?.reason;
+  if (code === 'INVALID_DOCUMENT' && typeof reason === 'string' && conflictReasons.has(reason)) return 409;
   const mapped = gotenbergStatus[code];
   if (mapped) return mapped;
   if (status === 415 || status === 422) return 400;
@@ -27,7 +32,7 @@ export function gotenbergErrorHandler(err: FastifyError, request: FastifyRequest
   else request.log.info({ code: e.code, msg: e.message }, 'request refused');
   if (e.code === 'CLIENT_CLOSED_REQUEST') return reply.code(499).send();
   if (e.headers) reply.headers(e.headers);
-  const status = statusFor(e.code, e.statusCode);
+  const status = statusFor(e.code, e.statusCode, e.details);
   // Gotenberg's own Basic auth answers this challenge; HTTP clients use it to retry with credentials.
   if (status === 401) reply.header('WWW-Authenticate', 'Basic realm="DocFlow", charset="UTF-8"');
   return reply.code(status).type('text/plain; charset=UTF-8').send(e.message);

@@ -71,6 +71,18 @@ export class GotenbergForm {
     return n;
   }
 
+  /** A whole number (Go's strconv.Atoi), within `range` when given. */
+  integer(key: string, fallback: number, range?: [number, number]): number {
+    const v = this.raw(key);
+    if (v === undefined) return fallback;
+    const n = /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n) || (range && (n < range[0] || n > range[1]))) {
+      this.invalid(key, v, range ? `a whole number from ${range[0]} to ${range[1]}` : 'a whole number');
+      return fallback;
+    }
+    return n;
+  }
+
   /** A paper or margin length in inches: "8.5", "1in", "72pt", "96px", "25.4mm", "2.54cm" or "6pc". */
   length(key: string, fallback: number): number {
     const v = this.raw(key);

@@ -123,6 +123,8 @@ const expected: [string, string][] = [
   ['POST /api/v1/conversion/powerpoint-to-pdf', 'conversionPowerpointToPdf'],
   ['POST /api/v1/conversion/html-to-pdf', 'conversionHtmlToPdf'],
   ['POST /api/v1/conversion/url-to-pdf', 'conversionUrlToPdf'],
+  ['POST /api/v1/conversion/html-to-image', 'conversionHtmlToImage'],
+  ['POST /api/v1/conversion/url-to-image', 'conversionUrlToImage'],
   ['POST /api/v1/conversion/markdown-to-pdf', 'conversionMarkdownToPdf'],
   ['POST /api/v1/conversion/text-to-pdf', 'conversionTextToPdf'],
   ['POST /api/v1/conversion/epub-to-pdf', 'conversionEpubToPdf'],

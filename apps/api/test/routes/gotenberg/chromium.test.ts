@@ -1,4 +1,5 @@
 import path from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { testFolder } from '../../fixtures/documents';
 import { pageCount, pagesText, run } from '../../fixtures/pdfs';
@@ -79,18 +80,12 @@ describe('POST /forms/chromium/convert/html', () => {
     expect(pagesText(waited)[0]).toContain('Late');
   });
 
-  it('400: no index.html; header.html, cookies and an unknown field are named', async () => {
+  it('400: no index.html; cookies and an unknown field are named', async () => {
     const none = await api.gotenberg('/forms/chromium/convert/html', {}, [
       { content: Buffer.from('<p>x</p>'), filename: 'page.html', contentType: 'text/html' },
     ]);
     expect(none.statusCode).toBe(400);
     expect(none.body).toContain("form file 'index.html' is required");
-    const header = await api.gotenberg('/forms/chromium/convert/html', {}, [
-      indexHtml('<p>x</p>'),
-      { content: Buffer.from('<p>h</p>'), filename: 'header.html', contentType: 'text/html' },
-    ]);
-    expect(header.statusCode).toBe(400);
-    expect(header.body).toContain("'header.html'");
     const fields = await api.gotenberg(
       '/forms/chromium/convert/html',
       { cookies: '[{"name":"a","value":"b","domain":"example.com"}]', paperFormat: 'A4', scale: '3' },
@@ -123,6 +118,116 @@ describe('POST /forms/chromium/convert/url', () => {
     expect(res.statusCode).toBe(403);
     expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
     const none = await api.gotenberg('/forms/chromium/convert/url', {});
+    expect(none.statusCode).toBe(400);
+    expect(none.body).toContain("form field 'url' is required");
+  });
+});
+
+describe('POST /forms/chromium/screenshot/{html,url,markdown}', () => {
+  const colourPage = (colour: string, heightPx = 0) =>
+    indexHtml(
+      `<!doctype html><style>html,body{margin:0;background:${colour}}</style><div style="height:${heightPx}px"></div>`,
+    );
+  async function imageOf(res: Res, type: string) {
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.headers['content-type']).toBe(type);
+    return { meta: await sharp(res.rawPayload).metadata(), body: res.rawPayload };
+  }
+  async function centre(image: Buffer) {
+    const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const at = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * 3;
+    return [...data.subarray(at, at + 3)];
+  }
+  const close = (got: number[], want: number[]) =>
+    expect(
+      got.every((v, i) => Math.abs(v - want[i]!) <= 20),
+      `${got} ≈ ${want}`,
+    ).toBe(true);
+
+  it("200: Gotenberg's defaults: an 800-wide png of the whole page, named by a UUID; metered as html-to-image", async () => {
+    const trace = `shot-${Date.now()}`;
+    const res = await api.gotenberg('/forms/chromium/screenshot/html', {}, [colourPage('#ff0000', 1000)], {
+      authorization: api.basic,
+      'gotenberg-trace': trace,
+    });
+    const shot = await imageOf(res, 'image/png');
+    expect(shot.meta).toMatchObject({ format: 'png', width: 800, height: 1000 });
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[0-9a-f-]{36}\.png"$/);
+    close(await centre(shot.body), [255, 0, 0]);
+    let rows: Array<{ endpoint: string; endpoint_group: string }> = [];
+    for (let i = 0; i < 40 && rows.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      await api.t.app.apiKeyGuard.meter.flush();
+      rows = await api.t.database.sql.query('select endpoint, endpoint_group from usage_events where request_id = $1', [
+        trace,
+      ]);
+    }
+    expect(rows).toEqual([{ endpoint: '/conversion/html-to-image', endpoint_group: 'conversion' }]);
+  });
+
+  it('200: width, height and clip; jpeg with quality and webp; Gotenberg-Output-Filename', async () => {
+    const page = [colourPage('#0000ff', 2000)];
+    const clipped = await imageOf(
+      await api.gotenberg('/forms/chromium/screenshot/html', { width: 300, height: 120, clip: 'true' }, page),
+      'image/png',
+    );
+    expect(clipped.meta).toMatchObject({ width: 300, height: 120 });
+    const jpeg = await imageOf(
+      await api.gotenberg(
+        '/forms/chromium/screenshot/html',
+        { format: 'jpeg', quality: 50, width: 64, height: 64, clip: 'true' },
+        page,
+      ),
+      'image/jpeg',
+    );
+    expect(jpeg.meta).toMatchObject({ format: 'jpeg', width: 64, height: 64 });
+    close(await centre(jpeg.body), [0, 0, 255]);
+    const res = await api.gotenberg(
+      '/forms/chromium/screenshot/html',
+      { format: 'webp', width: 90, height: 40, clip: 'true', optimizeForSpeed: 'true' },
+      page,
+      { authorization: api.basic, 'gotenberg-output-filename': 'banner' },
+    );
+    const webp = await imageOf(res, 'image/webp');
+    expect(webp.meta).toMatchObject({ format: 'webp', width: 90, height: 40 });
+    expect(res.headers['content-disposition']).toBe('attachment; filename="banner.webp"');
+  });
+
+  it('200: markdown through its template', async () => {
+    const files = await folderFiles('pages-3-markdown', ['index.html', 'page_1.md', 'page_2.md', 'page_3.md']);
+    const shot = await imageOf(
+      await api.gotenberg('/forms/chromium/screenshot/markdown', { width: 500, height: 200, clip: 'true' }, files),
+      'image/png',
+    );
+    expect(shot.meta).toMatchObject({ width: 500, height: 200 });
+  });
+
+  it('400: bad values and PDF-only or unknown fields are named, in plain text', async () => {
+    const res = await api.gotenberg(
+      '/forms/chromium/screenshot/html',
+      { format: 'gif', width: '8', quality: '101', clip: 'maybe', paperWidth: '8.5', cookies: '[{"name":"a"}]' },
+      [colourPage('#fff')],
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    expect(res.body).toContain("form field 'format' is invalid (got 'gif')");
+    expect(res.body).toContain("form field 'width' is invalid (got '8'): expected a whole number from 16 to 4096");
+    expect(res.body).toContain("form field 'quality' is invalid (got '101')");
+    expect(res.body).toContain("form field 'clip' is invalid (got 'maybe')");
+    expect(res.body).toContain("form field 'paperWidth' is not supported by DocFlow on this route");
+    expect(res.body).toContain("form field 'cookies' is not supported by DocFlow");
+    const jpeg = await api.gotenberg('/forms/chromium/screenshot/html', { format: 'jpeg', omitBackground: 'true' }, [
+      colourPage('#fff'),
+    ]);
+    expect(jpeg.statusCode).toBe(400);
+    expect(jpeg.body).toContain("form field 'omitBackground' is invalid with format 'jpeg'");
+  });
+
+  it('403: a private address is refused, as on /conversion/url-to-image; 400 without url', async () => {
+    const res = await api.gotenberg('/forms/chromium/screenshot/url', { url: 'http://127.0.0.1:9/' });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    const none = await api.gotenberg('/forms/chromium/screenshot/url', {});
     expect(none.statusCode).toBe(400);
     expect(none.body).toContain("form field 'url' is required");
   });

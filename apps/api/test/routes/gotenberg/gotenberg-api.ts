@@ -7,7 +7,9 @@ import { form, type FormFile } from '../../fixtures/multipart';
  * A test app and a key, called as a Gotenberg client calls Gotenberg: the form under /gotenberg, every file in
  * `files`, the key as the HTTP Basic password (curl's `--user any:<key>`) unless the test sends other headers.
  */
-export function gotenbergAppForSuite(opts: { allowedEndpoints?: TEndpointGroup[]; maxPagesPerPdf?: number } = {}) {
+export function gotenbergAppForSuite(
+  opts: { allowedEndpoints?: TEndpointGroup[]; maxPagesPerPdf?: number; env?: Record<string, string> } = {},
+) {
   const api = {} as Awaited<ReturnType<typeof processingApp>> & {
     basic: string;
     gotenberg(
@@ -21,6 +23,7 @@ export function gotenbergAppForSuite(opts: { allowedEndpoints?: TEndpointGroup[]
     const made = await processingApp({
       allowedEndpoints: opts.allowedEndpoints ?? ['conversion', 'pdf'],
       maxPagesPerPdf: opts.maxPagesPerPdf,
+      env: opts.env,
     });
     const basic = `Basic ${Buffer.from(`gotenberg:${made.apiKey}`).toString('base64')}`;
     Object.assign(api, made, {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
-import type { Engine } from '../../interfaces';
+import type { Engine, OpContext, RenderLimits } from '../../interfaces';
 import { startEgressProxy } from '../../net/egress-proxy';
 import { PinnedResolver } from '../../net/pinned-resolver';
 import { checkUrl, type LookupFn } from '../../net/public-address';
 import { BrowserHost } from './browser-host';
+import { pdfCapture, screenshotCapture, type PageCapture } from './capture';
 import { documentUrl, serveDocument } from './document-origin';
 import { runRenderJob } from './render-job';
 import { SpareContext } from './spare-context';
@@ -39,61 +40,76 @@ export function createChromiumEngine(
   // HTML jobs all open the same kind of context (no network but its own refusing proxy): one is kept open ahead.
   const spare = new SpareContext(host);
 
+  /** An uploaded document under the offline policy, on the spare context when there is one. */
+  async function htmlJob(input: string, baseDir: string, capture: PageCapture, limits: RenderLimits, c: OpContext) {
+    const url = documentUrl(baseDir, input);
+    await ctx.tools.limiter.run(async () => {
+      const { opened, proxy } = await spare.take();
+      try {
+        await runRenderJob(
+          host,
+          {
+            contextOptions: proxy.contextOptions,
+            setup: (context) => serveDocument(context, baseDir),
+            url,
+            capture,
+            javascript: limits.javascript,
+            timeoutMs: Math.min(timeoutMs(), limits.timeoutMs ?? Infinity),
+            signal: c.signal,
+          },
+          opened,
+        );
+      } finally {
+        await proxy.close();
+        spare.refill();
+      }
+    }, c.signal);
+  }
+
+  /** A web page, every address it reaches judged by one resolver (the page's requests and its egress proxy). */
+  async function urlJob(url: string, allowPrivate: boolean, capture: PageCapture, limits: RenderLimits, c: OpContext) {
+    const policy = { allowPrivate, lookup: deps.lookup, allowHost: deps.allowHost };
+    // Refused before queueing: a bad URL costs no browser slot.
+    const target = await checkUrl(url, policy);
+    const resolver = new PinnedResolver(policy);
+    await resolver.decide(target.host);
+    await ctx.tools.limiter.run(async () => {
+      const proxy = await startEgressProxy(resolver);
+      try {
+        await runRenderJob(host, {
+          contextOptions: { proxy: { server: proxy.server, username: proxy.username, password: proxy.password } },
+          setup: (context) => guardRequests(context, resolver),
+          url: target.url.href,
+          capture,
+          javascript: limits.javascript,
+          timeoutMs: Math.min(timeoutMs(), limits.timeoutMs ?? Infinity),
+          signal: c.signal,
+          explain: (last) => explainMainDocument(last, resolver, proxy),
+        });
+      } finally {
+        await proxy.close();
+      }
+    }, c.signal);
+  }
+
   return {
     id: 'chromium',
     host,
     async renderHtml(input, output, opts, c) {
       const { baseDir, javascript, timeoutMs: planMs, ...print } = opts;
-      const url = documentUrl(baseDir, input);
-      await ctx.tools.limiter.run(async () => {
-        const { opened, proxy } = await spare.take();
-        try {
-          await runRenderJob(
-            host,
-            {
-              contextOptions: proxy.contextOptions,
-              setup: (context) => serveDocument(context, baseDir),
-              url,
-              output,
-              print,
-              javascript,
-              timeoutMs: Math.min(timeoutMs(), planMs ?? Infinity),
-              signal: c.signal,
-            },
-            opened,
-          );
-        } finally {
-          await proxy.close();
-          spare.refill();
-        }
-      }, c.signal);
+      await htmlJob(input, baseDir, pdfCapture(print, output), { javascript, timeoutMs: planMs }, c);
     },
-
     async renderUrl(url, output, opts, c) {
       const { allowPrivate, javascript, timeoutMs: planMs, ...print } = opts;
-      const policy = { allowPrivate, lookup: deps.lookup, allowHost: deps.allowHost };
-      // Refused before queueing: a bad URL costs no browser slot.
-      const target = await checkUrl(url, policy);
-      const resolver = new PinnedResolver(policy);
-      await resolver.decide(target.host);
-      await ctx.tools.limiter.run(async () => {
-        const proxy = await startEgressProxy(resolver);
-        try {
-          await runRenderJob(host, {
-            contextOptions: { proxy: { server: proxy.server, username: proxy.username, password: proxy.password } },
-            setup: (context) => guardRequests(context, resolver),
-            url: target.url.href,
-            output,
-            print,
-            javascript,
-            timeoutMs: Math.min(timeoutMs(), planMs ?? Infinity),
-            signal: c.signal,
-            explain: (last) => explainMainDocument(last, resolver, proxy),
-          });
-        } finally {
-          await proxy.close();
-        }
-      }, c.signal);
+      await urlJob(url, allowPrivate, pdfCapture(print, output), { javascript, timeoutMs: planMs }, c);
+    },
+    async screenshotHtml(input, output, opts, c) {
+      const { baseDir, javascript, timeoutMs: planMs, ...shot } = opts;
+      await htmlJob(input, baseDir, screenshotCapture(shot, output), { javascript, timeoutMs: planMs }, c);
+    },
+    async screenshotUrl(url, output, opts, c) {
+      const { allowPrivate, javascript, timeoutMs: planMs, ...shot } = opts;
+      await urlJob(url, allowPrivate, screenshotCapture(shot, output), { javascript, timeoutMs: planMs }, c);
     },
 
     close: async () => {
@@ -106,11 +122,11 @@ export function createChromiumEngine(
 
 export const chromiumModule = defineModule<ChromiumConfig>({
   id: 'chromium',
-  description: 'Chromium (headless, driven by Playwright): HTML and web pages to PDF',
+  description: 'Chromium (headless, driven by Playwright): HTML and web pages to PDF and to images',
   license: 'BSD-3-Clause',
   envPrefix: 'CHROMIUM',
   configSchema: ZConfig,
-  operations: ['renderHtml', 'renderUrl'],
+  operations: ['renderHtml', 'renderUrl', 'screenshotHtml', 'screenshotUrl'],
   async healthCheck(config, ctx) {
     // No address-space cap: Chromium reserves tens of GB of virtual memory even to print its version.
     const r = await ctx.tools.run(config.BIN, ['--version'], { limiter: null, timeoutMs: 10_000, rlimits: false });

@@ -37,5 +37,13 @@ export function toPdfOptions(p: PrintOptions, output: string): PdfOptions {
     preferCSSPageSize: p.preferCssPageSize ?? false,
     outline: false,
     tagged: true,
+    // Either template alone: the other margin stays empty rather than showing Chromium's date and title.
+    ...(p.headerTemplate !== undefined || p.footerTemplate !== undefined
+      ? {
+          displayHeaderFooter: true,
+          headerTemplate: p.headerTemplate ?? '<span></span>',
+          footerTemplate: p.footerTemplate ?? '<span></span>',
+        }
+      : {}),
   };
 }

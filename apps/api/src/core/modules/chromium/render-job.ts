@@ -1,9 +1,8 @@
 import type { BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
-import { EngineError, asEngineError } from '../../errors';
-import type { PrintOptions } from '../../interfaces';
+import { EngineError, asEngineError, invalidInput } from '../../errors';
 import { aborted } from '../../limiter';
 import type { BrowserHost } from './browser-host';
-import { toPdfOptions } from './print-options';
+import type { PageCapture } from './capture';
 
 export interface RenderJob {
   /** Network and isolation settings of the job's context (its egress proxy). */
@@ -11,8 +10,8 @@ export interface RenderJob {
   /** Install the job's request policy on the fresh context, before its page loads anything. */
   setup(context: BrowserContext): Promise<void>;
   url: string;
-  output: string;
-  print: PrintOptions;
+  /** What is made of the loaded page (a PDF, an image), and how the page must be laid out for it. */
+  capture: PageCapture;
   /** false: the page's scripts never run (the plan does not include them). Default true. */
   javascript?: boolean;
   timeoutMs: number;
@@ -29,11 +28,6 @@ const CLOSE_GRACE_MS = 5_000;
 
 const netError = (message: string) => /net::(ERR_[A-Z_]+)/.exec(message)?.[1] ?? null;
 
-/**
- * One document, one fresh context: navigate, wait for `load` and for web fonts, print. The whole job, from context
- * creation to the PDF on disk, shares one deadline; on timeout or cancellation the context is closed, which stops the
- * renderer whatever it is doing (an endless script included).
- */
 /** A fresh context with its one page, never used for another document. */
 export interface OpenedContext {
   context: BrowserContext;
@@ -66,6 +60,10 @@ export async function openContext(host: BrowserHost, contextOptions: BrowserCont
 }
 
 /**
+ * One document, one fresh context: navigate, wait for `load` and for web fonts, capture. The whole job, from context
+ * creation to the output on disk, shares one deadline; on timeout or cancellation the context is closed, which stops
+ * the renderer whatever it is doing (an endless script included).
+ *
  * `opened`: a context opened ahead of time for this job (its page already has a renderer: ~250 ms saved); it must
  * have been opened with `job.contextOptions` and never used.
  */
@@ -74,7 +72,7 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     await opened?.context.close().catch(() => undefined);
     throw aborted();
   }
-  const pdfOptions = toPdfOptions(job.print, job.output);
+  const { capture } = job;
   const { context, page } = opened ?? (await openContext(host, job.contextOptions));
 
   let stopped: 'timeout' | 'aborted' | null = null;
@@ -103,6 +101,9 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     context.on('page', (p: Page) => {
       if (p !== page) p.close().catch(() => undefined);
     });
+    if (capture.viewport) await page.setViewportSize(capture.viewport);
+    const exceptions: string[] = [];
+    if (capture.checks.failOnConsoleExceptions) page.on('pageerror', (e) => exceptions.push(e.message));
     page.on('request', (r) => {
       if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastUrl = r.url();
     });
@@ -124,21 +125,38 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     }
     const explained = job.explain?.(response?.url() ?? lastUrl);
     if (explained) throw explained;
-    if (response && response.status() >= 400) {
+    if (response && failsOn(response.status(), capture.checks.failOnHttpStatusCodes)) {
       throw new EngineError(
         'INVALID_DOCUMENT',
         `The page could not be loaded: the server answered HTTP ${response.status()}`,
-        {
-          details: { status: response.status() },
-        },
+        { details: { reason: 'HTTP_STATUS', status: response.status() } },
       );
     }
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    // page.pdf prints with the print media type unless the screen one is emulated first.
-    if (job.print.emulatedMediaType === 'screen') await page.emulateMedia({ media: 'screen' });
-    const delay = job.print.waitDelayMs ?? 0;
+    if (capture.media) await page.emulateMedia({ media: capture.media });
+    const delay = capture.waitDelayMs ?? 0;
     if (delay > 0) await new Promise((r) => setTimeout(r, delay)); // bounded by the job's deadline (the race below)
-    await page.pdf(pdfOptions);
+    const expression = capture.checks.waitForExpression;
+    // Polled without a timeout of its own: the job's deadline stops it (the race below).
+    if (expression) {
+      await page.waitForFunction(expression, undefined, { polling: 100, timeout: 0 }).catch((err: unknown) => {
+        if (stopped) throw err;
+        const why = String((err as Error)?.message ?? err)
+          .split('\n')[0]!
+          .slice(0, 200);
+        throw invalidInput('waitForExpression', `could not be evaluated (${why})`);
+      });
+    }
+    if (exceptions.length) {
+      throw new EngineError('INVALID_DOCUMENT', `The page threw exceptions: ${exceptions.join('; ').slice(0, 500)}`, {
+        details: { reason: 'CONSOLE_EXCEPTIONS', exceptions: exceptions.slice(0, 10) },
+      });
+    }
+    if (capture.checks.omitBackground) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+    }
+    await capture.write(page);
   })();
   // Past a stop, `work` fails as the context closes under it; that failure is expected and already answered.
   work.catch(() => undefined);
@@ -166,6 +184,15 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     ]);
     if (!closed) host.recycle();
   }
+}
+
+/** Whether a main document's status fails the render: any 4xx or 5xx by default, else the listed ones. */
+function failsOn(status: number, codes: number[] | undefined): boolean {
+  if (!codes) return status >= 400;
+  return codes.some(
+    (c) =>
+      c === status || (c === 499 && status >= 400 && status <= 499) || (c === 599 && status >= 500 && status <= 599),
+  );
 }
 
 function stopError(why: 'timeout' | 'aborted', timeoutMs: number): EngineError {

@@ -7,16 +7,21 @@ import {
   ZErrorResponse,
   ZFileResultResponse,
   ZHtmlFields,
+  ZHtmlImageFields,
   ZImageToPdfFields,
   ZOfficeFields,
   ZPrintFields,
   ZSpreadsheetFields,
   ZUrlFields,
+  ZUrlImageFields,
   type TBatchManifestEntry,
+  type TScreenshotFields,
 } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
-import { outputName, sendFile, sendZip } from '../../../lib/send-result';
+import { baseName, outputName, sendFile, sendZip } from '../../../lib/send-result';
+import type { UploadedFile } from '../../../lib/uploads';
 import * as convert from '../../../core/convert/to-pdf';
+import * as toImage from '../../../core/convert/to-image';
 import { autoSource, convertSource, convertUpload, markdownTemplate } from '../../../core/convert/convert-source';
 import { formats } from '../../../core/convert/detect-format';
 import { buildMarkdownHtml } from '../../../core/convert/markdown';
@@ -30,7 +35,8 @@ import {
   type ConversionRoute,
 } from '../../../core/convert/sources';
 import { EngineError } from '../../../core/errors';
-import type { OutputFile } from '../../../core/pdf/operations';
+import type { PageChecks, ScreenshotOptions } from '../../../core/interfaces';
+import type { OutputFile, PdfJob } from '../../../core/pdf/operations';
 import { toAppError } from '../../../plugins/error-handler';
 import { registerProcessingRoute, type FileSpec } from '../../../plugins/processing-routes';
 
@@ -50,6 +56,84 @@ function sendPdf(request: FastifyRequest, reply: FastifyReply, from: string, fil
 }
 
 const one = (description: string): FileSpec => ({ field: 'file', min: 1, max: 1, description });
+
+/**
+ * The page of an HTML upload (index.html among the files, the only HTML file, or the `html` field) with its assets
+ * in a site of their own, and the name its output is called after.
+ */
+async function uploadedSite(job: PdfJob, html: string | undefined, files: UploadedFile[]) {
+  const pages = files.filter((f) => /\.html?$/i.test(f.filename));
+  const page = pages.find((f) => /^index\.html?$/i.test(f.filename)) ?? (pages.length === 1 ? pages[0] : undefined);
+  if (!page && html === undefined) {
+    throw new AppError(
+      'INVALID_INPUT',
+      pages.length > 1
+        ? 'files: several HTML files: name the page index.html'
+        : 'Send the page as an HTML file (multipart "files") or in the "html" field',
+      { details: { field: 'files' } },
+    );
+  }
+  if (page) await checkSource(page, 'html-to-pdf');
+  const site = await htmlSite(
+    job.ws,
+    page ? { file: page } : { html },
+    files.filter((f) => f !== page),
+  );
+  return { site, name: page?.filename ?? 'page.html' };
+}
+
+/** A web page's output is named after its host. */
+function pageNameOf(url: string): string {
+  try {
+    return `${new URL(url).hostname || 'page'}.html`;
+  } catch {
+    return 'page.html'; // the engine refused it already
+  }
+}
+
+const imageAnswer = ZFileResultResponse.describe(
+  'The image itself (png, jpeg or webp) with Content-Disposition; with Accept: application/json, this JSON',
+);
+
+/** The screenshot, named after the source with the format's extension. */
+function sendImage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  from: string,
+  format: TScreenshotFields['format'],
+  file: OutputFile,
+) {
+  const fileName = `${baseName(from, 'page')}.${toImage.imageExtension(format)}`;
+  return sendFile(request, reply, { path: file.path, fileName, mimeType: `image/${format}` });
+}
+
+/** The page checks of the HTML and URL routes (their schemas share them). */
+const pageChecksOf = (f: { waitForExpression?: string; failOnConsoleExceptions: boolean }): PageChecks => ({
+  waitForExpression: f.waitForExpression?.trim() || undefined,
+  failOnConsoleExceptions: f.failOnConsoleExceptions,
+});
+
+/** The capture fields as the engine takes them; what the schema alone cannot refuse is refused here, by name. */
+function screenshotOptions(f: TScreenshotFields): ScreenshotOptions {
+  if (f.quality !== undefined && f.format === 'png')
+    throw new AppError('INVALID_INPUT', 'quality: png is lossless and takes no quality (valid with: jpeg, webp)', {
+      details: { field: 'quality' },
+    });
+  if (f.omitBackground && f.format === 'jpeg')
+    throw new AppError('INVALID_INPUT', 'omitBackground: jpeg has no transparency (valid with: png, webp)', {
+      details: { field: 'omitBackground' },
+    });
+  return {
+    format: f.format,
+    quality: f.quality,
+    width: f.width,
+    height: f.height,
+    clip: f.clip,
+    omitBackground: f.omitBackground,
+    emulatedMediaType: f.emulatedMediaType,
+    waitDelayMs: f.waitDelay,
+  };
+}
 
 /** Office routes differ only in their name, formats and fields. */
 function officeRoute(
@@ -90,25 +174,10 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     files: { field: 'files', min: 0, max: 100, description: 'The HTML page and its assets (images, CSS, fonts)' },
     response: fileAnswer,
     async handler({ request, reply, fields, files, job }) {
-      const pages = files.filter((f) => /\.html?$/i.test(f.filename));
-      const page = pages.find((f) => /^index\.html?$/i.test(f.filename)) ?? (pages.length === 1 ? pages[0] : undefined);
-      if (!page && fields.html === undefined) {
-        throw new AppError(
-          'INVALID_INPUT',
-          pages.length > 1
-            ? 'files: several HTML files: name the page index.html'
-            : 'Send the page as an HTML file (multipart "files") or in the "html" field',
-          { details: { field: 'files' } },
-        );
-      }
-      if (page) await checkSource(page, 'html-to-pdf');
-      const site = await htmlSite(
-        job.ws,
-        page ? { file: page } : { html: fields.html },
-        files.filter((f) => f !== page),
-      );
-      const result = await convert.htmlToPdf(job, site.index, site.dir, printOptions(fields), fields);
-      return sendPdf(request, reply, page?.filename ?? 'page.html', result);
+      const { site, name } = await uploadedSite(job, fields.html, files);
+      const print = { ...printOptions(fields), ...pageChecksOf(fields) };
+      const result = await convert.htmlToPdf(job, site.index, site.dir, print, fields);
+      return sendPdf(request, reply, name, result);
     },
   });
 
@@ -126,16 +195,50 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
       const result = await convert.urlToPdf(
         job,
         fields.url,
-        { ...printOptions(fields), allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
+        { ...printOptions(fields), ...pageChecksOf(fields), allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
         fields,
       );
-      let host = 'page';
-      try {
-        host = new URL(fields.url).hostname || host;
-      } catch {
-        /* the engine refused it already */
-      }
-      return sendPdf(request, reply, `${host}.html`, result);
+      return sendPdf(request, reply, pageNameOf(fields.url), result);
+    },
+  });
+
+  registerProcessingRoute(app, {
+    path: '/html-to-image',
+    group: 'conversion',
+    noun: 'HTML',
+    summary: 'HTML to an image: a screenshot (Chromium)',
+    description:
+      'The page as html-to-pdf takes it (`index.html` among `files`, the only HTML file, or the `html` field; the other files are its assets), captured as PNG, JPEG or WebP on a screen of `width` × `height`: the whole page, or with `clip` the screen only. Nothing is loaded from the network.',
+    fields: ZHtmlImageFields,
+    files: { field: 'files', min: 0, max: 100, description: 'The HTML page and its assets (images, CSS, fonts)' },
+    response: imageAnswer,
+    async handler({ request, reply, fields, files, job }) {
+      const shot = { ...screenshotOptions(fields), ...pageChecksOf(fields) };
+      const { site, name } = await uploadedSite(job, fields.html, files);
+      const result = await toImage.htmlToImage(job, site.index, site.dir, shot, fields);
+      return sendImage(request, reply, name, shot.format, result);
+    },
+  });
+
+  registerProcessingRoute(app, {
+    path: '/url-to-image',
+    group: 'conversion',
+    noun: 'URL',
+    summary: 'A web page to an image: a screenshot (Chromium)',
+    description:
+      'The page captured as PNG, JPEG or WebP on a screen of `width` × `height`: the whole page, or with `clip` the screen only. Every address the page reaches is checked as on url-to-pdf: private, loopback and link-local targets are refused.',
+    fields: ZUrlImageFields,
+    files: { field: 'file', min: 0, max: 0, description: 'No file: send the `url` field' },
+    response: imageAnswer,
+    async handler({ request, reply, fields, job }) {
+      const shot = { ...screenshotOptions(fields), ...pageChecksOf(fields) };
+      const result = await toImage.urlToImage(
+        job,
+        fields.url,
+        { ...shot, allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
+        fields,
+      );
+      return sendImage(request, reply, pageNameOf(fields.url), shot.format, result);
     },
   });
 

@@ -1,4 +1,5 @@
 import {
+  Camera,
   Combine,
   Contact,
   Droplets,
@@ -169,6 +170,46 @@ const qrSize: PlaygroundField = {
 const watermark = catalogueEntry('/pdf/watermark').fields!;
 const ocrExtract = catalogueEntry('/ocr/extract').fields!;
 const imageToPdf = catalogueEntry('/conversion/image-to-pdf').fields!;
+const urlToImage = catalogueEntry('/conversion/url-to-image').fields!;
+
+/** The capture fields both screenshot routes take (their schemas share them). */
+const screenshotFields: PlaygroundField[] = [
+  {
+    name: 'format',
+    label: 'Format',
+    description: 'png is lossless; jpeg and webp are smaller.',
+    type: 'select',
+    ...contract(urlToImage, 'format'),
+  },
+  {
+    name: 'width',
+    label: 'Width (px)',
+    description: 'Width of the screen the page is laid out on.',
+    type: 'number',
+    ...contract(urlToImage, 'width'),
+  },
+  {
+    name: 'height',
+    label: 'Height (px)',
+    description: 'Screen height: the image height when clipped, its least height otherwise.',
+    type: 'number',
+    ...contract(urlToImage, 'height'),
+  },
+  {
+    name: 'clip',
+    label: 'Clip to the screen',
+    description: 'Capture only width × height instead of the whole page.',
+    type: 'checkbox',
+    default: false,
+  },
+  {
+    name: 'quality',
+    label: 'Quality',
+    description: 'jpeg and webp only, 0 to 100.',
+    type: 'number',
+    ...contract(urlToImage, 'quality'),
+  },
+];
 
 export const playgroundEndpoints: PlaygroundEndpoint[] = [
   endpoint('/pdf/watermark', {
@@ -400,6 +441,36 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
       sampleFiles: ['report.docx', 'figures.xlsx'],
     },
     fields: [pdfa],
+  }),
+  endpoint('/conversion/url-to-image', {
+    name: 'Web page screenshot',
+    description: 'Capture a public web page as a PNG, JPEG or WebP image.',
+    icon: Camera,
+    output: { kind: 'file', fileName: 'screenshot.png' },
+    fields: [
+      {
+        name: 'url',
+        label: 'URL',
+        description: 'The http(s) page to capture; private addresses are refused.',
+        type: 'url',
+        required: true,
+        default: 'https://example.com',
+      },
+      ...screenshotFields,
+    ],
+  }),
+  endpoint('/conversion/html-to-image', {
+    name: 'HTML screenshot',
+    description: 'Capture an HTML page and its assets as an image.',
+    icon: Camera,
+    output: { kind: 'file', fileName: 'index.png' },
+    upload: {
+      label: 'HTML page and assets',
+      description: 'index.html and the images, CSS and fonts it uses ({count}).',
+      accept: 'text/html,.html,.htm,text/css,.css,image/*,font/*,.woff,.woff2,.ttf',
+      sampleFiles: ['index.html', 'logo.png'],
+    },
+    fields: screenshotFields,
   }),
   endpoint('/conversion/image-to-pdf', {
     name: 'Images to PDF',

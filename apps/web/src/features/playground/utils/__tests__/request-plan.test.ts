@@ -20,7 +20,7 @@ const pdf = (name = 'a.pdf') => new File(['%PDF-1.4'], name, { type: 'applicatio
 const apiBase = 'https://docflow.test/api/v1';
 
 describe('the endpoint definitions', () => {
-  it('are the spec’s nine endpoints, each with a category the list can badge', () => {
+  it('are the spec’s nine endpoints and the two screenshots, each with a category the list can badge', () => {
     expect(playgroundEndpoints.map((e) => e.id)).toEqual([
       '/pdf/watermark',
       '/pdf/merge',
@@ -30,6 +30,8 @@ describe('the endpoint definitions', () => {
       '/ocr/extract',
       '/conversion/auto-to-pdf',
       '/conversion/batch-to-pdf',
+      '/conversion/url-to-image',
+      '/conversion/html-to-image',
       '/conversion/image-to-pdf',
     ]);
     for (const e of playgroundEndpoints) {
@@ -57,6 +59,8 @@ describe('the endpoint definitions', () => {
     expect(names('/qrcode/url')).toEqual(['url', 'size', 'color', 'background']);
     expect(names('/qrcode/contact')).toEqual(['firstName', 'lastName', 'phone', 'email', 'company', 'size']);
     expect(names('/ocr/extract')).toEqual(['file', 'languages', 'preprocessImage', 'includeWordDetails']);
+    expect(names('/conversion/url-to-image')).toEqual(['url', 'format', 'width', 'height', 'clip', 'quality']);
+    expect(names('/conversion/html-to-image')).toEqual(['files', 'format', 'width', 'height', 'clip', 'quality']);
   });
 
   it('only uses fields the server’s contracts schema knows', () => {

@@ -1,0 +1,77 @@
+import { writeFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { invalidInput } from '../../errors';
+import { SCREEN_LIMITS, type PageChecks, type PrintOptions, type ScreenshotOptions } from '../../interfaces';
+import { toPdfOptions } from './print-options';
+
+/**
+ * What a render job makes of its loaded page: a PDF or an image. The job opens the page, loads it and waits; the
+ * capture says how the page must be laid out (screen size, media type, extra delay) and writes the output. Its
+ * options are checked when it is built, before the job takes a browser slot.
+ */
+export interface PageCapture {
+  /** The screen the page is laid out on, set before it loads (absent: the context's). */
+  viewport?: { width: number; height: number };
+  /** Emulated once the page has loaded (absent: the capture's own default, print for a PDF, screen for an image). */
+  media?: 'print' | 'screen';
+  waitDelayMs?: number;
+  checks: PageChecks;
+  write(page: Page): Promise<void>;
+}
+
+export function pdfCapture(print: PrintOptions, output: string): PageCapture {
+  const pdfOptions = toPdfOptions(print, output);
+  return {
+    // page.pdf prints with the print media type unless the screen one is emulated first.
+    media: print.emulatedMediaType === 'screen' ? 'screen' : undefined,
+    waitDelayMs: print.waitDelayMs,
+    checks: print,
+    write: async (page) => {
+      await page.pdf(pdfOptions);
+    },
+  };
+}
+
+export function screenshotCapture(o: ScreenshotOptions, output: string): PageCapture {
+  const side = (field: 'width' | 'height', v: number, max: number) => {
+    if (!(Number.isInteger(v) && v >= SCREEN_LIMITS.minSide && v <= max))
+      throw invalidInput(field, 'must be a whole number of pixels', `${SCREEN_LIMITS.minSide} to ${max}`);
+  };
+  side('width', o.width, SCREEN_LIMITS.maxWidth);
+  side('height', o.height, SCREEN_LIMITS.maxHeight);
+  if (o.quality !== undefined && !(Number.isInteger(o.quality) && o.quality >= 0 && o.quality <= 100))
+    throw invalidInput('quality', 'must be a whole number', '0 to 100');
+  if (o.omitBackground && o.format === 'jpeg')
+    throw invalidInput('omitBackground', 'needs an image format with transparency', 'png or webp');
+  return {
+    viewport: { width: o.width, height: o.height },
+    media: o.emulatedMediaType ?? 'screen',
+    waitDelayMs: o.waitDelayMs,
+    checks: o,
+    async write(page) {
+      // CDP rather than page.screenshot: Playwright writes neither WebP nor fast PNGs.
+      const cdp = await page.context().newCDPSession(page);
+      let { width, height } = o;
+      if (!o.clip) {
+        const content = await page.evaluate(() => {
+          const root = document.documentElement;
+          return {
+            width: Math.max(root.scrollWidth, document.body?.scrollWidth ?? 0),
+            height: Math.max(root.scrollHeight, document.body?.scrollHeight ?? 0),
+          };
+        });
+        width = Math.min(Math.max(width, Math.ceil(content.width)), SCREEN_LIMITS.maxWidth);
+        height = Math.min(Math.max(height, Math.ceil(content.height)), SCREEN_LIMITS.maxHeight);
+      }
+      const { data } = await cdp.send('Page.captureScreenshot', {
+        format: o.format,
+        ...(o.format === 'png' ? {} : { quality: o.quality ?? 90 }),
+        clip: { x: 0, y: 0, width, height, scale: 1 },
+        captureBeyondViewport: !o.clip,
+        fromSurface: true,
+        optimizeForSpeed: o.optimizeForSpeed ?? false,
+      });
+      await writeFile(output, Buffer.from(data, 'base64'));
+    },
+  };
+}

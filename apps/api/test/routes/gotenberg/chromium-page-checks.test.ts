@@ -1,0 +1,156 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageCount, pagesText } from '../../fixtures/pdfs';
+import { saveBody } from '../../fixtures/results';
+import type { FormFile } from '../../fixtures/multipart';
+import { gotenbergAppForSuite } from './gotenberg-api';
+
+/**
+ * The page fields of Gotenberg's Chromium routes: header.html and footer.html, waitForExpression,
+ * failOnConsoleExceptions, failOnHttpStatusCodes (409 Conflict, as Gotenberg answers) and omitBackground, on the real
+ * Chromium. The app lets renders reach private hosts, so a local server can stand for a site answering 404.
+ */
+const api = gotenbergAppForSuite({ env: { URL_TO_PDF_ALLOW_PRIVATE: 'true' } });
+let site: Server;
+let base = '';
+beforeAll(async () => {
+  site = createServer((req, res) => {
+    res.statusCode = req.url === '/missing' ? 404 : 200;
+    res.setHeader('content-type', 'text/html');
+    res.end(`<!doctype html><p>Status page ${res.statusCode}</p>`);
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => site.close(r)));
+
+type Res = { statusCode: number; rawPayload: Buffer; body: string };
+const pdfOf = (res: Res) => {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  return saveBody(res.rawPayload);
+};
+const html = (filename: string, content: string): FormFile => ({
+  content: Buffer.from(content),
+  filename,
+  contentType: 'text/html',
+});
+
+describe('header.html and footer.html', () => {
+  it('200: drawn on every page, with the page number and count', async () => {
+    const file = pdfOf(
+      await api.gotenberg('/forms/chromium/convert/html', { marginTop: '1', marginBottom: '1' }, [
+        html('index.html', '<!doctype html><p>First</p><p style="break-before: page">Second</p>'),
+        html('header.html', '<p style="font-size: 12px">Quarterly header</p>'),
+        html(
+          'footer.html',
+          '<p style="font-size: 12px">Page <span class="pageNumber"></span> of <span class="totalPages"></span></p>',
+        ),
+      ]),
+    );
+    expect(pageCount(file)).toBe(2);
+    const text = pagesText(file);
+    expect(text[0]).toContain('Quarterly header');
+    expect(text[0]).toContain('Page 1 of 2');
+    expect(text[1]).toContain('Quarterly header');
+    expect(text[1]).toContain('Page 2 of 2');
+  });
+
+  it('200: on a URL too; any other file on the url route is refused', async () => {
+    const file = pdfOf(
+      await api.gotenberg('/forms/chromium/convert/url', { url: `${base}/` }, [
+        html('footer.html', '<p style="font-size: 12px">Site footer</p>'),
+      ]),
+    );
+    expect(pagesText(file)[0]).toContain('Status page 200');
+    expect(pagesText(file)[0]).toContain('Site footer');
+    const other = await api.gotenberg('/forms/chromium/convert/url', { url: `${base}/` }, [
+      html('page.html', '<p>x</p>'),
+    ]);
+    expect(other.statusCode).toBe(400);
+    expect(other.body).toContain("form file 'page.html' is not taken by this route");
+  });
+});
+
+describe('waitForExpression and failOnConsoleExceptions', () => {
+  const late = html(
+    'index.html',
+    '<!doctype html><p id="t">Early</p><script>setTimeout(() => { document.getElementById("t").textContent = "Late"; window.ready = true; }, 500)</script>',
+  );
+
+  it('200: the capture waits until the expression is true', async () => {
+    const file = pdfOf(
+      await api.gotenberg('/forms/chromium/convert/html', { waitForExpression: 'window.ready === true' }, [late]),
+    );
+    expect(pagesText(file)[0]).toContain('Late');
+    const shot = await api.gotenberg(
+      '/forms/chromium/screenshot/html',
+      { waitForExpression: 'window.ready === true' },
+      [late],
+    );
+    expect(shot.statusCode).toBe(200);
+  });
+
+  it('400: an expression that cannot be evaluated is named', async () => {
+    const res = await api.gotenberg('/forms/chromium/convert/html', { waitForExpression: 'window.(' }, [late]);
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toMatch(/^waitForExpression: could not be evaluated/);
+  });
+
+  it('409: an uncaught exception fails the render when asked, as in Gotenberg; ignored otherwise', async () => {
+    const throwing = html('index.html', '<!doctype html><p>Boom page</p><script>throw new Error("kaboom-42")</script>');
+    const res = await api.gotenberg('/forms/chromium/convert/html', { failOnConsoleExceptions: 'true' }, [throwing]);
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('kaboom-42');
+    const shot = await api.gotenberg('/forms/chromium/screenshot/html', { failOnConsoleExceptions: 'true' }, [
+      throwing,
+    ]);
+    expect(shot.statusCode).toBe(409);
+    expect(pagesText(pdfOf(await api.gotenberg('/forms/chromium/convert/html', {}, [throwing])))[0]).toContain(
+      'Boom page',
+    );
+  });
+});
+
+describe('failOnHttpStatusCodes', () => {
+  it('409 on a 404 page by default ([499,599]) and when listed; the page is printed when the list leaves it out', async () => {
+    const url = `${base}/missing`;
+    const byDefault = await api.gotenberg('/forms/chromium/convert/url', { url });
+    expect(byDefault.statusCode).toBe(409);
+    expect(byDefault.body).toContain('HTTP 404');
+    expect(
+      (await api.gotenberg('/forms/chromium/convert/url', { url, failOnHttpStatusCodes: '[404]' })).statusCode,
+    ).toBe(409);
+    const printed = pdfOf(await api.gotenberg('/forms/chromium/convert/url', { url, failOnHttpStatusCodes: '[500]' }));
+    expect(pagesText(printed)[0]).toContain('Status page 404');
+    const none = await api.gotenberg('/forms/chromium/screenshot/url', { url, failOnHttpStatusCodes: '[]' });
+    expect(none.statusCode).toBe(200);
+  });
+
+  it('400: a value that is not a list of statuses is named', async () => {
+    const res = await api.gotenberg('/forms/chromium/convert/url', { url: `${base}/`, failOnHttpStatusCodes: '["x"]' });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain("form field 'failOnHttpStatusCodes' is invalid");
+  });
+});
+
+describe('omitBackground', () => {
+  it('400 without printBackground on a PDF; a transparent screenshot', async () => {
+    const page = html('index.html', '<!doctype html><p>Clear</p>');
+    const res = await api.gotenberg('/forms/chromium/convert/html', { omitBackground: 'true' }, [page]);
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain("form field 'omitBackground' needs printBackground");
+    pdfOf(
+      await api.gotenberg('/forms/chromium/convert/html', { omitBackground: 'true', printBackground: 'true' }, [page]),
+    );
+    const shot = await api.gotenberg(
+      '/forms/chromium/screenshot/html',
+      { omitBackground: 'true', width: 64, height: 64, clip: 'true' },
+      [page],
+    );
+    expect(shot.statusCode).toBe(200);
+    const { data, info } = await sharp(shot.rawPayload).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(data[(info.width * info.height - 1) * 4 + 3]).toBe(0);
+  });
+});
