@@ -26,6 +26,8 @@ export interface UploadInput<P extends MultipartPath> {
   file?: UploadFile;
   /** The route's `files` parts, in order. */
   files?: UploadFile[];
+  /** File parts under other names, in order, e.g. `[['image', png]]` for /qrcode/decode. */
+  parts?: Array<[field: string, file: UploadFile]>;
   /** Options, sent as text fields; null and undefined are left out so the server applies its default. */
   fields?: UploadFields<P>;
 }
@@ -53,10 +55,14 @@ function appendFile(form: FormData, field: string, f: UploadFile, fallback: stri
   form.append(field, blob, partName(f, fallback));
 }
 
-/** The multipart body of a processing call: text fields first, then `file` and `files` (the server reads in order). */
+/**
+ * The multipart body of a processing call: text fields first, then `file`, `files` and the other parts (the server
+ * reads the parts in order).
+ */
 export function buildMultipart(input: {
   file?: UploadFile;
   files?: UploadFile[];
+  parts?: Array<[field: string, file: UploadFile]>;
   fields?: Record<string, string | number | boolean | null | undefined>;
 }): FormData {
   const form = new FormData();
@@ -66,5 +72,6 @@ export function buildMultipart(input: {
   }
   if (input.file) appendFile(form, 'file', input.file, 'file');
   input.files?.forEach((f, i) => appendFile(form, 'files', f, `file-${i + 1}`));
+  input.parts?.forEach(([field, f], i) => appendFile(form, field, f, `${field}-${i + 1}`));
   return form;
 }

@@ -21,8 +21,10 @@ describe('buildMultipart', () => {
       fields: { angle: 90, flatten: true, pages: null, text: 'x' },
       file: new File(['a'], 'a.pdf'),
       files: [Buffer.from('b'), { data: new Uint8Array([99]), name: 'c.pdf', type: 'application/pdf' }],
+      parts: [['image', new Blob(['d'])]],
     });
-    expect([...form.keys()]).toEqual(['angle', 'flatten', 'text', 'file', 'files', 'files']);
+    expect([...form.keys()]).toEqual(['angle', 'flatten', 'text', 'file', 'files', 'files', 'image']);
+    expect((form.get('image') as File).name).toBe('image-1');
     expect(form.get('angle')).toBe('90');
     expect(form.get('flatten')).toBe('true');
     const files = form.getAll('files') as File[];
