@@ -63,47 +63,43 @@ export function createDocFlowClient(options: DocFlowClientOptions = {}) {
     ...(options.credentials ? { credentials: options.credentials } : {}),
   });
 
+  /** The generic helpers name their path at run time; openapi-fetch types a literal path, so they call it untyped. */
+  type UntypedCall = (path: string, init: Record<string, unknown>) => Promise<{ response: Response; error?: unknown }>;
+  const untyped = { GET: api.GET as unknown as UntypedCall, POST: api.POST as unknown as UntypedCall };
+
+  /** One call whose body is left unread (a file or JSON); outside 2xx it throws unless `throwOnError: false`. */
+  async function send(
+    method: keyof typeof untyped,
+    path: string,
+    init: Record<string, unknown>,
+    call: CallOptions,
+  ): Promise<Response> {
+    const { response, error } = await untyped[method](path, {
+      ...init,
+      parseAs: 'stream',
+      headers: call.headers,
+      signal: call.signal,
+    });
+    if (response.ok) return response;
+    if (call.throwOnError !== false) throw DocFlowError.fromBody(response, error);
+    return rebuilt(response, error);
+  }
+
   /**
    * POST files and options to a processing route as multipart/form-data. Answers the response untouched (a file or
    * JSON: read it with {@link download} or `response.json()`); outside 2xx it throws unless `throwOnError: false`.
    */
-  async function upload<P extends MultipartPath>(
-    path: P,
-    input: UploadInput<P>,
-    call: CallOptions = {},
-  ): Promise<Response> {
-    const body = buildMultipart(input as Parameters<typeof buildMultipart>[0]);
-    // The typed client takes the route's body; the multipart form built above is what goes on the wire.
-    const post = api.POST as unknown as (
-      p: string,
-      init: Record<string, unknown>,
-    ) => Promise<{ response: Response; error?: unknown }>;
-    const { response, error } = await post(path, {
-      body,
-      bodySerializer: (b: FormData) => b,
-      parseAs: 'stream',
-      headers: call.headers,
-      signal: call.signal,
-    });
-    if (!response.ok && call.throwOnError !== false) throw DocFlowError.fromBody(response, error);
-    return response.ok ? response : rebuilt(response, error);
-  }
+  const upload = <P extends MultipartPath>(path: P, input: UploadInput<P>, call: CallOptions = {}) =>
+    send(
+      'POST',
+      path,
+      { body: buildMultipart(input as Parameters<typeof buildMultipart>[0]), bodySerializer: (b: FormData) => b },
+      call,
+    );
 
   /** POST a JSON body (the QR routes) and answer the response untouched, as {@link upload} does. */
-  async function postJson(path: keyof DocFlowPaths, body: unknown, call: CallOptions = {}): Promise<Response> {
-    const post = api.POST as unknown as (
-      p: string,
-      init: Record<string, unknown>,
-    ) => Promise<{ response: Response; error?: unknown }>;
-    const { response, error } = await post(path, {
-      body,
-      parseAs: 'stream',
-      headers: call.headers,
-      signal: call.signal,
-    });
-    if (!response.ok && call.throwOnError !== false) throw DocFlowError.fromBody(response, error);
-    return response.ok ? response : rebuilt(response, error);
-  }
+  const postJson = (path: keyof DocFlowPaths, body: unknown, call: CallOptions = {}) =>
+    send('POST', path, { body }, call);
 
   /**
    * A file answer as a Blob, an ArrayBuffer or a stream, with its name from Content-Disposition: from a response
@@ -114,13 +110,7 @@ export function createDocFlowClient(options: DocFlowClientOptions = {}) {
     as: M = 'blob' as M,
     call: Omit<CallOptions, 'throwOnError'> = {},
   ): Promise<DownloadedFile<M>> {
-    if (source instanceof Response) return readFile(source, as);
-    const get = api.GET as unknown as (
-      p: string,
-      init: Record<string, unknown>,
-    ) => Promise<{ response: Response; error?: unknown }>;
-    const { response, error } = await get(source, { parseAs: 'stream', headers: call.headers, signal: call.signal });
-    if (!response.ok) throw DocFlowError.fromBody(response, error);
+    const response = source instanceof Response ? source : await send('GET', source, {}, call);
     return readFile(response, as);
   }
 
