@@ -49,9 +49,12 @@ export default tseslint.config(
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
           noWarnOnMultipleProjects: true,
-          project: ['apps/api/tsconfig.json', 'apps/web/tsconfig.json', 'packages/contracts/tsconfig.json'].map((p) =>
-            path.join(root, p),
-          ),
+          project: [
+            'apps/api/tsconfig.json',
+            'apps/web/tsconfig.json',
+            'packages/contracts/tsconfig.json',
+            'packages/client/tsconfig.json',
+          ].map((p) => path.join(root, p)),
         }),
       ],
     },

@@ -128,7 +128,7 @@ function newestMtime(p) {
   return newest;
 }
 
-/** Build the dashboard when its sources (or the shared contracts) are newer than the last build. */
+/** Build the dashboard when its sources, the shared contracts or the API client are newer than the last build. */
 export function ensureWebBuild() {
   const web = path.join(root, 'apps', 'web');
   const built = path.join(web, 'dist', 'index.html');
@@ -138,6 +138,7 @@ export function ensureWebBuild() {
     newestMtime(path.join(web, 'vite.config.ts')),
     newestMtime(path.join(web, 'public')),
     newestMtime(path.join(root, 'packages', 'contracts', 'src')),
+    newestMtime(path.join(root, 'packages', 'client', 'src')),
   );
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   log('building the web dashboard');

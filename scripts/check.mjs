@@ -14,7 +14,7 @@ ensureNodeModules();
 const steps = [
   ['prettier', ['--check', '.', '--log-level=warn']],
   ['eslint', ['.', '--max-warnings=0']],
-  ...['apps/api', 'packages/contracts', 'apps/web', 'scripts'].map(
+  ...['apps/api', 'packages/contracts', 'packages/client', 'apps/web', 'scripts'].map(
     (p) => /** @type {[string, string[]]} */ (['tsc', ['-p', p]]),
   ),
   ['node', ['scripts/lint-openapi.mjs']],

@@ -2,27 +2,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type E2eServer } from './support/server';
 import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
+import { accessTokenOf, apiClient, dataOf } from './support/api';
 import { registerByApi, signIn, strongPassword, toastText, uniqueEmail } from './support/flows';
 
 const owner = { email: 'owner@example.com', password: 'Owner-Pass-2024!' };
 
 /** An API key of `email`'s account, made through the API with a fresh access token. */
 async function keyFor(server: E2eServer, email: string, password = strongPassword): Promise<string> {
-  const login = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
+  const accessToken = await accessTokenOf(server.url, email, password);
+  const made = await apiClient(server.url, { accessToken }).api.POST('/api/v1/my/api-keys', {
+    body: { name: 'E2E key', planName: 'free' },
   });
-  const token = ((await login.json()) as { data: { tokens: { accessToken: string } } }).data.tokens.accessToken;
-  const made = await fetch(`${server.url}/api/v1/my/api-keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ name: 'E2E key', planName: 'free' }),
-  });
-  return ((await made.json()) as { data: { apiKey: { key: string } } }).data.apiKey.key;
+  return dataOf(made, 'create key').apiKey.key!;
 }
 
-const ping = (server: E2eServer, key: string) => fetch(`${server.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
+/** A processing call with the key: its status, headers and error body (the client has read the body). */
+async function ping(server: E2eServer, apiKey: string) {
+  const { response, error } = await apiClient(server.url, { apiKey }).api.GET('/api/v1/ping');
+  return { status: response.status, headers: response.headers, error };
+}
 
 /** Administration in the browser: custom keys with the live preview, plans, maintenance; restricted views. */
 describe('administration', () => {
@@ -190,7 +188,7 @@ describe('administration', () => {
     await page.getByTestId('maintenance-banner').filter({ hasText: 'Maintenance de test' }).waitFor();
     const refused = await ping(server, userKey);
     expect(refused.status).toBe(503);
-    expect(((await refused.json()) as { code: string }).code).toBe('MAINTENANCE');
+    expect(refused.error?.code).toBe('MAINTENANCE');
     await page.getByTestId('maintenance-toggle').filter({ hasText: 'End maintenance' }).click();
     await toastText(page, 'Mode maintenance désactivé');
     expect((await ping(server, userKey)).status).toBe(200);
@@ -207,10 +205,8 @@ describe('administration', () => {
     await page.getByLabel('Description').fill('Edited from the admin page');
     await page.getByRole('button', { name: 'Save plan' }).click();
     await toastText(page, 'Plan mis à jour avec succès !');
-    const pub = (await (await fetch(`${server.url}/api/v1/plans/pro`)).json()) as {
-      data: { plan: { description: string } };
-    };
-    expect(pub.data.plan.description).toBe('Edited from the admin page');
+    const pub = await apiClient(server.url).api.GET('/api/v1/plans/{name}', { params: { path: { name: 'pro' } } });
+    expect(dataOf(pub, 'plan pro').plan.description).toBe('Edited from the admin page');
     watch.assertClean();
     await context.close();
   });
@@ -280,18 +276,13 @@ describe('administration', () => {
     const userKey = await keyFor(server, email);
     const ownerKey = await keyFor(server, owner.email, owner.password);
     expect((await ping(server, userKey)).status).toBe(200);
-    const login = await fetch(`${server.url}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(owner),
-    });
-    const token = ((await login.json()) as { data: { tokens: { accessToken: string } } }).data.tokens.accessToken;
-    const set = (enabled: boolean) =>
-      fetch(`${server.url}/api/v1/admin/system/maintenance`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ enabled, message: 'Maintenance de test' }),
-      });
+    const admin = apiClient(server.url, { accessToken: await accessTokenOf(server.url, owner.email, owner.password) });
+    const set = async (enabled: boolean) =>
+      (
+        await admin.api.POST('/api/v1/admin/system/maintenance', {
+          body: { enabled, message: 'Maintenance de test' },
+        })
+      ).response;
     expect((await set(true)).status).toBe(200);
     const refused = await ping(server, userKey);
     expect(refused.status).toBe(503);

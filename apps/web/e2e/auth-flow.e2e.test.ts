@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startServer, waitForLink, type E2eServer } from './support/server';
+import { apiClient, verifyByLink } from './support/api';
 import { launchBrowser, newPage } from './support/browser';
 import { registerByApi, signIn, signOut, strongPassword, toastText, uniqueEmail } from './support/flows';
 
@@ -89,8 +90,7 @@ describe('accounts in the browser', () => {
   it('signs in and out', async () => {
     const email = uniqueEmail('login');
     await registerByApi(server.url, { name: 'Grace Hopper', email });
-    const link = await waitForLink(server.dataDir, email, '/verify-email');
-    await fetch(link.replace('/verify-email?', '/api/v1/auth/verify-email?'));
+    await verifyByLink(server.url, await waitForLink(server.dataDir, email, '/verify-email'));
 
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
@@ -113,12 +113,11 @@ describe('accounts in the browser', () => {
     watch.expect(/\/api\/v1\/auth\/login$/, 401);
 
     // What the server says to a failed sign-in (an unknown address gets the same answer as a wrong password).
-    const probe = await fetch(`${server.url}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: uniqueEmail('nobody'), password: 'whatever-123' }),
+    const probe = await apiClient(server.url).api.POST('/api/v1/auth/login', {
+      body: { email: uniqueEmail('nobody'), password: 'whatever-123' },
     });
-    const serverError = ((await probe.json()) as { error: string }).error;
+    expect(probe.response.status).toBe(401);
+    const serverError = probe.error?.error;
     expect(serverError).toBeTruthy();
 
     await page.goto(`${server.url}/login`);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type E2eServer } from './support/server';
 import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
+import { apiClient } from './support/api';
 import { signIn, verifiedUser, strongPassword, toastText } from './support/flows';
 
 /**
@@ -10,10 +11,8 @@ import { signIn, verifiedUser, strongPassword, toastText } from './support/flows
  * and phone widths in e2e/artifacts/.
  */
 
-async function ping(server: E2eServer, key: string): Promise<number> {
-  const res = await fetch(`${server.url}/api/v1/ping`, { headers: { 'x-api-key': key } });
-  await res.arrayBuffer();
-  return res.status;
+async function ping(server: E2eServer, apiKey: string): Promise<number> {
+  return (await apiClient(server.url, { apiKey }).api.GET('/api/v1/ping')).response.status;
 }
 
 /** Navigate inside the app (a client-side link click, as a user would), then wait for the page's heading. */

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { numberedPagesPdf } from './support/documents';
 import { startServer, type E2eServer } from './support/server';
 import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
+import { accessTokenOf, apiClient, dataOf } from './support/api';
 import { signIn, verifiedUser, strongPassword } from './support/flows';
 
 /**
@@ -19,25 +20,12 @@ let samplePdf = '';
 
 /** Start the Pro trial and create a key through the dashboard API, as the Plans and Keys pages do. */
 async function proTrialKey(server: E2eServer, email: string): Promise<string> {
-  const call = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(`${server.url}/api/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as { data: Record<string, unknown> };
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
-  const login = await call('/auth/login', { email, password: strongPassword });
-  const token = (login.tokens as { accessToken: string }).accessToken;
-  await call('/my/subscriptions', { planName: 'pro' }, token);
-  const created = await call(
-    '/my/api-keys',
-    { name: 'Playground', environment: 'development', planName: 'pro' },
-    token,
-  );
-  return (created.apiKey as { key: string }).key;
+  const client = apiClient(server.url, { accessToken: await accessTokenOf(server.url, email, strongPassword) });
+  dataOf(await client.api.POST('/api/v1/my/subscriptions', { body: { planName: 'pro' } }), 'start the Pro trial');
+  const created = await client.api.POST('/api/v1/my/api-keys', {
+    body: { name: 'Playground', environment: 'development', planName: 'pro' },
+  });
+  return dataOf(created, 'create key').apiKey.key!;
 }
 
 async function openPlayground(page: Page, baseUrl: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startServer, waitForLink, type E2eServer } from './support/server';
+import { verifyByLink } from './support/api';
 import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
 import { registerByApi, signIn, uniqueEmail } from './support/flows';
 
@@ -126,12 +127,7 @@ describe('screenshots', () => {
   it('renders the support page for a signed-in user with the playground link', async () => {
     const email = uniqueEmail('support');
     await registerByApi(server.url, { name: 'Support User', email });
-    await fetch(
-      (await waitForLink(server.dataDir, email, '/verify-email')).replace(
-        '/verify-email?',
-        '/api/v1/auth/verify-email?',
-      ),
-    );
+    await verifyByLink(server.url, await waitForLink(server.dataDir, email, '/verify-email'));
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
     await page.goto(`${server.url}/support`);

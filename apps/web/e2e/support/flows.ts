@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { apiClient, verifyByLink } from './api';
 import { waitForLink, type E2eServer } from './server';
 
 export const strongPassword = 'Sunny-Kettle-42!';
@@ -16,29 +17,18 @@ export async function registerByApi(
   user: { name: string; email: string; password?: string },
 ): Promise<Response> {
   const password = user.password ?? strongPassword;
-  const res = await fetch(`${baseUrl}/api/v1/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: user.name,
-      email: user.email,
-      password,
-      confirmPassword: password,
-      acceptTerms: true,
-    }),
+  const { response, error } = await apiClient(baseUrl).api.POST('/api/v1/auth/register', {
+    body: { name: user.name, email: user.email, password, confirmPassword: password, acceptTerms: true },
   });
-  if (res.status !== 201) throw new Error(`register ${user.email}: ${res.status} ${await res.text()}`);
-  return res;
+  if (response.status !== 201) throw new Error(`register ${user.email}: ${response.status} ${JSON.stringify(error)}`);
+  return response;
 }
 
 /** A signed-up user whose e-mail is verified through the link of the .eml in the outbox; answers the address. */
 export async function verifiedUser(server: E2eServer, name: string, prefix = 'user'): Promise<string> {
   const email = uniqueEmail(prefix);
   await registerByApi(server.url, { name, email });
-  const link = await waitForLink(server.dataDir, email, '/verify-email');
-  const token = new URL(link).searchParams.get('token')!;
-  const res = await fetch(`${server.url}/api/v1/auth/verify-email?token=${encodeURIComponent(token)}`);
-  if (res.status !== 200) throw new Error(`verify ${email}: ${res.status} ${await res.text()}`);
+  await verifyByLink(server.url, await waitForLink(server.dataDir, email, '/verify-email'));
   return email;
 }
 

@@ -11,6 +11,23 @@ export interface RecordedCall {
 
 type Handler = (call: RecordedCall) => Response | Promise<Response>;
 
+/** The init a Request stands for: its method, headers (lower-case names), body (a form read back, else its text). */
+async function initOf(request: Request): Promise<RequestInit> {
+  const type = request.headers.get('content-type') ?? '';
+  const body = !request.body
+    ? undefined
+    : type.startsWith('multipart/form-data')
+      ? await request.clone().formData()
+      : await request.clone().text();
+  return {
+    method: request.method,
+    headers: Object.fromEntries(request.headers),
+    body,
+    credentials: request.credentials,
+    signal: request.signal,
+  };
+}
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), {
     status,
@@ -28,7 +45,9 @@ export const apiError = (status: number, code: string, error?: string) =>
 export function mockFetch(routes: Record<string, Handler | Handler[]>) {
   const calls: RecordedCall[] = [];
   const queues = new Map(Object.entries(routes).map(([k, v]) => [k, Array.isArray(v) ? [...v] : v]));
-  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+  const fn = vi.fn(async (input: RequestInfo | URL, given: RequestInit = {}) => {
+    // A Request (what @docflow/client sends) is recorded as the same call made with (url, init).
+    const init = input instanceof Request ? await initOf(input) : given;
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = (init.method ?? 'GET').toUpperCase();
     const path = url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]!;

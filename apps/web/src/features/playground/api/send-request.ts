@@ -1,5 +1,6 @@
+import { createDocFlowClient, type DocFlowPaths, type MultipartPath, type UploadFile } from '@docflow/client';
 import { messages } from '@/config/messages';
-import { toRequestInit, type CallPlan } from '../utils/request-plan';
+import type { CallPlan } from '../utils/request-plan';
 
 /**
  * Processing calls can run for a while (conversions, OCR); the dashboard client's 10 s would cut them short. The
@@ -31,22 +32,24 @@ export interface PlaygroundResponse {
 /** The spec's answer when the call itself fails (network, timeout). */
 const callFailedBody = () => ({ success: false, message: messages.playground.callFailed });
 
-/** filename*=UTF-8''… wins over filename="…" (RFC 6266). */
-export function fileNameFromDisposition(header: string | null): string | undefined {
-  if (!header) return undefined;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header)?.[1];
-  if (star) {
-    try {
-      return decodeURIComponent(star.trim());
-    } catch {
-      /* fall through to the plain name */
-    }
-  }
-  return /filename\s*=\s*"([^"]*)"/.exec(header)?.[1] ?? /filename\s*=\s*([^;]+)/.exec(header)?.[1]?.trim();
-}
-
 const hasSuccessMarker = (v: unknown): boolean =>
   typeof v === 'object' && v !== null && (v as { success?: unknown }).success === true;
+
+/**
+ * The call through the DocFlow client (@docflow/client): its multipart upload for file routes, a JSON POST for the
+ * QR routes, and its download helper for file answers. The plan's headers are sent as they are (what the code
+ * examples show is what is sent), no cookies, and no retries: the playground shows the server's answer, a 429 too.
+ */
+async function callApi(plan: CallPlan, signal: AbortSignal): Promise<Response> {
+  const url = new URL(plan.url, window.location.origin);
+  const client = createDocFlowClient({ baseUrl: url.origin, credentials: 'omit', retry: false });
+  const call = { headers: Object.fromEntries(plan.headers), signal, throwOnError: false };
+  // The plan's path is one of the catalogue's routes, known at run time (config/endpoints.ts), not as a literal.
+  if (plan.contentType === 'application/json')
+    return client.postJson(url.pathname as keyof DocFlowPaths, plan.json ?? {}, call);
+  const parts = plan.files.flatMap((p): Array<[string, UploadFile]> => (p.file ? [[p.field, p.file]] : []));
+  return client.upload(url.pathname as MultipartPath, { fields: Object.fromEntries(plan.fields), parts }, call);
+}
 
 /** Send the call with the API key only: never the dashboard's session token (a processing key is not a session). */
 export async function sendPlaygroundRequest(
@@ -60,7 +63,7 @@ export async function sendPlaygroundRequest(
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await fetch(plan.url, { ...toRequestInit(plan), signal: controller.signal, credentials: 'omit' });
+    const res = await callApi(plan, controller.signal);
     const type = res.headers.get('content-type') ?? '';
     const base = {
       status: res.status,
@@ -83,10 +86,8 @@ export async function sendPlaygroundRequest(
       };
     }
     // A file: shown as a download summary (spec-2 §2), not as bytes.
-    const blob = await res.blob();
-    const name =
-      fileNameFromDisposition(res.headers.get('content-disposition')) ??
-      (plan.output.kind === 'file' ? plan.output.fileName : 'response.bin');
+    const { data: blob, fileName } = await createDocFlowClient().download(res, 'blob');
+    const name = fileName ?? (plan.output.kind === 'file' ? plan.output.fileName : 'response.bin');
     const mime = blob.type || type || 'application/octet-stream';
     const summary = { success: res.ok, status: res.status, file: { name, type: mime, size: blob.size } };
     return {

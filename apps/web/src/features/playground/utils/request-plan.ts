@@ -153,15 +153,3 @@ export function planCall(
   if (!multipart) plan.json = json;
   return plan;
 }
-
-/** The fetch options for a plan (multipart bodies let the browser set the boundary). */
-export function toRequestInit(plan: CallPlan): RequestInit {
-  const headers: Record<string, string> = Object.fromEntries(plan.headers);
-  if (plan.contentType === 'application/json') {
-    return { method: 'POST', headers, body: JSON.stringify(plan.json ?? {}) };
-  }
-  const form = new FormData();
-  for (const [name, value] of plan.fields) form.append(name, value);
-  for (const part of plan.files) if (part.file) form.append(part.field, part.file, part.name);
-  return { method: 'POST', headers, body: form };
-}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findEndpoint } from '../../config/endpoints';
 import { initialValues, planCall } from '../../utils/request-plan';
-import { fileNameFromDisposition, sendPlaygroundRequest } from '../send-request';
+import { sendPlaygroundRequest } from '../send-request';
 
 const qr = findEndpoint('/qrcode/url')!;
 const plan = planCall(qr, { apiBase: '/api/v1', apiKey: 'dfk_k', values: initialValues(qr), files: {} });
@@ -62,18 +62,34 @@ describe('sendPlaygroundRequest', () => {
     const fetchMock = vi.fn(async () => new Response('{}', { headers: { 'content-type': 'application/json' } }));
     vi.stubGlobal('fetch', fetchMock);
     await sendPlaygroundRequest(plan);
-    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
-    expect(init.credentials).toBe('omit');
-    expect(init.headers).toEqual({ Authorization: 'Bearer dfk_k', 'Content-Type': 'application/json' });
+    const request = (fetchMock.mock.calls[0] as unknown as [Request])[0];
+    expect(request.credentials).toBe('omit');
+    expect(Object.fromEntries(request.headers)).toEqual({
+      authorization: 'Bearer dfk_k',
+      'content-type': 'application/json',
+    });
+    expect(await request.json()).toEqual(plan.json);
   });
-});
 
-describe('fileNameFromDisposition', () => {
-  it('prefers the UTF-8 name', () => {
-    expect(fileNameFromDisposition(`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`)).toBe(
-      'résumé.pdf',
-    );
-    expect(fileNameFromDisposition('attachment; filename="a.pdf"')).toBe('a.pdf');
-    expect(fileNameFromDisposition(null)).toBeUndefined();
+  it('sends a multipart call through the client: the plan’s fields, then its files, with x-api-key only', async () => {
+    const watermark = findEndpoint('/pdf/watermark')!;
+    const file = new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' });
+    const multipart = planCall(watermark, {
+      apiBase: 'http://docflow.test/api/v1',
+      apiKey: 'dfk_k',
+      values: initialValues(watermark),
+      files: { file: [file] },
+    });
+    const fetchMock = vi.fn(async () => new Response('{}', { headers: { 'content-type': 'application/json' } }));
+    vi.stubGlobal('fetch', fetchMock);
+    await sendPlaygroundRequest(multipart);
+    const request = (fetchMock.mock.calls[0] as unknown as [Request])[0];
+    expect(request.url).toBe('http://docflow.test/api/v1/pdf/watermark');
+    expect(request.headers.get('x-api-key')).toBe('dfk_k');
+    expect(request.headers.get('authorization')).toBeNull();
+    const form = await request.formData();
+    expect([...form.keys()]).toEqual([...multipart.fields.map(([name]) => name), 'file']);
+    expect(form.get('text')).toBe('CONFIDENTIAL');
+    expect((form.get('file') as File).name).toBe('report.pdf');
   });
 });

@@ -129,7 +129,9 @@ describe('PlaygroundPage', { timeout: 20_000 }, () => {
 
     await waitFor(() => expect(responseBody()).toHaveAttribute('data-state', 'success'));
     const [call] = api.callsTo('POST /api/v1/pdf/extract-text');
-    expect(call!.headers).toEqual({ 'x-api-key': 'dfk_from_tab' });
+    expect(call!.headers['x-api-key']).toBe('dfk_from_tab');
+    expect(call!.headers.authorization).toBeUndefined();
+    expect(call!.credentials).toBe('omit');
     const form = call!.body as FormData;
     expect((form.get('file') as File).name).toBe('pages.pdf');
     expect(form.get('pageRange')).toBe('1-2');

@@ -1,0 +1,13 @@
+export { createDocFlowClient } from './client';
+export type { CallOptions, DocFlowClient, DocFlowClientOptions, DocFlowPaths } from './client';
+export { fileNameFromDisposition, readFile, readJson } from './download';
+export type { DownloadedFile, FileReadMode } from './download';
+export { DocFlowError } from './errors';
+export type { DocFlowErrorBody } from './errors';
+export { JobWaitError } from './jobs';
+export type { JobsPaths, TJob, TJobAccepted, TJobStatus, WaitForJobOptions } from './jobs';
+export { parseRetryAfter, withRetries } from './retry';
+export type { RetryInfo, RetryOptions } from './retry';
+export { buildMultipart } from './upload';
+export type { MultipartPath, UploadFields, UploadFile, UploadInput } from './upload';
+export type { components, operations, paths } from './schema';
