@@ -1,4 +1,5 @@
 // `npm start`: set up what is missing, then start the whole product (API + dashboard + embedded database).
+// `npm run worker` (scripts/worker.mjs) starts the same server as a worker: it runs jobs and takes no HTTP.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -19,7 +19,8 @@ export async function openApiDocument(env: Record<string, string> = {}): Promise
       WEB_DIST: path.join(dataDir, 'no-web'),
       ...env,
     });
-    const app = await buildApp({ config, database, logger: false });
+    // No job runner on the empty, unmigrated database: the document is all that is wanted.
+    const app = await buildApp({ config: { ...config, PROCESSING_MODE: 'api' }, database, logger: false });
     try {
       await app.ready();
       return app.swagger();

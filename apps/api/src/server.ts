@@ -32,6 +32,12 @@ async function main(): Promise<void> {
     await app.close();
     await database.close();
   });
+  if (config.PROCESSING_MODE === 'worker') {
+    // A worker takes no HTTP: it runs the jobs every API node admits into the shared database.
+    await app.ready();
+    app.log.info(`DocFlow worker ready: running up to ${config.JOB_CONCURRENCY} jobs at once`);
+    return;
+  }
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(
     `DocFlow ready: dashboard ${config.publicUrl}/ · API ${config.publicUrl}/api/v1 · docs ${config.publicUrl}/api-docs`,

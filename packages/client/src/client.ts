@@ -1,13 +1,13 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { readFile, readJson, type DownloadedFile, type FileReadMode } from './download';
 import { DocFlowError } from './errors';
-import { JobWaitError, terminalStatuses, unwrapJob, type JobsPaths, type TJob, type WaitForJobOptions } from './jobs';
+import { JobWaitError, terminalStatuses, type TJob, type WaitForJobOptions } from './jobs';
 import { sleep, withRetries, type FetchLike, type RetryOptions } from './retry';
 import type { paths } from './schema';
 import { buildMultipart, type MultipartPath, type UploadInput } from './upload';
 
 /** Every path the client knows: the generated ones, and the jobs routes until they are in the document. */
-export type DocFlowPaths = paths & JobsPaths;
+export type DocFlowPaths = paths;
 
 type Token = string | undefined | (() => string | undefined | Promise<string | undefined>);
 
@@ -122,7 +122,7 @@ export function createDocFlowClient(options: DocFlowClientOptions = {}) {
       signal: call.signal,
     });
     if (!data) throw DocFlowError.fromBody(response, error);
-    return unwrapJob(data);
+    return data.data;
   }
 
   /**

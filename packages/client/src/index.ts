@@ -5,7 +5,7 @@ export type { DownloadedFile, FileReadMode } from './download';
 export { DocFlowError } from './errors';
 export type { DocFlowErrorBody } from './errors';
 export { JobWaitError } from './jobs';
-export type { JobsPaths, TJob, TJobAccepted, TJobStatus, WaitForJobOptions } from './jobs';
+export type { TJob, TJobAccepted, TJobStatus, WaitForJobOptions } from './jobs';
 export { parseRetryAfter, withRetries } from './retry';
 export type { RetryInfo, RetryOptions } from './retry';
 export { buildMultipart } from './upload';

@@ -1797,6 +1797,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/conversion/html-to-image': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * HTML to an image: a screenshot (Chromium)
+     * @description The page as html-to-pdf takes it (`index.html` among `files`, the only HTML file, or the `html` field; the other files are its assets), captured as PNG, JPEG or WebP on a screen of `width` × `height`: the whole page, or with `clip` the screen only. Nothing is loaded from the network.
+     */
+    post: operations['conversionHtmlToImage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/conversion/url-to-image': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A web page to an image: a screenshot (Chromium)
+     * @description The page captured as PNG, JPEG or WebP on a screen of `width` × `height`: the whole page, or with `clip` the screen only. Every address the page reaches is checked as on url-to-pdf: private, loopback and link-local targets are refused.
+     */
+    post: operations['conversionUrlToImage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/conversion/markdown-to-pdf': {
     parameters: {
       query?: never;
@@ -2019,6 +2059,149 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List my jobs, newest first */
+    get: operations['jobs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/jobs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A job's status, progress, timings and error */
+    get: operations['jobsGet'];
+    put?: never;
+    post?: never;
+    /** Cancel a queued or running job (its tools are stopped), or delete an ended one with its files */
+    delete: operations['jobsDelete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/jobs/{id}/result': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A job's answer: the file (or JSON) the synchronous call would have answered
+     * @description Succeeded: the result with its Content-Type and Content-Disposition. Failed: the error answer the call gave, with its status. Not ended yet: 409 JOB_NOT_FINISHED.
+     */
+    get: operations['jobsResult'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/jobs/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every delivery attempt of a job's webhook: status, latency, answer code */
+    get: operations['jobsDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/jobs/{id}/webhook/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send an ended job's webhook again (a fresh set of attempts) */
+    post: operations['jobsWebhookResend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My webhook signing secret (made on first ask) */
+    get: operations['webhooksSecret'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/webhooks/secret/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Replace my webhook signing secret: webhooks sent from now on are signed with the new one */
+    post: operations['webhooksSecretRotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pipeline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * One upload through several stages in one call: a conversion to PDF, then PDF operations (watermark, page numbers, protect…)
+     * @description Each stage is `{"op": <endpoint>, ...that endpoint's fields}`, checked with the endpoint's own schema before any work. The key needs the pdf group and every stage's group; the call counts as one call per stage against the limits, and each stage is metered as its endpoint. A failing stage answers its own error, the message starting with `stages[i] (op):` and `details` carrying `stage` and `op`. The answer is the last stage's PDF (X-Pipeline-Stages, X-Pipeline-Stage-Ms).
+     */
+    post: operations['pipeline'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2051,10 +2234,12 @@ export interface components {
         | 'ENDPOINT_NOT_ALLOWED'
         | 'URL_NOT_ALLOWED'
         | 'NOT_FOUND'
+        | 'JOB_NOT_FOUND'
         | 'ROUTE_NOT_FOUND'
         | 'CONFLICT'
         | 'EMAIL_TAKEN'
         | 'TRIAL_ALREADY_USED'
+        | 'JOB_NOT_FINISHED'
         | 'PAYLOAD_TOO_LARGE'
         | 'FILE_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
@@ -2079,7 +2264,8 @@ export interface components {
         | 'SERVICE_UNAVAILABLE'
         | 'QUEUE_FULL'
         | 'MAINTENANCE'
-        | 'TIMEOUT';
+        | 'TIMEOUT'
+        | 'JOB_INTERRUPTED';
       requestId: string;
       details?: unknown;
     };
@@ -2812,6 +2998,79 @@ export interface components {
         };
       };
       maintenance: components['schemas']['MaintenanceState'];
+    };
+    Job: {
+      /** Format: uuid */
+      id: string;
+      /** @description The DocFlow endpoint the job calls, e.g. /conversion/word-to-pdf */
+      endpoint: string;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+      progress: number;
+      /** @description Runs started (a run interrupted by a restart or a lost worker is retried) */
+      attempts: number;
+      createdAt: string;
+      startedAt: string | null;
+      finishedAt: string | null;
+      /** @description From start to end of the last run */
+      durationMs: number | null;
+      /** @description When the job and its files are deleted */
+      expiresAt: string | null;
+      error: {
+        code: string;
+        message: string;
+      } | null;
+      result: {
+        contentType: string;
+        size: number;
+        fileName: string | null;
+        pages: number | null;
+        /** @description GET it for the result */
+        url: string;
+      } | null;
+      /** @description Per-file results of a batch job, as each file finishes */
+      files: {
+        name: string;
+        /** @enum {string} */
+        status: 'succeeded' | 'failed';
+        pages?: number;
+        errorCode?: string;
+        message?: string;
+      }[];
+      /** @description The callback of the job, when it has one: waiting (job not ended), pending, delivered or failed */
+      webhook: {
+        url: string;
+        /** @enum {string} */
+        status: 'waiting' | 'pending' | 'delivered' | 'failed';
+        attempts: number;
+      } | null;
+    };
+    JobAdmitted: {
+      /** @constant */
+      success: true;
+      message?: string;
+      data: {
+        /** Format: uuid */
+        jobId: string;
+        /** @enum {string} */
+        status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+        /** @description GET it for the status (also in the Location header) */
+        location: string;
+      };
+    };
+    WebhookDelivery: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      jobId: string;
+      url: string;
+      event: string;
+      attempt: number;
+      ok: boolean;
+      statusCode: number | null;
+      latencyMs: number;
+      error: string | null;
+      createdAt: string;
     };
   };
   responses: never;
@@ -4773,6 +5032,16 @@ export interface operations {
           order?: string;
           /** @description The PDFs, 2 to 20 */
           files: string[];
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -4790,6 +5059,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -4828,7 +5106,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4836,7 +5114,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -4961,6 +5239,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -4978,6 +5266,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -5016,7 +5313,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5024,7 +5321,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -5141,6 +5438,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -5158,6 +5465,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -5196,7 +5512,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5204,7 +5520,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -5321,6 +5637,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -5338,6 +5664,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -5376,7 +5711,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5384,7 +5719,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -5503,6 +5838,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -5520,6 +5865,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -5558,7 +5912,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5566,7 +5920,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -5683,6 +6037,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -5700,6 +6064,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -5738,7 +6111,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5746,7 +6119,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -5920,6 +6293,16 @@ export interface operations {
            * @description Watermark image (instead of text)
            */
           image?: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -5937,6 +6320,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -5975,7 +6367,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5983,7 +6375,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -6127,6 +6519,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -6144,6 +6546,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -6182,7 +6593,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6190,7 +6601,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -6315,6 +6726,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -6332,6 +6753,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -6370,7 +6800,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6378,7 +6808,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -6493,6 +6923,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -6510,6 +6950,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -6548,7 +6997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6556,7 +7005,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -6671,6 +7120,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -6687,6 +7146,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['PdfMetadata'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -6725,7 +7193,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6733,7 +7201,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -6866,6 +7334,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -6883,6 +7361,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -6921,7 +7408,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6929,7 +7416,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -7044,6 +7531,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -7060,6 +7557,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['PdfAnalysis'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -7098,7 +7604,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7106,7 +7612,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -7227,6 +7733,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -7243,6 +7759,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['PdfText'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -7281,7 +7806,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7289,7 +7814,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -7410,6 +7935,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -7427,6 +7962,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -7465,7 +8009,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7473,7 +8017,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -7588,6 +8132,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -7604,6 +8158,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['PdfCompressionAnalysis'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -7642,7 +8205,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7650,7 +8213,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -7779,6 +8342,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -7798,6 +8371,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -7836,7 +8418,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7844,7 +8426,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -7961,6 +8543,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -7978,6 +8570,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -8016,7 +8617,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8024,7 +8625,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -8139,6 +8740,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -8156,6 +8767,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -8194,7 +8814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8202,7 +8822,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -8317,6 +8937,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -8334,6 +8964,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -8372,7 +9011,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8380,7 +9019,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -8495,6 +9134,16 @@ export interface operations {
            * @description The PDF document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -8512,6 +9161,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -8550,7 +9208,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8558,7 +9216,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -10857,7 +11515,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10865,7 +11523,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -15862,6 +16520,16 @@ export interface operations {
            * @description The document (doc, docx, odt, fodt, rtf, txt, wpd)
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -15879,6 +16547,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -16048,6 +16725,16 @@ export interface operations {
            * @description The document (xls, xlsx, ods, fods, csv)
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -16065,6 +16752,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -16230,6 +16926,16 @@ export interface operations {
            * @description The document (ppt, pptx, ppsx, odp, fodp)
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -16247,6 +16953,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -16440,8 +17155,22 @@ export interface operations {
           html?: string;
           /** @description Run the page's JavaScript. Absent: when the key's plan includes it (not on Free). true on a plan without it: 403 ENDPOINT_NOT_ALLOWED */
           javascript?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description A JavaScript expression the capture waits for until it is true (e.g. `window.ready === true`), within the render deadline; needs the page's JavaScript */
+          waitForExpression?: string;
+          /** @description Fail with 422 INVALID_DOCUMENT when the page throws an uncaught exception */
+          failOnConsoleExceptions?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
           /** @description The HTML page and its assets (images, CSS, fonts) */
           files: string[];
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -16459,6 +17188,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -16650,6 +17388,10 @@ export interface operations {
           scale?: number;
           /** @description Run the page's JavaScript. Absent: when the key's plan includes it (not on Free). true on a plan without it: 403 ENDPOINT_NOT_ALLOWED */
           javascript?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description A JavaScript expression the capture waits for until it is true (e.g. `window.ready === true`), within the render deadline; needs the page's JavaScript */
+          waitForExpression?: string;
+          /** @description Fail with 422 INVALID_DOCUMENT when the page throws an uncaught exception */
+          failOnConsoleExceptions?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
           /** @description The http(s) page to print; private and loopback addresses are refused */
           url: string;
           /**
@@ -16657,6 +17399,16 @@ export interface operations {
            * @description No file: send the `url` field
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -16674,6 +17426,488 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  conversionHtmlToImage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * @description Image format
+           * @default png
+           * @enum {string}
+           */
+          format?: 'png' | 'jpeg' | 'webp';
+          /**
+           * @description Screen width the page is laid out on, pixels
+           * @default 1280
+           */
+          width?: number;
+          /**
+           * @description Screen height, pixels: the image height with clip, its least height without
+           * @default 1024
+           */
+          height?: number;
+          /** @description true: the screen only (width × height); false: the whole page, as tall as its content (up to 16384 px) */
+          clip?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description jpeg and webp compression quality, 0-100 (default 90); png is lossless and takes none */
+          quality?: number;
+          /** @description Transparent where the page paints no background (png and webp only) */
+          omitBackground?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /**
+           * @description The CSS media type the page is laid out with
+           * @default screen
+           * @enum {string}
+           */
+          emulatedMediaType?: 'screen' | 'print';
+          /**
+           * @description Milliseconds to wait once the page has loaded (for late scripts), within the render deadline
+           * @default 0
+           */
+          waitDelay?: number;
+          /** @description The HTML itself, instead of a file */
+          html?: string;
+          /** @description Run the page's JavaScript. Absent: when the key's plan includes it (not on Free). true on a plan without it: 403 ENDPOINT_NOT_ALLOWED */
+          javascript?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description A JavaScript expression the capture waits for until it is true (e.g. `window.ready === true`), within the render deadline; needs the page's JavaScript */
+          waitForExpression?: string;
+          /** @description Fail with 422 INVALID_DOCUMENT when the page throws an uncaught exception */
+          failOnConsoleExceptions?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description The HTML page and its assets (images, CSS, fonts) */
+          files: string[];
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The image itself (png, jpeg or webp) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  conversionUrlToImage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * @description Image format
+           * @default png
+           * @enum {string}
+           */
+          format?: 'png' | 'jpeg' | 'webp';
+          /**
+           * @description Screen width the page is laid out on, pixels
+           * @default 1280
+           */
+          width?: number;
+          /**
+           * @description Screen height, pixels: the image height with clip, its least height without
+           * @default 1024
+           */
+          height?: number;
+          /** @description true: the screen only (width × height); false: the whole page, as tall as its content (up to 16384 px) */
+          clip?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description jpeg and webp compression quality, 0-100 (default 90); png is lossless and takes none */
+          quality?: number;
+          /** @description Transparent where the page paints no background (png and webp only) */
+          omitBackground?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /**
+           * @description The CSS media type the page is laid out with
+           * @default screen
+           * @enum {string}
+           */
+          emulatedMediaType?: 'screen' | 'print';
+          /**
+           * @description Milliseconds to wait once the page has loaded (for late scripts), within the render deadline
+           * @default 0
+           */
+          waitDelay?: number;
+          /** @description Run the page's JavaScript. Absent: when the key's plan includes it (not on Free). true on a plan without it: 403 ENDPOINT_NOT_ALLOWED */
+          javascript?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description A JavaScript expression the capture waits for until it is true (e.g. `window.ready === true`), within the render deadline; needs the page's JavaScript */
+          waitForExpression?: string;
+          /** @description Fail with 422 INVALID_DOCUMENT when the page throws an uncaught exception */
+          failOnConsoleExceptions?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description The http(s) page to capture; private and loopback addresses are refused */
+          url: string;
+          /**
+           * Format: binary
+           * @description No file: send the `url` field
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The image itself (png, jpeg or webp) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -16865,6 +18099,16 @@ export interface operations {
           scale?: number;
           /** @description The Markdown file(s), an optional index.html template, and assets */
           files: string[];
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -16882,6 +18126,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -17076,6 +18329,16 @@ export interface operations {
            * @description The text file
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -17093,6 +18356,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -17287,6 +18559,16 @@ export interface operations {
            * @description The EPUB file
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -17304,6 +18586,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -17481,6 +18772,16 @@ export interface operations {
           margin?: number;
           /** @description The images, 1 to 100 */
           files: string[];
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -17498,6 +18799,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -17663,6 +18973,16 @@ export interface operations {
            * @description The document
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -17680,6 +19000,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -17840,6 +19169,16 @@ export interface operations {
           pdfa?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
           /** @description The documents, 1 to 50 */
           files: string[];
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -17857,6 +19196,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -17895,7 +19243,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17903,7 +19251,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -18149,6 +19497,16 @@ export interface operations {
            * @description An image (png, jpg, tiff, bmp, webp) or a PDF
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -18203,6 +19561,15 @@ export interface operations {
           };
         };
       };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
       400: {
         headers: {
@@ -18239,7 +19606,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18247,7 +19614,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -18377,6 +19744,16 @@ export interface operations {
            * @description An image (png, jpg, tiff, bmp, webp) or a PDF
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -18444,6 +19821,15 @@ export interface operations {
           };
         };
       };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
       400: {
         headers: {
@@ -18480,7 +19866,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18488,7 +19874,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -18605,6 +19991,16 @@ export interface operations {
            * @description An image (png, jpg, tiff, bmp, webp) or a PDF
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -18652,6 +20048,15 @@ export interface operations {
           };
         };
       };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
       400: {
         headers: {
@@ -18688,7 +20093,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18696,7 +20101,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -18824,6 +20229,16 @@ export interface operations {
            * @description An image (png, jpg, tiff, bmp, webp) or a PDF
            */
           file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -18841,6 +20256,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['FileResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
@@ -18879,7 +20303,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18887,7 +20311,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -19083,6 +20507,1096 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
             code?: 'SERVICE_UNAVAILABLE' | 'MAINTENANCE';
+          };
+        };
+      };
+    };
+  };
+  jobs: {
+    parameters: {
+      query?: {
+        status?: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+        limit?: number;
+        /** @description Paging: jobs created before this ISO time (the last createdAt seen) */
+        before?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              jobs: components['schemas']['Job'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED`, `INVALID_API_KEY` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'INVALID_API_KEY';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  jobsGet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['Job'];
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED`, `INVALID_API_KEY` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'INVALID_API_KEY';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `JOB_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'JOB_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  jobsDelete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED`, `INVALID_API_KEY` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'INVALID_API_KEY';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `JOB_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'JOB_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  jobsResult: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job's result: the file (its type is the call's) or the JSON data answer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+          'image/png': string;
+          'image/jpeg': string;
+          'image/svg+xml': string;
+          'application/json': unknown;
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED`, `INVALID_API_KEY` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'INVALID_API_KEY';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `JOB_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'JOB_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `JOB_NOT_FINISHED` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'JOB_NOT_FINISHED';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED`, `JOB_INTERRUPTED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED' | 'JOB_INTERRUPTED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  jobsDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              deliveries: components['schemas']['WebhookDelivery'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED`, `INVALID_API_KEY` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'INVALID_API_KEY';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `JOB_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'JOB_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  jobsWebhookResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED`, `INVALID_API_KEY` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'INVALID_API_KEY';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `JOB_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'JOB_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  webhooksSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              /** @description Signs X-Webhook-Signature: HMAC-SHA256 of "<t>.<body>" */
+              secret: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  webhooksSecretRotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              /** @description Signs X-Webhook-Signature: HMAC-SHA256 of "<t>.<body>" */
+              secret: string;
+              createdAt: string;
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  pipeline: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/metadata/update, /pdf/flatten, /pdf/compress, /pdf/to-pdfa, /pdf/unlock, /pdf/protect). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
+          stages: string;
+          /**
+           * Format: binary
+           * @description The document: a PDF, or a file the first stage converts
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The final PDF itself with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
           };
         };
       };

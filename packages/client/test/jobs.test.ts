@@ -1,122 +1,84 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@docflow/api/testing';
-import { createDocFlowClient, JobWaitError, type TJob } from '../src/index';
+import { createUserWithApiKey } from '@docflow/api/testing/support/api-keys';
+import { testDocument } from '@docflow/api/testing/fixtures/documents';
+import { pagesText } from '@docflow/api/testing/fixtures/pdfs';
+import { saveBody } from '@docflow/api/testing/fixtures/results';
+import { createDocFlowClient, JobWaitError, type TJob, type TJobAccepted } from '../src/index';
 import { listeningApp } from './support';
 
-/**
- * waitForJob and jobResult against the real server, which has no jobs routes yet (a colleague is adding them): this
- * file registers test-only GET /jobs/:id and /jobs/:id/result of the announced shape on the real app. Once the real
- * routes land, drive them with an `async=true` call instead and drop these stand-ins.
- */
-
-const created = new Date().toISOString();
-/** Each read of a job moves it one step along its script; the last step repeats. */
-const scripts: Record<string, Array<Partial<TJob>>> = {
-  done: [
-    { status: 'queued', progress: 0 },
-    { status: 'running', progress: 40, startedAt: created },
-    { status: 'running', progress: 80, startedAt: created },
-    {
-      status: 'succeeded',
-      progress: 100,
-      startedAt: created,
-      finishedAt: created,
-      result: { contentType: 'application/pdf', size: 8, fileName: 'report.pdf' },
-    },
-  ],
-  broken: [
-    { status: 'running', progress: 10 },
-    { status: 'failed', progress: 10, error: { code: 'CONVERSION_FAILED', message: 'LibreOffice could not read it' } },
-  ],
-  slow: [{ status: 'running', progress: 5 }],
-};
-const reads = new Map<string, number>();
-const keysSeen: string[] = [];
+/** waitForJob and jobResult on real jobs: processing calls sent with async=true to the real server over HTTP. */
 
 let t: TestApp & { url: string };
+let apiKey: string;
 beforeAll(async () => {
-  t = await listeningApp({
-    routes: (app) => {
-      app.get<{ Params: { id: string } }>('/jobs/:id', async (request, reply) => {
-        keysSeen.push(String(request.headers['x-api-key']));
-        const script = scripts[request.params.id];
-        if (!script) return reply.code(404).send({ success: false, error: 'job not found', code: 'NOT_FOUND' });
-        const n = reads.get(request.params.id) ?? 0;
-        reads.set(request.params.id, n + 1);
-        const step = script[Math.min(n, script.length - 1)]!;
-        const job: TJob = {
-          id: request.params.id,
-          endpoint: '/conversion/word-to-pdf',
-          status: 'queued',
-          progress: 0,
-          createdAt: created,
-          startedAt: null,
-          finishedAt: null,
-          error: null,
-          result: null,
-          ...step,
-        };
-        return { success: true, data: job };
-      });
-      app.get<{ Params: { id: string } }>('/jobs/:id/result', async (_request, reply) =>
-        reply
-          .header('content-type', 'application/pdf')
-          .header('content-disposition', `attachment; filename="report.pdf"; filename*=UTF-8''r%C3%A9port.pdf`)
-          .send(Buffer.from('%PDF-1.7')),
-      );
-    },
-  });
+  t = await listeningApp();
+  ({ apiKey } = await createUserWithApiKey(t, {
+    plan: 'pro',
+    customLimits: { allowedEndpoints: ['conversion', 'pdf', 'batch'] },
+  }));
 });
 afterAll(() => t?.close());
 
-const client = () => createDocFlowClient({ baseUrl: t.url, apiKey: 'dfk_test' });
+const client = () => createDocFlowClient({ baseUrl: t.url, apiKey });
+const docx = async () => ({ data: readFileSync(await testDocument('pages_3.docx')), name: 'pages_3.docx' });
+
+async function startJob(path: '/api/v1/conversion/word-to-pdf' | '/api/v1/conversion/batch-to-pdf', files: unknown) {
+  const c = client();
+  const res = await c.upload(path, { ...(files as object), fields: { async: 'true' } } as never);
+  expect(res.status).toBe(202);
+  return (await c.readJson<{ data: TJobAccepted }>(res)).data;
+}
 
 describe('waitForJob', () => {
-  it('polls until the job succeeds, telling each step; then its result downloads with its name', async () => {
-    const seen: Array<[string, number]> = [];
-    const job = await client().waitForJob('done', {
-      intervalMs: 20,
-      onProgress: (j) => seen.push([j.status, j.progress]),
-    });
-    expect(job).toMatchObject({ id: 'done', status: 'succeeded', progress: 100, result: { fileName: 'report.pdf' } });
-    expect(seen).toEqual([
-      ['queued', 0],
-      ['running', 40],
-      ['running', 80],
-      ['succeeded', 100],
-    ]);
-    expect(new Set(keysSeen)).toEqual(new Set(['dfk_test']));
-    const file = await client().jobResult('done', 'arrayBuffer');
-    expect(file.fileName).toBe('réport.pdf');
-    expect(Buffer.from(file.data).toString()).toBe('%PDF-1.7');
+  it('polls an async conversion until it succeeds, telling each read; then its result downloads with its name', async () => {
+    const accepted = await startJob('/api/v1/conversion/word-to-pdf', { file: await docx() });
+    const seen: Array<TJob['status']> = [];
+    const job = await client().waitForJob(accepted.jobId, { intervalMs: 20, onProgress: (j) => seen.push(j.status) });
+    expect(job).toMatchObject({ id: accepted.jobId, status: 'succeeded', progress: 100 });
+    expect(seen.at(-1)).toBe('succeeded');
+    const file = await client().jobResult(job.id, 'arrayBuffer');
+    expect(file.fileName).toBe('pages_3.pdf');
+    expect(pagesText(saveBody(Buffer.from(file.data)))).toEqual(['Page 1', 'Page 2', 'Page 3']);
   });
 
   it('a failed job throws JOB_FAILED with the job and its error', async () => {
+    const accepted = await startJob('/api/v1/conversion/word-to-pdf', {
+      file: { data: Buffer.from('PK\u0003\u0004 not really a document'), name: 'broken.docx' },
+    });
     const error = (await client()
-      .waitForJob('broken', { intervalMs: 10 })
+      .waitForJob(accepted.jobId, { intervalMs: 20 })
       .catch((e: unknown) => e)) as JobWaitError;
     expect(error).toBeInstanceOf(JobWaitError);
     expect(error.code).toBe('JOB_FAILED');
-    expect(error.message).toContain('CONVERSION_FAILED');
-    expect(error.job?.error?.code).toBe('CONVERSION_FAILED');
+    expect(error.job?.status).toBe('failed');
+    expect(error.message).toContain(error.job!.error!.code);
   });
 
   it('gives up after timeoutMs, and stops at once when its signal aborts', async () => {
+    // A batch of a dozen documents takes seconds: long enough to time out on.
+    const many = await Promise.all(Array.from({ length: 12 }, () => docx()));
+    const accepted = await startJob('/api/v1/conversion/batch-to-pdf', { files: many });
     const started = Date.now();
     const timedOut = (await client()
-      .waitForJob('slow', { intervalMs: 50, timeoutMs: 200 })
+      .waitForJob(accepted.jobId, { intervalMs: 50, timeoutMs: 200 })
       .catch((e: unknown) => e)) as JobWaitError;
     expect(timedOut.code).toBe('JOB_WAIT_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(1_000);
 
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stopped by the user')), 100);
-    await expect(client().waitForJob('slow', { intervalMs: 5_000, signal: controller.signal })).rejects.toThrow(
+    await expect(client().waitForJob(accepted.jobId, { intervalMs: 5_000, signal: controller.signal })).rejects.toThrow(
       'stopped by the user',
     );
+    await client().api.DELETE('/api/v1/jobs/{id}', { params: { path: { id: accepted.jobId } } });
   });
 
   it('an unknown job throws the server’s 404', async () => {
-    await expect(client().waitForJob('nope')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    await expect(client().waitForJob(crypto.randomUUID())).rejects.toMatchObject({
+      status: 404,
+      code: 'JOB_NOT_FOUND',
+    });
   });
 });

@@ -92,6 +92,11 @@ export const ZEnv = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /**
+   * What this process does: `all` (HTTP and jobs, the `npm start` default), `api` (HTTP only: its jobs are run by
+   * worker processes on the same database), `worker` (runs jobs and sends webhooks, takes no HTTP: `npm run worker`).
+   */
+  PROCESSING_MODE: z.enum(['all', 'api', 'worker']).default('all'),
   /** Jobs (async=true) one node runs at once. */
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** How long an ended job, its result and its delivery log are kept. */
@@ -126,6 +131,11 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const parsed = ZEnv.safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  if (parsed.data.PROCESSING_MODE !== 'all' && !parsed.data.DATABASE_URL) {
+    throw new ConfigError([
+      `PROCESSING_MODE=${parsed.data.PROCESSING_MODE}: needs DATABASE_URL (API nodes and workers share one PostgreSQL; the embedded database belongs to one process)`,
+    ]);
   }
   if ((parsed.data.ADMIN_EMAIL === undefined) !== (parsed.data.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError(['ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither']);

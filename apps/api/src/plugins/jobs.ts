@@ -185,10 +185,12 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       truthy(fields.async),
     admit,
   });
-  app.addHook('onReady', async () => {
-    await runner.start();
-    webhooks.start();
-  });
+  // An API node (PROCESSING_MODE=api) only admits jobs: the workers on the same database run them.
+  if (app.config.PROCESSING_MODE !== 'api')
+    app.addHook('onReady', async () => {
+      await runner.start();
+      webhooks.start();
+    });
   app.addHook('preClose', async () => {
     await runner.stop();
     await webhooks.stop();
