@@ -14,6 +14,8 @@ CREATE TABLE jobs (
   request_headers jsonb NOT NULL DEFAULT '{}',
   steps jsonb NOT NULL DEFAULT '[]',
   attempts integer NOT NULL DEFAULT 0,
+  -- host:pid of the node running it (or that ran it last)
+  worker text,
   error_code text,
   error_message text,
   result jsonb,

@@ -99,6 +99,8 @@ export const ZEnv = z.object({
   PROCESSING_MODE: z.enum(['all', 'api', 'worker']).default('all'),
   /** Jobs (async=true) one node runs at once. */
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** A running job whose node has not reported for this long is taken over by another (its node died). */
+  JOB_STALL_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),
   /** How long an ended job, its result and its delivery log are kept. */
   JOB_RESULT_TTL_HOURS: z.coerce
     .number()

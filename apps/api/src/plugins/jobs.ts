@@ -112,6 +112,8 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       concurrency: opts.concurrency ?? app.config.JOB_CONCURRENCY,
       ttlMs: (opts.ttlHours ?? app.config.JOB_RESULT_TTL_HOURS) * 3_600_000,
       soleNode: app.database.driver === 'pglite',
+      stallMs: app.config.JOB_STALL_SECONDS * 1000,
+      heartbeatMs: Math.min(10_000, (app.config.JOB_STALL_SECONDS * 1000) / 4),
       onEnded: () => webhooks.kick(),
     },
     app.log,

@@ -52,6 +52,8 @@ export const jobs = pgTable(
     requestHeaders: jsonb('request_headers').$type<Record<string, string>>().notNull().default({}),
     steps: jsonb('steps').$type<JobStep[]>().notNull().default([]),
     attempts: integer('attempts').notNull().default(0),
+    /** host:pid of the node running it (or that ran it last). */
+    worker: text('worker'),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     result: jsonb('result').$type<JobResult>(),

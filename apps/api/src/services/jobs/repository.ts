@@ -56,7 +56,7 @@ export async function listJobs(
 }
 
 /** Takes the oldest queued job for a run (or a given one), or null when there is none. */
-export async function claimJob(db: Db, id?: string): Promise<JobRow | null> {
+export async function claimJob(db: Db, worker: string, id?: string): Promise<JobRow | null> {
   return db.transaction(async (tx) => {
     const [next] = await tx
       .select({ id: jobs.id })
@@ -70,6 +70,7 @@ export async function claimJob(db: Db, id?: string): Promise<JobRow | null> {
       .update(jobs)
       .set({
         status: 'running',
+        worker,
         startedAt: new Date(),
         attempts: sql`${jobs.attempts} + 1`,
         progress: 0,

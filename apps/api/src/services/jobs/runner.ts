@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../data/db';
@@ -82,11 +83,14 @@ export function dispositionName(value: string | undefined): string | null {
 export class JobRunner {
   private readonly active = new Map<string, Active>();
   private readonly timers: NodeJS.Timeout[] = [];
-  private stopping = false;
+  /** Until start(): an API node (PROCESSING_MODE=api) never starts its runner, so it never takes a job. */
+  private stopping = true;
   private filling = false;
   private refill = false;
   private readonly maxAttempts: number;
   private readonly stallMs: number;
+  /** Who runs a job, in its row: this host and process. */
+  readonly workerId = `${os.hostname()}:${process.pid}`;
 
   constructor(
     private readonly db: Db,
@@ -104,6 +108,7 @@ export class JobRunner {
   }
 
   async start(): Promise<void> {
+    this.stopping = false;
     await this.recover(this.opts.soleNode ? new Date(Date.now() + 1000) : undefined);
     const every = (ms: number, fn: () => Promise<unknown>) => {
       const t = setInterval(() => void fn().catch((err) => this.log.warn({ err }, 'job runner task failed')), ms);
@@ -155,7 +160,7 @@ export class JobRunner {
         do {
           this.refill = false;
           while (!this.stopping && this.active.size < this.opts.concurrency) {
-            const job = await repo.claimJob(this.db);
+            const job = await repo.claimJob(this.db, this.workerId);
             if (!job) break;
             this.launch(job);
           }

@@ -49,7 +49,8 @@ export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
   private again = false;
-  private stopped = false;
+  /** Until start(): nodes that run no jobs send no webhooks either. */
+  private stopped = true;
   private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
@@ -59,6 +60,7 @@ export class WebhookDispatcher {
   ) {}
 
   start(): void {
+    this.stopped = false;
     this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1000);
     this.timer.unref();
     this.kick();
