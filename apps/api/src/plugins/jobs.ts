@@ -10,6 +10,7 @@ import { multipartBody } from '../services/jobs/multipart-body';
 import { insertJob } from '../services/jobs/repository';
 import { JobRunner, type JobRun, type Replay } from '../services/jobs/runner';
 import { LocalJobStore, type JobStore } from '../services/jobs/store';
+import { BullJobQueue } from '../services/jobs/bull-queue';
 import { WebhookDispatcher } from '../services/webhooks/dispatcher';
 import { checkUrl } from '../core/net/public-address';
 import { AppError } from '../lib/app-error';
@@ -115,6 +116,8 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       stallMs: app.config.JOB_STALL_SECONDS * 1000,
       heartbeatMs: Math.min(10_000, (app.config.JOB_STALL_SECONDS * 1000) / 4),
       onEnded: () => webhooks.kick(),
+      // With Redis, jobs go through BullMQ (API nodes add, workers take); without it the table is the queue.
+      queue: app.config.REDIS_URL ? new BullJobQueue(app.config.REDIS_URL, app.log) : undefined,
     },
     app.log,
   );
@@ -170,7 +173,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     }
     // The job's own run writes the call's one usage event (with its pages and outcome), not this answer.
     state.jobAdmitted = true;
-    runner.kick();
+    await runner.enqueue(id);
     const location = `/api/v1/jobs/${id}`;
     const data: TJobAdmitted = { jobId: id, status: 'queued', location };
     return reply.code(202).header('Location', location).send({ success: true, data });

@@ -14,7 +14,7 @@ import { testDocument } from '../fixtures/documents';
 import { pagesText } from '../fixtures/pdfs';
 import { saveBody } from '../fixtures/results';
 import { sleep } from '../support/limits';
-import { freePort } from '../support/redis-server';
+import { freePort, startRedis } from '../support/redis-server';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -24,178 +24,253 @@ const adminUrl = process.env.TEST_DATABASE_URL;
  * job) and 2 workers (no HTTP), all processes. Jobs admitted on either API node are run by the workers; a worker
  * killed with SIGKILL mid-batch leaves its job to the other.
  */
-describe.skipIf(!adminUrl)('a fleet of 2 API nodes and 2 workers on PostgreSQL', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-fleet-'));
-  const dbName = `docflow_fleet_${randomBytes(5).toString('hex')}`;
-  let databaseUrl = '';
-  let database: Database;
-  let fleet: ChildProcess;
-  let output = '';
-  let bases: string[] = [];
-  let apiKey = '';
+for (const queue of ['table', 'bullmq'] as const)
+  describe.skipIf(!adminUrl || (queue === 'bullmq' && !process.env.TEST_REDIS_URL))(
+    `a fleet of 2 API nodes and 2 workers on PostgreSQL, jobs queued ${queue === 'table' ? 'in the table' : 'through BullMQ on Redis'}`,
+    () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-fleet-'));
+      const dbName = `docflow_fleet_${randomBytes(5).toString('hex')}`;
+      let databaseUrl = '';
+      let database: Database;
+      let fleet: ChildProcess;
+      let output = '';
+      let bases: string[] = [];
+      let apiKey = '';
+      let limitedKey = '';
+      let limitedAfter = '';
+      let redis: Awaited<ReturnType<typeof startRedis>> | null = null;
 
-  beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl!);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
-    database = await openDatabase({ databaseUrl });
-    await migrate(database);
-    const [user] = await database.db
-      .insert(users)
-      .values({
-        email: 'fleet@example.test',
-        name: 'Fleet',
-        passwordHash: 'not-a-hash:cannot-log-in',
-        role: 'user',
-        emailVerifiedAt: new Date(),
-        registrationSource: 'web',
-      })
-      .returning();
-    ({ key: apiKey } = await createApiKey(database.db, user!.id, {
-      name: 'fleet',
-      planName: 'free',
-      environment: 'development',
-      customLimits: {
-        maxRequestsPerMinute: 1000,
-        maxRequestsPerHour: 10_000,
-        maxRequestsPerMonth: 100_000,
-        maxFileSize: 20 * 1_048_576,
-        maxPagesPerPdf: 500,
-        burstLimit: null,
-        allowedEndpoints: ['conversion', 'batch'],
-        features: [],
-        validityDays: null,
-      },
-    }));
+      beforeAll(async () => {
+        const admin = new pg.Client({ connectionString: adminUrl });
+        await admin.connect();
+        await admin.query(`CREATE DATABASE ${dbName}`);
+        await admin.end();
+        const url = new URL(adminUrl!);
+        url.pathname = `/${dbName}`;
+        databaseUrl = url.toString();
+        database = await openDatabase({ databaseUrl });
+        await migrate(database);
+        const [user] = await database.db
+          .insert(users)
+          .values({
+            email: 'fleet@example.test',
+            name: 'Fleet',
+            passwordHash: 'not-a-hash:cannot-log-in',
+            role: 'user',
+            emailVerifiedAt: new Date(),
+            registrationSource: 'web',
+          })
+          .returning();
+        ({ key: apiKey } = await createApiKey(database.db, user!.id, {
+          name: 'fleet',
+          planName: 'free',
+          environment: 'development',
+          customLimits: {
+            maxRequestsPerMinute: 1000,
+            maxRequestsPerHour: 10_000,
+            maxRequestsPerMonth: 100_000,
+            maxFileSize: 20 * 1_048_576,
+            maxPagesPerPdf: 500,
+            burstLimit: null,
+            allowedEndpoints: ['conversion', 'batch'],
+            features: [],
+            validityDays: null,
+          },
+        }));
 
-    const port = await freePort();
-    bases = [`http://127.0.0.1:${port}/api/v1`, `http://127.0.0.1:${port + 1}/api/v1`];
-    fleet = spawn(
-      process.execPath,
-      ['scripts/fleet.mjs', '--no-setup', '--api', '2', '--workers', '2', '--port', String(port)],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl,
-          DATA_DIR: dataDir,
-          HOST: '127.0.0.1',
-          REDIS_URL: '',
-          LOG_LEVEL: 'info',
-          JOB_STALL_SECONDS: '4',
-          LIBREOFFICE_INSTANCES: '1',
+        const limited = async (name: string) =>
+          (
+            await createApiKey(database.db, user!.id, {
+              name,
+              planName: 'free',
+              environment: 'development',
+              customLimits: {
+                maxRequestsPerMinute: 7,
+                maxRequestsPerHour: 10_000,
+                maxRequestsPerMonth: 100_000,
+                maxFileSize: 20 * 1_048_576,
+                maxPagesPerPdf: 500,
+                burstLimit: null,
+                allowedEndpoints: ['conversion'],
+                features: [],
+                validityDays: null,
+              },
+            })
+          ).key;
+        limitedKey = await limited('limited');
+        limitedAfter = await limited('limited-after');
+        // A Redis of the test's own: it is restarted mid-run, and no other test shares its queue.
+        if (queue === 'bullmq') redis = await startRedis();
+        const port = await freePort();
+        bases = [`http://127.0.0.1:${port}/api/v1`, `http://127.0.0.1:${port + 1}/api/v1`];
+        fleet = spawn(
+          process.execPath,
+          ['scripts/fleet.mjs', '--no-setup', '--api', '2', '--workers', '2', '--port', String(port)],
+          {
+            cwd: repoRoot,
+            env: {
+              ...process.env,
+              DATABASE_URL: databaseUrl,
+              DATA_DIR: dataDir,
+              HOST: '127.0.0.1',
+              REDIS_URL: redis?.url ?? '',
+              LOG_LEVEL: 'info',
+              JOB_STALL_SECONDS: '4',
+              LIBREOFFICE_INSTANCES: '1',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        fleet.stdout!.on('data', (d) => (output += d));
+        fleet.stderr!.on('data', (d) => (output += d));
+        const until = Date.now() + 90_000;
+        for (const base of bases) {
+          for (;;) {
+            const ok = await fetch(base.replace('/api/v1', '/health')).then(
+              (r) => r.ok,
+              () => false,
+            );
+            if (ok) break;
+            if (Date.now() > until) throw new Error(`fleet did not start:\n${output.slice(-3000)}`);
+            await sleep(250);
+          }
+        }
+        while (!/worker-2\] .*worker ready/.test(output) || !/worker-1\] .*worker ready/.test(output)) {
+          if (Date.now() > until) throw new Error(`workers did not start:\n${output.slice(-3000)}`);
+          await sleep(250);
+        }
+      }, 120_000);
+
+      afterAll(async () => {
+        if (fleet && fleet.exitCode === null) {
+          const exited = new Promise((r) => fleet.once('exit', r));
+          fleet.kill('SIGTERM');
+          await Promise.race([exited, sleep(20_000)]);
+          if (fleet.exitCode === null) fleet.kill('SIGKILL');
+        }
+        await database?.close();
+        const admin = new pg.Client({ connectionString: adminUrl });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        await admin.end();
+        rmSync(dataDir, { recursive: true, force: true });
+        redis?.child.kill('SIGKILL');
+      });
+
+      const submit = async (base: string, path: string, files: Array<[string, Buffer]>) => {
+        const body = new FormData();
+        body.set('async', 'true');
+        for (const [name, bytes] of files)
+          body.append(files.length > 1 ? 'files' : 'file', new Blob([new Uint8Array(bytes)]), name);
+        const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey }, body });
+        expect(res.status, await res.clone().text()).toBe(202);
+        return (await res.json()).data.jobId as string;
+      };
+      const get = async (base: string, id: string) =>
+        (await (await fetch(`${base}/jobs/${id}`, { headers: { 'x-api-key': apiKey } })).json()).data as TJob;
+      async function waitEnded(id: string, timeoutMs = 150_000): Promise<TJob> {
+        const until = Date.now() + timeoutMs;
+        for (let i = 0; ; i++) {
+          const job = await get(bases[i % 2]!, id);
+          if (['succeeded', 'failed', 'cancelled'].includes(job.status)) return job;
+          if (Date.now() > until) throw new Error(`job ${id} still ${job.status}\n${output.slice(-2000)}`);
+          await sleep(200);
+        }
+      }
+
+      it(
+        '20 async conversions sent to both API nodes all finish, on the workers, with correct PDFs',
+        { timeout: 240_000 },
+        async () => {
+          const docx = readFileSync(await testDocument('pages_3.docx'));
+          const ids = await Promise.all(
+            Array.from({ length: 20 }, (_, i) =>
+              submit(bases[i % 2]!, '/conversion/word-to-pdf', [[`d${i}.docx`, docx]]),
+            ),
+          );
+          const jobs = await Promise.all(ids.map((id) => waitEnded(id)));
+          expect(jobs.map((j) => j.status)).toEqual(Array(20).fill('succeeded'));
+          for (const [i, id] of ids.entries()) {
+            const res = await fetch(`${bases[(i + 1) % 2]}/jobs/${id}/result`, { headers: { 'x-api-key': apiKey } });
+            expect(res.status).toBe(200);
+            expect(pagesText(saveBody(Buffer.from(await res.arrayBuffer())))).toEqual(['Page 1', 'Page 2', 'Page 3']);
+          }
+          // Run by the workers (their host:pid in the rows), not by the API nodes.
+          const rows = await database.sql.query<{ worker: string }>('SELECT DISTINCT worker FROM jobs');
+          const workerPids = [...output.matchAll(/\[fleet\] worker-\d pid (\d+)/g)].map((m) => m[1]);
+          expect(rows.every((r) => workerPids.includes(r.worker.split(':')[1]!))).toBe(true);
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    fleet.stdout!.on('data', (d) => (output += d));
-    fleet.stderr!.on('data', (d) => (output += d));
-    const until = Date.now() + 90_000;
-    for (const base of bases) {
-      for (;;) {
-        const ok = await fetch(base.replace('/api/v1', '/health')).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ok) break;
-        if (Date.now() > until) throw new Error(`fleet did not start:\n${output.slice(-3000)}`);
-        await sleep(250);
-      }
-    }
-    while (!/worker-2\] .*worker ready/.test(output) || !/worker-1\] .*worker ready/.test(output)) {
-      if (Date.now() > until) throw new Error(`workers did not start:\n${output.slice(-3000)}`);
-      await sleep(250);
-    }
-  }, 120_000);
-
-  afterAll(async () => {
-    if (fleet && fleet.exitCode === null) {
-      const exited = new Promise((r) => fleet.once('exit', r));
-      fleet.kill('SIGTERM');
-      await Promise.race([exited, sleep(20_000)]);
-      if (fleet.exitCode === null) fleet.kill('SIGKILL');
-    }
-    await database?.close();
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const submit = async (base: string, path: string, files: Array<[string, Buffer]>) => {
-    const body = new FormData();
-    body.set('async', 'true');
-    for (const [name, bytes] of files) body.append(files.length > 1 ? 'files' : 'file', new Blob([new Uint8Array(bytes)]), name);
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey }, body });
-    expect(res.status, await res.clone().text()).toBe(202);
-    return (await res.json()).data.jobId as string;
-  };
-  const get = async (base: string, id: string) =>
-    (await (await fetch(`${base}/jobs/${id}`, { headers: { 'x-api-key': apiKey } })).json()).data as TJob;
-  async function waitEnded(id: string, timeoutMs = 150_000): Promise<TJob> {
-    const until = Date.now() + timeoutMs;
-    for (let i = 0; ; i++) {
-      const job = await get(bases[i % 2]!, id);
-      if (['succeeded', 'failed', 'cancelled'].includes(job.status)) return job;
-      if (Date.now() > until) throw new Error(`job ${id} still ${job.status}\n${output.slice(-2000)}`);
-      await sleep(200);
-    }
-  }
-
-  it(
-    '20 async conversions sent to both API nodes all finish, on the workers, with correct PDFs',
-    { timeout: 240_000 },
-    async () => {
-      const docx = readFileSync(await testDocument('pages_3.docx'));
-      const ids = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => submit(bases[i % 2]!, '/conversion/word-to-pdf', [[`d${i}.docx`, docx]])),
       );
-      const jobs = await Promise.all(ids.map((id) => waitEnded(id)));
-      expect(jobs.map((j) => j.status)).toEqual(Array(20).fill('succeeded'));
-      for (const [i, id] of ids.entries()) {
-        const res = await fetch(`${bases[(i + 1) % 2]}/jobs/${id}/result`, { headers: { 'x-api-key': apiKey } });
-        expect(res.status).toBe(200);
-        expect(pagesText(saveBody(Buffer.from(await res.arrayBuffer())))).toEqual(['Page 1', 'Page 2', 'Page 3']);
-      }
-      // Run by the workers (their host:pid in the rows), not by the API nodes.
-      const rows = await database.sql.query<{ worker: string }>('SELECT DISTINCT worker FROM jobs');
-      const workerPids = [...output.matchAll(/\[fleet\] worker-\d pid (\d+)/g)].map((m) => m[1]);
-      expect(rows.every((r) => workerPids.includes(r.worker.split(':')[1]!))).toBe(true);
+
+      it(
+        'a worker killed with SIGKILL mid-batch: the batch still finishes on the other',
+        { timeout: 240_000 },
+        async () => {
+          const docx = readFileSync(await testDocument('pages_3.docx'));
+          const id = await submit(
+            bases[0]!,
+            '/conversion/batch-to-pdf',
+            Array.from({ length: 10 }, (_, i): [string, Buffer] => [`b${i}.docx`, docx]),
+          );
+          let worker: string | null = null;
+          for (let i = 0; i < 400 && !worker; i++) {
+            const [row] = await database.sql.query<{ worker: string | null; status: string }>(
+              'SELECT worker, status FROM jobs WHERE id = $1',
+              [id],
+            );
+            if (row?.status === 'running') worker = row.worker;
+            else await sleep(25);
+          }
+          expect(worker).toBeTruthy();
+          process.kill(Number(worker!.split(':')[1]), 'SIGKILL');
+          const job = await waitEnded(id);
+          expect(job.status).toBe('succeeded');
+          expect(job.attempts).toBe(2);
+          expect(job.files.filter((f) => f.status === 'succeeded')).toHaveLength(10);
+          const [row] = await database.sql.query<{ worker: string }>('SELECT worker FROM jobs WHERE id = $1', [id]);
+          expect(row!.worker).not.toBe(worker);
+        },
+      );
+
+      // The shared limits and the queue live in Redis: this case is the BullMQ fleet's only.
+      if (queue === 'bullmq')
+        it(
+          'a limit of N a minute across both API nodes admits exactly N; Redis restarted mid-run: no 5xx, limits and jobs resume',
+          { timeout: 240_000 },
+          async () => {
+            const ping = (i: number, key = limitedKey) =>
+              fetch(`${bases[i % 2]}/conversion/formats`, { headers: { 'x-api-key': key } }).then((r) => r.status);
+            const statuses = [];
+            for (let i = 0; i < 9; i++) statuses.push(await ping(i));
+            expect(statuses.filter((s) => s === 200)).toHaveLength(7);
+            expect(statuses.slice(7)).toEqual([429, 429]);
+
+            // Redis goes away: the API nodes keep answering (their in-memory insurance limiter), no 5xx.
+            redis!.child.kill('SIGKILL');
+            await new Promise((r) => redis!.child.once('exit', r));
+            const during = [];
+            for (let i = 0; i < 6; i++) during.push(await ping(i, apiKey));
+            expect(during.every((s) => s < 500)).toBe(true);
+            const docx = readFileSync(await testDocument('pages_3.docx'));
+            const admitted = await submit(bases[0]!, '/conversion/word-to-pdf', [['outage.docx', docx]]);
+
+            // Back on the same port, empty: the shared limits count again, and the job admitted during the outage runs.
+            redis = await startRedis(redis!.port);
+            const job = await waitEnded(admitted);
+            expect(job.status).toBe('succeeded');
+            // Once both nodes see Redis again (/ready), a fresh key's limit holds across them again: exactly N.
+            for (const base of bases) {
+              const until = Date.now() + 60_000;
+              while ((await fetch(base.replace('/api/v1', '/ready')).then((r) => r.status)) !== 200) {
+                if (Date.now() > until) throw new Error(`${base} not ready again`);
+                await sleep(250);
+              }
+            }
+            const after = [];
+            for (let i = 0; i < 9; i++) after.push(await ping(i, limitedAfter));
+            expect(after.filter((s) => s === 200)).toHaveLength(7);
+            expect(after.slice(7)).toEqual([429, 429]);
+          },
+        );
     },
   );
-
-  it(
-    'a worker killed with SIGKILL mid-batch: the batch still finishes on the other',
-    { timeout: 240_000 },
-    async () => {
-      const docx = readFileSync(await testDocument('pages_3.docx'));
-      const id = await submit(
-        bases[0]!,
-        '/conversion/batch-to-pdf',
-        Array.from({ length: 10 }, (_, i): [string, Buffer] => [`b${i}.docx`, docx]),
-      );
-      let worker: string | null = null;
-      for (let i = 0; i < 400 && !worker; i++) {
-        const [row] = await database.sql.query<{ worker: string | null; status: string }>(
-          'SELECT worker, status FROM jobs WHERE id = $1',
-          [id],
-        );
-        if (row?.status === 'running') worker = row.worker;
-        else await sleep(25);
-      }
-      expect(worker).toBeTruthy();
-      process.kill(Number(worker!.split(':')[1]), 'SIGKILL');
-      const job = await waitEnded(id);
-      expect(job.status).toBe('succeeded');
-      expect(job.attempts).toBe(2);
-      expect(job.files.filter((f) => f.status === 'succeeded')).toHaveLength(10);
-      const [row] = await database.sql.query<{ worker: string }>('SELECT worker FROM jobs WHERE id = $1', [id]);
-      expect(row!.worker).not.toBe(worker);
-    },
-  );
-});

@@ -15,8 +15,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** A redis-server of the test's own on a free port (tests that stop or restart Redis must not touch the shared one). */
-export async function startRedis(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
+export async function startRedis(port?: number): Promise<{ url: string; child: ChildProcess; port: number }> {
+  port ??= await freePort();
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
@@ -30,7 +30,7 @@ export async function startRedis(): Promise<{ url: string; child: ChildProcess }
       await probe.connect();
       await probe.ping();
       probe.disconnect();
-      return { url, child };
+      return { url, child, port };
     } catch {
       probe.disconnect();
       await sleep(50);

@@ -56,12 +56,19 @@ export async function listJobs(
 }
 
 /** Takes the oldest queued job for a run (or a given one), or null when there is none. */
-export async function claimJob(db: Db, worker: string, id?: string): Promise<JobRow | null> {
+export async function claimJob(
+  db: Db,
+  worker: string,
+  id?: string,
+  opts: { takeOver?: boolean } = {},
+): Promise<JobRow | null> {
+  // takeOver: the queue (BullMQ) hands this node a job whose last run died: running, but not anyone's any more.
+  const states: TJobStatus[] = opts.takeOver ? ['queued', 'running'] : ['queued'];
   return db.transaction(async (tx) => {
     const [next] = await tx
       .select({ id: jobs.id })
       .from(jobs)
-      .where(and(eq(jobs.status, 'queued'), id ? eq(jobs.id, id) : undefined))
+      .where(and(inArray(jobs.status, states), id ? eq(jobs.id, id) : undefined))
       .orderBy(asc(jobs.createdAt))
       .limit(1)
       .for('update', { skipLocked: true });
@@ -232,4 +239,15 @@ export async function handBack(db: Db, ids: string[]): Promise<void> {
       updatedAt: new Date(),
     })
     .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')));
+}
+
+/** Queued jobs admitted before `before` (a fleet's reconciliation queues them again if the queue lost them). */
+export async function queuedBefore(db: Db, before: Date, limit = 500): Promise<string[]> {
+  const rows = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.status, 'queued'), lt(jobs.createdAt, before)))
+    .orderBy(asc(jobs.createdAt))
+    .limit(limit);
+  return rows.map((r) => r.id);
 }

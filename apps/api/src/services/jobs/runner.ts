@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../data/db';
 import type { JobRow, JobStep } from '../../data/schema/index';
 import type { JobStore } from './store';
+import type { BullJobQueue } from './bull-queue';
 import * as repo from './repository';
 
 /** What a job's call answered when it was sent again (the whole answer: results are bounded by the plan). */
@@ -45,6 +46,8 @@ export interface JobRunnerOptions {
   graceMs?: number;
   /** Told when a run has ended a job (its webhook is due). */
   onEnded?: (jobId: string) => void;
+  /** A fleet's queue (REDIS_URL): jobs come from BullMQ instead of being claimed from the table. */
+  queue?: BullJobQueue;
 }
 
 interface Active {
@@ -109,6 +112,7 @@ export class JobRunner {
 
   async start(): Promise<void> {
     this.stopping = false;
+    const queue = this.opts.queue;
     await this.recover(this.opts.soleNode ? new Date(Date.now() + 1000) : undefined);
     const every = (ms: number, fn: () => Promise<unknown>) => {
       const t = setInterval(() => void fn().catch((err) => this.log.warn({ err }, 'job runner task failed')), ms);
@@ -116,11 +120,41 @@ export class JobRunner {
       this.timers.push(t);
     };
     every(this.opts.heartbeatMs ?? 10_000, () => this.beat());
-    every(this.opts.pollMs ?? 2_000, async () => this.kick());
-    every(Math.max(5_000, this.stallMs / 2), () => this.recover());
+    every(Math.max(queue ? 2_000 : 5_000, this.stallMs / 2), () => this.recover());
     every(this.opts.sweepMs ?? 600_000, () => this.sweep());
     await this.sweep();
+    if (queue) {
+      queue.startWorker((id) => this.runQueued(id), { concurrency: this.opts.concurrency, lockMs: this.stallMs });
+      return;
+    }
+    every(this.opts.pollMs ?? 2_000, async () => this.kick());
     this.kick();
+  }
+
+  /** A job just admitted: to the fleet's queue, or to this node's free slots. */
+  async enqueue(jobId: string): Promise<void> {
+    if (this.opts.queue) await this.opts.queue.add(jobId);
+    else this.kick();
+  }
+
+  /** BullMQ's processor: the job runs here, and BullMQ's lock is held until it has ended. */
+  private async runQueued(id: string): Promise<void> {
+    if (this.stopping) throw new Error('this node is stopping: the job is queued again');
+    const job = await repo.claimJob(this.db, this.workerId, id, { takeOver: true });
+    if (!job) return; // ended or cancelled meanwhile
+    if (job.attempts > this.maxAttempts) {
+      await repo.failJob(
+        this.db,
+        id,
+        'JOB_INTERRUPTED',
+        `The job was interrupted ${job.attempts - 1} times (its worker was lost) and is not retried again`,
+        this.expiry(),
+      );
+      this.opts.onEnded?.(id);
+      return;
+    }
+    this.launch(job);
+    await this.active.get(id)?.done;
   }
 
   /** Running jobs whose node went quiet go back to the queue (or fail after the last attempt). */
@@ -128,7 +162,14 @@ export class JobRunner {
     const { requeued, failed } = await repo.recoverStalled(this.db, since, this.maxAttempts, this.expiry());
     if (requeued.length || failed.length) this.log.warn({ requeued, failed }, 'interrupted jobs taken back');
     for (const id of failed) this.opts.onEnded?.(id);
-    if (requeued.length) this.kick();
+    const queue = this.opts.queue;
+    if (!queue) {
+      if (requeued.length) this.kick();
+      return;
+    }
+    // The queue may have lost jobs the table still has queued (Redis restarted without its data): queued again.
+    for (const id of await repo.queuedBefore(this.db, new Date(Date.now() - 2000)))
+      if (!(await queue.holds(id))) await queue.add(id);
   }
 
   /** Heartbeat of this node's jobs; a job cancelled elsewhere (another API node) is stopped here. */
@@ -149,7 +190,7 @@ export class JobRunner {
 
   /** Fills this node's free slots with queued jobs. */
   kick(): void {
-    if (this.stopping) return;
+    if (this.stopping || this.opts.queue) return;
     if (this.filling) {
       this.refill = true;
       return;
@@ -251,12 +292,16 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
+    // The queue's worker takes nothing more from now on, and lets go once the running jobs have ended.
+    const closing = this.opts.queue?.close(true);
     const running = [...this.active.values()].map((a) => a.done);
     const grace = new Promise<'late'>((r) => setTimeout(() => r('late'), this.opts.graceMs ?? 30_000).unref());
-    if ((await Promise.race([Promise.all(running), grace])) !== 'late') return;
-    const left = [...this.active.keys()];
-    for (const a of this.active.values()) a.controller.abort();
-    await Promise.allSettled([...this.active.values()].map((a) => a.done));
-    await repo.handBack(this.db, left).catch(() => undefined);
+    if ((await Promise.race([Promise.all(running), grace])) === 'late') {
+      const left = [...this.active.keys()];
+      for (const a of this.active.values()) a.controller.abort();
+      await Promise.allSettled([...this.active.values()].map((a) => a.done));
+      await repo.handBack(this.db, left).catch(() => undefined);
+    }
+    await closing;
   }
 }
