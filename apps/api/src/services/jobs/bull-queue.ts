@@ -64,10 +64,15 @@ export class BullJobQueue {
     this.worker.on('error', (err) => this.log.warn({ err }, 'job worker (Redis) error'));
   }
 
-  /** Stops taking jobs; waits for the ones running here when `wait`. */
-  async close(wait: boolean): Promise<void> {
-    await this.worker?.close(!wait);
-    await this.queue.close();
+  /** Takes no more jobs (the running ones go on). */
+  async pause(): Promise<void> {
+    await Promise.race([this.worker?.pause(true), new Promise((r) => setTimeout(r, 1000).unref())]);
+  }
+
+  /** Lets go of Redis, once this node's jobs have ended. Bounded: with Redis gone, BullMQ would wait for it. */
+  async close(timeoutMs = 5000): Promise<void> {
+    const closed = Promise.all([this.worker?.close(true), this.queue.close()]).catch(() => undefined);
+    await Promise.race([closed, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
     for (const c of this.connections) c.disconnect();
   }
 }

@@ -292,8 +292,8 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
-    // The queue's worker takes nothing more from now on, and lets go once the running jobs have ended.
-    const closing = this.opts.queue?.close(true);
+    // The queue's worker takes nothing more from now on; it lets go of Redis once the running jobs have ended.
+    await this.opts.queue?.pause();
     const running = [...this.active.values()].map((a) => a.done);
     const grace = new Promise<'late'>((r) => setTimeout(() => r('late'), this.opts.graceMs ?? 30_000).unref());
     if ((await Promise.race([Promise.all(running), grace])) === 'late') {
@@ -302,6 +302,6 @@ export class JobRunner {
       await Promise.allSettled([...this.active.values()].map((a) => a.done));
       await repo.handBack(this.db, left).catch(() => undefined);
     }
-    await closing;
+    await this.opts.queue?.close();
   }
 }
