@@ -43,6 +43,27 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   }
 }
 
+/** The owner's API key (the owner is created at start from ADMIN_EMAIL), made once through the API. */
+let madeKey: string | undefined;
+async function ownerKey(base: string): Promise<string> {
+  if (madeKey) return madeKey;
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER),
+  });
+  expect(login.status).toBe(200);
+  const { accessToken } = (await login.json()).data.tokens;
+  const made = await fetch(`${base}/my/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+    body: JSON.stringify({ name: `key-${Date.now()}`, planName: 'free' }),
+  });
+  expect(made.status).toBe(201);
+  madeKey = (await made.json()).data.apiKey.key as string;
+  return madeKey;
+}
+
 const killed = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -65,20 +86,7 @@ describe('a job survives a full restart of the embedded (no Redis) mode', () => 
       const port = await freePort();
       const base = `http://127.0.0.1:${port}/api/v1`;
       server = await startServer(dataDir, port);
-      const login = await fetch(`${base}/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(OWNER),
-      });
-      expect(login.status).toBe(200);
-      const { accessToken } = (await login.json()).data.tokens;
-      const made = await fetch(`${base}/my/api-keys`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
-        body: JSON.stringify({ name: 'restart', planName: 'free' }),
-      });
-      expect(made.status).toBe(201);
-      const apiKey = (await made.json()).data.apiKey.key as string;
+      const apiKey = await ownerKey(base);
 
       const docx = await testDocument('pages_3.docx');
       const body = new FormData();
@@ -109,6 +117,45 @@ describe('a job survives a full restart of the embedded (no Redis) mode', () => 
       const pages = pagesText(saveBody(Buffer.from(await out.arrayBuffer())));
       expect(pages).toHaveLength(3);
       for (const n of [1, 2, 3]) expect(pages[n - 1]).toContain(`Page ${n}`);
+    },
+  );
+
+  it(
+    'SIGTERM while a job runs: no new calls are taken, the job ends, the process exits 0, the job is there after a restart',
+    { timeout: 180_000 },
+    async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}/api/v1`;
+      server = await startServer(dataDir, port);
+      const apiKey = await ownerKey(base);
+      const body = new FormData();
+      body.set('async', 'true');
+      body.set('file', new Blob([readFileSync(await testDocument('pages_3.docx'))]), 'pages_3.docx');
+      const admitted = await fetch(`${base}/conversion/word-to-pdf`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey },
+        body,
+      });
+      expect(admitted.status).toBe(202);
+      const { jobId } = (await admitted.json()).data;
+      const get = async () =>
+        (await (await fetch(`${base}/jobs/${jobId}`, { headers: { 'x-api-key': apiKey } })).json()).data as TJob;
+      for (let i = 0; i < 500 && (await get()).status === 'queued'; i++) await sleep(10);
+
+      const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
+      server.kill('SIGTERM');
+      await sleep(200);
+      // Closed to new work at once: connections refused, or 503 while the server closes.
+      const refused = await fetch(`${base}/ping`, { headers: { 'x-api-key': apiKey } }).then(
+        (r) => r.status,
+        () => 'refused',
+      );
+      expect(['refused', 503]).toContain(refused);
+      expect(await exited).toBe(0);
+
+      server = await startServer(dataDir, port);
+      const job = await get();
+      expect(job).toMatchObject({ status: 'succeeded', attempts: 1 });
     },
   );
 });
