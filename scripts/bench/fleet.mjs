@@ -3,6 +3,7 @@
 // poll every 50 ms, fetch the result) adds to the same conversion called synchronously on a single node, measured
 // in the same run. Needs PostgreSQL: BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test when it answers).
 //   npm run bench -- fleet      BENCH_JOBS=20 BENCH_ROUND_TRIPS=10
+/* global FormData, Blob, fetch, setTimeout */
 import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,10 +13,16 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startServer } from './pdf.mjs';
 import { fivePageDocx, median, ms, post } from './lib/measure.mjs';
-import { openDatabase } from '../../apps/api/src/data/db.ts';
-import { migrate } from '../../apps/api/src/data/migrate.ts';
-import { users } from '../../apps/api/src/data/schema/index.ts';
-import { createApiKey } from '../../apps/api/src/services/api-keys/index.ts';
+import { pathToFileURL } from 'node:url';
+
+// The server's own modules, through tsx (as pdf.mjs's server mode loads them).
+const { register } = await import('tsx/esm/api');
+register();
+const api = (p) => import(pathToFileURL(path.resolve(import.meta.dirname, '../../apps/api/src', p)).href);
+const { openDatabase } = await api('data/db.ts');
+const { migrate } = await api('data/migrate.ts');
+const { users } = await api('data/schema/index.ts');
+const { createApiKey } = await api('services/api-keys/index.ts');
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20);
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 10);
@@ -25,8 +32,7 @@ const answers = (port) =>
     s.on('connect', () => (s.destroy(), r(true)));
     s.on('error', () => r(false));
   });
-const adminUrl =
-  process.env.BENCH_DATABASE_URL ?? ((await answers(5432)) ? 'postgres://root@127.0.0.1:5432/test' : null);
+const adminUrl = process.env.BENCH_DATABASE_URL ?? ((await answers(5432)) ? 'postgres://root@127.0.0.1:5432/test' : '');
 const redisUrl = process.env.BENCH_REDIS_URL ?? ((await answers(6379)) ? 'redis://127.0.0.1:6379' : '');
 if (!adminUrl) {
   console.log('Fleet: no PostgreSQL (set BENCH_DATABASE_URL): SKIPPED');
