@@ -1,7 +1,7 @@
 // Issue 12: jobs per minute of 5-page DOCX conversions run by a fleet (`npm run fleet`: 1 API node + 1 or 2
 // workers on the machine's PostgreSQL, BullMQ on its Redis when one answers), and what a job's round trip (admit,
 // poll every 50 ms, fetch the result) adds to the same conversion called synchronously on a single node, measured
-// in the same run. Needs PostgreSQL: BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test when it answers).
+// in the same run, and what a synchronous call on the API node (run by a worker) adds. Needs PostgreSQL: BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test when it answers).
 //   npm run bench -- fleet      BENCH_JOBS=20 BENCH_ROUND_TRIPS=10
 /* global FormData, Blob, fetch, setTimeout */
 import { spawn } from 'node:child_process';
@@ -138,10 +138,25 @@ async function startFleet(workers) {
       await sleep(50);
     }
   };
+  /** The same conversion called synchronously on the API node: a worker runs it, the API node answers. */
+  const sync = async () => {
+    const form = new FormData();
+    form.set('file', new Blob([docx]), 'doc.docx');
+    const t = process.hrtime.bigint();
+    const res = await fetch(`${base}/conversion/word-to-pdf`, {
+      method: 'POST',
+      headers: { 'x-api-key': db.key },
+      body: form,
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`sync call through a worker: HTTP ${res.status}`);
+    return ms(t);
+  };
   const result = (id) =>
     fetch(`${base}/jobs/${id}/result`, { headers: { 'x-api-key': db.key } }).then((r) => r.arrayBuffer());
   return {
     submit,
+    sync,
     done,
     result,
     stop: async () => {
@@ -154,6 +169,7 @@ async function startFleet(workers) {
 
 const perMinute = {};
 let roundTrip = 0;
+let throughWorker = 0;
 for (const workers of [1, 2]) {
   const fleet = await startFleet(workers);
   // Every worker's converters warm, as on a running fleet.
@@ -172,6 +188,9 @@ for (const workers of [1, 2]) {
       times.push(ms(t));
     }
     roundTrip = median(times);
+    const viaWorker = [];
+    for (let i = 0; i < ROUND_TRIPS; i++) viaWorker.push(await fleet.sync());
+    throughWorker = median(viaWorker);
   }
   await fleet.stop();
 }
@@ -188,6 +207,9 @@ const queue = redisUrl ? 'BullMQ on Redis' : 'the jobs table';
 console.log(`Fleet, 5-page DOCX → PDF as jobs (${JOBS} at once, queue: ${queue}), ${os.availableParallelism()} cores`);
 console.log(
   `  1 worker ${perMinute[1].toFixed(0)} jobs/min   2 workers ${perMinute[2].toFixed(0)} jobs/min   ratio ${(perMinute[2] / perMinute[1]).toFixed(2)}× (both workers share this machine's cores)   REPORTED`,
+);
+console.log(
+  `  a synchronous call on the API node, run by a worker: p50 ${throughWorker.toFixed(0)} ms   on a single node: p50 ${median(sync).toFixed(0)} ms   added ${(throughWorker - median(sync)).toFixed(0)} ms   REPORTED`,
 );
 console.log(
   `  one job's round trip (admit, poll every 50 ms, fetch) p50 ${roundTrip.toFixed(0)} ms   the synchronous call p50 ${median(sync).toFixed(0)} ms   added ${(roundTrip - median(sync)).toFixed(0)} ms   REPORTED`,

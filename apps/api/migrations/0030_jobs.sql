@@ -20,6 +20,8 @@ CREATE TABLE jobs (
   error_message text,
   result jsonb,
   bytes_in bigint NOT NULL DEFAULT 0,
+  -- a synchronous call an API node (PROCESSING_MODE=api) handed to a worker: not listed, deleted once answered
+  sync boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT now(),
   started_at timestamptz,
   finished_at timestamptz,

@@ -7,7 +7,9 @@ import type { TJobAdmitted } from '@docflow/contracts';
 import type { UploadedFile } from '../lib/uploads';
 import { findKeyById, type KeyRecord } from '../services/api-keys/lookup';
 import { multipartBody } from '../services/jobs/multipart-body';
-import { insertJob } from '../services/jobs/repository';
+import { cancelJob, deleteJob, findJob, insertJob } from '../services/jobs/repository';
+import { contentDisposition } from '../lib/send-result';
+import { requestSignal } from './processing-routes';
 import { JobRunner, type JobRun, type Replay } from '../services/jobs/runner';
 import { LocalJobStore, type JobStore } from '../services/jobs/store';
 import { BullJobQueue } from '../services/jobs/bull-queue';
@@ -33,13 +35,19 @@ export interface Jobs {
   replayOf(request: FastifyRequest): JobReplayEntry | undefined;
   /** Whether a processing call asks to run as a job (`async=true`, in the query or the form). */
   wanted(request: FastifyRequest, fields: Record<string, string>): boolean;
-  /** Stores the received call as a job and answers 202 with where to follow it. */
+  /**
+   * Stores the received call as a job and answers 202 with where to follow it; `wait`: a synchronous call on an API
+   * node, answered with the job's result once a worker has run it.
+   */
   admit(
     request: FastifyRequest,
     reply: FastifyReply,
     files: UploadedFile[],
     fields: Record<string, string>,
+    opts?: { wait?: boolean },
   ): Promise<FastifyReply>;
+  /** This node runs no processing (PROCESSING_MODE=api): every upload call goes to a worker. */
+  remoteOnly: boolean;
 }
 
 declare module 'fastify' {
@@ -134,7 +142,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     return payload;
   });
 
-  const admit: Jobs['admit'] = async (request, reply, files, fields) => {
+  const admit: Jobs['admit'] = async (request, reply, files, fields, opts = {}) => {
     const state = request.apiKeyState!;
     const callbackUrl = fields.callbackUrl?.trim() || null;
     if (callbackUrl) {
@@ -166,6 +174,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
         requestHeaders: accept ? { accept } : {},
         bytesIn,
         callbackUrl,
+        sync: opts.wait === true,
       });
     } catch (err) {
       await store.remove(id);
@@ -174,13 +183,43 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     // The job's own run writes the call's one usage event (with its pages and outcome), not this answer.
     state.jobAdmitted = true;
     await runner.enqueue(id);
+    if (opts.wait) return answerWhenDone(id, request, reply);
     const location = `/api/v1/jobs/${id}`;
     const data: TJobAdmitted = { jobId: id, status: 'queued', location };
     return reply.code(202).header('Location', location).send({ success: true, data });
   };
 
+  /**
+   * The synchronous answer of a call a worker ran: the stored answer as it was given, then the job is forgotten. A
+   * client that leaves cancels it (its worker stops it at the next heartbeat).
+   */
+  async function answerWhenDone(id: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const left = requestSignal(reply);
+    let job = await findJob(app.db, id);
+    while (job && (job.status === 'queued' || job.status === 'running') && !left.aborted) {
+      await new Promise((r) => setTimeout(r, 25));
+      job = await findJob(app.db, id);
+    }
+    const forget = async () => {
+      await store.remove(id).catch(() => undefined);
+      await deleteJob(app.db, id).catch(() => undefined);
+    };
+    if (left.aborted || !job?.result) {
+      await cancelJob(app.db, id, new Date()).catch(() => undefined);
+      await forget();
+      throw new AppError(left.aborted ? 'CLIENT_CLOSED_REQUEST' : 'INTERNAL_ERROR', 'The call did not complete');
+    }
+    const r = job.result;
+    reply.raw.once('close', () => void forget());
+    reply.code(r.statusCode).type(r.contentType).header('Content-Length', r.size);
+    if (r.fileName) reply.header('Content-Disposition', contentDisposition(r.fileName));
+    if (r.pages !== null) request.usage.pages = r.pages;
+    return reply.send(await store.openResult(id));
+  }
+
   app.decorate('jobs', {
     store,
+    remoteOnly: app.config.PROCESSING_MODE === 'api',
     runner,
     webhooks,
     replayOf,

@@ -194,6 +194,9 @@ export function registerProcessingRoute<F extends z.ZodObject>(
       // Checked like the synchronous call (fields, file counts), then stored and answered at once.
       if (!request.jobRun && app.jobs.wanted(request, upload.fields))
         return app.jobs.admit(request, reply, upload.files, upload.fields);
+      // An API node runs no processing: the call is a job a worker runs, answered here when it is done.
+      if (!request.jobRun && app.jobs.remoteOnly)
+        return app.jobs.admit(request, reply, upload.files, upload.fields, { wait: true });
       const job = await createJob(app.engines, await request.workspace(), {
         signal: request.jobRun ? AbortSignal.any([request.jobRun.signal, requestSignal(reply)]) : requestSignal(reply),
         progress: request.jobRun ? (done, total) => request.jobRun?.progress((done / total) * 100) : undefined,

@@ -202,6 +202,36 @@ for (const queue of ['table', 'bullmq'] as const)
         },
       );
 
+      it('a synchronous call on an API node is run by a worker and answered the same; nothing is left behind', async () => {
+        const docx = readFileSync(await testDocument('pages_3.docx'));
+        const before = await database.sql.query<{ n: string }>('SELECT count(*) AS n FROM jobs');
+        const body = new FormData();
+        body.set('file', new Blob([new Uint8Array(docx)]), 'pages_3.docx');
+        const res = await fetch(`${bases[1]}/conversion/word-to-pdf`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey },
+          body,
+        });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/pdf');
+        expect(res.headers.get('content-disposition')).toContain('pages_3.pdf');
+        expect(pagesText(saveBody(Buffer.from(await res.arrayBuffer())))).toEqual(['Page 1', 'Page 2', 'Page 3']);
+        // A refusal comes back as the synchronous call's own error.
+        const bad = new FormData();
+        bad.set('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.7 nope'))]), 'x.pdf');
+        const refused = await fetch(`${bases[0]}/conversion/word-to-pdf`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey },
+          body: bad,
+        });
+        expect(refused.status).toBeGreaterThanOrEqual(400);
+        expect(refused.status).toBeLessThan(500);
+        expect((await refused.json()).code).toBeTruthy();
+        await sleep(200);
+        const after = await database.sql.query<{ n: string }>('SELECT count(*) AS n FROM jobs');
+        expect(after[0]!.n).toBe(before[0]!.n);
+      });
+
       it(
         'a worker killed with SIGKILL mid-batch: the batch still finishes on the other',
         { timeout: 240_000 },

@@ -58,6 +58,8 @@ export const jobs = pgTable(
     errorMessage: text('error_message'),
     result: jsonb('result').$type<JobResult>(),
     bytesIn: bigint('bytes_in', { mode: 'number' }).notNull().default(0),
+    /** A synchronous call an API node handed to a worker: not listed, deleted once answered. */
+    sync: boolean('sync').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
     startedAt: ts('started_at'),
     finishedAt: ts('finished_at'),

@@ -24,6 +24,7 @@ export interface NewJob {
   requestHeaders: Record<string, string>;
   bytesIn: number;
   callbackUrl: string | null;
+  sync?: boolean;
 }
 
 export async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
@@ -47,6 +48,7 @@ export async function listJobs(
     .where(
       and(
         eq(jobs.userId, userId),
+        eq(jobs.sync, false),
         opts.status ? eq(jobs.status, opts.status) : undefined,
         opts.before ? lt(jobs.createdAt, opts.before) : undefined,
       ),
