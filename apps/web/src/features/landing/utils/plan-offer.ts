@@ -24,7 +24,7 @@ const groupNames: Partial<Record<TEndpointGroup, string>> = {
 const joinAnd = (items: string[]) =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
-/** The plan's endpoint groups that have endpoints today (a group with none, e.g. webhook, is not advertised). */
+/** The plan's endpoint groups that have endpoints today, and webhooks (a `callbackUrl` on any job) when included. */
 function endpointLines(allowed: readonly TEndpointGroup[]): string[] {
   const live = allowed.filter((g) => processingEndpoints.some((e) => e.group === g));
   const named = live.flatMap((g) => groupNames[g] ?? []);
@@ -32,6 +32,7 @@ function endpointLines(allowed: readonly TEndpointGroup[]): string[] {
   if (live.includes('batch')) {
     lines.push(`Batch conversion of up to ${maxFilesOf('/conversion/batch-to-pdf')} files`);
   }
+  if (allowed.includes('webhook')) lines.push('Signed webhooks when async jobs end');
   return lines;
 }
 

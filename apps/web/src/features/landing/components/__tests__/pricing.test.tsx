@@ -99,13 +99,12 @@ describe('Pricing', () => {
       '2,500,000 requests/month',
       'Document conversion, PDF operations, OCR and QR codes',
       `Batch conversion of up to ${batchMax} files`,
+      'Signed webhooks when async jobs end',
       'Files up to 250 MB',
       'No page limit per PDF',
       '1,500 requests/minute',
       '40 API keys',
     ]);
-    // The webhook group has no endpoint yet: not advertised.
-    expect(scale).not.toHaveTextContent(/webhook/i);
   });
 
   it('says so when the plans cannot be loaded, and retries', async () => {
