@@ -63,7 +63,8 @@ describe('the API playground in the browser', () => {
     const { page, watch, context } = await newPage(browser, viewports.desktop);
     await signIn(page, server.url, email);
     await openPlayground(page, server.url);
-    expect(await page.getByTestId('endpoint-option').count()).toBe(9);
+    // The spec's nine, the two screenshots and the pipeline.
+    expect(await page.getByTestId('endpoint-option').count()).toBe(12);
     await page.getByText('The response will appear here after you send a request.').waitFor();
 
     // A wrong key: the server's 401 answer, shown in red.
@@ -125,6 +126,25 @@ describe('the API playground in the browser', () => {
     expect(answer.data.text).toContain('Page 1');
     expect(await page.getByTestId('code-curl').textContent()).toContain("-F 'file=@pages_3.pdf'");
     await shot(page, 'playground-extract-text-desktop');
+
+    // A pipeline: the same PDF watermarked, then numbered, in one call; the file it answers has both.
+    await endpoints(page)
+      .getByRole('button', { name: /Pipeline/ })
+      .click();
+    await page.getByLabel(/^Document/).setInputFiles(samplePdf);
+    await page
+      .getByRole('textbox', { name: 'Stages (JSON)' })
+      .fill(JSON.stringify([{ op: '/pdf/watermark', text: 'PIPELINED' }, { op: '/pdf/page-numbers' }]));
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await page.locator('[data-testid="response-body"][data-state="success"]').waitFor();
+    const [piped] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: /Download/ }).click(),
+    ]);
+    const pipedText = execFileSync('pdftotext', [await piped.path(), '-'], { encoding: 'utf8' });
+    // The watermark is drawn diagonally: its letters come out in pieces.
+    expect(pipedText.replace(/\s+/g, '')).toContain('PIPELINED');
+    for (const n of [1, 2, 3]) expect(pipedText).toContain(`Page ${n} of 3`);
 
     // The key is remembered for the tab: a reload keeps it.
     await openPlayground(page, server.url);

@@ -6,6 +6,7 @@ import {
   FileOutput,
   Files,
   FileText,
+  Workflow,
   ImageIcon,
   QrCode,
   ScanText,
@@ -471,6 +472,32 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
       sampleFiles: ['index.html', 'logo.png'],
     },
     fields: screenshotFields,
+  }),
+  endpoint('/pipeline', {
+    name: 'Pipeline',
+    description: 'One upload through several endpoints in one call: a conversion, then PDF operations.',
+    icon: Workflow,
+    output: { kind: 'file', fileName: 'report.pdf' },
+    upload: {
+      label: 'Document',
+      description: 'A PDF, or a document the first stage converts.',
+      sampleFiles: ['report.docx'],
+    },
+    fields: [
+      {
+        name: 'stages',
+        label: 'Stages (JSON)',
+        description:
+          'In order: {"op": endpoint, ...its fields}. Each stage is checked with its endpoint\'s fields and counts as one call.',
+        type: 'text',
+        required: true,
+        default: JSON.stringify([
+          { op: '/conversion/auto-to-pdf' },
+          { op: '/pdf/watermark', text: 'DRAFT' },
+          { op: '/pdf/page-numbers' },
+        ]),
+      },
+    ],
   }),
   endpoint('/conversion/image-to-pdf', {
     name: 'Images to PDF',

@@ -43,10 +43,10 @@ afterEach(() => {
 });
 
 describe('PlaygroundPage', { timeout: 20_000 }, () => {
-  it('lists the eleven endpoints with method, category and description, and starts empty', () => {
+  it('lists the twelve endpoints with method, category and description, and starts empty', () => {
     renderPage();
     const options = screen.getAllByTestId('endpoint-option');
-    expect(options).toHaveLength(11);
+    expect(options).toHaveLength(12);
     expect(options[0]).toHaveTextContent('Watermark PDF');
     expect(options[0]).toHaveTextContent('POST/pdf/watermark');
     expect(options[0]).toHaveTextContent('PDF');

@@ -13,7 +13,7 @@ const pdf = (name = 'a.pdf') => new File(['%PDF-1.4'], name, { type: 'applicatio
 const apiBase = 'https://docflow.test/api/v1';
 
 describe('the endpoint definitions', () => {
-  it('are the spec’s nine endpoints and the two screenshots, each with a category the list can badge', () => {
+  it('are the spec’s nine endpoints, the two screenshots and the pipeline, each with a category the list can badge', () => {
     expect(playgroundEndpoints.map((e) => e.id)).toEqual([
       '/pdf/watermark',
       '/pdf/merge',
@@ -25,6 +25,7 @@ describe('the endpoint definitions', () => {
       '/conversion/batch-to-pdf',
       '/conversion/url-to-image',
       '/conversion/html-to-image',
+      '/pipeline',
       '/conversion/image-to-pdf',
     ]);
     for (const e of playgroundEndpoints) {
