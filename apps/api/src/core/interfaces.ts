@@ -296,6 +296,20 @@ export interface PageChecks {
   failOnHttpStatusCodes?: number[];
   /** Transparent where the page paints no background. */
   omitBackground?: boolean;
+  /** Cookies set before the page loads: sent only where the URL rules let the page's requests go anyway. */
+  cookies?: PageCookie[];
+  /** Headers added to every request of the page (never Host, Cookie or connection-level ones). */
+  extraHttpHeaders?: Record<string, string>;
+}
+
+export interface PageCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path?: string;
+  secure?: boolean;
+  httpOnly?: boolean;
+  sameSite?: 'Strict' | 'Lax' | 'None';
 }
 
 /** How a page is printed; lengths in inches (as Chromium's printToPDF takes them). */

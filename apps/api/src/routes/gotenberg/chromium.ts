@@ -4,7 +4,7 @@ import * as convert from '../../core/convert/to-pdf';
 import * as toImage from '../../core/convert/to-image';
 import { buildMarkdownHtml } from '../../core/convert/markdown';
 import { checkSource, htmlSite } from '../../core/convert/sources';
-import { SCREEN_LIMITS, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
+import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { asGotenbergField, invalidForm, isEmptyJson, isFalse, isTrue, type GotenbergForm } from './form';
@@ -22,17 +22,14 @@ import { gotenbergRoute, type GotenbergContext } from './route';
 
 /**
  * Chromium fields DocFlow's renderer does not offer, with Gotenberg's default: a client sending the default is
- * served, any other value is refused by name. (Cookies, headers and user agents would widen what a render may
- * fetch: they stay out until the URL rules cover them.)
+ * served, any other value is refused by name.
  */
 const unsupportedDefaults: Record<string, (v: string) => boolean> = {
   singlePage: isFalse,
   generateDocumentOutline: isFalse,
   waitForSelector: () => false,
   emulatedMediaFeatures: isEmptyJson,
-  cookies: isEmptyJson,
   userAgent: () => false,
-  extraHttpHeaders: isEmptyJson,
   failOnResourceHttpStatusCodes: isEmptyJson,
   ignoreResourceHttpStatusDomains: isEmptyJson,
   failOnResourceLoadingFailed: isFalse,
@@ -61,6 +58,73 @@ function readFailCodes(form: GotenbergForm): number[] | undefined {
   return codes as number[];
 }
 
+/** Headers a caller may not set: they would change where a request goes or how the connection behaves. */
+const reservedHeaders = new Set([
+  'host',
+  'cookie',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-connection',
+  'proxy-authenticate',
+  'expect',
+]);
+
+/** extraHttpHeaders as Gotenberg takes it: a JSON object of header names to values (scoped values are refused). */
+function readExtraHeaders(form: GotenbergForm): Record<string, string> | undefined {
+  const raw = form.json('extraHttpHeaders');
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    form.fail('extraHttpHeaders', 'is invalid: expected a JSON object of header names to string values');
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value !== 'string' || !/^[!#$%&'*+.^`|~\w-]+$/.test(name) || /[\r\n]/.test(value))
+      form.fail('extraHttpHeaders', `is invalid: '${name}' must be a header name with a string value`);
+    else if (reservedHeaders.has(name.toLowerCase()) || name.toLowerCase().startsWith('sec-'))
+      form.fail('extraHttpHeaders', `'${name}' cannot be set by the caller`);
+    else if (/;\s*scope=/i.test(value))
+      form.fail('extraHttpHeaders', `'${name}': scoped values (;scope=) are not supported by DocFlow`);
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** cookies as Gotenberg takes it: a JSON array of {name, value, domain, path?, secure?, httpOnly?, sameSite?}. */
+function readCookies(form: GotenbergForm): PageCookie[] | undefined {
+  const raw = form.json('cookies');
+  if (raw === undefined) return undefined;
+  const str = (v: unknown) => typeof v === 'string' && v.length > 0;
+  const ok =
+    Array.isArray(raw) &&
+    raw.every(
+      (c) =>
+        typeof c === 'object' &&
+        c !== null &&
+        str(c.name) &&
+        typeof c.value === 'string' &&
+        str(c.domain) &&
+        (c.path === undefined || str(c.path)) &&
+        (c.secure === undefined || typeof c.secure === 'boolean') &&
+        (c.httpOnly === undefined || typeof c.httpOnly === 'boolean') &&
+        (c.sameSite === undefined || ['Strict', 'Lax', 'None'].includes(c.sameSite)),
+    );
+  if (!ok) {
+    form.fail(
+      'cookies',
+      'is invalid: expected a JSON array of {"name","value","domain"} with optional path, secure, httpOnly, sameSite',
+    );
+    return undefined;
+  }
+  return raw as PageCookie[];
+}
+
 /**
  * What every Chromium route reads of how the page is loaded and checked: the media type (Gotenberg's default print),
  * waitDelay, waitForExpression, the failure rules and the background, then the fields DocFlow does not offer.
@@ -77,6 +141,8 @@ function readPageLoad(form: GotenbergForm) {
     failOnConsoleExceptions: form.bool('failOnConsoleExceptions', false),
     failOnHttpStatusCodes: readFailCodes(form),
     omitBackground: form.bool('omitBackground', false),
+    cookies: readCookies(form),
+    extraHttpHeaders: readExtraHeaders(form),
   };
 }
 

@@ -19,6 +19,13 @@ beforeAll(async () => {
   site = createServer((req, res) => {
     res.statusCode = req.url === '/missing' ? 404 : 200;
     res.setHeader('content-type', 'text/html');
+    if (req.url === '/echo') {
+      // What the page's request carried, printed back.
+      res.end(
+        `<!doctype html><p>Cookie ${req.headers.cookie ?? 'none'}</p><p>Tenant ${req.headers['x-tenant'] ?? 'none'}</p>`,
+      );
+      return;
+    }
     res.end(`<!doctype html><p>Status page ${res.statusCode}</p>`);
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -152,5 +159,37 @@ describe('omitBackground', () => {
     expect(shot.statusCode).toBe(200);
     const { data, info } = await sharp(shot.rawPayload).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expect(data[(info.width * info.height - 1) * 4 + 3]).toBe(0);
+  });
+});
+
+describe('cookies and extraHttpHeaders', () => {
+  it('200: the requests of the page carry them', async () => {
+    const file = pdfOf(
+      await api.gotenberg('/forms/chromium/convert/url', {
+        url: `${base}/echo`,
+        cookies: JSON.stringify([{ name: 'session', value: 'abc123', domain: '127.0.0.1' }]),
+        extraHttpHeaders: JSON.stringify({ 'X-Tenant': 'acme' }),
+      }),
+    );
+    const text = pagesText(file)[0]!;
+    expect(text).toContain('Cookie session=abc123');
+    expect(text).toContain('Tenant acme');
+  });
+
+  it('400: a header that would change where or how a request goes, or a scoped one, is named', async () => {
+    for (const [headers, says] of [
+      [{ Host: 'internal.example' }, "'Host' cannot be set by the caller"],
+      [{ 'Proxy-Authorization': 'x' }, "'Proxy-Authorization' cannot be set by the caller"],
+      [{ 'X-Tenant': 'acme;scope=.*internal.*' }, 'scoped values (;scope=) are not supported'],
+      [['not', 'an object'], 'expected a JSON object'],
+    ] as const) {
+      const res = await api.gotenberg('/forms/chromium/convert/url', {
+        url: `${base}/echo`,
+        extraHttpHeaders: JSON.stringify(headers),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain("form field 'extraHttpHeaders'");
+      expect(res.body).toContain(says);
+    }
   });
 });

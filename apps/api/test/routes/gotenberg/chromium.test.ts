@@ -80,7 +80,7 @@ describe('POST /forms/chromium/convert/html', () => {
     expect(pagesText(waited)[0]).toContain('Late');
   });
 
-  it('400: no index.html; cookies and an unknown field are named', async () => {
+  it('400: no index.html; bad cookies and an unknown field are named', async () => {
     const none = await api.gotenberg('/forms/chromium/convert/html', {}, [
       { content: Buffer.from('<p>x</p>'), filename: 'page.html', contentType: 'text/html' },
     ]);
@@ -88,12 +88,12 @@ describe('POST /forms/chromium/convert/html', () => {
     expect(none.body).toContain("form file 'index.html' is required");
     const fields = await api.gotenberg(
       '/forms/chromium/convert/html',
-      { cookies: '[{"name":"a","value":"b","domain":"example.com"}]', paperFormat: 'A4', scale: '3' },
+      { cookies: '[{"name":"a","value":"b"}]', paperFormat: 'A4', scale: '3' },
       [indexHtml('<p>x</p>')],
     );
     expect(fields.statusCode).toBe(400);
     expect(fields.headers['content-type']).toBe('text/plain; charset=UTF-8');
-    expect(fields.body).toContain("form field 'cookies' is not supported by DocFlow");
+    expect(fields.body).toContain("form field 'cookies' is invalid");
     expect(fields.body).toContain("form field 'paperFormat' is not supported by DocFlow on this route");
     expect(fields.body).toContain("form field 'scale' is invalid (got '3')");
   });
@@ -117,6 +117,13 @@ describe('POST /forms/chromium/convert/url', () => {
     const res = await api.gotenberg('/forms/chromium/convert/url', { url: 'http://127.0.0.1:9/' });
     expect(res.statusCode).toBe(403);
     expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    // Cookies and headers change what a request carries, not where it may go.
+    const dressed = await api.gotenberg('/forms/chromium/convert/url', {
+      url: 'http://127.0.0.1:9/',
+      cookies: JSON.stringify([{ name: 'a', value: 'b', domain: '127.0.0.1' }]),
+      extraHttpHeaders: JSON.stringify({ 'X-Forwarded-For': '8.8.8.8' }),
+    });
+    expect(dressed.statusCode).toBe(403);
     const none = await api.gotenberg('/forms/chromium/convert/url', {});
     expect(none.statusCode).toBe(400);
     expect(none.body).toContain("form field 'url' is required");
@@ -215,7 +222,7 @@ describe('POST /forms/chromium/screenshot/{html,url,markdown}', () => {
     expect(res.body).toContain("form field 'quality' is invalid (got '101')");
     expect(res.body).toContain("form field 'clip' is invalid (got 'maybe')");
     expect(res.body).toContain("form field 'paperWidth' is not supported by DocFlow on this route");
-    expect(res.body).toContain("form field 'cookies' is not supported by DocFlow");
+    expect(res.body).toContain("form field 'cookies' is invalid");
     const jpeg = await api.gotenberg('/forms/chromium/screenshot/html', { format: 'jpeg', omitBackground: 'true' }, [
       colourPage('#fff'),
     ]);

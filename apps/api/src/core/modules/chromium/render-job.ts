@@ -102,6 +102,10 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       if (p !== page) p.close().catch(() => undefined);
     });
     if (capture.viewport) await page.setViewportSize(capture.viewport);
+    // What the caller adds to the page's requests changes what they carry, never where they go (setup's policy).
+    const { cookies, extraHttpHeaders } = capture.checks;
+    if (cookies?.length) await context.addCookies(cookies.map((c) => ({ path: '/', ...c })));
+    if (extraHttpHeaders && Object.keys(extraHttpHeaders).length) await page.setExtraHTTPHeaders(extraHttpHeaders);
     const exceptions: string[] = [];
     if (capture.checks.failOnConsoleExceptions) page.on('pageerror', (e) => exceptions.push(e.message));
     page.on('request', (r) => {
