@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TJobAdmitted } from '@docflow/contracts';
 import type { UploadedFile } from '../lib/uploads';
+import type { JobResult, JobRow } from '../data/schema/index';
 import { findKeyById, type KeyRecord } from '../services/api-keys/lookup';
 import { multipartBody } from '../services/jobs/multipart-body';
 import { cancelJob, deleteJob, findJob, insertJob } from '../services/jobs/repository';
@@ -48,6 +49,8 @@ export interface Jobs {
   ): Promise<FastifyReply>;
   /** This node runs no processing (PROCESSING_MODE=api): every upload call goes to a worker. */
   remoteOnly: boolean;
+  /** A job's stored answer sent as it was given (its status, type and file name; not through the serializer). */
+  sendAnswer(reply: FastifyReply, job: JobRow & { result: JobResult }): Promise<FastifyReply>;
 }
 
 declare module 'fastify' {
@@ -196,8 +199,10 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
   async function answerWhenDone(id: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const left = requestSignal(reply);
     let job = await findJob(app.db, id);
-    while (job && (job.status === 'queued' || job.status === 'running') && !left.aborted) {
-      await new Promise((r) => setTimeout(r, 25));
+    // Looked at often at first (most calls take well under a second), then less: a long OCR is not read 40 times a second.
+    for (let wait = 25; job && (job.status === 'queued' || job.status === 'running') && !left.aborted;) {
+      await new Promise((r) => setTimeout(r, wait));
+      wait = Math.min(250, Math.round(wait * 1.5));
       job = await findJob(app.db, id);
     }
     const forget = async () => {
@@ -209,17 +214,23 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       await forget();
       throw new AppError(left.aborted ? 'CLIENT_CLOSED_REQUEST' : 'INTERNAL_ERROR', 'The call did not complete');
     }
-    const r = job.result;
     reply.raw.once('close', () => void forget());
+    if (job.result.pages !== null) request.usage.pages = job.result.pages;
+    return sendAnswer(reply, { ...job, result: job.result });
+  }
+
+  const sendAnswer: Jobs['sendAnswer'] = async (reply, job) => {
+    const r = job.result;
+    const stream = await store.openResult(job.id);
     reply.code(r.statusCode).type(r.contentType).header('Content-Length', r.size);
     if (r.fileName) reply.header('Content-Disposition', contentDisposition(r.fileName));
-    if (r.pages !== null) request.usage.pages = r.pages;
-    return reply.send(await store.openResult(id));
-  }
+    return reply.send(stream);
+  };
 
   app.decorate('jobs', {
     store,
     remoteOnly: app.config.PROCESSING_MODE === 'api',
+    sendAnswer,
     runner,
     webhooks,
     replayOf,

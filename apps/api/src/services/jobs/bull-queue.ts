@@ -44,10 +44,9 @@ export class BullJobQueue {
     });
   }
 
-  /** Whether BullMQ still holds the job (waiting, active or delayed). */
+  /** Whether BullMQ still holds the job (ended jobs are removed from the queue at once). */
   async holds(jobId: string): Promise<boolean> {
-    const job = await this.queue.getJob(jobId);
-    return Boolean(job && !(await job.isCompleted()) && !(await job.isFailed()));
+    return Boolean(await this.queue.getJob(jobId));
   }
 
   /** Runs queued jobs on this node: `run` resolves when the job has ended here (its lock is held until then). */

@@ -167,8 +167,9 @@ export class JobRunner {
       if (requeued.length) this.kick();
       return;
     }
-    // The queue may have lost jobs the table still has queued (Redis restarted without its data): queued again.
-    for (const id of await repo.queuedBefore(this.db, new Date(Date.now() - 2000)))
+    // The queue may have lost jobs the table still has queued (Redis restarted without its data): queued again once
+    // they have waited a stall period (a long backlog is not looked up in Redis every few seconds).
+    for (const id of await repo.queuedBefore(this.db, new Date(Date.now() - this.stallMs)))
       if (!(await queue.holds(id))) await queue.add(id);
   }
 

@@ -10,7 +10,6 @@ import {
   ZWebhookDeliveriesResponse,
 } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
-import { contentDisposition } from '../../../lib/send-result';
 import { authenticate } from '../../../plugins/authenticate';
 import { newApiKeyState } from '../../../plugins/processing-guard';
 import { cancelOrRemove, listOwnJobs, ownJob } from '../../../services/jobs/index';
@@ -88,12 +87,7 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError('JOB_NOT_FINISHED', `Job ${job.id} is ${job.status}: no result`, {
           details: { status: job.status, progress: job.progress },
         });
-      const stream = await app.jobs.store.openResult(job.id);
-      // The stored answer goes out as it was given (any status, any type): not through the JSON serializer.
-      const out = reply as unknown as FastifyReply;
-      out.code(r.statusCode).type(r.contentType).header('Content-Length', r.size);
-      if (r.fileName) out.header('Content-Disposition', contentDisposition(r.fileName));
-      return out.send(stream);
+      return app.jobs.sendAnswer(reply as unknown as FastifyReply, { ...job, result: r });
     },
   );
   app.delete(
