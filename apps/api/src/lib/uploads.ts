@@ -61,7 +61,13 @@ export async function receiveUpload(request: FastifyRequest, limits: UploadLimit
     });
     for await (const part of parts) {
       if (part.type === 'field') {
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        // No option takes a NUL, and PostgreSQL text cannot hold one (a job stores its fields).
+        if (value.includes('\u0000') || part.fieldname.includes('\u0000'))
+          throw new AppError('INVALID_INPUT', `Field "${part.fieldname.replace(/\u0000/g, '')}" contains a NUL character`, {
+            details: { field: part.fieldname.replace(/\u0000/g, '') },
+          });
+        fields[part.fieldname] = value;
         continue;
       }
       if (!accepted.includes(part.fieldname)) {

@@ -27,8 +27,18 @@ export interface NewJob {
   sync?: boolean;
 }
 
+/** PostgreSQL text and jsonb cannot hold U+0000; file names, tool messages and zip entry names can. */
+const pgText = (s: string): string => s.replace(/\u0000/g, '\uFFFD');
+const pgSteps = (steps: JobStep[]): JobStep[] =>
+  steps.map((st) => ({ ...st, name: pgText(st.name), ...(st.message ? { message: pgText(st.message) } : {}) }));
+
 export async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
-  const [row] = await db.insert(jobs).values(job).returning();
+  const clean: NewJob = {
+    ...job,
+    fields: Object.fromEntries(Object.entries(job.fields).map(([k, v]) => [pgText(k), pgText(v)])),
+    inputs: job.inputs.map((i) => ({ ...i, fileName: pgText(i.fileName) })),
+  };
+  const [row] = await db.insert(jobs).values(clean).returning();
   return row!;
 }
 
@@ -96,7 +106,7 @@ export async function claimJob(
 export async function reportProgress(db: Db, id: string, progress: number, steps?: JobStep[]): Promise<void> {
   await db
     .update(jobs)
-    .set({ progress, ...(steps ? { steps } : {}), updatedAt: new Date() })
+    .set({ progress, ...(steps ? { steps: pgSteps(steps) } : {}), updatedAt: new Date() })
     .where(and(eq(jobs.id, id), eq(jobs.status, 'running')));
 }
 
@@ -126,10 +136,10 @@ export async function finishJob(
     .update(jobs)
     .set({
       status: end.status,
-      result: end.result,
+      result: { ...end.result, fileName: end.result.fileName == null ? null : pgText(end.result.fileName) },
       errorCode: end.errorCode ?? null,
-      errorMessage: end.errorMessage ?? null,
-      ...(end.steps ? { steps: end.steps } : {}),
+      errorMessage: end.errorMessage == null ? null : pgText(end.errorMessage),
+      ...(end.steps ? { steps: pgSteps(end.steps) } : {}),
       progress: end.status === 'succeeded' ? 100 : sql`${jobs.progress}`,
       finishedAt: new Date(),
       expiresAt: end.expiresAt,
@@ -148,7 +158,7 @@ export async function failJob(db: Db, id: string, code: string, message: string,
     .set({
       status: 'failed',
       errorCode: code,
-      errorMessage: message,
+      errorMessage: pgText(message),
       finishedAt: new Date(),
       expiresAt,
       updatedAt: new Date(),

@@ -85,6 +85,26 @@ describe('async jobs: async=true on a processing route', () => {
     expect(rotations(saveBody(out.rawPayload))).toEqual([90]);
   });
 
+  it('a NUL in a field is refused before admission (422 naming it); a NUL in a file name is stored without it', async () => {
+    const before = (await listJobs()).length;
+    const bad = await api.post('/pdf/rotate', { async: 'true', angle: '90', pages: '1\u0000' }, [
+      { content: await numberedPdf(1, 'N') },
+    ]);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'pages' } });
+    expect(bad.json().error).toMatch(/NUL/);
+    expect(await listJobs()).toHaveLength(before);
+
+    const ok = await api.post('/pdf/rotate', { async: 'true', angle: '90' }, [
+      { content: await numberedPdf(1, 'N'), filename: 'a\u0000b.pdf' },
+    ]);
+    expect(ok.statusCode).toBe(202);
+    const job = await waitFor(ok.json().data.jobId);
+    expect(job.status).toBe('succeeded');
+    const [row] = await api.t.app.db.select().from(jobs).where(eq(jobs.id, job.id));
+    expect(row!.inputs[0]!.fileName).toBe('a\uFFFDb.pdf');
+  });
+
   it('a failing call fails the job with the error code, and the result is the error answer', async () => {
     const res = await api.post('/pdf/merge', { async: 'true' }, [
       { field: 'files', content: Buffer.from('not a pdf at all'), filename: 'a.pdf' },
