@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TJobAdmitted } from '@docflow/contracts';
@@ -82,7 +83,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       return {
         statusCode: 401,
         headers: { 'content-type': 'application/json' },
-        body: Buffer.from(JSON.stringify(body)),
+        body: Readable.from([Buffer.from(JSON.stringify(body))]),
         pages: null,
       };
     }
@@ -99,8 +100,10 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
         url: job.route,
         headers: { ...job.requestHeaders, 'content-type': contentType, [RUN_HEADER]: token },
         payload: body,
+        // The answer (a result file up to the plan's size) flows to the store as the route writes it.
+        payloadAsStream: true,
       });
-      return { statusCode: res.statusCode, headers: res.headers, body: res.rawPayload, pages: entry.pages };
+      return { statusCode: res.statusCode, headers: res.headers, body: res.stream(), pages: entry.pages };
     } finally {
       replays.delete(token);
     }

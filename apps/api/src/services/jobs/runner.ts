@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../data/db';
 import type { JobRow, JobStep } from '../../data/schema/index';
@@ -7,11 +7,11 @@ import type { JobStore } from './store';
 import type { BullJobQueue } from './bull-queue';
 import * as repo from './repository';
 
-/** What a job's call answered when it was sent again (the whole answer: results are bounded by the plan). */
+/** What a job's call answered when it was sent again; its body is read as it is produced, never held whole. */
 export interface ReplayAnswer {
   statusCode: number;
   headers: Record<string, string | string[] | number | undefined>;
-  body: Buffer;
+  body: Readable;
   pages: number | null;
 }
 
@@ -54,6 +54,18 @@ interface Active {
   controller: AbortController;
   done: Promise<void>;
 }
+
+/** An error answer is a small JSON body: its first bytes are kept as it streams to the store, to read its code. */
+const ERROR_HEAD = 64 * 1024;
+
+const keepHead = (into: Buffer[]) =>
+  new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const held = into.reduce((n, b) => n + b.length, 0);
+      if (held < ERROR_HEAD) into.push(chunk.subarray(0, ERROR_HEAD - held));
+      done(null, chunk);
+    },
+  });
 
 const errorOf = (body: Buffer): { code: string; message: string } => {
   try {
@@ -261,8 +273,9 @@ export class JobRunner {
       const answer = await this.replay(job, run);
       if (controller.signal.aborted && this.stopping) return; // handed back by stop()
       const ok = answer.statusCode < 400;
-      const size = await this.store.putResult(job.id, Readable.from([answer.body]));
-      const err = ok ? null : errorOf(answer.body);
+      const head: Buffer[] = [];
+      const size = await this.store.putResult(job.id, ok ? answer.body : answer.body.pipe(keepHead(head)));
+      const err = ok ? null : errorOf(Buffer.concat(head));
       await repo.finishJob(this.db, job.id, {
         status: ok ? 'succeeded' : 'failed',
         result: {
