@@ -9357,6 +9357,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -9375,6 +9382,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -9564,6 +9580,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -9582,6 +9605,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -9778,6 +9810,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -9796,6 +9835,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -9984,6 +10032,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -10002,6 +10057,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -10184,6 +10248,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -10202,6 +10273,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -10382,6 +10462,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -10400,6 +10487,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -10582,6 +10678,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -10600,6 +10703,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -10779,6 +10891,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -10797,6 +10916,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -10976,6 +11104,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -10994,6 +11129,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -11174,6 +11318,13 @@ export interface operations {
            * @enum {string}
            */
           format?: 'png' | 'svg' | 'json';
+          /** @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id}) */
+          async?: boolean | ('true' | 'false');
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -11192,6 +11343,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrCode'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
@@ -11461,6 +11621,16 @@ export interface operations {
            * @description PNG, JPEG, GIF, BMP, TIFF or WebP image
            */
           image: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
         };
       };
     };
@@ -11477,6 +11647,15 @@ export interface operations {
             message?: string;
             data: components['schemas']['QrDecodeResult'];
           };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
         };
       };
       /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */

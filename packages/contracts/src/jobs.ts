@@ -21,6 +21,14 @@ export const ZAsyncFields = z.object({
     ),
 });
 
+/** The same for a JSON call (the QR codes): `async` may be a boolean there. */
+export const ZAsyncJsonFields = ZAsyncFields.extend({
+  async: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .optional()
+    .describe(ZAsyncFields.shape.async.description!),
+});
+
 export const ZJobStep = z.object({
   name: z.string(),
   status: z.enum(['succeeded', 'failed']),

@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TJobAdmitted } from '@docflow/contracts';
 import type { UploadedFile } from '../lib/uploads';
-import type { JobResult, JobRow } from '../data/schema/index';
+import type { JobInput, JobResult, JobRow } from '../data/schema/index';
 import { findKeyById, type KeyRecord } from '../services/api-keys/lookup';
 import { multipartBody } from '../services/jobs/multipart-body';
 import { cancelJob, deleteJob, findJob, insertJob } from '../services/jobs/repository';
@@ -22,6 +22,9 @@ import { AppError } from '../lib/app-error';
 /** The header carrying a replayed job call's one-time token (never trusted from outside: the token is in memory). */
 const RUN_HEADER = 'x-docflow-job-run';
 
+/** The input that is a JSON call's whole body (the QR codes' routes), sent again as the body itself. */
+const JSON_BODY = '#body';
+
 /** A job call being sent again on this node: who it runs as, and its run. */
 export interface JobReplayEntry {
   rec: KeyRecord;
@@ -36,7 +39,7 @@ export interface Jobs {
   /** The replayed job call this request is, if it is one. */
   replayOf(request: FastifyRequest): JobReplayEntry | undefined;
   /** Whether a processing call asks to run as a job (`async=true`, in the query or the form). */
-  wanted(request: FastifyRequest, fields: Record<string, string>): boolean;
+  wanted(request: FastifyRequest, fields: Record<string, unknown>): boolean;
   /**
    * Stores the received call as a job and answers 202 with where to follow it; `wait`: a synchronous call on an API
    * node, answered with the job's result once a worker has run it.
@@ -48,6 +51,8 @@ export interface Jobs {
     fields: Record<string, string>,
     opts?: { wait?: boolean },
   ): Promise<FastifyReply>;
+  /** The same for a call whose input is its JSON body (`async` and `callbackUrl` are read from it, then dropped). */
+  admitJson(request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply>;
   /** This node runs no processing (PROCESSING_MODE=api): every upload call goes to a worker. */
   remoteOnly: boolean;
   /** A job's stored answer sent as it was given (its status, type and file name; not through the serializer). */
@@ -91,10 +96,13 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     const entry: JobReplayEntry = { rec, run, pages: null };
     replays.set(token, entry);
     try {
-      const { contentType, body } = multipartBody(
-        job.fields,
-        job.inputs.map((input, i) => ({ ...input, open: () => store.openInput(job.id, i) })),
-      );
+      const { contentType, body } =
+        job.inputs.length === 1 && job.inputs[0]!.field === JSON_BODY
+          ? { contentType: 'application/json', body: await store.openInput(job.id, 0) }
+          : multipartBody(
+              job.fields,
+              job.inputs.map((input, i) => ({ ...input, open: () => store.openInput(job.id, i) })),
+            );
       const res = await app.inject({
         method: 'POST',
         url: job.route,
@@ -148,7 +156,19 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     return payload;
   });
 
-  const admit: Jobs['admit'] = async (request, reply, files, fields, opts = {}) => {
+  /** A stored input of a job being admitted: what the job row says of it, and its bytes. */
+  interface Staged {
+    input: JobInput;
+    open(): Readable;
+  }
+
+  const admitCall = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fields: Record<string, string>,
+    inputs: Staged[],
+    opts: { wait?: boolean } = {},
+  ): Promise<FastifyReply> => {
     const state = request.apiKeyState!;
     const callbackUrl = fields.callbackUrl?.trim() || null;
     if (callbackUrl) {
@@ -163,7 +183,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     }
     const id = randomUUID();
     let bytesIn = 0;
-    for (const [i, f] of files.entries()) bytesIn += await store.putInput(id, i, createReadStream(f.path));
+    for (const [i, f] of inputs.entries()) bytesIn += await store.putInput(id, i, f.open());
     const route = (request.routeOptions.url ?? request.url.split('?')[0])!;
     const { async: _async, callbackUrl: _callback, ...kept } = fields;
     const accept = request.headers.accept;
@@ -176,7 +196,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
         endpointGroup: String(state.group),
         route,
         fields: kept,
-        inputs: files.map((f) => ({ field: f.field, fileName: f.filename, mimeType: f.mimetype, size: f.size })),
+        inputs: inputs.map((f) => f.input),
         requestHeaders: accept ? { accept } : {},
         bytesIn,
         callbackUrl,
@@ -193,6 +213,29 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     const location = `/api/v1/jobs/${id}`;
     const data: TJobAdmitted = { jobId: id, status: 'queued', location };
     return reply.code(202).header('Location', location).send({ success: true, data });
+  };
+
+  const admit: Jobs['admit'] = (request, reply, files, fields, opts) =>
+    admitCall(
+      request,
+      reply,
+      fields,
+      files.map((f) => ({
+        input: { field: f.field, fileName: f.filename, mimeType: f.mimetype, size: f.size },
+        open: () => createReadStream(f.path),
+      })),
+      opts,
+    );
+
+  const admitJson: Jobs['admitJson'] = (request, reply, body) => {
+    const { async: _async, callbackUrl, ...call } = body;
+    const bytes = Buffer.from(JSON.stringify(call));
+    return admitCall(request, reply, typeof callbackUrl === 'string' ? { callbackUrl } : {}, [
+      {
+        input: { field: JSON_BODY, fileName: 'body.json', mimeType: 'application/json', size: bytes.length },
+        open: () => Readable.from([bytes]),
+      },
+    ]);
   };
 
   /**
@@ -238,10 +281,11 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     webhooks,
     replayOf,
     wanted: (request, fields) =>
-      Boolean(fields.callbackUrl?.trim()) ||
+      (typeof fields.callbackUrl === 'string' && fields.callbackUrl.trim() !== '') ||
       truthy((request.query as Record<string, unknown> | undefined)?.async) ||
       truthy(fields.async),
     admit,
+    admitJson,
   });
   // An API node (PROCESSING_MODE=api) only admits jobs: the workers on the same database run them.
   if (app.config.PROCESSING_MODE !== 'api')

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TJob } from '@docflow/contracts';
@@ -11,7 +12,7 @@ import { createUserWithApiKey } from '../../support/api-keys';
 import { sleep } from '../../support/limits';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-const api = processingAppForSuite({ allowedEndpoints: ['pdf', 'batch', 'conversion'] });
+const api = processingAppForSuite({ allowedEndpoints: ['pdf', 'batch', 'conversion', 'qrcode'] });
 
 const getJob = async (id: string, key = api.apiKey) => {
   const res = await api.t.app.inject({ method: 'GET', url: `/api/v1/jobs/${id}`, headers: { 'x-api-key': key } });
@@ -103,6 +104,41 @@ describe('async jobs: async=true on a processing route', () => {
     expect(job.status).toBe('succeeded');
     const [row] = await api.t.app.db.select().from(jobs).where(eq(jobs.id, job.id));
     expect(row!.inputs[0]!.fileName).toBe('a\uFFFDb.pdf');
+  });
+
+  it('the QR code routes take async too: a JSON call (async in its body) and a decode (async in the query)', async () => {
+    const made = await api.postJson('/qrcode/text', { text: 'Job à QR', async: true, size: 300 });
+    expect(made.statusCode).toBe(202);
+    const job = await waitFor(made.json().data.jobId);
+    expect(job).toMatchObject({ status: 'succeeded', endpoint: '/qrcode/text' });
+    expect(job.result).toMatchObject({ contentType: 'image/png' });
+    const png = await api.t.app.inject({ method: 'GET', url: job.result!.url, headers: { 'x-api-key': api.apiKey } });
+    const decoded = execFileSync('zbarimg', ['--nodbus', '--raw', '-q', saveBody(png.rawPayload, 'png')], {
+      encoding: 'utf8',
+    });
+    expect(decoded.trim()).toBe('Job à QR');
+
+    const listed = (await listJobs()).length;
+    const bad = await api.postJson('/qrcode/text', { async: 'true' });
+    expect(bad.statusCode).toBe(422); // checked (no text) before anything is admitted
+    expect(await listJobs()).toHaveLength(listed);
+
+    const f = form({}, [{ field: 'image', content: png.rawPayload, filename: 'qr.png' }]);
+    const read = await api.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/qrcode/decode?async=true',
+      payload: f.payload,
+      headers: { ...f.headers, 'x-api-key': api.apiKey },
+    });
+    expect(read.statusCode).toBe(202);
+    const readJob = await waitFor(read.json().data.jobId);
+    expect(readJob.status).toBe('succeeded');
+    const answer = await api.t.app.inject({
+      method: 'GET',
+      url: readJob.result!.url,
+      headers: { 'x-api-key': api.apiKey },
+    });
+    expect(answer.json().data.symbols[0].data).toBe('Job à QR');
   });
 
   it('a failing call fails the job with the error code, and the result is the error answer', async () => {

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  ZAsyncFields,
+  ZAsyncJsonFields,
   ZErrorResponse,
+  ZJobAdmittedResponse,
   ZQrDecodeResponse,
   ZQrOptions,
   ZQrResultResponse,
@@ -49,7 +52,7 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
 
   for (const type of Object.keys(qrTypes) as TQrType[]) {
     const def = qrTypes[type];
-    const body = (def.schema as z.ZodObject).extend(ZQrOptions.shape);
+    const body = (def.schema as z.ZodObject).extend(ZQrOptions.shape).extend(ZAsyncJsonFields.shape);
     app.post(
       `/${type}`,
       {
@@ -59,10 +62,16 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
           summary: `QR code: ${def.description.toLowerCase()}`,
           description: `Encodes ${def.encodes}. Answers the image (image/png or image/svg+xml), or JSON with a data URL for format=json.`,
           body,
-          response: { 200: ZQrResultResponse.describe('format=json; png and svg answer the image itself'), ...errors },
+          response: {
+            200: ZQrResultResponse.describe('format=json; png and svg answer the image itself'),
+            202: ZJobAdmittedResponse,
+            ...errors,
+          },
         },
       },
       async (request, reply) => {
+        if (!request.jobRun && app.jobs.wanted(request, request.body as Record<string, unknown>))
+          return app.jobs.admitJson(request, reply, request.body as Record<string, unknown>);
         // The body was validated against this type's schema (and the common options) above.
         const input = request.body as z.output<(typeof qrTypes)[TQrType]['schema']> & z.output<typeof ZQrOptions>;
         const format = input.format === 'svg' ? 'svg' : 'png';
@@ -126,8 +135,10 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
       ...common,
       summary: 'Find and decode the QR codes (and barcodes) in an image',
       consumes: ['multipart/form-data'],
-      body: z.object({ image: ZUploadFile.describe('PNG, JPEG, GIF, BMP, TIFF or WebP image') }),
-      response: { 200: ZQrDecodeResponse, ...errors },
+      body: z
+        .object({ image: ZUploadFile.describe('PNG, JPEG, GIF, BMP, TIFF or WebP image') })
+        .extend(ZAsyncFields.shape),
+      response: { 200: ZQrDecodeResponse, 202: ZJobAdmittedResponse, ...errors },
     },
     handler: async (request, reply) => {
       const upload = await receiveUpload(request, {
@@ -143,6 +154,8 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
       request.usage.bytesIn = file.size;
       if (file.size === 0)
         throw new AppError('INVALID_INPUT', 'image: the file is empty', { details: { field: 'image' } });
+      if (!request.jobRun && app.jobs.wanted(request, upload.fields))
+        return app.jobs.admit(request, reply, upload.files, upload.fields);
       const symbols = await decodeQrImage(app.engines, file.path, {
         ws: await request.workspace(),
         signal: requestSignal(reply),
