@@ -40,6 +40,18 @@ export function runAsOwner<T>(owner: JobOwner, fn: () => T): T {
 
 export const currentOwner = (): JobOwner | undefined => owners.getStore();
 
+const borrowing = new AsyncLocalStorage<true>();
+
+/**
+ * Run `fn`, a further piece of work one request split up (an OCR page, a range of pages of text), letting its slots
+ * go past the owner's share while a slot is free and nobody waits: on an idle server one user's long document uses
+ * every core. What it costs another user who arrives then is the wait for one piece, not for a whole request; a
+ * piece that finds the server busy waits within its owner's share as any job does.
+ */
+export function runBorrowing<T>(fn: () => T): T {
+  return borrowing.run(true, fn);
+}
+
 /**
  * The most one owner may hold: running slots (a quarter of them at weight 1, half from weight 2: one user can never
  * hold them all once there are two) and waiting places (an eighth of the queue per weight unit up to half of it,
@@ -107,11 +119,11 @@ export class Limiter {
    * the owner's share, and none while others wait. Work split across processes is sized by this, not by the free
    * slots alone: pieces past the owner's share would only queue behind each other, each paying its start-up again.
    */
-  startableNow(owner: JobOwner | undefined = currentOwner()): number {
+  startableNow(owner: JobOwner | undefined = currentOwner(), opts: { borrow?: boolean } = {}): number {
     if (this.queued > 0) return 0;
     const id = owner ? `u:${owner.id}` : SHARED;
     const holding = this.accounts.get(id)?.running ?? 0;
-    const cap = owner ? ownerShare(owner.weight, this.opts).running : this.opts.concurrency;
+    const cap = owner && !opts.borrow ? ownerShare(owner.weight, this.opts).running : this.opts.concurrency;
     return Math.max(0, Math.min(this.opts.concurrency - this.running, cap - holding));
   }
 
@@ -119,7 +131,9 @@ export class Limiter {
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal, owner: JobOwner | undefined = currentOwner()): Promise<T> {
     if (signal?.aborted) throw aborted();
     const account = this.account(owner);
-    if (this.running < this.opts.concurrency && account.running < this.runningCap(account)) this.take(account);
+    const free = this.running < this.opts.concurrency;
+    const borrow = borrowing.getStore() === true && this.queued === 0;
+    if (free && (borrow || account.running < this.runningCap(account))) this.take(account);
     else await this.wait(account, signal);
     const started = performance.now();
     try {

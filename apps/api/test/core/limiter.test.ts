@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter, ownerShare, runAsOwner, type JobOwner } from '../../src/core/limiter';
+import { Limiter, ownerShare, runAsOwner, runBorrowing, type JobOwner } from '../../src/core/limiter';
 import { toAppError } from '../../src/plugins/error-handler';
 
 const deferred = () => {
@@ -142,6 +142,31 @@ describe('Limiter: fair shares between owners', () => {
     gate.resolve();
     await Promise.all(held);
     expect(l.startableNow(pro)).toBe(2);
+  });
+
+  it("pieces of a split request borrow idle slots past the owner's share, never ahead of anyone waiting", async () => {
+    const l = new Limiter({ concurrency: 2, queueSize: 8 });
+    const pro: JobOwner = { id: 'p', weight: 2 }; // a share of 1 slot on 2
+    const gate = deferred();
+    expect(l.startableNow(pro)).toBe(1);
+    expect(l.startableNow(pro, { borrow: true })).toBe(2);
+    const first = l.run(() => gate.promise, undefined, pro);
+    const borrowed = runBorrowing(() => l.run(() => gate.promise, undefined, pro));
+    expect(l.stats()).toMatchObject({ running: 2, queued: 0 }); // both cores for one user on an idle server
+    // Another user now waits for the first slot that frees; a further piece of p's waits within p's share.
+    const other = deferred();
+    const b = l.run(() => other.promise, undefined, free('b'));
+    const third = runBorrowing(() => l.run(async () => 'third', undefined, pro));
+    expect(l.stats()).toMatchObject({ running: 2, queued: 2 });
+    expect(l.startableNow(pro, { borrow: true })).toBe(0);
+    gate.resolve();
+    await Promise.all([first, borrowed]);
+    // b got a slot and p's third piece the other (its share), not both to p.
+    expect(l.stats()).toMatchObject({ queued: 0 });
+    expect(await third).toBe('third');
+    other.resolve();
+    await b;
+    expect(l.stats()).toMatchObject({ running: 0, owners: 0 });
   });
 
   it('charges the owner of the current request (runAsOwner) through any depth of async calls', async () => {

@@ -18,6 +18,7 @@ import type {
 import { pageRuns, splitRuns, type PageRange } from '../../pages';
 import { readPdfEnd } from '../../pdf-trailer';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
+import { runBorrowing } from '../../limiter';
 
 const ZConfig = z.object({
   /** Directory of the poppler-utils binaries; empty: found on PATH. */
@@ -261,13 +262,15 @@ export const popplerModule = defineModule<PopplerConfig>({
     ) => {
       let runs = opts.pages === 'all' ? [{ from: 1, to: Infinity }] : pageRuns(opts.pages);
       if (opts.pages !== 'all') {
-        // pdftotext uses one core: on an otherwise idle server, long documents are cut across the slots this
-        // request's owner may take now (same text: each page is extracted on its own). A busy server, or an owner
-        // whose share is one slot, keeps one process: pieces that queue behind each other each pay pdftotext's
-        // start (fonts, page tree) again and end later than one run.
-        runs = splitRuns(runs, ctx.tools.limiter.startableNow(), TEXT_PAGES_PER_PROCESS);
+        // pdftotext uses one core: on an otherwise idle server, long documents are cut across the free slots (past
+        // the owner's share, the pieces borrow idle ones: core/limiter.ts runBorrowing). Same text: each page is
+        // extracted on its own. A busy server keeps one process: pieces that queue behind each other each pay
+        // pdftotext's start (fonts, page tree) again and end later than one run.
+        runs = splitRuns(runs, ctx.tools.limiter.startableNow(undefined, { borrow: true }), TEXT_PAGES_PER_PROCESS);
       }
-      const parts = await Promise.all(runs.map((r) => textOfRun(input, r, opts, c)));
+      const parts = await Promise.all(
+        runs.map((r, k) => (k === 0 ? textOfRun(input, r, opts, c) : runBorrowing(() => textOfRun(input, r, opts, c)))),
+      );
       return parts.flat();
     };
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { EngineError } from '../../errors';
+import { runBorrowing } from '../../limiter';
 import type { OcrLine, OcrPage } from '../../interfaces';
 import { parsePageSet } from '../../pages';
 import type { PdfJob, PreparedPdf } from '../../pdf/operations';
@@ -60,7 +61,8 @@ export const tmp = (job: PdfJob, name: string) => path.join(job.ctx.scratch, `oc
 
 /**
  * Run `fn` over `items` with at most `width` at once, in order of the items; the first failure stops new starts. Each
- * finished item is told to the job's progress.
+ * finished item is told to the job's progress. Past the first, workers only get a slot the server has free and nobody
+ * waits for, or one within the owner's share.
  */
 export async function pool<T, R>(
   items: T[],
@@ -85,7 +87,12 @@ export async function pool<T, R>(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
+  // The first worker runs within the owner's share; the others borrow idle slots (core/limiter.ts, runBorrowing).
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(width, items.length)) }, (_, k) =>
+      k === 0 ? worker() : runBorrowing(worker),
+    ),
+  );
   if (signal?.aborted) throw new EngineError('ABORTED', 'The request was cancelled by the client');
   return out;
 }
