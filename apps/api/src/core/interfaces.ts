@@ -214,7 +214,8 @@ export interface Renderer {
   render(
     input: string,
     outDir: string,
-    opts: { format: 'png' | 'jpg'; dpi: number; pages: number[]; quality?: number },
+    /** pgm: 8-bit gray, uncompressed (for OCR: nothing to compress or decompress, nothing for tesseract to convert). */
+    opts: { format: 'png' | 'jpg' | 'pgm'; dpi: number; pages: number[]; quality?: number },
     ctx: OpContext,
   ): Promise<RenderedPage[]>;
 }

@@ -138,7 +138,12 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
       },
       async render(original, outDir, opts, c): Promise<RenderedPage[]> {
         const input = await rewritten(original, c);
-        const device = opts.format === 'png' ? ['-sDEVICE=png16m'] : ['-sDEVICE=jpeg', `-dJPEGQ=${opts.quality ?? 85}`];
+        const device =
+          opts.format === 'png'
+            ? ['-sDEVICE=png16m']
+            : opts.format === 'pgm'
+              ? ['-sDEVICE=pgmraw']
+              : ['-sDEVICE=jpeg', `-dJPEGQ=${opts.quality ?? 85}`];
         const out: RenderedPage[] = [];
         for (const r of pageRuns(opts.pages)) {
           const prefix = path.join(outDir, `g${r.from}`);

@@ -371,7 +371,12 @@ export const popplerModule = defineModule<PopplerConfig>({
       },
       extractText,
       async render(input, outDir, opts, c): Promise<RenderedPage[]> {
-        const fmt = opts.format === 'png' ? ['-png'] : ['-jpeg', '-jpegopt', `quality=${opts.quality ?? 85}`];
+        const fmt =
+          opts.format === 'png'
+            ? ['-png']
+            : opts.format === 'pgm'
+              ? ['-gray']
+              : ['-jpeg', '-jpegopt', `quality=${opts.quality ?? 85}`];
         for (const runOf of pageRuns(opts.pages)) {
           const prefix = path.join(outDir, `r${runOf.from}`);
           await run(
@@ -383,7 +388,7 @@ export const popplerModule = defineModule<PopplerConfig>({
         const files = await readdir(outDir);
         const out: RenderedPage[] = [];
         for (const f of files) {
-          const m = /-(\d+)\.(png|jpg)$/.exec(f);
+          const m = /-(\d+)\.(png|jpg|pgm)$/.exec(f);
           if (m) out.push({ page: Number(m[1]), path: path.join(outDir, f) });
         }
         return out.sort((a, b) => a.page - b.page);

@@ -54,6 +54,11 @@ interface SourcePage {
   stated: boolean;
   /** A PNG of the page in the job's workspace (rendered or decoded on first call). */
   png(): Promise<string>;
+  /**
+   * The page for tesseract alone: a PDF page rendered as uncompressed 8-bit gray (PGM), which costs a quarter of the
+   * PNG's rendering and spares tesseract its own decoding and conversion to gray; an image frame as its PNG.
+   */
+  gray(): Promise<string>;
 }
 
 let seq = 0;
@@ -153,24 +158,26 @@ export async function sourcePages(
     const pages = parsePageSet(req.pageRange, input.pdf.pages, 'pageRange');
     await checkRenderSize(job, input.pdf, pages, dpi);
     return pages.map((page) => {
-      let rendered: Promise<string> | undefined;
-      return {
-        page,
-        dpi,
-        stated: true,
-        // A directory per page: renderers name their files by their own scheme and list what they wrote.
-        png: () =>
-          (rendered ??= job.ws
-            .subdir(`ocr-render-${page}`)
+      const rendered = new Map<'png' | 'pgm', Promise<string>>();
+      // A directory per page and format: renderers name their files by their own scheme and list what they wrote.
+      const render = (format: 'png' | 'pgm') => {
+        let file = rendered.get(format);
+        if (!file) {
+          file = job.ws
+            .subdir(`ocr-render-${page}-${format}`)
             .then((dir) =>
               job.engines.run(
                 'render',
-                (f) => f(input.pdf.path, dir, { format: 'png', dpi, pages: [page] }, job.ctx),
+                (f) => f(input.pdf.path, dir, { format, dpi, pages: [page] }, job.ctx),
                 job.signal,
               ),
             )
-            .then((r) => r.value[0]!.path)),
+            .then((r) => r.value[0]!.path);
+          rendered.set(format, file);
+        }
+        return file;
       };
+      return { page, dpi, stated: true, png: () => render('png'), gray: () => render('pgm') };
     });
   }
   if (req.pageRange) {
@@ -184,10 +191,11 @@ export async function sourcePages(
   });
   return frames.map((f) => {
     let written: Promise<string> | undefined;
-    return {
+    const source: SourcePage = {
       page: f.page,
       dpi: f.dpi ?? req.dpi ?? ASSUMED_DPI,
       stated: f.dpi !== null,
+      gray: () => source.png(),
       png: () => {
         const file = tmp(job, `frame-${f.page}.png`);
         // Level 1: these files live for one request; speed matters more than size.
@@ -203,6 +211,7 @@ export async function sourcePages(
           ));
       },
     };
+    return source;
   });
 }
 

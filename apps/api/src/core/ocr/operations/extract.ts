@@ -22,8 +22,9 @@ export async function ocrExtract(job: PdfJob, input: OcrInput, req: OcrRequest):
     pages,
     widthOf(job),
     async (src) => {
-      let image = await src.png();
-      if (req.preprocess) image = await writePng(job, preprocess(ownImage(image)), `pre-${src.page}.png`);
+      const image = req.preprocess
+        ? await writePng(job, preprocess(ownImage(await src.png())), `pre-${src.page}.png`)
+        : await src.gray();
       return pageResult(src.page, src.dpi, await recognize(job, image, req, src.dpi), req.words ?? false);
     },
     job,

@@ -43,7 +43,7 @@ export async function ocrSearchablePdf(
     widthOf(job),
     async (src) => {
       const pdf = tmp(job, `layer-${src.page}.pdf`);
-      const r = await recognize(job, await src.png(), req, src.dpi, { output: pdf, textOnly });
+      const r = await recognize(job, await src.gray(), req, src.dpi, { output: pdf, textOnly });
       return { page: src.page, pdf, confidence: r.confidence, words: wordCount(r) };
     },
     job,
