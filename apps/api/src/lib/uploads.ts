@@ -63,10 +63,10 @@ export async function receiveUpload(request: FastifyRequest, limits: UploadLimit
       if (part.type === 'field') {
         const value = typeof part.value === 'string' ? part.value : String(part.value);
         // No option takes a NUL, and PostgreSQL text cannot hold one (a job stores its fields).
-        if (value.includes('\u0000') || part.fieldname.includes('\u0000'))
-          throw new AppError('INVALID_INPUT', `Field "${part.fieldname.replace(/\u0000/g, '')}" contains a NUL character`, {
-            details: { field: part.fieldname.replace(/\u0000/g, '') },
-          });
+        if (value.includes('\u0000') || part.fieldname.includes('\u0000')) {
+          const field = part.fieldname.replaceAll('\u0000', '');
+          throw new AppError('INVALID_INPUT', `Field "${field}" contains a NUL character`, { details: { field } });
+        }
         fields[part.fieldname] = value;
         continue;
       }

@@ -28,7 +28,7 @@ export interface NewJob {
 }
 
 /** PostgreSQL text and jsonb cannot hold U+0000; file names, tool messages and zip entry names can. */
-const pgText = (s: string): string => s.replace(/\u0000/g, '\uFFFD');
+const pgText = (s: string): string => s.replaceAll('\u0000', '\uFFFD');
 const pgSteps = (steps: JobStep[]): JobStep[] =>
   steps.map((st) => ({ ...st, name: pgText(st.name), ...(st.message ? { message: pgText(st.message) } : {}) }));
 
