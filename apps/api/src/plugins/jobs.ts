@@ -52,7 +52,12 @@ export interface Jobs {
     opts?: { wait?: boolean },
   ): Promise<FastifyReply>;
   /** The same for a call whose input is its JSON body (`async` and `callbackUrl` are read from it, then dropped). */
-  admitJson(request: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply>;
+  admitJson(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: Record<string, unknown>,
+    opts?: { wait?: boolean },
+  ): Promise<FastifyReply>;
   /** This node runs no processing (PROCESSING_MODE=api): every upload call goes to a worker. */
   remoteOnly: boolean;
   /** A job's stored answer sent as it was given (its status, type and file name; not through the serializer). */
@@ -227,15 +232,21 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       opts,
     );
 
-  const admitJson: Jobs['admitJson'] = (request, reply, body) => {
+  const admitJson: Jobs['admitJson'] = (request, reply, body, opts) => {
     const { async: _async, callbackUrl, ...call } = body;
     const bytes = Buffer.from(JSON.stringify(call));
-    return admitCall(request, reply, typeof callbackUrl === 'string' ? { callbackUrl } : {}, [
-      {
-        input: { field: JSON_BODY, fileName: 'body.json', mimeType: 'application/json', size: bytes.length },
-        open: () => Readable.from([bytes]),
-      },
-    ]);
+    return admitCall(
+      request,
+      reply,
+      typeof callbackUrl === 'string' ? { callbackUrl } : {},
+      [
+        {
+          input: { field: JSON_BODY, fileName: 'body.json', mimeType: 'application/json', size: bytes.length },
+          open: () => Readable.from([bytes]),
+        },
+      ],
+      opts,
+    );
   };
 
   /**
@@ -269,6 +280,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     const r = job.result;
     const stream = await store.openResult(job.id);
     reply.code(r.statusCode).type(r.contentType).header('Content-Length', r.size);
+    if (r.headers) reply.headers(r.headers);
     if (r.fileName) reply.header('Content-Disposition', contentDisposition(r.fileName));
     return reply.send(stream);
   };

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,7 +72,7 @@ for (const queue of ['table', 'bullmq'] as const)
             maxFileSize: 20 * 1_048_576,
             maxPagesPerPdf: 500,
             burstLimit: null,
-            allowedEndpoints: ['conversion', 'batch'],
+            allowedEndpoints: ['conversion', 'batch', 'qrcode'],
             features: [],
             validityDays: null,
           },
@@ -216,6 +216,17 @@ for (const queue of ['table', 'bullmq'] as const)
         expect(res.headers.get('content-type')).toBe('application/pdf');
         expect(res.headers.get('content-disposition')).toContain('pages_3.pdf');
         expect(pagesText(saveBody(Buffer.from(await res.arrayBuffer())))).toEqual(['Page 1', 'Page 2', 'Page 3']);
+        // A JSON call too (a QR code), with the route's own headers.
+        const qr = await fetch(`${bases[1]}/qrcode/text`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'fleet QR' }),
+        });
+        expect(qr.status).toBe(200);
+        expect(qr.headers.get('content-type')).toBe('image/png');
+        expect(Number(qr.headers.get('x-qr-version'))).toBeGreaterThan(0);
+        const png = saveBody(Buffer.from(await qr.arrayBuffer()), 'png');
+        expect(execFileSync('zbarimg', ['--nodbus', '--raw', '-q', png], { encoding: 'utf8' }).trim()).toBe('fleet QR');
         // A refusal comes back as the synchronous call's own error.
         const bad = new FormData();
         bad.set('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.7 nope'))]), 'x.pdf');

@@ -18,6 +18,8 @@ export interface JobResult {
   size: number;
   fileName: string | null;
   pages: number | null;
+  /** The answer's own X- headers (X-Ocr-Confidence, X-File-Count…), given back with it. */
+  headers?: Record<string, string>;
 }
 
 /** Per-file outcome of a batch job, as each file finishes. */

@@ -82,6 +82,21 @@ const header = (h: ReplayAnswer['headers'], name: string) => {
   return Array.isArray(v) ? v[0] : v === undefined ? undefined : String(v);
 };
 
+/**
+ * What the route said of its answer in its own headers (X-Ocr-Confidence, X-File-Count…): kept with the result, so
+ * the stored answer is the synchronous one. Not the replay's request id, time or rate-limit figures (the call that
+ * gives the answer back has its own).
+ */
+function ownHeaders(h: ReplayAnswer['headers']): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of Object.keys(h)) {
+    if (!/^x-/i.test(name) || /^x-(request-id|ratelimit-|processing-time-ms$|docflow-)/i.test(name)) continue;
+    const v = header(h, name);
+    if (v !== undefined) kept[name.toLowerCase()] = v;
+  }
+  return kept;
+}
+
 /** The file name offered by a Content-Disposition header (the UTF-8 form when present). */
 export function dispositionName(value: string | undefined): string | null {
   if (!value) return null;
@@ -284,6 +299,7 @@ export class JobRunner {
           size,
           fileName: dispositionName(header(answer.headers, 'content-disposition')),
           pages: answer.pages,
+          headers: ownHeaders(answer.headers),
         },
         errorCode: err?.code,
         errorMessage: err?.message,

@@ -113,6 +113,7 @@ describe('async jobs: async=true on a processing route', () => {
     expect(job).toMatchObject({ status: 'succeeded', endpoint: '/qrcode/text' });
     expect(job.result).toMatchObject({ contentType: 'image/png' });
     const png = await api.t.app.inject({ method: 'GET', url: job.result!.url, headers: { 'x-api-key': api.apiKey } });
+    expect(Number(png.headers['x-qr-version'])).toBeGreaterThan(0); // the route's own headers come back with it
     const decoded = execFileSync('zbarimg', ['--nodbus', '--raw', '-q', saveBody(png.rawPayload, 'png')], {
       encoding: 'utf8',
     });

@@ -70,8 +70,10 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        if (!request.jobRun && app.jobs.wanted(request, request.body as Record<string, unknown>))
-          return app.jobs.admitJson(request, reply, request.body as Record<string, unknown>);
+        const call = request.body as Record<string, unknown>;
+        if (!request.jobRun && app.jobs.wanted(request, call)) return app.jobs.admitJson(request, reply, call);
+        // An API node runs no processing: a worker makes the code, answered here when it is done.
+        if (!request.jobRun && app.jobs.remoteOnly) return app.jobs.admitJson(request, reply, call, { wait: true });
         // The body was validated against this type's schema (and the common options) above.
         const input = request.body as z.output<(typeof qrTypes)[TQrType]['schema']> & z.output<typeof ZQrOptions>;
         const format = input.format === 'svg' ? 'svg' : 'png';
@@ -156,6 +158,8 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
         throw new AppError('INVALID_INPUT', 'image: the file is empty', { details: { field: 'image' } });
       if (!request.jobRun && app.jobs.wanted(request, upload.fields))
         return app.jobs.admit(request, reply, upload.files, upload.fields);
+      if (!request.jobRun && app.jobs.remoteOnly)
+        return app.jobs.admit(request, reply, upload.files, upload.fields, { wait: true });
       const symbols = await decodeQrImage(app.engines, file.path, {
         ws: await request.workspace(),
         signal: requestSignal(reply),
