@@ -241,9 +241,18 @@ describe('jobs and the limits: counted once, at admission', () => {
       }
       expect(job.status).toBe('succeeded');
     }
-    await api.t.app.apiKeyGuard.meter.flush();
-    const events = await api.t.app.db.select().from(usageEvents).where(eq(usageEvents.keyId, small.keyId));
-    const merges = events.filter((e) => e.endpoint === '/pdf/merge');
+    // A job's end is stored as its answer streams out; the run's usage event is written when that answer has ended,
+    // a moment later.
+    const mergeEvents = async () => {
+      await api.t.app.apiKeyGuard.meter.flush();
+      const events = await api.t.app.db.select().from(usageEvents).where(eq(usageEvents.keyId, small.keyId));
+      return events.filter((e) => e.endpoint === '/pdf/merge');
+    };
+    let merges = await mergeEvents();
+    for (const until = Date.now() + 10_000; merges.length < 4 && Date.now() < until; ) {
+      await sleep(50);
+      merges = await mergeEvents();
+    }
     // Three jobs: three counted events with their real outcome (200, 2 pages), none for the 202s; one refusal.
     expect(merges.filter((e) => e.statusCode === 200)).toHaveLength(3);
     expect(merges.filter((e) => e.statusCode === 200).every((e) => e.counted && e.pages === 2)).toBe(true);
