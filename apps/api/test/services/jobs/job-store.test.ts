@@ -47,7 +47,10 @@ beforeAll(async () => {
   stores.set('local folder', createJobStore({ kind: 'local', dir }));
   // Under a key prefix (the URL's path), as when the bucket is shared with other data.
   const location = parseStorageUrl(s3.storageUrl.replace('?', '/docflow/jobs?'));
-  const credentials = { accessKeyId: S3RVER_KEYS.AWS_ACCESS_KEY_ID, secretAccessKey: S3RVER_KEYS.AWS_SECRET_ACCESS_KEY };
+  const credentials = {
+    accessKeyId: S3RVER_KEYS.AWS_ACCESS_KEY_ID,
+    secretAccessKey: S3RVER_KEYS.AWS_SECRET_ACCESS_KEY,
+  };
   stores.set('S3-compatible store', createJobStore({ kind: 's3', ...location, credentials }));
 });
 afterAll(async () => {
