@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 
 /**
  * Where a job's files live, read and written as streams: its inputs (by position) and its result. Every node that
- * may run the job reaches the same store. Writes land whole or not at all (written aside, then renamed), so a result
- * written twice by two runs of the same job (at-least-once) is simply replaced.
+ * may run the job reaches the same store (this folder shared, or a bucket: s3-store.ts; store-factory.ts chooses).
+ * Writes land whole or not at all (here written aside, then renamed), so a result written twice by two runs of the
+ * same job (at-least-once) is simply replaced.
  */
 export interface JobStore {
   /** Stores the stream whole (never held in memory) and answers its size in bytes. */
