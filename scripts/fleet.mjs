@@ -1,6 +1,7 @@
 // `npm run fleet`: the compose file's fleet as plain processes on one machine (no Docker): API nodes
 // (PROCESSING_MODE=api) on consecutive ports from PORT and workers (PROCESSING_MODE=worker), all on DATABASE_URL
-// and one DATA_DIR (the job files they share). `npm run fleet -- --api 2 --workers 2 --port 3000 [--no-setup]`.
+// and one DATA_DIR, where they share the job files unless STORAGE_URL (passed on with the rest of the environment)
+// names a bucket. `npm run fleet -- --api 2 --workers 2 --port 3000 [--no-setup]`.
 // Each line of output is prefixed with its process; SIGINT/SIGTERM go to every process; a process that dies is
 // reported and the others keep serving (the fleet survives the loss of a node).
 import { spawn } from 'node:child_process';

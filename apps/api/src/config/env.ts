@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { EnginesOptions } from '../core/engines';
 import { ConfigError } from './config-error';
 import { loadEngineConfig } from './engines';
+import { parseStorageUrl, type StorageConfig } from './storage';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -112,6 +113,20 @@ export const ZEnv = z.object({
   /** The first webhook retry's delay; each next one doubles, with ±20 % jitter. */
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Where jobs' inputs and results are kept: unset, DATA_DIR/jobs; `s3://bucket?endpoint=…`, an object store. */
+  STORAGE_URL: z
+    .string()
+    .superRefine((v, ctx) => {
+      try {
+        parseStorageUrl(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
+    .optional(),
+  /** The object store's keys (STORAGE_URL); unset, the SDK's usual sources (instance role, ~/.aws). */
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
 });
 
 export type Env = z.infer<typeof ZEnv>;
@@ -124,6 +139,8 @@ export interface Config extends Env {
   tmpDir: string;
   /** The engine chains, processing limits and each engine module's settings (config/engines.ts). */
   engines: EnginesOptions;
+  /** Where jobs' files live (STORAGE_URL, else DATA_DIR/jobs). */
+  storage: StorageConfig;
 }
 
 /** Parse the environment. Throws ConfigError naming each bad variable. */
@@ -141,6 +158,9 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
   }
   if ((parsed.data.ADMIN_EMAIL === undefined) !== (parsed.data.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError(['ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither']);
+  }
+  if ((parsed.data.AWS_ACCESS_KEY_ID === undefined) !== (parsed.data.AWS_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError(['AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither']);
   }
   return parsed.data;
 }
@@ -182,5 +202,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: new TextEncoder().encode(jwtSecret),
     tmpDir: path.resolve(parsed.DOCFLOW_TMP_DIR ?? os.tmpdir()),
     engines,
+    storage: storageConfig(parsed, dataDir),
+  };
+}
+
+function storageConfig(env: Env, dataDir: string): StorageConfig {
+  if (!env.STORAGE_URL) return { kind: 'local', dir: path.join(dataDir, 'jobs') };
+  const keys = env.AWS_ACCESS_KEY_ID;
+  return {
+    kind: 's3',
+    ...parseStorageUrl(env.STORAGE_URL),
+    credentials: keys ? { accessKeyId: keys, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! } : undefined,
   };
 }

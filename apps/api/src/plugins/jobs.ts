@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
@@ -13,7 +12,8 @@ import { cancelJob, deleteJob, findJob, insertJob } from '../services/jobs/repos
 import { contentDisposition } from '../lib/send-result';
 import { requestSignal } from './processing-routes';
 import { JobRunner, type JobRun, type Replay } from '../services/jobs/runner';
-import { LocalJobStore, type JobStore } from '../services/jobs/store';
+import type { JobStore } from '../services/jobs/store';
+import { createJobStore } from '../services/jobs/store-factory';
 import { BullJobQueue } from '../services/jobs/bull-queue';
 import { WebhookDispatcher } from '../services/webhooks/dispatcher';
 import { checkUrl } from '../core/net/public-address';
@@ -82,7 +82,7 @@ export interface JobsOptions {
 const truthy = (v: unknown) => v === 'true' || v === '1' || v === true;
 
 async function plugin(app: FastifyInstance, opts: JobsOptions) {
-  const store = new LocalJobStore(path.join(app.config.dataDir, 'jobs'));
+  const store = createJobStore(app.config.storage);
   const replays = new Map<string, JobReplayEntry>();
   app.decorateRequest('jobRun', null);
 
@@ -309,6 +309,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     await runner.stop();
     await webhooks.stop();
   });
+  app.addHook('onClose', async () => store.close?.());
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,7 @@ import { pagesText } from '../fixtures/pdfs';
 import { saveBody } from '../fixtures/results';
 import { sleep } from '../support/limits';
 import { freePort, startRedis } from '../support/redis-server';
+import { startS3Server, S3RVER_KEYS, type S3Server } from '../support/s3-server';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -22,7 +23,8 @@ const adminUrl = process.env.TEST_DATABASE_URL;
 /**
  * The fleet as `npm run fleet` starts it, on the machine's PostgreSQL: 2 API nodes (PROCESSING_MODE=api, they run no
  * job) and 2 workers (no HTTP), all processes. Jobs admitted on either API node are run by the workers; a worker
- * killed with SIGKILL mid-batch leaves its job to the other.
+ * killed with SIGKILL mid-batch leaves its job to the other. The BullMQ fleet is compose.yaml's: its job files are in
+ * an S3-compatible store (an s3rver of the test's own), the table fleet's in the shared DATA_DIR.
  */
 for (const queue of ['table', 'bullmq'] as const)
   describe.skipIf(!adminUrl || (queue === 'bullmq' && !process.env.TEST_REDIS_URL))(
@@ -39,6 +41,7 @@ for (const queue of ['table', 'bullmq'] as const)
       let limitedKey = '';
       let limitedAfter = '';
       let redis: Awaited<ReturnType<typeof startRedis>> | null = null;
+      let s3: S3Server | null = null;
 
       beforeAll(async () => {
         const admin = new pg.Client({ connectionString: adminUrl });
@@ -100,7 +103,7 @@ for (const queue of ['table', 'bullmq'] as const)
         limitedKey = await limited('limited');
         limitedAfter = await limited('limited-after');
         // A Redis of the test's own: it is restarted mid-run, and no other test shares its queue.
-        if (queue === 'bullmq') redis = await startRedis();
+        if (queue === 'bullmq') [redis, s3] = await Promise.all([startRedis(), startS3Server()]);
         const port = await freePort();
         bases = [`http://127.0.0.1:${port}/api/v1`, `http://127.0.0.1:${port + 1}/api/v1`];
         fleet = spawn(
@@ -114,6 +117,7 @@ for (const queue of ['table', 'bullmq'] as const)
               DATA_DIR: dataDir,
               HOST: '127.0.0.1',
               REDIS_URL: redis?.url ?? '',
+              ...(s3 ? { STORAGE_URL: s3.storageUrl, ...S3RVER_KEYS } : {}),
               LOG_LEVEL: 'info',
               JOB_STALL_SECONDS: '4',
               LIBREOFFICE_INSTANCES: '1',
@@ -155,6 +159,7 @@ for (const queue of ['table', 'bullmq'] as const)
         await admin.end();
         rmSync(dataDir, { recursive: true, force: true });
         redis?.child.kill('SIGKILL');
+        await s3?.close();
       });
 
       const submit = async (base: string, path: string, files: Array<[string, Buffer]>) => {
@@ -199,6 +204,12 @@ for (const queue of ['table', 'bullmq'] as const)
           const rows = await database.sql.query<{ worker: string }>('SELECT DISTINCT worker FROM jobs');
           const workerPids = [...output.matchAll(/\[fleet\] worker-\d pid (\d+)/g)].map((m) => m[1]);
           expect(rows.every((r) => workerPids.includes(r.worker.split(':')[1]!))).toBe(true);
+          // Their files are where the fleet keeps them: the bucket, or the shared DATA_DIR.
+          if (s3) {
+            const keys = await s3.keys();
+            for (const id of ids) expect(keys).toEqual(expect.arrayContaining([`${id}/input/0`, `${id}/result`]));
+            expect(existsSync(path.join(dataDir, 'jobs'))).toBe(false);
+          } else for (const id of ids) expect(existsSync(path.join(dataDir, 'jobs', id, 'result'))).toBe(true);
         },
       );
 

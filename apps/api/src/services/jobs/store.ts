@@ -7,27 +7,46 @@ import { randomUUID } from 'node:crypto';
 
 /**
  * Where a job's files live, read and written as streams: its inputs (by position) and its result. Every node that
- * may run the job reaches the same store. Writes land whole or not at all (written aside, then renamed), so a result
- * written twice by two runs of the same job (at-least-once) is simply replaced.
+ * may run the job reaches the same store (this folder shared, or a bucket: s3-store.ts; store-factory.ts chooses).
+ * Writes land whole or not at all (here written aside, then renamed), so a result written twice by two runs of the
+ * same job (at-least-once) is simply replaced.
  */
 export interface JobStore {
+  /** Stores the stream whole (never held in memory) and answers its size in bytes. */
   putInput(jobId: string, index: number, from: Readable): Promise<number>;
+  /** A stored file as a stream; a missing one fails here, with JobFileMissing, not later inside a pipe. */
   openInput(jobId: string, index: number): Promise<Readable>;
   putResult(jobId: string, from: Readable): Promise<number>;
   openResult(jobId: string): Promise<Readable>;
   /** Deletes every file of the job; nothing to delete is not an error. */
   remove(jobId: string): Promise<void>;
+  /** Lets go of connections to the store, if it has any. */
+  close?(): void;
+}
+
+/** A job file that is not in the store (its code is Node's for a missing file, whichever store it came from). */
+export class JobFileMissing extends Error {
+  readonly code = 'ENOENT';
+  constructor(what: string, options?: ErrorOptions) {
+    super(`no stored job file ${what}`, options);
+    this.name = 'JobFileMissing';
+  }
 }
 
 const SAFE_ID = /^[0-9a-f-]{36}$/;
+
+/** A job id that is safe in a path or an object key (ids are UUIDs: anything else is a bug upstream). */
+export function checkedJobId(jobId: string): string {
+  if (!SAFE_ID.test(jobId)) throw new Error(`not a job id: ${jobId}`);
+  return jobId;
+}
 
 /** The local folder store (default: DATA_DIR/jobs): one folder per job. */
 export class LocalJobStore implements JobStore {
   constructor(private readonly root: string) {}
 
   private dir(jobId: string): string {
-    if (!SAFE_ID.test(jobId)) throw new Error(`not a job id: ${jobId}`);
-    return path.join(this.root, jobId);
+    return path.join(this.root, checkedJobId(jobId));
   }
 
   private async write(file: string, from: Readable): Promise<number> {
@@ -44,7 +63,9 @@ export class LocalJobStore implements JobStore {
   }
 
   private async open(file: string): Promise<Readable> {
-    await stat(file); // a missing file fails here, not later inside a pipe
+    await stat(file).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new JobFileMissing(path.relative(this.root, file), { cause: err }) : err;
+    });
     return createReadStream(file);
   }
 
