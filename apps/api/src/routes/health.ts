@@ -32,7 +32,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['health'],
-        summary: 'Readiness: the database answers, Redis too when configured, and every configured engine runs',
+        summary:
+          'Readiness: the database answers, Redis and the S3 job store too when configured, and every configured engine runs',
         response: { 200: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.string()) }) },
       },
     },
@@ -52,6 +53,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       await Promise.all([
         check('database', () => app.database.ping()),
         redis ? check('redis', () => redis.ping()) : Promise.resolve(),
+        app.jobs.store.ping ? check('storage', () => app.jobs.store.ping!()) : Promise.resolve(),
         (async () => {
           for (const [id, h] of Object.entries(await engines())) {
             checks[`engine:${id}`] = h.ok ? 'ok' : 'failing';

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   ListObjectsV2Command,
   S3Client,
   S3ServiceException,
@@ -115,5 +116,10 @@ export class S3JobStore implements JobStore {
 
   close(): void {
     this.client.destroy();
+  }
+
+  async ping(): Promise<void> {
+    // The bucket is there and the keys open it; changes nothing.
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 }

@@ -22,6 +22,8 @@ export interface JobStore {
   remove(jobId: string): Promise<void>;
   /** Lets go of connections to the store, if it has any. */
   close?(): void;
+  /** Whether the store can be reached (the bucket exists and the keys open it), for /ready. */
+  ping?(): Promise<void>;
 }
 
 /** A job file that is not in the store (its code is Node's for a missing file, whichever store it came from). */

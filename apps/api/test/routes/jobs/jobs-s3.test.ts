@@ -2,6 +2,7 @@ import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TJob } from '@docflow/contracts';
 import { processingApp } from '../../fixtures/api';
+import { buildTestApp } from '../../helper';
 import { numberedPdf, pageCount, pagesText } from '../../fixtures/pdfs';
 import { saveBody } from '../../fixtures/results';
 import { sleep } from '../../support/limits';
@@ -66,5 +67,21 @@ describe('jobs with STORAGE_URL: their files in an S3-compatible store', () => {
     const out = await call('GET', `/api/v1/jobs/${jobId}/result`);
     expect(out.statusCode).toBe(500);
     expect(out.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
+  });
+
+  it('/ready checks the store: its bucket answers; a bucket that is not there makes the node not ready', async () => {
+    const ready = await api.t.app.inject({ method: 'GET', url: '/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().checks.storage).toBe('ok');
+    const missing = s3.storageUrl.replace(/^s3:\/\/[^/?]+/, 's3://no-such-bucket');
+    const other = await buildTestApp({ env: { STORAGE_URL: missing, ...S3RVER_KEYS } });
+    try {
+      const res = await other.app.inject({ method: 'GET', url: '/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().details.checks.storage).toBe('failing');
+      expect(res.json().error).toContain('storage');
+    } finally {
+      await other.close();
+    }
   });
 });
