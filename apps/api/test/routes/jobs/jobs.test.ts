@@ -249,7 +249,7 @@ describe('jobs and the limits: counted once, at admission', () => {
       return events.filter((e) => e.endpoint === '/pdf/merge');
     };
     let merges = await mergeEvents();
-    for (const until = Date.now() + 10_000; merges.length < 4 && Date.now() < until; ) {
+    for (const until = Date.now() + 10_000; merges.length < 4 && Date.now() < until;) {
       await sleep(50);
       merges = await mergeEvents();
     }
