@@ -114,6 +114,11 @@ export function requestSignal(reply: FastifyReply): AbortSignal {
   return ac.signal;
 }
 
+/** What stops a call's work: the client leaving, or, on a job's run, the job being cancelled. */
+export function callSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  return request.jobRun ? AbortSignal.any([request.jobRun.signal, requestSignal(reply)]) : requestSignal(reply);
+}
+
 /** Without a key context (never in production: the guard sets it) these bounds apply. */
 const FALLBACK_MAX_FILE = 50 * 1_048_576;
 
@@ -198,7 +203,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
       if (!request.jobRun && app.jobs.remoteOnly)
         return app.jobs.admit(request, reply, upload.files, upload.fields, { wait: true });
       const job = await createJob(app.engines, await request.workspace(), {
-        signal: request.jobRun ? AbortSignal.any([request.jobRun.signal, requestSignal(reply)]) : requestSignal(reply),
+        signal: callSignal(request, reply),
         progress: request.jobRun ? (done, total) => request.jobRun?.progress((done / total) * 100) : undefined,
         maxPages: limits?.maxPagesPerPdf ?? null,
         render: request.apiKey?.processing,

@@ -8,6 +8,7 @@ import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptio
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { asGotenbergField, invalidForm, isEmptyJson, isFalse, isTrue, type GotenbergForm } from './form';
+import { readHeaderMap } from './header-map';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -58,42 +59,16 @@ function readFailCodes(form: GotenbergForm): number[] | undefined {
   return codes as number[];
 }
 
-/** Headers a caller may not set: they would change where a request goes or how the connection behaves. */
-const reservedHeaders = new Set([
-  'host',
-  'cookie',
-  'content-length',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authorization',
-  'proxy-connection',
-  'proxy-authenticate',
-  'expect',
-]);
-
 /** extraHttpHeaders as Gotenberg takes it: a JSON object of header names to values (scoped values are refused). */
 function readExtraHeaders(form: GotenbergForm): Record<string, string> | undefined {
   const raw = form.json('extraHttpHeaders');
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    form.fail('extraHttpHeaders', 'is invalid: expected a JSON object of header names to string values');
-    return undefined;
-  }
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (typeof value !== 'string' || !/^[!#$%&'*+.^`|~\w-]+$/.test(name) || /[\r\n]/.test(value))
-      form.fail('extraHttpHeaders', `is invalid: '${name}' must be a header name with a string value`);
-    else if (reservedHeaders.has(name.toLowerCase()) || name.toLowerCase().startsWith('sec-'))
-      form.fail('extraHttpHeaders', `'${name}' cannot be set by the caller`);
-    else if (/;\s*scope=/i.test(value))
+  const { headers, problems } = readHeaderMap(raw);
+  for (const problem of problems) form.fail('extraHttpHeaders', problem);
+  for (const [name, value] of Object.entries(headers))
+    if (/;\s*scope=/i.test(value))
       form.fail('extraHttpHeaders', `'${name}': scoped values (;scope=) are not supported by DocFlow`);
-    else out[name] = value;
-  }
-  return out;
+  return headers;
 }
 
 /** cookies as Gotenberg takes it: a JSON array of {name, value, domain, path?, secure?, httpOnly?, sameSite?}. */
