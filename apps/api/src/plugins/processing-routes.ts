@@ -65,7 +65,7 @@ export interface ProcessingRouteSpec<F extends z.ZodObject> {
 }
 
 /** Multipart bodies are read from the parts by the handler: the body schema is for the API reference only. */
-const multipartValidator: FastifySchemaCompiler<unknown> = (route) =>
+export const multipartValidator: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body'
     ? () => ({ value: undefined })
     : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);

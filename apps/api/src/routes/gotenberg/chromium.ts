@@ -239,6 +239,9 @@ async function finishShot(shot: Promise<{ path: string }>, format: ScreenshotOpt
 export function chromiumRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/html',
+    summary: 'HTML to PDF (Chromium)',
+    fields:
+      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-pdf' },
     files: { min: 1, max: 100 },
     async handler(ctx) {
@@ -251,6 +254,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/url',
+    summary: 'A web page to PDF (Chromium)',
+    fields:
+      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
     files: { min: 0, max: 2 },
     async handler(ctx) {
@@ -268,6 +274,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/markdown',
+    summary: 'Markdown to PDF (Chromium)',
+    fields:
+      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/markdown-to-pdf' },
     files: { min: 2, max: 100 },
     async handler(ctx) {
@@ -280,6 +289,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/screenshot/html',
+    summary: 'A screenshot of HTML (Chromium)',
+    fields:
+      '`files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 1, max: 100 },
     async handler(ctx) {
@@ -291,6 +303,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/screenshot/url',
+    summary: 'A screenshot of a web page (Chromium)',
+    fields:
+      '`url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-image' },
     files: { min: 0, max: 2 },
     async handler(ctx) {
@@ -304,6 +319,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/screenshot/markdown',
+    summary: 'A screenshot of Markdown (Chromium)',
+    fields:
+      '`files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 2, max: 100 },
     async handler(ctx) {

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TEndpointGroup } from '@docflow/contracts';
+import { z } from 'zod';
+import { ZUploadFile, type TEndpointGroup } from '@docflow/contracts';
 import { receiveUpload, type UploadedFile } from '../../lib/uploads';
 import { createJob, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
-import { callSignal, meteredPrepare } from '../../plugins/processing-routes';
+import { callSignal, meteredPrepare, multipartValidator } from '../../plugins/processing-routes';
 import { GotenbergForm, invalidForm } from './form';
 import { sendOutputs, type NamedFile } from './output';
 import { readWebhook, WEBHOOK_HEADERS } from './webhook';
@@ -28,6 +29,9 @@ export interface GotenbergContext {
 
 export interface GotenbergRouteSpec {
   path: string;
+  /** The API reference: what the route does, and the form fields it takes (Gotenberg's names). */
+  summary: string;
+  fields: string;
   /** The DocFlow endpoint this route is counted and metered as, and its group (the key's plan must include it). */
   meterAs: { group: TEndpointGroup; endpoint: string };
   files: {
@@ -49,7 +53,25 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
     method: 'POST',
     url: spec.path,
     ...app.processingGuard(spec.meterAs.group, { basicAuth: true, meterAs: spec.meterAs.endpoint }),
-    schema: { hide: true },
+    validatorCompiler: multipartValidator,
+    schema: {
+      summary: spec.summary,
+      description:
+        `Form fields: ${spec.fields}. A field DocFlow does not support is refused naming it (400), never ignored. ` +
+        `Counted and limited as POST /api/v1${spec.meterAs.endpoint} (the \`${spec.meterAs.group}\` group).`,
+      consumes: ['multipart/form-data'],
+      body: z
+        .object({
+          files: z
+            .array(ZUploadFile)
+            .max(spec.files.max)
+            .describe(
+              `The files (${spec.files.extensions?.join(', ') ?? 'see the form fields'}), taken in name order (1_a, 2_b, 10_c)`,
+            )
+            .optional(),
+        })
+        .catchall(z.string()),
+    },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       // Checked before the upload is read, as Gotenberg does: a webhook refused costs no upload.
       const webhook = readWebhook(request);
