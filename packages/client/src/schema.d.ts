@@ -2413,7 +2413,7 @@ export interface paths {
     put?: never;
     /**
      * HTML to PDF (Chromium)
-     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group).
+     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group).
      */
     post: operations['gotenbergChromiumConvertHtml'];
     delete?: never;
@@ -2433,7 +2433,7 @@ export interface paths {
     put?: never;
     /**
      * A web page to PDF (Chromium)
-     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group).
+     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group).
      */
     post: operations['gotenbergChromiumConvertUrl'];
     delete?: never;
@@ -2453,7 +2453,7 @@ export interface paths {
     put?: never;
     /**
      * Markdown to PDF (Chromium)
-     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group).
+     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group).
      */
     post: operations['gotenbergChromiumConvertMarkdown'];
     delete?: never;
@@ -2473,7 +2473,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of HTML (Chromium)
-     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group).
+     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group).
      */
     post: operations['gotenbergChromiumScreenshotHtml'];
     delete?: never;
@@ -2493,7 +2493,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of a web page (Chromium)
-     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group).
+     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group).
      */
     post: operations['gotenbergChromiumScreenshotUrl'];
     delete?: never;
@@ -2513,7 +2513,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of Markdown (Chromium)
-     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group).
+     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group).
      */
     post: operations['gotenbergChromiumScreenshotMarkdown'];
     delete?: never;
