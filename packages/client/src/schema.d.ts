@@ -22231,7 +22231,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22243,7 +22243,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22361,7 +22361,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22373,7 +22373,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22491,7 +22491,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22503,7 +22503,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22621,7 +22621,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22633,7 +22633,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22751,7 +22751,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22766,7 +22766,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22884,7 +22884,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22896,7 +22896,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23014,7 +23014,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23026,7 +23026,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23144,7 +23144,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23156,7 +23156,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23274,7 +23274,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23286,7 +23286,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23413,7 +23413,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23425,7 +23425,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23552,7 +23552,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23564,7 +23564,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23691,7 +23691,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23704,7 +23704,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23831,7 +23831,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23844,7 +23844,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23971,7 +23971,7 @@ export interface operations {
       200: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23984,7 +23984,7 @@ export interface operations {
       204: {
         headers: {
           /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: unknown;
+          'Gotenberg-Trace'?: string;
           [name: string]: unknown;
         };
         content: {

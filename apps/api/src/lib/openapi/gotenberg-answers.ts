@@ -10,10 +10,11 @@ type JsonObject = Record<string, unknown>;
 export const GOTENBERG_TAG = 'Gotenberg';
 
 const binary = { schema: { type: 'string', format: 'binary' } };
+/** In Fastify's form (a header's JSON schema): @fastify/swagger makes the OpenAPI header object of it. */
 const trace = {
   'Gotenberg-Trace': {
+    type: 'string',
     description: 'The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it',
-    schema: { type: 'string' },
   },
 };
 
