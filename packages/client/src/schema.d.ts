@@ -2202,6 +2202,326 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/gotenberg/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Health, Gotenberg-shaped
+     * @description One entry per engine of this server; 503 when one is down. Public, not counted. HEAD answers too.
+     */
+    get: operations['gotenbergHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/version': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The Gotenberg API level followed
+     * @description Public, not counted.
+     */
+    get: operations['gotenbergVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/merge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Merge PDFs
+     * @description Form fields: `files` (PDFs, in name order), `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group).
+     */
+    post: operations['gotenbergPdfenginesMerge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/split': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Split PDFs
+     * @description Form fields: `files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group).
+     */
+    post: operations['gotenbergPdfenginesSplit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/flatten': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Flatten PDFs (forms and annotations)
+     * @description Form fields: `files` (PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group).
+     */
+    post: operations['gotenbergPdfenginesFlatten'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/convert': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PDFs to PDF/A
+     * @description Form fields: `files` (PDFs), `pdfa` (PDF/A-2b), `pdfua` (false). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group).
+     */
+    post: operations['gotenbergPdfenginesConvert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/metadata/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read PDFs' metadata
+     * @description Form fields: `files` (PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group).
+     */
+    post: operations['gotenbergPdfenginesMetadataRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/metadata/write': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Write PDFs' metadata
+     * @description Form fields: `files` (PDFs), `metadata` (JSON). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group).
+     */
+    post: operations['gotenbergPdfenginesMetadataWrite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/encrypt': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Encrypt PDFs
+     * @description Form fields: `files` (PDFs), `userPassword`, `ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group).
+     */
+    post: operations['gotenbergPdfenginesEncrypt'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/libreoffice/convert': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Office documents to PDF (LibreOffice)
+     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group).
+     */
+    post: operations['gotenbergLibreofficeConvert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/chromium/convert/html': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * HTML to PDF (Chromium)
+     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group).
+     */
+    post: operations['gotenbergChromiumConvertHtml'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/chromium/convert/url': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A web page to PDF (Chromium)
+     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group).
+     */
+    post: operations['gotenbergChromiumConvertUrl'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/chromium/convert/markdown': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Markdown to PDF (Chromium)
+     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group).
+     */
+    post: operations['gotenbergChromiumConvertMarkdown'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/chromium/screenshot/html': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A screenshot of HTML (Chromium)
+     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group).
+     */
+    post: operations['gotenbergChromiumScreenshotHtml'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/chromium/screenshot/url': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A screenshot of a web page (Chromium)
+     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group).
+     */
+    post: operations['gotenbergChromiumScreenshotUrl'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/chromium/screenshot/markdown': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A screenshot of Markdown (Chromium)
+     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group).
+     */
+    post: operations['gotenbergChromiumScreenshotMarkdown'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -21777,6 +22097,1979 @@ export interface operations {
             /** @enum {unknown} */
             code?: 'TIMEOUT';
           };
+        };
+      };
+    };
+  };
+  gotenbergHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every engine is up */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'up' | 'down';
+            /** @description One entry per engine of this server */
+            details: {
+              [key: string]: {
+                /** @enum {string} */
+                status: 'up' | 'down';
+                /** Format: date-time */
+                timestamp: string;
+                error?: string;
+              };
+            };
+          };
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description An engine is down */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            status: 'up' | 'down';
+            /** @description One entry per engine of this server */
+            details: {
+              [key: string]: {
+                /** @enum {string} */
+                status: 'up' | 'down';
+                /** Format: date-time */
+                timestamp: string;
+                error?: string;
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  gotenbergVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The Gotenberg API level followed, with DocFlow’s version as build metadata (8.0.0+docflow.1.2.3) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesMerge: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesSplit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesFlatten: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesConvert: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesMetadataRead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Each PDF's metadata (exiftool's names), by file name */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesMetadataWrite: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesEncrypt: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergLibreofficeConvert: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergChromiumConvertHtml: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_DOCUMENT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergChromiumConvertUrl: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_DOCUMENT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergChromiumConvertMarkdown: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_DOCUMENT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergChromiumScreenshotHtml: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_DOCUMENT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergChromiumScreenshotUrl: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_DOCUMENT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergChromiumScreenshotMarkdown: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_DOCUMENT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
         };
       };
     };

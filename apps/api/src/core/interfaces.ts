@@ -301,6 +301,18 @@ export interface PageChecks {
   cookies?: PageCookie[];
   /** Headers added to every request of the page (never Host, Cookie or connection-level ones). */
   extraHttpHeaders?: Record<string, string>;
+  /** The page's User-Agent: navigator.userAgent and every request's header. */
+  userAgent?: string;
+  /** A CSS selector waited for (until an element matching it is visible) before the capture, within the deadline. */
+  waitForSelector?: string;
+  /** After `load`, wait until the network is idle (no request for 500 ms), within the deadline. */
+  waitForNetworkIdle?: boolean;
+  /** Statuses of the page's other resources (images, scripts, styles, fetches) that fail the render; 499/599 as above. */
+  failOnResourceHttpStatusCodes?: number[];
+  /** Hosts (with their subdomains) whose resources failOnResourceHttpStatusCodes leaves out. */
+  ignoreResourceHttpStatusDomains?: string[];
+  /** Fail when a resource of the page could not be loaded at all (unreachable, refused by the URL rules, aborted). */
+  failOnResourceLoadingFailed?: boolean;
 }
 
 export interface PageCookie {

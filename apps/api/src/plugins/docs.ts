@@ -6,6 +6,12 @@ import { ANY_ENDPOINT_GROUP, findCatalogueEntry, type CatalogueEntry } from '@do
 import { operationIdOf } from '../lib/openapi/operation-id';
 import { errorCodesByStatus, errorCodesOf, type RouteTraits } from '../lib/openapi/error-answers';
 import { pruneUnusedSchemas } from '../lib/openapi/prune-schemas';
+import {
+  GOTENBERG_TAG,
+  gotenbergAnswers,
+  gotenbergErrorAnswer,
+  gotenbergRequestHeaders,
+} from '../lib/openapi/gotenberg-answers';
 
 /** Every tag of the document, in display order, with what its operations are for. */
 const tags = [
@@ -30,6 +36,13 @@ const tags = [
   { name: 'notifications', description: 'Notifications of the signed-in user (limits reached, plan changes).' },
   { name: 'admin', description: 'Figures across every account, for administrators.' },
   { name: 'health', description: 'Liveness and readiness probes.' },
+  {
+    name: GOTENBERG_TAG,
+    description:
+      'Gotenberg 8 compatible routes under /gotenberg: a Gotenberg client switches by changing its base URL and sending ' +
+      'an API key (as the HTTP Basic password, any user name, or in x-api-key). Same engines, plan limits and metering ' +
+      "as the DocFlow routes they are counted as; Gotenberg's form fields, headers, answers and plain-text errors.",
+  },
 ];
 
 /** A processing route's tag is its endpoint group; the key check every plan may call has its own. */
@@ -38,6 +51,8 @@ const tagOf = (entry: CatalogueEntry) => (entry.group === ANY_ENDPOINT_GROUP ? '
 /** An API key goes in x-api-key or as a bearer token; the dashboard's routes take its access token. */
 const apiKeySecurity: Record<string, string[]>[] = [{ apiKey: [] }, { apiKeyBearer: [] }];
 const accessTokenSecurity: Record<string, string[]>[] = [{ accessToken: [] }];
+/** Gotenberg clients send the key as their Basic-auth password; x-api-key works too. */
+const gotenbergSecurity: Record<string, string[]>[] = [{ gotenbergBasic: [] }, { apiKey: [] }];
 
 /** What a processing route answers as a file, unless the client asks for JSON (lib/send-result.ts). */
 function fileMediaTypes(path: string): string[] {
@@ -109,28 +124,51 @@ const transform: typeof jsonSchemaTransform = (input) => {
   const entry = method === 'GET' || method === 'POST' ? findCatalogueEntry(url, method) : undefined;
   const validates = Boolean(schema.body || schema.querystring || schema.params);
   const declared = JSON.stringify(input.schema.security ?? []);
-  const traits: RouteTraits = entry
-    ? { kind: 'processing', method, validates, endpoint: entry }
-    : {
-        kind: url.startsWith('/api/v1/admin/')
-          ? 'admin'
-          : url.startsWith('/api/v1/jobs')
-            ? 'jobs'
-            : declared.includes('accessToken')
-              ? 'account'
-              : 'public',
-        method,
-        validates,
-        operationId,
-      };
+  const gotenberg = url.startsWith('/gotenberg/');
+  const traits: RouteTraits = gotenberg
+    ? { kind: 'gotenberg', method, validates: false, form: url.startsWith('/gotenberg/forms/') }
+    : entry
+      ? { kind: 'processing', method, validates, endpoint: entry }
+      : {
+          kind: url.startsWith('/api/v1/admin/')
+            ? 'admin'
+            : url.startsWith('/api/v1/jobs')
+              ? 'jobs'
+              : declared.includes('accessToken')
+                ? 'account'
+                : 'public',
+          method,
+          validates,
+          operationId,
+        };
 
   const answers = Object.entries((schema.response ?? {}) as JsonObject).filter(([status]) => Number(status) < 400);
-  const response: JsonObject = Object.fromEntries(
-    answers.map(([status, answer]) => [status, entry && status === '200' ? withFileAnswers(entry, answer) : answer]),
-  );
+  const response: JsonObject = gotenberg
+    ? gotenbergAnswers(url)
+    : Object.fromEntries(
+        answers.map(([status, answer]) => [
+          status,
+          entry && status === '200' ? withFileAnswers(entry, answer) : answer,
+        ]),
+      );
   if (operationId === 'jobsResult') response['200'] = jobResultAnswer;
-  for (const [status, codes] of errorCodesByStatus(errorCodesOf(traits))) response[status] = errorAnswer(codes);
+  const pageChecks = url.startsWith('/gotenberg/forms/chromium/');
+  for (const [status, codes] of errorCodesByStatus(errorCodesOf(traits), { kind: traits.kind, pageChecks }))
+    response[status] = gotenberg ? gotenbergErrorAnswer(codes) : errorAnswer(codes);
 
+  if (gotenberg)
+    return {
+      url,
+      schema: {
+        ...schema,
+        operationId,
+        tags: [GOTENBERG_TAG],
+        ...(traits.kind === 'gotenberg' && traits.form
+          ? { security: gotenbergSecurity, headers: gotenbergRequestHeaders }
+          : { security: [] }),
+        response,
+      },
+    };
   return {
     url,
     schema: {
@@ -178,6 +216,11 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
             description: 'The dashboard access token returned by /api/v1/auth/login and /api/v1/auth/refresh.',
           },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key (dfk_…).' },
+          gotenbergBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'The Gotenberg routes: the API key as the Basic password (any user name).',
+          },
           apiKeyBearer: {
             type: 'http',
             scheme: 'bearer',

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TJobAdmitted } from '@docflow/contracts';
 import type { UploadedFile } from '../lib/uploads';
-import type { JobInput, JobResult, JobRow } from '../data/schema/index';
+import type { GotenbergWebhookFormat, JobInput, JobResult, JobRow } from '../data/schema/index';
 import { findKeyById, type KeyRecord } from '../services/api-keys/lookup';
 import { multipartBody } from '../services/jobs/multipart-body';
 import { cancelJob, deleteJob, findJob, insertJob } from '../services/jobs/repository';
@@ -17,6 +17,7 @@ import { createJobStore } from '../services/jobs/store-factory';
 import { BullJobQueue } from '../services/jobs/bull-queue';
 import { WebhookDispatcher } from '../services/webhooks/dispatcher';
 import { checkUrl } from '../core/net/public-address';
+import { EngineError } from '../core/errors';
 import { AppError } from '../lib/app-error';
 
 /** The header carrying a replayed job call's one-time token (never trusted from outside: the token is in memory). */
@@ -42,14 +43,20 @@ export interface Jobs {
   wanted(request: FastifyRequest, fields: Record<string, unknown>): boolean;
   /**
    * Stores the received call as a job and answers 202 with where to follow it; `wait`: a synchronous call on an API
-   * node, answered with the job's result once a worker has run it.
+   * node, answered with the job's result once a worker has run it; `webhook`: a Gotenberg client's webhook (already
+   * allowed), told in Gotenberg's shape, answered 204 as Gotenberg does.
    */
+  /**
+   * Whether this call may ask for a webhook to these URLs (named by the field or header that gave them): the key's
+   * plan includes the `webhook` group, and each URL obeys the rules of URL conversion (checked again at delivery).
+   */
+  allowWebhook(request: FastifyRequest, urls: Array<{ name: string; url: string }>): Promise<void>;
   admit(
     request: FastifyRequest,
     reply: FastifyReply,
     files: UploadedFile[],
     fields: Record<string, string>,
-    opts?: { wait?: boolean },
+    opts?: { wait?: boolean; webhook?: { url: string; format: GotenbergWebhookFormat } },
   ): Promise<FastifyReply>;
   /** The same for a call whose input is its JSON body (`async` and `callbackUrl` are read from it, then dropped). */
   admitJson(
@@ -78,6 +85,17 @@ export interface JobsOptions {
   concurrency?: number;
   ttlHours?: number;
 }
+
+/** The request headers that shape a call's answer, kept with its job and sent again with its run. */
+const ANSWER_HEADERS = ['accept', 'gotenberg-output-filename', 'gotenberg-trace'];
+
+const answerHeaders = (request: FastifyRequest): Record<string, string> =>
+  Object.fromEntries(
+    ANSWER_HEADERS.flatMap((h) => {
+      const v = request.headers[h];
+      return typeof v === 'string' ? [[h, v]] : [];
+    }),
+  );
 
 const truthy = (v: unknown) => v === 'true' || v === '1' || v === true;
 
@@ -129,6 +147,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       retryBaseMs: app.config.WEBHOOK_RETRY_BASE_MS,
       urlRules: { allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
       publicUrl: app.config.publicUrl,
+      store,
     },
     app.log,
   );
@@ -167,31 +186,46 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     open(): Readable;
   }
 
+  const allowWebhook: Jobs['allowWebhook'] = async (request, urls) => {
+    const state = request.apiKeyState!;
+    const [first] = urls;
+    if (!first) return;
+    if (!state.context!.allowedEndpoints.includes('webhook'))
+      throw new AppError(
+        'ENDPOINT_NOT_ALLOWED',
+        `${first.name}: webhooks are not included in ${state.rec!.customLimits ? 'this custom key' : `the ${state.rec!.plan.displayName} plan`}`,
+        { details: { group: 'webhook', field: first.name } },
+      );
+    // The same rules as URL conversion, checked now (and again at every delivery); the refusal names what gave it.
+    for (const { name, url } of urls) {
+      try {
+        await checkUrl(url, { allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE });
+      } catch (err) {
+        if (!(err instanceof EngineError) || !err.message.startsWith('url:')) throw err;
+        throw new EngineError(err.code, `${name}:${err.message.slice('url:'.length)}`, {
+          details: { ...(err.details as object), field: name },
+        });
+      }
+    }
+  };
+
   const admitCall = async (
     request: FastifyRequest,
     reply: FastifyReply,
     fields: Record<string, string>,
     inputs: Staged[],
-    opts: { wait?: boolean } = {},
+    opts: { wait?: boolean; webhook?: { url: string; format: GotenbergWebhookFormat } } = {},
   ): Promise<FastifyReply> => {
     const state = request.apiKeyState!;
-    const callbackUrl = fields.callbackUrl?.trim() || null;
-    if (callbackUrl) {
-      if (!state.context!.allowedEndpoints.includes('webhook'))
-        throw new AppError(
-          'ENDPOINT_NOT_ALLOWED',
-          `callbackUrl: webhooks are not included in ${state.rec!.customLimits ? 'this custom key' : `the ${state.rec!.plan.displayName} plan`}`,
-          { details: { group: 'webhook', field: 'callbackUrl' } },
-        );
-      // The same rules as URL conversion, checked now (and again at every delivery).
-      await checkUrl(callbackUrl, { allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE });
-    }
+    const callbackUrl = opts.webhook?.url ?? (fields.callbackUrl?.trim() || null);
+    if (callbackUrl && !opts.webhook) await allowWebhook(request, [{ name: 'callbackUrl', url: callbackUrl }]);
     const id = randomUUID();
     let bytesIn = 0;
     for (const [i, f] of inputs.entries()) bytesIn += await store.putInput(id, i, f.open());
     const route = (request.routeOptions.url ?? request.url.split('?')[0])!;
-    const { async: _async, callbackUrl: _callback, ...kept } = fields;
-    const accept = request.headers.accept;
+    // A Gotenberg form is kept whole: its webhook came in headers, and a field it does not take is refused at the run.
+    const { async: _async, callbackUrl: _callback, ...own } = fields;
+    const kept = opts.webhook ? fields : own;
     try {
       await insertJob(app.db, {
         id,
@@ -202,9 +236,10 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
         route,
         fields: kept,
         inputs: inputs.map((f) => f.input),
-        requestHeaders: accept ? { accept } : {},
+        requestHeaders: answerHeaders(request),
         bytesIn,
         callbackUrl,
+        webhookFormat: opts.webhook?.format ?? null,
         sync: opts.wait === true,
       });
     } catch (err) {
@@ -215,6 +250,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     state.jobAdmitted = true;
     await runner.enqueue(id);
     if (opts.wait) return answerWhenDone(id, request, reply);
+    if (opts.webhook) return reply.code(204).send();
     const location = `/api/v1/jobs/${id}`;
     const data: TJobAdmitted = { jobId: id, status: 'queued', location };
     return reply.code(202).header('Location', location).send({ success: true, data });
@@ -292,6 +328,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     runner,
     webhooks,
     replayOf,
+    allowWebhook,
     wanted: (request, fields) =>
       (typeof fields.callbackUrl === 'string' && fields.callbackUrl.trim() !== '') ||
       truthy((request.query as Record<string, unknown> | undefined)?.async) ||

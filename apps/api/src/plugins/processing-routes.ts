@@ -65,7 +65,7 @@ export interface ProcessingRouteSpec<F extends z.ZodObject> {
 }
 
 /** Multipart bodies are read from the parts by the handler: the body schema is for the API reference only. */
-const multipartValidator: FastifySchemaCompiler<unknown> = (route) =>
+export const multipartValidator: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body'
     ? () => ({ value: undefined })
     : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
@@ -112,6 +112,11 @@ export function requestSignal(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) ac.abort();
   });
   return ac.signal;
+}
+
+/** What stops a call's work: the client leaving, or, on a job's run, the job being cancelled. */
+export function callSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  return request.jobRun ? AbortSignal.any([request.jobRun.signal, requestSignal(reply)]) : requestSignal(reply);
 }
 
 /** Without a key context (never in production: the guard sets it) these bounds apply. */
@@ -198,7 +203,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
       if (!request.jobRun && app.jobs.remoteOnly)
         return app.jobs.admit(request, reply, upload.files, upload.fields, { wait: true });
       const job = await createJob(app.engines, await request.workspace(), {
-        signal: request.jobRun ? AbortSignal.any([request.jobRun.signal, requestSignal(reply)]) : requestSignal(reply),
+        signal: callSignal(request, reply),
         progress: request.jobRun ? (done, total) => request.jobRun?.progress((done / total) * 100) : undefined,
         maxPages: limits?.maxPagesPerPdf ?? null,
         render: request.apiKey?.processing,

@@ -11,6 +11,7 @@ import { processingApp } from '../fixtures/api';
 import { form, type FormFile } from '../fixtures/multipart';
 import { encryptedPdf, formPdf, numberedPdf } from '../fixtures/pdfs';
 import { makeZip } from '../fixtures/zip';
+import { testFolder } from '../fixtures/documents';
 import { textImage } from '../routes/ocr/ocr-images';
 import { createTestUser } from '../support/api-keys';
 import { PASSWORD, OTHER_PASSWORD, login, mailedToken, registerBody, tokensOf } from '../routes/auth/auth-helper';
@@ -307,6 +308,88 @@ describe('processing endpoints', () => {
   }
 });
 
+/** A Gotenberg client's call: the form under /gotenberg, every file in `files`, the key as the Basic password. */
+const gotenberg = (url: string, fields: Record<string, string>, files: FormFile[], withKey = true) => {
+  const f = form(
+    fields,
+    files.map((file) => ({ field: 'files', ...file })),
+  );
+  const auth = withKey ? { authorization: `Basic ${Buffer.from(`gotenberg:${apiKey}`).toString('base64')}` } : {};
+  return { method: 'POST', url: `/gotenberg${url}`, payload: f.payload, headers: { ...f.headers, ...auth } };
+};
+const html = (name: string, content: string): FormFile => ({
+  content: Buffer.from(content),
+  filename: name,
+  contentType: 'text/html',
+});
+const markdownSite = async (): Promise<FormFile[]> => {
+  const dir = await testFolder('pages-3-markdown');
+  return ['index.html', 'page_1.md', 'page_2.md', 'page_3.md'].map((n) => ({
+    content: path.join(dir, n),
+    filename: n,
+    contentType: 'text/plain',
+  }));
+};
+const namedPdf = async (name: string, pages = 2): Promise<FormFile> => ({
+  content: await numberedPdf(pages, 'G'),
+  filename: name,
+});
+
+/** Successful calls of each Gotenberg form route, by its path under /gotenberg. */
+const gotenbergCalls: Record<string, () => Promise<ReturnType<typeof gotenberg>>> = {
+  '/forms/libreoffice/convert': async () => gotenberg('/forms/libreoffice/convert', {}, [docx]),
+  '/forms/chromium/convert/html': async () =>
+    gotenberg('/forms/chromium/convert/html', {}, [html('index.html', '<h1>Contract</h1>')]),
+  '/forms/chromium/convert/markdown': async () =>
+    gotenberg('/forms/chromium/convert/markdown', {}, await markdownSite()),
+  '/forms/chromium/screenshot/html': async () =>
+    gotenberg('/forms/chromium/screenshot/html', { width: '200', height: '100' }, [
+      html('index.html', '<h1>Contract</h1>'),
+    ]),
+  '/forms/chromium/screenshot/markdown': async () =>
+    gotenberg('/forms/chromium/screenshot/markdown', { format: 'jpeg' }, await markdownSite()),
+  '/forms/pdfengines/merge': async () =>
+    gotenberg('/forms/pdfengines/merge', {}, [await namedPdf('1_a.pdf'), await namedPdf('2_b.pdf', 1)]),
+  '/forms/pdfengines/split': async () =>
+    gotenberg('/forms/pdfengines/split', { splitMode: 'intervals', splitSpan: '1' }, [await namedPdf('a.pdf')]),
+  '/forms/pdfengines/flatten': async () =>
+    gotenberg('/forms/pdfengines/flatten', {}, [{ content: await formPdf(), filename: 'form.pdf' }]),
+  '/forms/pdfengines/convert': async () =>
+    gotenberg('/forms/pdfengines/convert', { pdfa: 'PDF/A-2b' }, [await namedPdf('a.pdf', 1)]),
+  '/forms/pdfengines/metadata/read': async () =>
+    gotenberg('/forms/pdfengines/metadata/read', {}, [await namedPdf('a.pdf', 1)]),
+  '/forms/pdfengines/metadata/write': async () =>
+    gotenberg('/forms/pdfengines/metadata/write', { metadata: '{"Author":"DocFlow"}' }, [await namedPdf('a.pdf', 1)]),
+  '/forms/pdfengines/encrypt': async () =>
+    gotenberg('/forms/pdfengines/encrypt', { userPassword: 'open' }, [await namedPdf('a.pdf', 1)]),
+};
+
+describe('Gotenberg-compatible routes', () => {
+  for (const route of [
+    ...Object.keys(gotenbergCalls),
+    '/forms/chromium/convert/url',
+    '/forms/chromium/screenshot/url',
+  ]) {
+    it(`POST /gotenberg${route}`, { timeout: 60_000 }, async () => {
+      // Without a key: refused before anything else, in plain text.
+      await call(gotenberg(route, {}, [], false), 401);
+      const make = gotenbergCalls[route];
+      if (!make) {
+        // The test machine has no public network: a private address is refused, as documented.
+        await call(gotenberg(route, { url: 'http://127.0.0.1:9/' }, []), 403);
+        return;
+      }
+      await call(await make(), 200);
+    });
+  }
+
+  it('GET /gotenberg/health and /gotenberg/version', async () => {
+    const health = await call({ method: 'GET', url: '/gotenberg/health' });
+    expect([200, 503]).toContain(health.statusCode);
+    await call({ method: 'GET', url: '/gotenberg/version' }, 200);
+  });
+});
+
 describe('account and public routes', () => {
   let user: { email: string; accessToken: string; refreshToken: string };
   let admin: string;
@@ -599,9 +682,14 @@ describe('account and public routes', () => {
 
   it('every documented operation was called, and succeeded and failed at least once', () => {
     // These take no input and no credentials: they have no failure to provoke.
-    const noFailure = new Set(['health', 'ready', 'plansList', 'status']);
+    const noFailure = new Set(['health', 'ready', 'plansList', 'status', 'gotenbergHealth', 'gotenbergVersion']);
     // They capture a public web page, and the test machine has no public network (private addresses are refused).
-    const noSuccess = new Set(['conversionUrlToPdf', 'conversionUrlToImage']);
+    const noSuccess = new Set([
+      'conversionUrlToPdf',
+      'conversionUrlToImage',
+      'gotenbergChromiumConvertUrl',
+      'gotenbergChromiumScreenshotUrl',
+    ]);
     const missing: string[] = [];
     for (const id of operations.keys()) {
       const statuses = [...(seen.get(id) ?? [])];

@@ -31,6 +31,22 @@ export interface JobStep {
   message?: string;
 }
 
+/**
+ * How a job's end reaches its callback URL when it is not DocFlow's JSON event: Gotenberg's webhook (its
+ * Gotenberg-Webhook-* headers), the result file itself with `method`, or on failure `{status, message}` to `errorUrl`.
+ */
+export interface GotenbergWebhookFormat {
+  kind: 'gotenberg';
+  method: WebhookMethod;
+  errorUrl: string;
+  errorMethod: WebhookMethod;
+  /** Gotenberg-Webhook-Extra-Http-Headers: sent with both. */
+  extraHeaders: Record<string, string>;
+  /** The call's Gotenberg-Trace, sent back with the delivery as Gotenberg does. */
+  trace: string;
+}
+export type WebhookMethod = 'POST' | 'PUT' | 'PATCH';
+
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const jobs = pgTable(
@@ -72,6 +88,8 @@ export const jobs = pgTable(
     webhookStatus: text('webhook_status').$type<'pending' | 'delivered' | 'failed'>(),
     webhookAttempts: integer('webhook_attempts').notNull().default(0),
     webhookNextAt: ts('webhook_next_at'),
+    /** Null: DocFlow's signed JSON event; otherwise the shape of the delivery (a Gotenberg client's webhook). */
+    webhookFormat: jsonb('webhook_format').$type<GotenbergWebhookFormat>(),
   },
   (t) => [index('jobs_user_idx').on(t.userId, t.createdAt), index('jobs_status_idx').on(t.status, t.createdAt)],
 );

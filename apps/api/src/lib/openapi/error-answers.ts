@@ -1,9 +1,12 @@
 import { errorStatus, type EndpointInfo, type TErrorCode } from '@docflow/contracts';
+import { PAGE_CHECK_CODE, statusFor } from '../gotenberg-status';
 
 /** How a route is called, as far as its possible error answers go. */
 export type RouteTraits =
   | { kind: 'public' | 'account' | 'admin' | 'jobs'; method: string; validates: boolean; operationId: string }
-  | { kind: 'processing'; method: string; validates: boolean; endpoint: EndpointInfo };
+  | { kind: 'processing'; method: string; validates: boolean; endpoint: EndpointInfo }
+  /** A Gotenberg-compatible route (routes/gotenberg): `form` for its POST /forms/… routes, none for health/version. */
+  | { kind: 'gotenberg'; method: string; validates: boolean; form: boolean };
 
 /** Any route can fail on the server's side. */
 const server: TErrorCode[] = ['INTERNAL_ERROR'];
@@ -110,7 +113,11 @@ export function errorCodesOf(route: RouteTraits): TErrorCode[] {
   const codes = [...server];
   if (bodyMethods.has(route.method)) codes.push(...body);
   if (route.validates) codes.push(...input);
-  if (route.kind === 'processing') {
+  if (route.kind === 'gotenberg') {
+    // The key (Basic password or x-api-key), the group it is counted as, the upload, the core, the documents; the
+    // webhook headers (the `webhook` group, their URLs under the url-to-pdf rules) and the url routes fetch URLs.
+    if (route.form) codes.push(...apiKey, ...groupGate, ...upload, ...engine, ...documents, ...fetchesUrls);
+  } else if (route.kind === 'processing') {
     const { endpoint } = route;
     codes.push(...apiKey);
     if (endpoint.group !== '*') codes.push(...groupGate);
@@ -132,13 +139,21 @@ export function errorCodesOf(route: RouteTraits): TErrorCode[] {
   return [...new Set(codes)];
 }
 
-/** The codes grouped by HTTP status, statuses in order, codes in the order of the contracts' table. */
-export function errorCodesByStatus(codes: readonly TErrorCode[]): Map<number, TErrorCode[]> {
+/**
+ * The codes grouped by HTTP status, statuses in order, codes in the order of the contracts' table; a Gotenberg route's
+ * under Gotenberg's statuses, with its 409 for the page checks a Chromium route may be asked for.
+ */
+export function errorCodesByStatus(
+  codes: readonly TErrorCode[],
+  route?: Pick<RouteTraits, 'kind'> & { pageChecks?: boolean },
+): Map<number, TErrorCode[]> {
   const byStatus = new Map<number, TErrorCode[]>();
+  const add = (status: number, code: TErrorCode) => byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  const gotenberg = route?.kind === 'gotenberg';
   for (const code of Object.keys(errorStatus) as TErrorCode[]) {
     if (!codes.includes(code)) continue;
-    const status = errorStatus[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    add(gotenberg ? statusFor(code, errorStatus[code]) : errorStatus[code], code);
   }
+  if (gotenberg && route.pageChecks) add(409, PAGE_CHECK_CODE);
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }

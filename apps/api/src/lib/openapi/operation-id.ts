@@ -37,7 +37,12 @@ const isParam = (segment: string) => segment.startsWith('{') || segment.startsWi
  */
 export function operationIdOf(method: string, url: string): string {
   const verb = method.toUpperCase();
-  const path = url.replace(/^\/api\/v1(?=\/)/, '').replace(/(.)\/$/, '$1');
+  // Gotenberg's routes are named after their module and action (`POST /gotenberg/forms/pdfengines/merge` →
+  // `gotenbergPdfenginesMerge`): every one of them is under /forms.
+  const path = url
+    .replace(/^\/api\/v1(?=\/)/, '')
+    .replace(/^\/gotenberg\/forms(?=\/)/, '/gotenberg')
+    .replace(/(.)\/$/, '$1');
   const endpoint = verb === 'GET' || verb === 'POST' ? findEndpoint(path, verb) : undefined;
   if (endpoint) return camel(endpoint.path.split('/'));
 

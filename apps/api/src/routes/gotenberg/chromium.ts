@@ -8,6 +8,7 @@ import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptio
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { asGotenbergField, invalidForm, isEmptyJson, isFalse, isTrue, type GotenbergForm } from './form';
+import { readHeaderMap } from './header-map';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -27,14 +28,7 @@ import { gotenbergRoute, type GotenbergContext } from './route';
 const unsupportedDefaults: Record<string, (v: string) => boolean> = {
   singlePage: isFalse,
   generateDocumentOutline: isFalse,
-  waitForSelector: () => false,
   emulatedMediaFeatures: isEmptyJson,
-  userAgent: () => false,
-  failOnResourceHttpStatusCodes: isEmptyJson,
-  ignoreResourceHttpStatusDomains: isEmptyJson,
-  failOnResourceLoadingFailed: isFalse,
-  // DocFlow prints once the page has loaded, without waiting for the network to go idle: Gotenberg's default.
-  skipNetworkIdleEvent: isTrue,
   skipNetworkAlmostIdleEvent: isTrue,
 };
 
@@ -45,55 +39,58 @@ interface ChromiumForm {
 }
 
 /**
- * failOnHttpStatusCodes as Gotenberg takes it: a JSON array of statuses, 499 standing for every 4xx and 599 for
- * every 5xx (its default, [499,599], is what DocFlow does without it).
+ * failOnHttpStatusCodes (the page) and failOnResourceHttpStatusCodes (its resources) as Gotenberg takes them: a JSON
+ * array of statuses, 499 standing for every 4xx and 599 for every 5xx.
  */
-function readFailCodes(form: GotenbergForm): number[] | undefined {
-  const codes = form.json('failOnHttpStatusCodes');
+function readFailCodes(form: GotenbergForm, key: string): number[] | undefined {
+  const codes = form.json(key);
   if (codes === undefined) return undefined;
   if (!Array.isArray(codes) || !codes.every((c) => Number.isInteger(c) && c >= 100 && c <= 599)) {
-    form.fail('failOnHttpStatusCodes', 'is invalid: expected a JSON array of HTTP status codes such as [499,599]');
+    form.fail(key, 'is invalid: expected a JSON array of HTTP status codes such as [499,599]');
     return undefined;
   }
   return codes as number[];
 }
 
-/** Headers a caller may not set: they would change where a request goes or how the connection behaves. */
-const reservedHeaders = new Set([
-  'host',
-  'cookie',
-  'content-length',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authorization',
-  'proxy-connection',
-  'proxy-authenticate',
-  'expect',
-]);
+/** ignoreResourceHttpStatusDomains: a JSON array of host names ("example.com" also covers its subdomains). */
+function readDomains(form: GotenbergForm): string[] | undefined {
+  const key = 'ignoreResourceHttpStatusDomains';
+  const raw = form.json(key);
+  if (raw === undefined) return undefined;
+  const domains = Array.isArray(raw) ? raw : [null];
+  if (!domains.every((d) => typeof d === 'string' && /^[*.]*[a-z0-9.-]+$/i.test(d.trim()))) {
+    form.fail(key, 'is invalid: expected a JSON array of host names such as ["cdn.example.com"]');
+    return undefined;
+  }
+  return (domains as string[]).map((d) =>
+    d
+      .trim()
+      .replace(/^[*.]+/, '')
+      .toLowerCase(),
+  );
+}
+
+/** userAgent: one header value (no line breaks), as long as browsers send. */
+function readUserAgent(form: GotenbergForm): string | undefined {
+  const ua = form.string('userAgent');
+  if (!ua) return undefined;
+  if (/[\r\n]/.test(ua) || ua.length > 1000) {
+    form.fail('userAgent', 'is invalid: expected one line of at most 1000 characters');
+    return undefined;
+  }
+  return ua;
+}
 
 /** extraHttpHeaders as Gotenberg takes it: a JSON object of header names to values (scoped values are refused). */
 function readExtraHeaders(form: GotenbergForm): Record<string, string> | undefined {
   const raw = form.json('extraHttpHeaders');
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    form.fail('extraHttpHeaders', 'is invalid: expected a JSON object of header names to string values');
-    return undefined;
-  }
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (typeof value !== 'string' || !/^[!#$%&'*+.^`|~\w-]+$/.test(name) || /[\r\n]/.test(value))
-      form.fail('extraHttpHeaders', `is invalid: '${name}' must be a header name with a string value`);
-    else if (reservedHeaders.has(name.toLowerCase()) || name.toLowerCase().startsWith('sec-'))
-      form.fail('extraHttpHeaders', `'${name}' cannot be set by the caller`);
-    else if (/;\s*scope=/i.test(value))
+  const { headers, problems } = readHeaderMap(raw);
+  for (const problem of problems) form.fail('extraHttpHeaders', problem);
+  for (const [name, value] of Object.entries(headers))
+    if (/;\s*scope=/i.test(value))
       form.fail('extraHttpHeaders', `'${name}': scoped values (;scope=) are not supported by DocFlow`);
-    else out[name] = value;
-  }
-  return out;
+  return headers;
 }
 
 /** cookies as Gotenberg takes it: a JSON array of {name, value, domain, path?, secure?, httpOnly?, sameSite?}. */
@@ -127,7 +124,8 @@ function readCookies(form: GotenbergForm): PageCookie[] | undefined {
 
 /**
  * What every Chromium route reads of how the page is loaded and checked: the media type (Gotenberg's default print),
- * waitDelay, waitForExpression, the failure rules and the background, then the fields DocFlow does not offer.
+ * the waits (waitDelay, waitForExpression, waitForSelector, the network going idle), the failure rules of the page
+ * and of its resources, the background, the user agent, cookies and headers; then the fields DocFlow does not offer.
  */
 function readPageLoad(form: GotenbergForm) {
   const media = form.string('emulatedMediaType');
@@ -139,7 +137,14 @@ function readPageLoad(form: GotenbergForm) {
     waitDelayMs: form.duration('waitDelay', 0),
     waitForExpression: form.string('waitForExpression') || undefined,
     failOnConsoleExceptions: form.bool('failOnConsoleExceptions', false),
-    failOnHttpStatusCodes: readFailCodes(form),
+    failOnHttpStatusCodes: readFailCodes(form, 'failOnHttpStatusCodes'),
+    failOnResourceHttpStatusCodes: readFailCodes(form, 'failOnResourceHttpStatusCodes'),
+    ignoreResourceHttpStatusDomains: readDomains(form),
+    failOnResourceLoadingFailed: form.bool('failOnResourceLoadingFailed', false),
+    userAgent: readUserAgent(form),
+    waitForSelector: form.string('waitForSelector') || undefined,
+    // Gotenberg's default (true) prints once the page has loaded; false waits for the network to go quiet too.
+    waitForNetworkIdle: !form.bool('skipNetworkIdleEvent', true),
     omitBackground: form.bool('omitBackground', false),
     cookies: readCookies(form),
     extraHttpHeaders: readExtraHeaders(form),
@@ -264,6 +269,9 @@ async function finishShot(shot: Promise<{ path: string }>, format: ScreenshotOpt
 export function chromiumRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/html',
+    summary: 'HTML to PDF (Chromium)',
+    fields:
+      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-pdf' },
     files: { min: 1, max: 100 },
     async handler(ctx) {
@@ -276,6 +284,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/url',
+    summary: 'A web page to PDF (Chromium)',
+    fields:
+      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
     files: { min: 0, max: 2 },
     async handler(ctx) {
@@ -293,6 +304,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/markdown',
+    summary: 'Markdown to PDF (Chromium)',
+    fields:
+      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/markdown-to-pdf' },
     files: { min: 2, max: 100 },
     async handler(ctx) {
@@ -305,6 +319,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/screenshot/html',
+    summary: 'A screenshot of HTML (Chromium)',
+    fields:
+      '`files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 1, max: 100 },
     async handler(ctx) {
@@ -316,6 +333,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/screenshot/url',
+    summary: 'A screenshot of a web page (Chromium)',
+    fields:
+      '`url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-image' },
     files: { min: 0, max: 2 },
     async handler(ctx) {
@@ -329,6 +349,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/chromium/screenshot/markdown',
+    summary: 'A screenshot of Markdown (Chromium)',
+    fields:
+      '`files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 2, max: 100 },
     async handler(ctx) {

@@ -38,9 +38,14 @@ export function healthVersionRoutes(app: FastifyInstance): void {
     const up = Object.values(checks).every((h) => h.ok);
     return reply.code(up ? 200 : 503).send({ status: up ? 'up' : 'down', details });
   };
-  app.get('/health', { schema: { hide: true } }, health); // Fastify answers HEAD too, as Gotenberg does
+  const healthDoc = {
+    summary: 'Health, Gotenberg-shaped',
+    description: 'One entry per engine of this server; 503 when one is down. Public, not counted. HEAD answers too.',
+  };
+  app.get('/health', { schema: healthDoc }, health); // Fastify answers HEAD too, as Gotenberg does
 
-  app.get('/version', { schema: { hide: true } }, async (_request, reply) =>
+  const versionDoc = { summary: 'The Gotenberg API level followed', description: 'Public, not counted.' };
+  app.get('/version', { schema: versionDoc }, async (_request, reply) =>
     reply.type('text/plain; charset=UTF-8').send(`${GOTENBERG_API_VERSION}+docflow.${docflowVersion}`),
   );
 }

@@ -59,6 +59,9 @@ function officeRouteOf(format: string | null): ConversionRoute | undefined {
 export function libreOfficeRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/libreoffice/convert',
+    summary: 'Office documents to PDF (LibreOffice)',
+    fields:
+      '`files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/auto-to-pdf' },
     files: { min: 1, max: 20 },
     async handler({ form, files, job, request }) {

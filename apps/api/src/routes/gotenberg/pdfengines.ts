@@ -41,6 +41,9 @@ function checked(form: GotenbergForm, f: Finishing): Finishing {
 export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/merge',
+    summary: 'Merge PDFs',
+    fields:
+      '`files` (PDFs, in name order), `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
     files: pdfs,
     async handler(ctx) {
@@ -59,6 +62,9 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/pdfengines/split',
+    summary: 'Split PDFs',
+    fields:
+      '`files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/split' },
     files: pdfs,
     async handler(ctx) {
@@ -75,6 +81,8 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/pdfengines/flatten',
+    summary: 'Flatten PDFs (forms and annotations)',
+    fields: '`files` (PDFs)',
     meterAs: { group: 'pdf', endpoint: '/pdf/flatten' },
     files: pdfs,
     async handler(ctx) {
@@ -85,6 +93,8 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/pdfengines/convert',
+    summary: 'PDFs to PDF/A',
+    fields: '`files` (PDFs), `pdfa` (PDF/A-2b), `pdfua` (false)',
     meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
     files: pdfs,
     async handler(ctx) {
@@ -97,6 +107,8 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/pdfengines/metadata/read',
+    summary: "Read PDFs' metadata",
+    fields: '`files` (PDFs)',
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata' },
     files: pdfs,
     async handler(ctx) {
@@ -113,6 +125,8 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/pdfengines/metadata/write',
+    summary: "Write PDFs' metadata",
+    fields: '`files` (PDFs), `metadata` (JSON)',
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
     files: pdfs,
     async handler(ctx) {
@@ -123,6 +137,8 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
 
   gotenbergRoute(app, {
     path: '/forms/pdfengines/encrypt',
+    summary: 'Encrypt PDFs',
+    fields: '`files` (PDFs), `userPassword`, `ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/protect' },
     files: pdfs,
     async handler(ctx) {

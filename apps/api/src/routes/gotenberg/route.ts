@@ -1,17 +1,20 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TEndpointGroup } from '@docflow/contracts';
+import { z } from 'zod';
+import { ZUploadFile, type TEndpointGroup } from '@docflow/contracts';
 import { receiveUpload, type UploadedFile } from '../../lib/uploads';
 import { createJob, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
-import { meteredPrepare, requestSignal } from '../../plugins/processing-routes';
+import { callSignal, meteredPrepare, multipartValidator } from '../../plugins/processing-routes';
 import { GotenbergForm, invalidForm } from './form';
 import { sendOutputs, type NamedFile } from './output';
+import { readWebhook, WEBHOOK_HEADERS } from './webhook';
 
 /**
  * A Gotenberg-compatible route as a value (Gotenberg's own `api.Route`): its path, the DocFlow endpoint it is
  * counted and metered as, the files it takes, and a handler that reads the form and returns its outputs. Around the
  * handler: the processing guard (the key as x-api-key or Basic password, plan, limits, metering), the upload with the
- * plan's caps, Gotenberg's file order, and the answer (one file, a zip, or JSON).
+ * plan's caps, Gotenberg's file order, and the answer (one file, a zip, or JSON). With Gotenberg's webhook headers the
+ * call is a DocFlow job (answered 204), run later through the same route, its end told in Gotenberg's shape.
  */
 
 export interface GotenbergContext {
@@ -26,6 +29,9 @@ export interface GotenbergContext {
 
 export interface GotenbergRouteSpec {
   path: string;
+  /** The API reference: what the route does, and the form fields it takes (Gotenberg's names). */
+  summary: string;
+  fields: string;
   /** The DocFlow endpoint this route is counted and metered as, and its group (the key's plan must include it). */
   meterAs: { group: TEndpointGroup; endpoint: string };
   files: {
@@ -47,13 +53,33 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
     method: 'POST',
     url: spec.path,
     ...app.processingGuard(spec.meterAs.group, { basicAuth: true, meterAs: spec.meterAs.endpoint }),
-    schema: { hide: true },
+    validatorCompiler: multipartValidator,
+    schema: {
+      summary: spec.summary,
+      description:
+        `Form fields: ${spec.fields}. A field DocFlow does not support is refused naming it (400), never ignored. ` +
+        `Counted and limited as POST /api/v1${spec.meterAs.endpoint} (the \`${spec.meterAs.group}\` group).`,
+      consumes: ['multipart/form-data'],
+      body: z
+        .object({
+          files: z
+            .array(ZUploadFile)
+            .max(spec.files.max)
+            .describe(
+              `The files (${spec.files.extensions?.join(', ') ?? 'see the form fields'}), taken in name order (1_a, 2_b, 10_c)`,
+            )
+            .optional(),
+        })
+        .catchall(z.string()),
+    },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      // Gotenberg's asynchronous mode: not served yet, so refused by name rather than answered synchronously to a
-      // client that waits for a callback.
-      const webhook = Object.keys(request.headers).find((h) => h.startsWith('gotenberg-webhook-'));
+      // Checked before the upload is read, as Gotenberg does: a webhook refused costs no upload.
+      const webhook = readWebhook(request);
       if (webhook)
-        throw invalidForm(`header '${webhook}' is not supported: DocFlow answers these routes synchronously`);
+        await app.jobs.allowWebhook(request, [
+          { name: WEBHOOK_HEADERS.url, url: webhook.url },
+          { name: WEBHOOK_HEADERS.errorUrl, url: webhook.format.errorUrl },
+        ]);
       const limits = request.apiKey?.limits;
       const upload = await receiveUpload(request, {
         maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE,
@@ -74,8 +100,10 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         throw invalidForm(
           `no form file found for extensions: [${(extensions ?? ['any']).join(' ')}] (send at least ${spec.files.min} in 'files')`,
         );
+      // The files are checked now; the form when the job runs (its problems go to the error URL, as in Gotenberg).
+      if (webhook && !request.jobRun) return app.jobs.admit(request, reply, upload.files, upload.fields, { webhook });
       const job = await createJob(app.engines, await request.workspace(), {
-        signal: requestSignal(reply),
+        signal: callSignal(request, reply),
         maxPages: limits?.maxPagesPerPdf ?? null,
         render: request.apiKey?.processing,
       });

@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { TJobStatus } from '@docflow/contracts';
 import type { Db } from '../../data/db';
-import { jobs, type JobInput, type JobResult, type JobRow, type JobStep } from '../../data/schema/index';
+import {
+  jobs,
+  type GotenbergWebhookFormat,
+  type JobInput,
+  type JobResult,
+  type JobRow,
+  type JobStep,
+} from '../../data/schema/index';
 
 /** The jobs table: every change of state is conditional on the state it leaves, so two nodes never both win. */
 
@@ -24,6 +31,8 @@ export interface NewJob {
   requestHeaders: Record<string, string>;
   bytesIn: number;
   callbackUrl: string | null;
+  /** Null: DocFlow's JSON event to callbackUrl. */
+  webhookFormat?: GotenbergWebhookFormat | null;
   sync?: boolean;
 }
 

@@ -67,19 +67,28 @@ const keepHead = (into: Buffer[]) =>
     },
   });
 
-const errorOf = (body: Buffer): { code: string; message: string } => {
+const header = (h: ReplayAnswer['headers'], name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v === undefined ? undefined : String(v);
+};
+
+/**
+ * Set on a replayed call's plain-text error (a Gotenberg route's): the code its JSON error would carry, so that the
+ * job records what went wrong and the message as it was answered.
+ */
+export const ERROR_CODE_HEADER = 'x-docflow-error-code';
+
+/** What an error answer says went wrong: from its JSON body, or a plain-text one's code header and text. */
+const errorOf = (head: Buffer, headers: ReplayAnswer['headers']): { code: string; message: string } => {
   try {
-    const j = JSON.parse(body.toString('utf8')) as { code?: unknown; error?: unknown };
+    const j = JSON.parse(head.toString('utf8')) as { code?: unknown; error?: unknown };
     if (typeof j.code === 'string') return { code: j.code, message: typeof j.error === 'string' ? j.error : '' };
   } catch {
     // not a JSON error answer
   }
+  const code = header(headers, ERROR_CODE_HEADER);
+  if (code) return { code, message: head.toString('utf8').slice(0, 4000) };
   return { code: 'INTERNAL_ERROR', message: 'The job failed' };
-};
-
-const header = (h: ReplayAnswer['headers'], name: string) => {
-  const v = h[name];
-  return Array.isArray(v) ? v[0] : v === undefined ? undefined : String(v);
 };
 
 /**
@@ -290,7 +299,7 @@ export class JobRunner {
       const ok = answer.statusCode < 400;
       const head: Buffer[] = [];
       const size = await this.store.putResult(job.id, ok ? answer.body : answer.body.pipe(keepHead(head)));
-      const err = ok ? null : errorOf(Buffer.concat(head));
+      const err = ok ? null : errorOf(Buffer.concat(head), answer.headers);
       await repo.finishJob(this.db, job.id, {
         status: ok ? 'succeeded' : 'failed',
         result: {

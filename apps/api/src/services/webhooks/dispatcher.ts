@@ -3,8 +3,9 @@ import { checkUrl, type CheckUrlOptions } from '../../core/net/public-address';
 import { pinnedRequest } from '../../core/net/pinned-request';
 import type { Db } from '../../data/db';
 import type { JobRow } from '../../data/schema/index';
-import { jobView } from '../jobs/view';
+import type { JobStore } from '../jobs/store';
 import { claimDueWebhook, recordDelivery, settleWebhook } from './deliveries';
+import { deliveryOf, type Delivery } from './formats';
 import { webhookSecret } from './secrets';
 import { signWebhook } from './signature';
 
@@ -17,6 +18,8 @@ export interface WebhookDispatcherOptions {
   urlRules: Pick<CheckUrlOptions, 'allowPrivate' | 'lookup'>;
   /** Absolute links in the payload (the job's result). */
   publicUrl: string;
+  /** Where a Gotenberg webhook's file is read from (the job's result). */
+  store: JobStore;
   timeoutMs?: number;
   pollMs?: number;
 }
@@ -26,24 +29,11 @@ export function retryDelay(attempts: number, baseMs: number, random = Math.rando
   return Math.round(baseMs * 2 ** (attempts - 1) * (0.8 + 0.4 * random()));
 }
 
-/** The POST a callback receives when its job ends. */
-export function webhookPayload(job: JobRow, publicUrl: string) {
-  const view = jobView(job);
-  const abs = (u: string) => `${publicUrl}${u}`;
-  return {
-    event: `job.${job.status}`,
-    job: {
-      ...view,
-      url: abs(`/api/v1/jobs/${job.id}`),
-      result: view.result && { ...view.result, url: abs(view.result.url) },
-    },
-  };
-}
-
 /**
  * Sends due webhooks (any node may: claims are exclusive), one attempt at a time per claim, each attempt recorded
  * with its status, latency and answer code; failures are retried with exponential backoff and jitter until the
  * attempts are used up. The URL is checked again at every attempt (a name may have moved to a private address).
+ * Whatever its shape (formats.ts), every delivery is signed with the user's secret.
  */
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
@@ -95,23 +85,23 @@ export class WebhookDispatcher {
   }
 
   private async attempt(job: JobRow): Promise<void> {
-    const url = job.callbackUrl!;
-    const body = JSON.stringify(webhookPayload(job, this.opts.publicUrl));
-    const { secret } = await webhookSecret(this.db, job.userId);
+    let delivery: Delivery | undefined;
     let answer: { statusCode: number | null; error: string | null; ms: number };
     try {
-      const checked = await checkUrl(url, this.opts.urlRules);
+      delivery = await deliveryOf(job, this.opts);
+      const { secret } = await webhookSecret(this.db, job.userId);
+      const checked = await checkUrl(delivery.url, this.opts.urlRules);
       answer = await pinnedRequest(checked, {
-        method: 'POST',
+        method: delivery.method,
         timeoutMs: this.opts.timeoutMs ?? 10_000,
         headers: {
-          'content-type': 'application/json',
           'user-agent': 'DocFlow-webhooks/1',
-          'x-webhook-signature': signWebhook(secret, body),
+          ...delivery.headers,
+          'x-webhook-signature': signWebhook(secret, delivery.body),
           'x-webhook-id': job.id,
           'x-webhook-attempt': String(job.webhookAttempts),
         },
-        body,
+        body: delivery.body,
       });
     } catch (err) {
       answer = { statusCode: null, error: err instanceof Error ? err.message : String(err), ms: 0 };
@@ -120,7 +110,7 @@ export class WebhookDispatcher {
     await recordDelivery(this.db, {
       jobId: job.id,
       userId: job.userId,
-      url,
+      url: delivery?.url ?? job.callbackUrl!,
       event: `job.${job.status}`,
       attempt: job.webhookAttempts,
       ok,

@@ -138,6 +138,22 @@ const expected: [string, string][] = [
   ['POST /api/v1/ocr/searchable-pdf', 'ocrSearchablePdf'],
   ['GET /api/v1/ocr/languages', 'ocrLanguages'],
   ['POST /api/v1/pipeline', 'pipeline'],
+  ['GET /gotenberg/health', 'gotenbergHealth'],
+  ['GET /gotenberg/version', 'gotenbergVersion'],
+  ['POST /gotenberg/forms/libreoffice/convert', 'gotenbergLibreofficeConvert'],
+  ['POST /gotenberg/forms/chromium/convert/html', 'gotenbergChromiumConvertHtml'],
+  ['POST /gotenberg/forms/chromium/convert/url', 'gotenbergChromiumConvertUrl'],
+  ['POST /gotenberg/forms/chromium/convert/markdown', 'gotenbergChromiumConvertMarkdown'],
+  ['POST /gotenberg/forms/chromium/screenshot/html', 'gotenbergChromiumScreenshotHtml'],
+  ['POST /gotenberg/forms/chromium/screenshot/url', 'gotenbergChromiumScreenshotUrl'],
+  ['POST /gotenberg/forms/chromium/screenshot/markdown', 'gotenbergChromiumScreenshotMarkdown'],
+  ['POST /gotenberg/forms/pdfengines/merge', 'gotenbergPdfenginesMerge'],
+  ['POST /gotenberg/forms/pdfengines/split', 'gotenbergPdfenginesSplit'],
+  ['POST /gotenberg/forms/pdfengines/flatten', 'gotenbergPdfenginesFlatten'],
+  ['POST /gotenberg/forms/pdfengines/convert', 'gotenbergPdfenginesConvert'],
+  ['POST /gotenberg/forms/pdfengines/metadata/read', 'gotenbergPdfenginesMetadataRead'],
+  ['POST /gotenberg/forms/pdfengines/metadata/write', 'gotenbergPdfenginesMetadataWrite'],
+  ['POST /gotenberg/forms/pdfengines/encrypt', 'gotenbergPdfenginesEncrypt'],
 ];
 
 describe('operationIdOf', () => {
@@ -157,6 +173,11 @@ describe('operationIdOf', () => {
     expect(operationIdOf('DELETE', '/api/v1/my/api-keys/{id}')).toBe('myApiKeysDelete');
     expect(operationIdOf('POST', '/api/v1/my/api-keys/{id}/regenerate')).toBe('myApiKeysRegenerate');
     expect(operationIdOf('PATCH', '/api/v1/auth/me')).toBe('authMeUpdate');
+  });
+
+  it("names Gotenberg's routes after their module and action, under gotenberg", () => {
+    expect(operationIdOf('POST', '/gotenberg/forms/pdfengines/metadata/read')).toBe('gotenbergPdfenginesMetadataRead');
+    expect(operationIdOf('GET', '/gotenberg/health')).toBe('gotenbergHealth');
   });
 
   it('does not depend on the prefix, a trailing slash, the parameter syntax or the method case', () => {

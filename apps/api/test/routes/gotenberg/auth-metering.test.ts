@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { numberedPdf } from '../../fixtures/pdfs';
 import { createUserWithApiKey } from '../../support/api-keys';
-import { statusFor } from '../../../src/routes/gotenberg/errors';
+import { statusFor } from '../../../src/lib/gotenberg-status';
 import { gotenbergAppForSuite, pdfFile } from './gotenberg-api';
 
 /**

@@ -64,17 +64,6 @@ describe('POST /forms/pdfengines/merge', () => {
     expect(e.message).toContain("form field 'autoIndexBookmarks' is not supported by DocFlow on this route");
   });
 
-  it('400: Gotenberg’s webhook headers (asynchronous mode, not served yet) are refused by name, not ignored', async () => {
-    const res = await api.gotenberg('/forms/pdfengines/merge', {}, [pdfFile(await numberedPdf(1), 'a.pdf')], {
-      authorization: api.basic,
-      'Gotenberg-Webhook-Url': 'https://example.com/done',
-      'Gotenberg-Webhook-Error-Url': 'https://example.com/failed',
-    });
-    const e = textError(res);
-    expect(e.status).toBe(400);
-    expect(e.message).toMatch(/header 'gotenberg-webhook-(url|error-url)' is not supported/);
-  });
-
   it('400: no PDF, a file that is not a PDF, a PDF/A part DocFlow does not write', async () => {
     expect(textError(await api.gotenberg('/forms/pdfengines/merge', {}, []))).toMatchObject({
       status: 400,

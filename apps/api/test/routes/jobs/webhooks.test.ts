@@ -1,4 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TJob, TWebhookDelivery } from '@docflow/contracts';
 import { verifyWebhook } from '../../../src/services/webhooks/signature';
@@ -7,35 +6,7 @@ import { processingApp } from '../../fixtures/api';
 import { numberedPdf } from '../../fixtures/pdfs';
 import { createUserWithApiKey } from '../../support/api-keys';
 import { sleep } from '../../support/limits';
-
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-/** A webhook receiver: answers each POST with the next status of `script` (then 200), keeps what it got. */
-function receiver(script: number[] = []) {
-  const got: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, body });
-      res.statusCode = script.shift() ?? 200;
-      res.end('ok');
-    });
-  });
-  return {
-    got,
-    server,
-    url: () =>
-      new Promise<string>((resolve) =>
-        server.listen(0, '127.0.0.1', () =>
-          resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}/hook`),
-        ),
-      ),
-  };
-}
+import { webhookReceiver as receiver } from '../../support/webhook-receiver';
 
 describe('signed webhooks (callbackUrl)', () => {
   let api: Awaited<ReturnType<typeof processingApp>>;

@@ -1,8 +1,9 @@
-import type { BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page, Request, Response } from 'playwright-core';
 import { EngineError, asEngineError, invalidInput } from '../../errors';
 import { aborted } from '../../limiter';
 import type { BrowserHost } from './browser-host';
 import type { PageCapture } from './capture';
+import { failsOn, watchResources } from './resource-checks';
 
 export interface RenderJob {
   /** Network and isolation settings of the job's context (its egress proxy). */
@@ -103,14 +104,18 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     });
     if (capture.viewport) await page.setViewportSize(capture.viewport);
     // What the caller adds to the page's requests changes what they carry, never where they go (setup's policy).
-    const { cookies, extraHttpHeaders } = capture.checks;
+    const { cookies, extraHttpHeaders, userAgent } = capture.checks;
     if (cookies?.length) await context.addCookies(cookies.map((c) => ({ path: '/', ...c })));
     if (extraHttpHeaders && Object.keys(extraHttpHeaders).length) await page.setExtraHTTPHeaders(extraHttpHeaders);
+    // Per page (a context opened ahead serves any job): navigator.userAgent and the requests' header alike.
+    if (userAgent) await (await context.newCDPSession(page)).send('Emulation.setUserAgentOverride', { userAgent });
     const exceptions: string[] = [];
     if (capture.checks.failOnConsoleExceptions) page.on('pageerror', (e) => exceptions.push(e.message));
+    const isMainDocument = (r: Request) => r.isNavigationRequest() && r.frame() === page.mainFrame();
     page.on('request', (r) => {
-      if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastUrl = r.url();
+      if (isMainDocument(r)) lastUrl = r.url();
     });
+    const resources = watchResources(page, capture.checks, isMainDocument);
     let response: Response | null;
     try {
       response = await page.goto(job.url, { waitUntil: 'load', timeout: 0 });
@@ -136,6 +141,7 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
         { details: { reason: 'HTTP_STATUS', status: response.status() } },
       );
     }
+    if (capture.checks.waitForNetworkIdle) await page.waitForLoadState('networkidle', { timeout: 0 });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     if (capture.media) await page.emulateMedia({ media: capture.media });
     const delay = capture.waitDelayMs ?? 0;
@@ -145,12 +151,18 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     if (expression) {
       await page.waitForFunction(expression, undefined, { polling: 100, timeout: 0 }).catch((err: unknown) => {
         if (stopped) throw err;
-        const why = String((err as Error)?.message ?? err)
-          .split('\n')[0]!
-          .slice(0, 200);
-        throw invalidInput('waitForExpression', `could not be evaluated (${why})`);
+        throw invalidInput('waitForExpression', `could not be evaluated (${firstLine(err)})`);
       });
     }
+    const selector = capture.checks.waitForSelector;
+    if (selector) {
+      // CSS only (Gotenberg's), whatever Playwright's own selector engines would take.
+      await page.waitForSelector(`css=${selector}`, { state: 'visible', timeout: 0 }).catch((err: unknown) => {
+        if (stopped) throw err;
+        throw invalidInput('waitForSelector', `is not a CSS selector the page can query (${firstLine(err)})`);
+      });
+    }
+    resources.check();
     if (exceptions.length) {
       throw new EngineError('INVALID_DOCUMENT', `The page threw exceptions: ${exceptions.join('; ').slice(0, 500)}`, {
         details: { reason: 'CONSOLE_EXCEPTIONS', exceptions: exceptions.slice(0, 10) },
@@ -190,14 +202,10 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
   }
 }
 
-/** Whether a main document's status fails the render: any 4xx or 5xx by default, else the listed ones. */
-function failsOn(status: number, codes: number[] | undefined): boolean {
-  if (!codes) return status >= 400;
-  return codes.some(
-    (c) =>
-      c === status || (c === 499 && status >= 400 && status <= 499) || (c === 599 && status >= 500 && status <= 599),
-  );
-}
+const firstLine = (err: unknown) =>
+  String((err as Error)?.message ?? err)
+    .split('\n')[0]!
+    .slice(0, 200);
 
 function stopError(why: 'timeout' | 'aborted', timeoutMs: number): EngineError {
   if (why === 'aborted') return aborted();
