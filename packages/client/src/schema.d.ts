@@ -28,7 +28,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: the database answers, Redis too when configured, and every configured engine runs */
+    /** Readiness: the database answers, Redis and the S3 job store too when configured, and every configured engine runs */
     get: operations['ready'];
     put?: never;
     post?: never;
