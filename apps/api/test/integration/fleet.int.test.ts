@@ -238,6 +238,28 @@ for (const queue of ['table', 'bullmq'] as const)
         expect(Number(qr.headers.get('x-qr-version'))).toBeGreaterThan(0);
         const png = saveBody(Buffer.from(await qr.arrayBuffer()), 'png');
         expect(execFileSync('zbarimg', ['--nodbus', '--raw', '-q', png], { encoding: 'utf8' }).trim()).toBe('fleet QR');
+        // A Gotenberg call too: its file name header, and its plain-text error for a bad form value.
+        const gotenberg = (fields: Record<string, string>) => {
+          const form = new FormData();
+          form.set('files', new Blob([new Uint8Array(docx)]), 'pages_3.docx');
+          for (const [k, v] of Object.entries(fields)) form.set(k, v);
+          return fetch(`${bases[0]!.replace(/\/api\/v1$/, '')}/gotenberg/forms/libreoffice/convert`, {
+            method: 'POST',
+            headers: {
+              authorization: `Basic ${Buffer.from(`app:${apiKey}`).toString('base64')}`,
+              'Gotenberg-Output-Filename': 'from-a-worker',
+            },
+            body: form,
+          });
+        };
+        const converted = await gotenberg({});
+        expect(converted.status).toBe(200);
+        expect(converted.headers.get('content-disposition')).toContain('from-a-worker.pdf');
+        expect(pagesText(saveBody(Buffer.from(await converted.arrayBuffer())))).toEqual(['Page 1', 'Page 2', 'Page 3']);
+        const badForm = await gotenberg({ landscape: 'maybe' });
+        expect(badForm.status).toBe(400);
+        expect(badForm.headers.get('content-type')).toMatch(/^text\/plain/);
+        expect(await badForm.text()).toMatch(/landscape/);
         // A refusal comes back as the synchronous call's own error.
         const bad = new FormData();
         bad.set('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.7 nope'))]), 'x.pdf');

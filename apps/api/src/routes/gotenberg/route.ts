@@ -102,6 +102,9 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         );
       // The files are checked now; the form when the job runs (its problems go to the error URL, as in Gotenberg).
       if (webhook && !request.jobRun) return app.jobs.admit(request, reply, upload.files, upload.fields, { webhook });
+      // An API node runs no processing: a worker runs the call, answered here as it answered there.
+      if (!request.jobRun && app.jobs.remoteOnly)
+        return app.jobs.admit(request, reply, upload.files, upload.fields, { wait: true });
       const job = await createJob(app.engines, await request.workspace(), {
         signal: callSignal(request, reply),
         maxPages: limits?.maxPagesPerPdf ?? null,
