@@ -117,6 +117,7 @@ describe('a job survives a full restart of the embedded (no Redis) mode', () => 
       const pages = pagesText(saveBody(Buffer.from(await out.arrayBuffer())));
       expect(pages).toHaveLength(3);
       for (const n of [1, 2, 3]) expect(pages[n - 1]).toContain(`Page ${n}`);
+      await killed(server);
     },
   );
 
