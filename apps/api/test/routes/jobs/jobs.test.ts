@@ -142,6 +142,15 @@ describe('async jobs: async=true on a processing route', () => {
     expect(answer.json().data.symbols[0].data).toBe('Job à QR');
   });
 
+  it('format detection takes async too: its JSON answer is the result', async () => {
+    const res = await api.post('/conversion/detect', { async: 'true' }, [{ content: await numberedPdf(1, 'D') }]);
+    expect(res.statusCode).toBe(202);
+    const job = await waitFor(res.json().data.jobId);
+    expect(job).toMatchObject({ status: 'succeeded', endpoint: '/conversion/detect' });
+    const out = await api.t.app.inject({ method: 'GET', url: job.result!.url, headers: { 'x-api-key': api.apiKey } });
+    expect(out.json().data).toMatchObject({ format: 'pdf', method: 'magic' });
+  });
+
   it('a failing call fails the job with the error code, and the result is the error answer', async () => {
     const res = await api.post('/pdf/merge', { async: 'true' }, [
       { field: 'files', content: Buffer.from('not a pdf at all'), filename: 'a.pdf' },
