@@ -3,7 +3,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bootstrap, root } from './bootstrap.mjs';
+import { apiServerEntry, bootstrap, root } from './bootstrap.mjs';
+import { serverNodeOptions } from './server-node-options.mjs';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 
 await ensureNodeRuntime();
@@ -19,22 +20,10 @@ if (!process.env.DATABASE_URL) {
       stdio: 'inherit',
     });
 }
-const child = spawn(
-  process.execPath,
-  [
-    // V8 grows the young generation to 64 MB semi-spaces on a large machine, all of it resident once used; a server
-    // whose uploads live outside the heap loses nothing measurable with 8 MB (npm run bench -- footprint, overhead).
-    '--max-semi-space-size=8',
-    '--import',
-    'tsx',
-    path.join(root, 'apps/api/src/server.ts'),
-    ...process.argv.slice(2),
-  ],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    env: { NODE_ENV: 'production', ...process.env },
-  },
-);
+const child = spawn(process.execPath, [...serverNodeOptions, apiServerEntry, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { NODE_ENV: 'production', ...process.env },
+});
 for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
