@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiServerEntry, bootstrap, ensureApiBuild } from './bootstrap.mjs';
-import { serverNodeOptions } from './server-node-options.mjs';
+import { serverEnv, serverNodeOptions } from './server-node-options.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -31,7 +31,7 @@ const children = [];
 function start(name, env) {
   const child = spawn(process.execPath, [...serverNodeOptions, apiServerEntry], {
     cwd: root,
-    env: { NODE_ENV: 'production', ...process.env, ...env },
+    env: { NODE_ENV: 'production', ...serverEnv, ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {

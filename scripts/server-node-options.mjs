@@ -9,3 +9,10 @@ export const serverNodeOptions = [
   // next. The baseline compiler alone keeps it at ~85 MB, and its queries ran no slower (3,000 lookups: 1.5 s).
   '--liftoff-only',
 ];
+
+/** The environment the launchers add to the server's. */
+export const serverEnv = {
+  // glibc gives each thread that allocates its own arena (up to 8 per core): libvips' and the WebAssembly
+  // compiler's threads left tens of MB of freed memory resident in arenas of their own.
+  MALLOC_ARENA_MAX: '2',
+};

@@ -4,17 +4,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { apiServerEntry, bootstrap, root } from './bootstrap.mjs';
-import { serverNodeOptions } from './server-node-options.mjs';
+import { serverEnv, serverNodeOptions } from './server-node-options.mjs';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 
 await ensureNodeRuntime();
 bootstrap();
 // The embedded database's empty cluster, made once per installed tree so that a fresh DATA_DIR loads it instead of
-// running initdb in the server (apps/api/src/data/pglite-template.ts, which names the file by PGlite's version).
+// running initdb in the server (apps/api/src/data/pglite-template.ts, which names it by PGlite's version).
 if (!process.env.DATABASE_URL) {
   const pglite = path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json');
   const { version } = JSON.parse(readFileSync(pglite, 'utf8'));
-  if (!existsSync(path.join(root, 'apps', 'api', '.cache', `pglite-${version}.tar`)))
+  if (!existsSync(path.join(root, 'apps', 'api', '.cache', `pglite-${version}`)))
     spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/data/pglite-template.ts')], {
       cwd: root,
       stdio: 'inherit',
@@ -23,7 +23,7 @@ if (!process.env.DATABASE_URL) {
 const child = spawn(process.execPath, [...serverNodeOptions, apiServerEntry, ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
+  env: { NODE_ENV: 'production', ...serverEnv, ...process.env },
 });
 for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

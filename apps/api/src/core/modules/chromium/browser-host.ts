@@ -26,6 +26,11 @@ export const CHROMIUM_ARGS = [
   // WebRTC's UDP does not go through the proxy: without this a page could send STUN packets to any address.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // With no GPU, the GPU process only hosts a software compositor, and the network service needs no sandbox of its
+  // own here (the browser process is the tools' unprivileged user already): both run inside the browser process,
+  // two processes fewer for ~150 MB less RSS with the browser warm (npm run bench -- footprint).
+  '--in-process-gpu',
+  '--enable-features=NetworkServiceInProcess2',
 ];
 
 /**
