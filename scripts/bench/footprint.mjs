@@ -314,9 +314,10 @@ function table(samples) {
 /**
  * The API server's own view of its memory (process.memoryUsage() through the admin monitor): the V8 heap, and what
  * lives outside it (external: buffers, and the embedded database's WebAssembly memory, reserved whole but resident
- * only where touched).
+ * only where touched). Signed in afresh: the soak outlasts an access token.
  */
-async function inside(base, auth) {
+async function inside(base) {
+  const auth = await signIn(base);
   const { memory: m } = (await json(base, 'GET', '/api/v1/admin/system/metrics', undefined, auth)).data;
   return `heap ${m.heap_used_mb} of ${m.heap_total_mb} MB, external ${m.external_mb} MB (RSS ${m.rss_mb} MB)`;
 }
@@ -335,20 +336,19 @@ try {
   const second = await start(dataDir);
   await sleep(3000);
   const idle = memory(second.child.pid);
-  const auth = await signIn(second.base);
-  const insideIdle = await inside(second.base, auth);
-  const key = await apiKey(second.base, auth);
+  const insideIdle = await inside(second.base);
+  const key = await apiKey(second.base, await signIn(second.base));
   const mix = calls(await inputs());
   const warm = await run(second.base, key, mix, mix.length * 3);
   await sleep(2000);
   const warmed = memory(second.child.pid);
-  const insideWarm = await inside(second.base, auth);
+  const insideWarm = await inside(second.base);
   const t0 = performance.now();
   const soak = await run(second.base, key, mix, SOAK);
   const soakS = (performance.now() - t0) / 1000;
   await sleep(5000);
   const soaked = memory(second.child.pid);
-  const insideSoaked = await inside(second.base, auth);
+  const insideSoaked = await inside(second.base);
   await stop(second.child);
 
   table([
