@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs set-up script without types
 import { apiServerEntry, ensureApiBuild, root } from '../../../../scripts/bootstrap.mjs';
-// @ts-expect-error plain .mjs set-up script without types
-import { serverEnv, serverNodeOptions } from '../../../../scripts/server-node-options.mjs';
+import { startCompiledServer } from '../support/compiled-server';
 import { freePort } from '../support/redis-server';
 
 /** The first good answer of the server to `p`; fails when the server exits first or after a minute. */
@@ -40,28 +39,13 @@ describe('the compiled API server (what npm start, npm run worker and npm run fl
   });
 
   it('starts on a fresh data dir, migrates it and reads the files kept beside its sources', async () => {
-    ensureApiBuild();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-compiled-'));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [...serverNodeOptions, apiServerEntry], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ...serverEnv,
-        NODE_ENV: 'production',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    let child: ChildProcess | undefined;
+    const exited = () => child?.exitCode !== null || child?.signalCode !== null;
     try {
-      await poll(base, '/health', exited);
+      child = await startCompiledServer(dataDir, port);
       // /ready asks the database: the migrations (apps/api/migrations) ran on the cluster the data dir got.
       expect(await (await poll(base, '/ready', exited)).json()).toMatchObject({
         status: 'ready',
@@ -72,8 +56,8 @@ describe('the compiled API server (what npm start, npm run worker and npm run fl
       const { version } = JSON.parse(readFileSync(path.join(root, 'apps', 'api', 'package.json'), 'utf8'));
       expect(await (await fetch(`${base}/gotenberg/version`)).text()).toBe(`8.0.0+docflow.${version}`);
     } finally {
-      if (!exited()) {
-        const gone = new Promise((r) => child.once('exit', r));
+      if (child && !exited()) {
+        const gone = new Promise((r) => child!.once('exit', r));
         child.kill('SIGTERM');
         await gone;
       }
