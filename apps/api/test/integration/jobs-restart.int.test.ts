@@ -98,6 +98,8 @@ describe('a job survives a full restart of the embedded (no Redis) mode', () => 
     'SIGTERM while a job runs: no new calls are taken, the job ends, the process exits 0, the job is there after a restart',
     { timeout: 180_000 },
     async () => {
+      // The previous test's server holds the same data dir: it goes first (afterAll only stops the last one).
+      if (server) await killed(server);
       const port = await freePort();
       const base = `http://127.0.0.1:${port}/api/v1`;
       server = await startServer(dataDir, port);
