@@ -11,7 +11,7 @@ RUN node -e "import('./scripts/bootstrap.mjs').then((m) => m.ensureDebianPackage
  && rm -rf /var/lib/apt/lists/*
 
 COPY . .
-RUN node -e "import('./scripts/bootstrap.mjs').then((m) => { m.ensureNodeModules(); m.ensureWebBuild(); })" \
+RUN node -e "import('./scripts/bootstrap.mjs').then((m) => { m.ensureNodeModules(); m.ensureApiBuild(); m.ensureWebBuild(); })" \
  && node --import tsx apps/api/src/data/pglite-template.ts \
  && mkdir -p /data && chown -R node:node /data
 

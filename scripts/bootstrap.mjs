@@ -1,5 +1,5 @@
 // Sets up what `npm start` and `npm test` need on a fresh Debian machine, and skips what is already in place:
-// the Debian packages of the engines, the npm packages, the built dashboard. Plain Node, no dependencies, so it
+// the Debian packages of the engines, the npm packages, the compiled API server, the built dashboard. Plain Node, no dependencies, so it
 // runs before `npm install`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -128,27 +128,46 @@ function newestMtime(p) {
   return newest;
 }
 
+/** True when `built` is missing or older than the newest of `sources` (files or folders, walked). */
+function stale(built, sources) {
+  return !existsSync(built) || statSync(built).mtimeMs < Math.max(...sources.map(newestMtime));
+}
+
 /** Build the dashboard when its sources, the shared contracts or the API client are newer than the last build. */
 export function ensureWebBuild() {
   const web = path.join(root, 'apps', 'web');
-  const built = path.join(web, 'dist', 'index.html');
-  const sources = Math.max(
-    newestMtime(path.join(web, 'src')),
-    newestMtime(path.join(web, 'index.html')),
-    newestMtime(path.join(web, 'vite.config.ts')),
-    newestMtime(path.join(web, 'public')),
-    newestMtime(path.join(root, 'packages', 'contracts', 'src')),
-    newestMtime(path.join(root, 'packages', 'client', 'src')),
-  );
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  const sources = [
+    path.join(web, 'src'),
+    path.join(web, 'index.html'),
+    path.join(web, 'vite.config.ts'),
+    path.join(web, 'public'),
+    path.join(root, 'packages', 'contracts', 'src'),
+    path.join(root, 'packages', 'client', 'src'),
+  ];
+  if (!stale(path.join(web, 'dist', 'index.html'), sources)) return;
   log('building the web dashboard');
   run('npm', ['run', 'build', '-w', 'apps/web', '--silent']);
+}
+
+/** The compiled API server (scripts/build-api.mjs) the launchers run: rebuilt when its sources are newer. */
+export const apiServerEntry = path.join(root, 'apps', 'api', 'dist', 'server.js');
+
+export function ensureApiBuild() {
+  const sources = [
+    path.join(root, 'apps', 'api', 'src'),
+    path.join(root, 'packages', 'contracts', 'src'),
+    path.join(root, 'scripts', 'build-api.mjs'),
+  ];
+  if (!stale(apiServerEntry, sources)) return;
+  log('compiling the API server');
+  run(process.execPath, [path.join(root, 'scripts', 'build-api.mjs')]);
 }
 
 export function bootstrap({ web = true } = {}) {
   ensureDebianPackages();
   ensureToolUser();
   ensureNodeModules();
+  ensureApiBuild();
   if (web) ensureWebBuild();
 }
 

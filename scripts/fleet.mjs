@@ -7,6 +7,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiServerEntry, bootstrap, ensureApiBuild } from './bootstrap.mjs';
+import { serverEnv, serverNodeOptions } from './server-node-options.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -22,16 +24,15 @@ if (!process.env.DATABASE_URL) {
 }
 if (!process.argv.includes('--no-setup')) {
   const { ensureNodeRuntime } = await import('./node-runtime.mjs');
-  const { bootstrap } = await import('./bootstrap.mjs');
   await ensureNodeRuntime();
   bootstrap();
-}
+} else ensureApiBuild(); // the processes run the compiled server: even without the set-up, it must be current
 
 const children = [];
 function start(name, env) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+  const child = spawn(process.execPath, [...serverNodeOptions, apiServerEntry], {
     cwd: root,
-    env: { NODE_ENV: 'production', ...process.env, ...env },
+    env: { NODE_ENV: 'production', ...serverEnv, ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const stream of [child.stdout, child.stderr]) {

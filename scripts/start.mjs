@@ -3,38 +3,27 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bootstrap, root } from './bootstrap.mjs';
+import { apiServerEntry, bootstrap, root } from './bootstrap.mjs';
+import { serverEnv, serverNodeOptions } from './server-node-options.mjs';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 
 await ensureNodeRuntime();
 bootstrap();
 // The embedded database's empty cluster, made once per installed tree so that a fresh DATA_DIR loads it instead of
-// running initdb in the server (apps/api/src/data/pglite-template.ts, which names the file by PGlite's version).
+// running initdb in the server (apps/api/src/data/pglite-template.ts, which names it by PGlite's version).
 if (!process.env.DATABASE_URL) {
   const pglite = path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json');
   const { version } = JSON.parse(readFileSync(pglite, 'utf8'));
-  if (!existsSync(path.join(root, 'apps', 'api', '.cache', `pglite-${version}.tar`)))
+  if (!existsSync(path.join(root, 'apps', 'api', '.cache', `pglite-${version}`)))
     spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/data/pglite-template.ts')], {
       cwd: root,
       stdio: 'inherit',
     });
 }
-const child = spawn(
-  process.execPath,
-  [
-    // V8 grows the young generation to 64 MB semi-spaces on a large machine, all of it resident once used; a server
-    // whose uploads live outside the heap loses nothing measurable with 8 MB (npm run bench -- footprint, overhead).
-    '--max-semi-space-size=8',
-    '--import',
-    'tsx',
-    path.join(root, 'apps/api/src/server.ts'),
-    ...process.argv.slice(2),
-  ],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    env: { NODE_ENV: 'production', ...process.env },
-  },
-);
+const child = spawn(process.execPath, [...serverNodeOptions, apiServerEntry, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { NODE_ENV: 'production', ...serverEnv, ...process.env },
+});
 for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -2,7 +2,8 @@
 // Starts it twice (the first start on a fresh data dir, then a restart on the same one), times spawn → /health and
 // spawn → /ready, and reads the memory of every process of the product (the launchers, the API server, its tool host,
 // LibreOffice and its UNO helpers, Chromium) from /proc: idle after start, after a warm-up of each engine, and after a
-// soak of mixed calls. RSS counts pages shared between processes once per process; PSS splits them, so the product's
+// soak of mixed calls, with the API server's own heap / external breakdown (process.memoryUsage() through the admin
+// monitor) beside it. RSS counts pages shared between processes once per process; PSS splits them, so the product's
 // total is the sum of PSS. Targets (issue 15) beside the figures.
 //   FOOTPRINT_SOAK=10000 FOOTPRINT_CONCURRENCY=4 node scripts/bench/footprint.mjs
 /* global setTimeout, FormData, Blob, fetch, performance */
@@ -148,7 +149,8 @@ function stop(child) {
   };
   return /** @type {Promise<void>} */ (
     new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // A group stopped by a signal has no exit code, only a signal: it is gone all the same.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       signal('SIGTERM');
       setTimeout(() => signal('SIGKILL'), 20_000).unref();
@@ -167,10 +169,14 @@ async function json(base, method, p, body, headers = {}) {
   return out;
 }
 
-/** The seeded owner signs in, takes the Enterprise plan's trial and makes a key on it. */
-async function apiKey(base) {
+/** The seeded owner signs in: the headers of its session. */
+async function signIn(base) {
   const login = await json(base, 'POST', '/api/v1/auth/login', ADMIN);
-  const auth = { authorization: `Bearer ${login.data.tokens.accessToken}` };
+  return { authorization: `Bearer ${login.data.tokens.accessToken}` };
+}
+
+/** The owner takes the Enterprise plan's trial and makes a key on it. */
+async function apiKey(base, auth) {
   await json(base, 'POST', '/api/v1/my/subscriptions', { planName: 'enterprise' }, auth).catch(() => undefined);
   const created = await json(base, 'POST', '/api/v1/my/api-keys', { name: 'footprint', planName: 'enterprise' }, auth);
   return created.data.apiKey.key;
@@ -305,6 +311,17 @@ function table(samples) {
   for (const r of rows) console.log(line(r));
 }
 
+/**
+ * The API server's own view of its memory (process.memoryUsage() through the admin monitor): the V8 heap, and what
+ * lives outside it (external: buffers, and the embedded database's WebAssembly memory, reserved whole but resident
+ * only where touched). Signed in afresh: the soak outlasts an access token.
+ */
+async function inside(base) {
+  const auth = await signIn(base);
+  const { memory: m } = (await json(base, 'GET', '/api/v1/admin/system/metrics', undefined, auth)).data;
+  return `heap ${m.heap_used_mb} of ${m.heap_total_mb} MB, external ${m.external_mb} MB (RSS ${m.rss_mb} MB)`;
+}
+
 const verdict = (ok) => (ok ? 'MET' : 'MISSED');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'docflow-footprint-'));
@@ -319,16 +336,19 @@ try {
   const second = await start(dataDir);
   await sleep(3000);
   const idle = memory(second.child.pid);
-  const key = await apiKey(second.base);
+  const insideIdle = await inside(second.base);
+  const key = await apiKey(second.base, await signIn(second.base));
   const mix = calls(await inputs());
   const warm = await run(second.base, key, mix, mix.length * 3);
   await sleep(2000);
   const warmed = memory(second.child.pid);
+  const insideWarm = await inside(second.base);
   const t0 = performance.now();
   const soak = await run(second.base, key, mix, SOAK);
   const soakS = (performance.now() - t0) / 1000;
   await sleep(5000);
   const soaked = memory(second.child.pid);
+  const insideSoaked = await inside(second.base);
   await stop(second.child);
 
   table([
@@ -337,6 +357,10 @@ try {
     ['after warm-up', warmed],
     [`after ${SOAK} calls`, soaked],
   ]);
+  console.log('\nAPI server, process.memoryUsage():');
+  console.log(`  idle, restart (after sign-in): ${insideIdle}`);
+  console.log(`  after warm-up:                 ${insideWarm}`);
+  console.log(`  after ${SOAK} calls:${' '.repeat(Math.max(1, 18 - String(SOAK).length))}${insideSoaked}`);
   console.log(`\nwarm-up answers: ${JSON.stringify(warm)}`);
   console.log(
     `soak: ${SOAK} answered calls in ${soakS.toFixed(0)} s, ${CONCURRENCY} in flight: ${JSON.stringify(soak)}`,

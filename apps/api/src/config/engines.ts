@@ -1,4 +1,5 @@
 import os from 'node:os';
+import sharp from 'sharp';
 import { z } from 'zod';
 import { ConfigError } from './config-error';
 import { engineModules } from '../core/modules/index';
@@ -187,5 +188,8 @@ declare module 'fastify' {
 
 /** The server's engines from their validated settings (`Config.engines`, or loadEngineConfig in tests). */
 export function createEngines(settings: EnginesOptions): Engines {
+  // libvips keeps recent operations' results (50 MB, 100 operations) to reuse on the same input: every request here
+  // brings its own input, so the cache only held memory, resident until the process ends.
+  sharp.cache(false);
   return new Engines(engineModules, settings);
 }

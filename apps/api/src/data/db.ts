@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { PGLITE_CONF, templateFor } from './pglite-template';
+import { PGLITE_CONF, seedFromTemplate } from './pglite-template';
 import * as schema from './schema/index';
 
 export { schema };
@@ -47,11 +47,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 }
 
 async function openPglite(where: string, template?: Blob): Promise<Database> {
-  const load = template ?? (where === 'memory://' ? undefined : templateFor(where));
+  if (where !== 'memory://' && !template) seedFromTemplate(where);
   const client = await PGlite.create({
     postgresqlconf: PGLITE_CONF,
     ...(where === 'memory://' ? {} : { dataDir: where }),
-    ...(load ? { loadDataDir: load } : {}),
+    ...(template ? { loadDataDir: template } : {}),
   });
   const db = drizzlePglite(client, { schema });
   const sql: SqlClient = {

@@ -14,7 +14,6 @@ import { requestSignal } from './processing-routes';
 import { JobRunner, type JobRun, type Replay } from '../services/jobs/runner';
 import type { JobStore } from '../services/jobs/store';
 import { createJobStore } from '../services/jobs/store-factory';
-import { BullJobQueue } from '../services/jobs/bull-queue';
 import { WebhookDispatcher } from '../services/webhooks/dispatcher';
 import { checkUrl } from '../core/net/public-address';
 import { EngineError } from '../core/errors';
@@ -162,8 +161,11 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       stallMs: app.config.JOB_STALL_SECONDS * 1000,
       heartbeatMs: Math.min(10_000, (app.config.JOB_STALL_SECONDS * 1000) / 4),
       onEnded: () => webhooks.kick(),
-      // With Redis, jobs go through BullMQ (API nodes add, workers take); without it the table is the queue.
-      queue: app.config.REDIS_URL ? new BullJobQueue(app.config.REDIS_URL, app.log) : undefined,
+      // With Redis, jobs go through BullMQ (API nodes add, workers take); without it the table is the queue. BullMQ
+      // (200-odd modules) is loaded only then: without Redis it cost start time and heap for nothing.
+      queue: app.config.REDIS_URL
+        ? new (await import('../services/jobs/bull-queue')).BullJobQueue(app.config.REDIS_URL, app.log)
+        : undefined,
     },
     app.log,
   );

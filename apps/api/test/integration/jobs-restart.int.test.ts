@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,39 +9,13 @@ import { pagesText } from '../fixtures/pdfs';
 import { saveBody } from '../fixtures/results';
 import { sleep } from '../support/limits';
 import { freePort } from '../support/redis-server';
+import { startCompiledServer } from '../support/compiled-server';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const OWNER = { email: 'owner@jobs.test', password: 'Restart-Proof-Jobs-42' };
 
-/** The server as `npm start` runs it (embedded database on disk, no Redis), on its own port. */
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn('node', ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL: OWNER.email,
-      ADMIN_PASSWORD: OWNER.password,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    if (Date.now() > until) throw new Error('server did not answer /health');
-    await sleep(200);
-  }
-}
+/** The server as `npm start` runs it, with the owner created at start. */
+const startServer = (dataDir: string, port: number) =>
+  startCompiledServer(dataDir, port, { ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password });
 
 /** The owner's API key (the owner is created at start from ADMIN_EMAIL), made once through the API. */
 let madeKey: string | undefined;
@@ -125,6 +99,8 @@ describe('a job survives a full restart of the embedded (no Redis) mode', () => 
     'SIGTERM while a job runs: no new calls are taken, the job ends, the process exits 0, the job is there after a restart',
     { timeout: 180_000 },
     async () => {
+      // The previous test's server holds the same data dir: it goes first (afterAll only stops the last one).
+      if (server) await killed(server);
       const port = await freePort();
       const base = `http://127.0.0.1:${port}/api/v1`;
       server = await startServer(dataDir, port);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import fontkit from '@pdf-lib/fontkit';
+import type fontkit from '@pdf-lib/fontkit';
 import { StandardFontEmbedder, StandardFonts, type PDFDocument, type PDFFont } from 'pdf-lib';
 import { EngineError } from '../errors';
 
@@ -59,14 +59,21 @@ interface Face {
   font: fontkit.Font;
 }
 
+/**
+ * fontkit is loaded with the first Unicode face: its 1.5 MB of code took ~0.5 s of every start and stayed in the
+ * heap of servers that only ever draw standard fonts (npm run bench -- footprint).
+ */
+let fontkitModule: Promise<typeof fontkit> | undefined;
+const loadFontkit = () => (fontkitModule ??= import('@pdf-lib/fontkit').then((m) => m.default));
+
 /** Read and parsed once per process; a missing or unreadable file is remembered as null and skipped. */
 const faceCache = new Map<string, Promise<Face | null>>();
 
 function loadFace(file: string): Promise<Face | null> {
   let face = faceCache.get(file);
   if (!face) {
-    face = readFile(path.join(fontRoot, file))
-      .then((bytes) => ({ bytes, font: fontkit.create(bytes) }))
+    face = Promise.all([readFile(path.join(fontRoot, file)), loadFontkit()])
+      .then(([bytes, kit]) => ({ bytes, font: kit.create(bytes) }))
       .catch(() => null);
     faceCache.set(file, face);
   }
@@ -146,6 +153,6 @@ export async function embedFontFor(
     );
   }
   const face = pickFace(faces, chars, field);
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(await loadFontkit());
   return doc.embedFont(face.bytes, { subset: true, customName: `${subsetTag()}+${face.font.postscriptName}` });
 }

@@ -4,7 +4,9 @@ import { Worker } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from '../errors';
 import type { QrCode, QrRenderOptions } from '../interfaces';
 
-const workerUrl = new URL('./encode-worker.ts', import.meta.url).href;
+// From the sources (tsx) the worker is TypeScript; from the build (scripts/build-api.mjs) it is encode-worker.js here.
+const fromSources = import.meta.url.endsWith('.ts');
+const workerUrl = new URL(`./encode-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
 let tsxPath: string | undefined;
 /** tsx's ESM API (the `import` entry of tsx/esm/api; require.resolve finds its CommonJS twin). */
 const tsxApi = () =>
@@ -39,10 +41,14 @@ export class QrEncodePool {
 
   private spawn(i: number): Slot | null {
     try {
-      // The worker is TypeScript: a two-line bootstrap registers tsx in the thread, then loads it (loader hooks
+      // A TypeScript worker needs a two-line bootstrap that registers tsx in the thread, then loads it (loader hooks
       // given with --import are not inherited by worker threads on Node 20).
-      const bootstrap = `import(${JSON.stringify(tsxApi())}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(workerUrl)}); })`;
-      const worker = new Worker(bootstrap, { eval: true });
+      const worker = fromSources
+        ? new Worker(
+            `import(${JSON.stringify(tsxApi())}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(workerUrl.href)}); })`,
+            { eval: true },
+          )
+        : new Worker(workerUrl);
       worker.unref();
       const slot: Slot = { worker, pending: new Map() };
       worker.on('message', (r: Reply) => {
