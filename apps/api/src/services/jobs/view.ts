@@ -29,7 +29,15 @@ export function jobView(row: JobRow, base = '/api/v1/jobs'): TJob {
         : null,
     files: row.steps,
     webhook: row.callbackUrl
-      ? { url: row.callbackUrl, status: row.webhookStatus ?? 'waiting', attempts: row.webhookAttempts }
+      ? {
+          // A Gotenberg-style webhook tells a failure to its error URL (services/webhooks/formats.ts).
+          url:
+            row.webhookFormat?.kind === 'gotenberg' && (row.status === 'failed' || row.status === 'cancelled')
+              ? row.webhookFormat.errorUrl
+              : row.callbackUrl,
+          status: row.webhookStatus ?? 'waiting',
+          attempts: row.webhookAttempts,
+        }
       : null,
   };
 }

@@ -117,6 +117,7 @@ describe('Gotenberg-Webhook-* headers', () => {
     expect(body.message).toMatch(/^Invalid form data: .*'pdfa'/);
     const job = (await asOwner(`/jobs/${String(got.headers['x-webhook-id'])}`)).json().data as TJob;
     expect(job).toMatchObject({ status: 'failed', error: { code: 'BAD_REQUEST', message: body.message } });
+    expect(job.webhook?.url).toBe(await receiver.url('/failed')); // where the failure was told
     expect(receiver.got.slice(before).map((g) => g.path)).toEqual(['/failed']);
   });
 
