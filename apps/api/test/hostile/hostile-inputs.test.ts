@@ -106,11 +106,13 @@ const codeOf = (body: string): unknown => {
  */
 const mustRefuse = /PDF flate bomb/;
 const answersPerFile = /\/batch-to-pdf$/;
+/** Format detection names what the bytes are (a PDF, here) and runs no tool over them: a bomb is only identified. */
+const identifiesOnly = /\/conversion\/detect$/;
 
 /** A 2xx, or a 4xx with a JSON code; otherwise what failed, named with the route, the input and the answer. */
 function problem(route: string, req: HostileRequest, res: { status: number; body: string }): string | null {
   // Inputs no route may take: refused before any tool works on them (a flate bomb: PDF_CONTENT_TOO_LARGE).
-  const refused = mustRefuse.test(req.label) && !answersPerFile.test(route);
+  const refused = mustRefuse.test(req.label) && !answersPerFile.test(route) && !identifiesOnly.test(route);
   if (res.status >= 200 && res.status < 300 && !refused) return null;
   if (res.status >= 400 && res.status < 500 && typeof codeOf(res.body) === 'string') return null;
   return `${route} ← ${req.kind}: ${req.label} → ${res.status || 'connection dropped'} ${res.body.slice(0, 300)}`;
