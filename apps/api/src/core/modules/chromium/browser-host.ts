@@ -26,10 +26,8 @@ export const CHROMIUM_ARGS = [
   // WebRTC's UDP does not go through the proxy: without this a page could send STUN packets to any address.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-  // With no GPU, the GPU process only hosts a software compositor: it runs inside the browser process, one process
-  // fewer (npm run bench -- footprint). (The network service stays apart: moving it in takes --enable-features,
-  // which would replace the features Playwright enables.)
-  '--in-process-gpu',
+  // Not --in-process-gpu (one process fewer, 20-35 MB): with it, renders failed now and then in full test runs
+  // (500 ENGINE_FAILED on html-to-image and Gotenberg html, never in isolation); the compositor stays apart.
 ];
 
 /**

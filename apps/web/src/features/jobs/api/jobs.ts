@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TJob, TWebhookDelivery } from '@docflow/contracts';
 import { api, errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
@@ -18,11 +18,14 @@ export const useJobs = () =>
 /** Every delivery attempt of one job's webhook (refreshed while its webhook is still being sent). */
 export const useDeliveries = (job: TJob, open: boolean) =>
   useQuery({
-    queryKey: ['jobs', job.id, 'deliveries'],
+    // The webhook's state in the key: when the list sees it end (delivered, failed), the log is read once more, or
+    // its last poll may have come just before the last attempt was written.
+    queryKey: ['jobs', job.id, 'deliveries', job.webhook?.status, job.webhook?.attempts],
     enabled: open && job.webhook !== null,
     queryFn: async () =>
       (await api.get<{ data: { deliveries: TWebhookDelivery[] } }>(`/jobs/${job.id}/deliveries`)).data.deliveries,
     refetchInterval: job.webhook?.status === 'pending' || job.webhook?.status === 'waiting' ? 1000 : false,
+    placeholderData: keepPreviousData,
   });
 
 export const useWebhookSecret = () =>
