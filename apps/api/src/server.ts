@@ -32,13 +32,24 @@ async function main(): Promise<void> {
     await app.close();
     await database.close();
   });
+  // After HTTP is up, so that /health answers at once; an API node with processing off runs no engine.
+  const warm = () => {
+    if (!config.WARM_ENGINES || config.PROCESSING_MODE === 'api') return;
+    const started = performance.now();
+    void app.engines.warm().then(() => {
+      const states = app.engines.warmState();
+      app.log.info({ engines: states, ms: Math.round(performance.now() - started) }, 'engines warmed');
+    });
+  };
   if (config.PROCESSING_MODE === 'worker') {
     // A worker takes no HTTP: it runs the jobs every API node admits into the shared database.
     await app.ready();
+    warm();
     app.log.info(`DocFlow worker ready: running up to ${config.JOB_CONCURRENCY} jobs at once`);
     return;
   }
   await app.listen({ port: config.PORT, host: config.HOST });
+  warm();
   app.log.info(
     `DocFlow ready: dashboard ${config.publicUrl}/ · API ${config.publicUrl}/api/v1 · docs ${config.publicUrl}/api-docs`,
   );

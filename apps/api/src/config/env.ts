@@ -98,6 +98,11 @@ export const ZEnv = z.object({
    * worker processes on the same database), `worker` (runs jobs and sends webhooks, takes no HTTP: `npm run worker`).
    */
   PROCESSING_MODE: z.enum(['all', 'api', 'worker']).default('all'),
+  /**
+   * Start the engines kept warm (LibreOffice's pool, the browser) when the server starts, in the background: /ready
+   * waits for them and the first conversion finds them up. `false`: each starts at its first job.
+   */
+  WARM_ENGINES: bool.default(true),
   /** Jobs (async=true) one node runs at once. */
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** A running job whose node has not reported for this long is taken over by another (its node died). */

@@ -56,6 +56,8 @@ export class Engines {
   readonly observers: Array<(r: RunRecord) => void> = [];
   private readonly instances = new Map<string, Engine>();
   private readonly links = new Map<OperationName, ChainLink<unknown>[]>();
+  /** Per engine that keeps processes, once `warm()` was called: still starting, up, or why it did not start. */
+  private readonly warming = new Map<string, { state: 'warming' | 'warm' | 'failed'; message?: string }>();
 
   constructor(
     private readonly modules: ReadonlyArray<EngineModule<Record<string, unknown>>>,
@@ -160,6 +162,33 @@ export class Engines {
   statuses(): Array<{ id: string; status?: EngineStatus }> {
     const ids = new Set([...this.links.values()].flat().map((l) => l.id));
     return [...ids].map((id) => ({ id, status: this.instances.get(id)?.status?.() }));
+  }
+
+  /**
+   * Start, in the background, the processes of every engine some chain uses that keeps some (LibreOffice's pool,
+   * the browser), so that the first conversion finds them up. Settles when all are up or failed to start; called
+   * again, it retries those that failed and leaves alone those still starting.
+   */
+  async warm(): Promise<void> {
+    const ids = new Set([...this.links.values()].flat().map((l) => l.id));
+    await Promise.all(
+      [...ids].map(async (id) => {
+        const engine = this.instance(id);
+        if (!engine.warm || this.warming.get(id)?.state === 'warming') return;
+        this.warming.set(id, { state: 'warming' });
+        try {
+          await engine.warm();
+          this.warming.set(id, { state: 'warm' });
+        } catch (err) {
+          this.warming.set(id, { state: 'failed', message: (err as Error).message });
+        }
+      }),
+    );
+  }
+
+  /** What `warm()` did so far, per engine it started (empty when it was never called). */
+  warmState(): Record<string, { state: 'warming' | 'warm' | 'failed'; message?: string }> {
+    return Object.fromEntries(this.warming);
   }
 
   /** Health of every engine used by some chain. */

@@ -534,6 +534,11 @@ export type Engine = {
   /** Stop what the engine keeps running (pooled processes, a browser). */ close?(): Promise<void>;
   /** Live state of its pooled processes (engines that keep some). */
   status?(): EngineStatus;
+  /**
+   * Start what it keeps running ahead of the first job (engines that keep processes); settles when they are up or
+   * failed to start. A job arriving meanwhile waits for the process being started rather than starting another.
+   */
+  warm?(): Promise<void>;
 } & Partial<{
   [K in OperationName]: OperationFn<K>;
 }>;

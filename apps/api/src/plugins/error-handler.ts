@@ -111,7 +111,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply: FastifyReply) => {
     if (isResponseSerializationError(err)) request.log.error({ err }, 'response did not match its schema');
     const appErr = toAppError(err);
-    if (appErr.statusCode >= 500) request.log.error({ err }, 'request failed');
+    // Unavailable is a state the answer names (not ready yet, a dependency down), logged where it is found.
+    if (appErr.statusCode >= 500 && appErr.code !== 'SERVICE_UNAVAILABLE') request.log.error({ err }, 'request failed');
     else request.log.info({ code: appErr.code, msg: appErr.message }, 'request refused');
     if (appErr.code === 'CLIENT_CLOSED_REQUEST') {
       return reply.code(499).send();

@@ -33,7 +33,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['health'],
         summary:
-          'Readiness: the database answers, Redis and the S3 job store too when configured, and every configured engine runs',
+          'Readiness: the database answers, Redis and the S3 job store too when configured, every configured engine runs, and the engines kept warm are up',
         response: { 200: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.string()) }) },
       },
     },
@@ -61,11 +61,22 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         })(),
       ]);
+      // Engines the server warms at start: not ready until their processes are up (a failed start is tried again).
+      const warm = app.engines.warmState();
+      for (const [id, w] of Object.entries(warm)) {
+        if (w.state === 'warm' || checks[`engine:${id}`] === 'failing') continue;
+        checks[`engine:${id}`] = w.state === 'warming' ? 'warming' : 'failing';
+        failed.push(`engine ${id}: ${w.state === 'warming' ? 'starting its processes' : w.message}`);
+      }
+      if (Object.values(warm).some((w) => w.state === 'failed')) void app.engines.warm();
       if (failed.length) {
-        // The causes (connection strings, paths, driver messages) go to the log: this answer is public.
-        request.log.warn({ failures: failed }, 'not ready');
-        const failing = Object.keys(checks).filter((k) => checks[k] !== 'ok');
-        throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failing.join(', ')} failing`, { details: { checks } });
+        const notOk = Object.keys(checks).filter((k) => checks[k] !== 'ok');
+        // The causes (connection strings, paths, driver messages) go to the log: this answer is public. Engines
+        // still starting are no fault: a load balancer polls through them.
+        const faults = notOk.some((k) => checks[k] === 'failing');
+        request.log[faults ? 'warn' : 'debug']({ failures: failed }, 'not ready');
+        const said = notOk.map((k) => `${k} ${checks[k]}`).join(', ');
+        throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${said}`, { details: { checks } });
       }
       return { status: 'ready' as const, checks };
     },

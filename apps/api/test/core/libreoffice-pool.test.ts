@@ -87,6 +87,39 @@ describe('libreoffice pool: start-up', () => {
   });
 });
 
+describe('libreoffice pool: warmed at start', () => {
+  it('starts every instance when warmed; a conversion asked meanwhile waits for one rather than starting another', async () => {
+    const engine = make({ INSTANCES: '2' });
+    try {
+      const warming = engine.warm!();
+      // Both instances are starting now, before any job.
+      expect(engine.pool.stats()).toMatchObject({ started: 2 });
+      const file = out();
+      await engine.convertOffice(page1, file, { kind: 'document' }, { scratch: dir });
+      expect(text(file)).toContain('Page 1');
+      await warming;
+      expect(engine.pool.stats()).toMatchObject({ started: 2, running: 2, busy: 0 });
+      for (const inst of engine.pool.instances()) expect(alive(inst.sofficePid)).toBe(true);
+      // Warmed again, a warm pool starts nothing.
+      await engine.warm!();
+      expect(engine.pool.stats()).toMatchObject({ started: 2 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('says when an instance could not start, and a later warm tries again', async () => {
+    const engine = make({ INSTANCES: '1', BIN: '/nonexistent/soffice' });
+    try {
+      await expect(engine.warm!()).rejects.toThrow(/did not start/);
+      await expect(engine.warm!()).rejects.toThrow(/did not start/);
+      expect(engine.pool.stats().started).toBe(2);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('libreoffice pool: one instance, short timeout, recycled every 3 jobs', () => {
   // Concurrency 1 and no queue: a second conversion while one runs is refused at once.
   const engine = make(

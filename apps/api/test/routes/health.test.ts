@@ -41,6 +41,32 @@ describe('health and errors', () => {
     }
   });
 
+  it('GET /ready waits for the engines warmed at start: 503 "warming" while they start, ready once they are up', async () => {
+    const warmed = await buildTestApp();
+    try {
+      const warming = warmed.app.engines.warm();
+      const early = await warmed.app.inject({ method: 'GET', url: '/ready' });
+      expect(early.statusCode).toBe(503);
+      expect(early.json().error).toMatch(/^Not ready: .*engine:libreoffice warming/);
+      expect(early.json().details.checks).toMatchObject({
+        database: 'ok',
+        'engine:libreoffice': 'warming',
+        'engine:chromium': 'warming',
+      });
+      await warming;
+      const res = await warmed.app.inject({ method: 'GET', url: '/ready' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().checks).toMatchObject({ 'engine:libreoffice': 'ok', 'engine:chromium': 'ok' });
+      // Up before any job: the pool's instances and the browser run.
+      const statuses = Object.fromEntries(warmed.app.engines.statuses().map((e) => [e.id, e.status]));
+      const pool = statuses.libreoffice!.details;
+      expect(pool).toMatchObject({ running: pool.size, busy: 0, started: pool.size });
+      expect(statuses.chromium?.details).toMatchObject({ running: true, launches: 1 });
+    } finally {
+      await warmed.close();
+    }
+  });
+
   it('GET /ready tells anyone what fails, never why (no driver message, address or path)', async () => {
     const broken = await buildTestApp({
       env: { QPDF_BIN: '/nonexistent/secret-path/qpdf', REDIS_URL: 'redis://:hunter2@127.0.0.1:1' },

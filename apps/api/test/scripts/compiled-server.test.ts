@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,31 @@ async function poll(base: string, p: string, exited: () => boolean): Promise<Res
     if (Date.now() > deadline) throw new Error(`${p} did not answer within a minute`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Every process below `root` (from /proc: parent pids). */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    let stat = '';
+    try {
+      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const c of children.get(pid) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(root);
+  return out;
 }
 
 describe('the compiled API server (what npm start, npm run worker and npm run fleet run)', () => {
@@ -52,6 +77,10 @@ describe('the compiled API server (what npm start, npm run worker and npm run fl
         checks: { database: 'ok' },
       });
       expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+      // Ready means warm: LibreOffice and the browser were started with the server, before any conversion.
+      const commands = descendants(child.pid!).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      expect(commands.filter((c) => /soffice/.test(c)).length).toBeGreaterThan(0);
+      expect(commands.some((c) => /chrom/.test(c))).toBe(true);
       // The version comes from apps/api/package.json, read relative to the module's source file.
       const { version } = JSON.parse(readFileSync(path.join(root, 'apps', 'api', 'package.json'), 'utf8'));
       expect(await (await fetch(`${base}/gotenberg/version`)).text()).toBe(`8.0.0+docflow.${version}`);

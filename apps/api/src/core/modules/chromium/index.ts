@@ -117,6 +117,11 @@ export function createChromiumEngine(
       await host.close();
     },
     status: () => host.status(),
+    // The browser and the first document's context: the first render then costs what every later one does.
+    warm: async () => {
+      await host.get();
+      spare.refill();
+    },
   };
 }
 

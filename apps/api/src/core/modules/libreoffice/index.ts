@@ -72,7 +72,14 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
       c.signal,
     );
 
-  return { id: 'libreoffice', pool, convertOffice, close: () => pool.close(), status: () => pool.status() };
+  return {
+    id: 'libreoffice',
+    pool,
+    convertOffice,
+    close: () => pool.close(),
+    status: () => pool.status(),
+    warm: () => pool.warm(),
+  };
 }
 
 /**

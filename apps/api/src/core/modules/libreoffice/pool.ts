@@ -35,8 +35,8 @@ export interface PoolStats {
 }
 
 /**
- * A fixed number of slots, each holding at most one warm instance. Nothing starts until the first job asks for an
- * instance. A job takes a free slot (one with a running instance first) or waits its turn; between jobs an instance
+ * A fixed number of slots, each holding at most one warm instance. Nothing starts until `warm()` (the server calls it
+ * at start) or the first job asks for an instance. A job takes a free slot (one with a running instance first) or waits its turn; between jobs an instance
  * past its job count or memory ceiling is retired, and a retired, timed-out or crashed instance is replaced at once
  * so that the next job finds a warm one.
  */
@@ -109,6 +109,17 @@ export class OfficePool {
     } finally {
       await this.release(slot);
     }
+  }
+
+  /**
+   * Start an instance in every slot that has none, and wait until each is up; rejects when one failed to start (it
+   * is tried again by the next job that takes its slot, or the next `warm()`). Jobs are not held: one taking a slot waits for its instance.
+   */
+  async warm(): Promise<void> {
+    if (this.closed) return;
+    const starting = this.slots.filter((s) => !s.busy && (!s.inst || s.inst.dead)).map((s) => this.spawn(s).ready);
+    const failed = (await Promise.allSettled(starting)).find((r) => r.status === 'rejected');
+    if (failed) throw new Error(`a LibreOffice instance did not start: ${String(failed.reason)}`);
   }
 
   /** Kill every process the pool started (whole groups) and remove their profiles. */
