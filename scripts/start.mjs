@@ -1,7 +1,8 @@
-// `npm start`: set up what is missing, then start the whole product (API + dashboard + embedded database).
+// `npm start` (through scripts/start.sh): set up what is missing, then start the whole product (API + dashboard +
+// embedded database). With --plan=FILE it only sets up, and writes the server's command line for start.sh to exec.
 // `npm run worker` (scripts/worker.mjs) starts the same server as a worker: it runs jobs and takes no HTTP.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { apiServerEntry, bootstrap, root } from './bootstrap.mjs';
 import { serverEnv, serverNodeOptions } from './server-node-options.mjs';
@@ -20,10 +21,20 @@ if (!process.env.DATABASE_URL) {
       stdio: 'inherit',
     });
 }
-const child = spawn(process.execPath, [...serverNodeOptions, apiServerEntry, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...serverEnv, ...process.env },
-});
-for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const env = { NODE_ENV: 'production', ...serverEnv };
+const plan = process.argv.find((a) => a.startsWith('--plan='))?.slice('--plan='.length);
+if (plan) {
+  // scripts/start.sh runs the server in its own place (exec): written as shell words, its environment first.
+  const q = (v) => `'${String(v).replaceAll("'", `'\\''`)}'`;
+  // PATH as this process has it: with the pinned runtime first when ensureNodeRuntime ran this script again.
+  const vars = Object.entries({ ...env, PATH: '' }).map(([k, v]) => `${k}=${q(process.env[k] ?? v)}`);
+  writeFileSync(plan, ['env', ...vars, ...[process.execPath, ...serverNodeOptions, apiServerEntry].map(q)].join(' '));
+} else {
+  const child = spawn(process.execPath, [...serverNodeOptions, apiServerEntry, ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...env, ...process.env },
+  });
+  for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

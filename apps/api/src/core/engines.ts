@@ -171,19 +171,23 @@ export class Engines {
    */
   async warm(): Promise<void> {
     const ids = new Set([...this.links.values()].flat().map((l) => l.id));
-    await Promise.all(
-      [...ids].map(async (id) => {
-        const engine = this.instance(id);
-        if (!engine.warm || this.warming.get(id)?.state === 'warming') return;
+    const engines = [...ids]
+      .map((id) => [id, this.instance(id)] as const)
+      .filter(([id, e]) => {
+        if (!e.warm || this.warming.get(id)?.state === 'warming') return false;
         this.warming.set(id, { state: 'warming' });
-        try {
-          await engine.warm();
-          this.warming.set(id, { state: 'warm' });
-        } catch (err) {
-          this.warming.set(id, { state: 'failed', message: (err as Error).message });
-        }
-      }),
-    );
+        return true;
+      });
+    // One after the other: loading the browser driver holds this thread ~0.5 s, better not while the server's
+    // first requests (a probe's /health) come in, and on a small machine the starts compete for the same cores.
+    for (const [id, engine] of engines) {
+      try {
+        await engine.warm!();
+        this.warming.set(id, { state: 'warm' });
+      } catch (err) {
+        this.warming.set(id, { state: 'failed', message: (err as Error).message });
+      }
+    }
   }
 
   /** What `warm()` did so far, per engine it started (empty when it was never called). */

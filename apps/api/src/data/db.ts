@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import { PGLITE_CONF, seedFromTemplate } from './pglite-template';
 import * as schema from './schema/index';
 
@@ -74,6 +72,11 @@ async function openPglite(where: string, template?: Blob): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
+  // Loaded here: a server on the embedded database never needs the PostgreSQL driver (its modules cost start time).
+  const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+  ]);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that dies (server restart) must not crash the process: the pool replaces it.
   pool.on('error', () => undefined);

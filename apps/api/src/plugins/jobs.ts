@@ -99,7 +99,7 @@ const answerHeaders = (request: FastifyRequest): Record<string, string> =>
 const truthy = (v: unknown) => v === 'true' || v === '1' || v === true;
 
 async function plugin(app: FastifyInstance, opts: JobsOptions) {
-  const store = createJobStore(app.config.storage);
+  const store = await createJobStore(app.config.storage);
   const replays = new Map<string, JobReplayEntry>();
   app.decorateRequest('jobRun', null);
 

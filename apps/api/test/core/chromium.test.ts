@@ -462,6 +462,35 @@ describe('lifecycle', () => {
     expect(browserPids()).not.toContain(pid);
   });
 
+  it("runs with Playwright's feature switches and ours merged, and no omnibox WebUI renderer or network process", async () => {
+    const e = chromiumModule.create(chromiumModule.configSchema.parse({}), ctx);
+    const before = new Set(browserPids());
+    try {
+      const asset = await testFolder('html-with-asset');
+      await e.renderHtml!(path.join(asset, 'index.html'), out('features'), { ...A4, baseDir: asset }, c);
+      const [pid] = browserPids().filter((p) => !before.has(p));
+      const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      const disabled = cmdline.filter((a) => a.startsWith('--disable-features='));
+      const enabled = cmdline.filter((a) => a.startsWith('--enable-features='));
+      expect(disabled).toHaveLength(1);
+      expect(enabled).toHaveLength(1);
+      // One of Playwright's (it keeps pages from being held back) beside ours.
+      expect(disabled[0]!.split(/[=,]/)).toEqual(expect.arrayContaining(['PaintHolding', 'WebUIOmniboxPopup']));
+      expect(enabled[0]!.split(/[=,]/)).toEqual(
+        expect.arrayContaining(['CDPScreenshotNewSurface', 'NetworkServiceInProcess2']),
+      );
+      const profile = cmdline.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
+      const helpers = await Promise.all(
+        pgrepF(profile).map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')),
+      );
+      expect(helpers.filter((h) => h.includes('--type=gpu-process')).length).toBe(1); // the helpers are listed
+      expect(helpers.filter((h) => h.includes('top-chrome-webui'))).toEqual([]);
+      expect(helpers.filter((h) => h.includes('network.mojom.NetworkService'))).toEqual([]);
+    } finally {
+      await e.close!();
+    }
+  });
+
   it('close() leaves no browser process behind', async () => {
     const e = chromiumModule.create(chromiumModule.configSchema.parse({}), ctx);
     const before = new Set(browserPids());

@@ -44,14 +44,14 @@ const stores = new Map<string, JobStore>();
 beforeAll(async () => {
   s3 = await startS3Server();
   dir = await mkdtemp(path.join(os.tmpdir(), 'docflow-store-'));
-  stores.set('local folder', createJobStore({ kind: 'local', dir }));
+  stores.set('local folder', await createJobStore({ kind: 'local', dir }));
   // Under a key prefix (the URL's path), as when the bucket is shared with other data.
   const location = parseStorageUrl(s3.storageUrl.replace('?', '/docflow/jobs?'));
   const credentials = {
     accessKeyId: S3RVER_KEYS.AWS_ACCESS_KEY_ID,
     secretAccessKey: S3RVER_KEYS.AWS_SECRET_ACCESS_KEY,
   };
-  stores.set('S3-compatible store', createJobStore({ kind: 's3', ...location, credentials }));
+  stores.set('S3-compatible store', await createJobStore({ kind: 's3', ...location, credentials }));
 });
 afterAll(async () => {
   for (const store of stores.values()) store.close?.();

@@ -28,6 +28,28 @@ export const CHROMIUM_ARGS = [
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   // Not --in-process-gpu (one process fewer, 20-35 MB): with it, renders failed now and then in full test runs
   // (500 ENGINE_FAILED on html-to-image and Gotenberg html, never in isolation); the compositor stays apart.
+  // The omnibox popup of a window nobody sees, preloaded as a WebUI renderer (~55 MB).
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+  // The network service in the browser process rather than a process of its own (~15 MB).
+  '--enable-features=NetworkServiceInProcess2',
+];
+
+/**
+ * Chromium keeps only the last --disable-features and --enable-features it is given, and Playwright passes its own:
+ * the launcher joins each kind into one.
+ */
+const MERGE_FEATURE_LISTS = [
+  "dis=''; ena=''; n=$#",
+  'while [ "$n" -gt 0 ]; do',
+  '  a=$1; shift; n=$((n - 1))',
+  '  case "$a" in',
+  '    --disable-features=*) dis="$dis,${a#--disable-features=}" ;;',
+  '    --enable-features=*) ena="$ena,${a#--enable-features=}" ;;',
+  '    *) set -- "$@" "$a" ;;',
+  '  esac',
+  'done',
+  'if [ -n "$dis" ]; then set -- "$@" "--disable-features=${dis#,}"; fi',
+  'if [ -n "$ena" ]; then set -- "$@" "--enable-features=${ena#,}"; fi',
 ];
 
 /**
@@ -97,25 +119,30 @@ export class BrowserHost {
   }
 
   /**
-   * As root, the browser is started through a small launcher: it hands Playwright's fresh profile dir to the tools'
-   * account, then switches to it (setpriv). The launcher lives in a root-owned folder the browser cannot write to.
+   * The browser is started through a small launcher (a shell script in a folder of its own, which as root the browser
+   * cannot write to): it merges the feature lists (above) and, as root, hands Playwright's fresh profile dir to the tools' account
+   * and switches to it (setpriv).
    */
   private async executable(): Promise<string> {
-    if (!this.toolUser) return this.bin;
     if (this.launcher) return this.launcher;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'docflow-chromium-launcher-'));
     const file = path.join(dir, 'chromium');
-    const { uid, gid } = this.toolUser;
     const q = (v: string) => `'${v.replaceAll("'", `'\\''`)}'`;
+    const user = this.toolUser;
     await writeFile(
       file,
       [
         '#!/bin/sh',
-        'for a in "$@"; do',
-        `  case "$a" in --user-data-dir=*) chown -R ${uid}:${gid} "\${a#--user-data-dir=}" ;; esac`,
-        'done',
+        ...MERGE_FEATURE_LISTS,
+        ...(user
+          ? [
+              'for a in "$@"; do',
+              `  case "$a" in --user-data-dir=*) chown -R ${user.uid}:${user.gid} "\${a#--user-data-dir=}" ;; esac`,
+              'done',
+            ]
+          : []),
         `echo $$ > ${q(path.join(dir, 'pid'))}`,
-        `exec ${runAsPrefix(this.toolUser, { newPrivs: true }).map(q).join(' ')} ${q(this.bin)} "$@"`,
+        `exec ${user ? `${runAsPrefix(user, { newPrivs: true }).map(q).join(' ')} ` : ''}${q(this.bin)} "$@"`,
         '',
       ].join('\n'),
       { mode: 0o700 },
