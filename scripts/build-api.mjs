@@ -21,6 +21,8 @@ const entryPoints = {
   server: path.join(src, 'server.ts'),
   'tool-host-process': path.join(src, 'core', 'tool-host-process.ts'),
   'encode-worker': path.join(src, 'core', 'qr', 'encode-worker.ts'),
+  // Run by `npm start` before the server: the embedded database's template cluster.
+  'pglite-template': path.join(src, 'data', 'pglite-template.ts'),
 };
 const startsBuiltSibling = new Set([
   path.join(src, 'core', 'tool-host.ts'),

@@ -1,25 +1,23 @@
 // `npm start` (through scripts/start.sh): set up what is missing, then start the whole product (API + dashboard +
 // embedded database). With --plan=FILE it only sets up, and writes the server's command line for start.sh to exec.
 // `npm run worker` (scripts/worker.mjs) starts the same server as a worker: it runs jobs and takes no HTTP.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { apiServerEntry, bootstrap, root } from './bootstrap.mjs';
 import { serverEnv, serverNodeOptions } from './server-node-options.mjs';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 
 await ensureNodeRuntime();
 bootstrap();
-// The embedded database's empty cluster, made once per installed tree so that a fresh DATA_DIR loads it instead of
-// running initdb in the server (apps/api/src/data/pglite-template.ts, which names it by PGlite's version).
+// The embedded database's template cluster (migrated), made once per installed tree so that a fresh DATA_DIR starts
+// from a copy instead of running initdb and the migrations in the server (apps/api/src/data/pglite-template.ts).
 if (!process.env.DATABASE_URL) {
-  const pglite = path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json');
-  const { version } = JSON.parse(readFileSync(pglite, 'utf8'));
-  if (!existsSync(path.join(root, 'apps', 'api', '.cache', `pglite-${version}`)))
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/data/pglite-template.ts')], {
-      cwd: root,
-      stdio: 'inherit',
-    });
+  const { ensurePgliteTemplate } = await import(
+    pathToFileURL(path.join(path.dirname(apiServerEntry), 'pglite-template.js')).href
+  );
+  await ensurePgliteTemplate();
 }
 const env = { NODE_ENV: 'production', ...serverEnv };
 const plan = process.argv.find((a) => a.startsWith('--plan='))?.slice('--plan='.length);

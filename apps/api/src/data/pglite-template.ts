@@ -1,14 +1,18 @@
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { Database } from './db';
+import { migrate, migrationsDir } from './migrate';
 
 /**
- * An empty embedded cluster, made once per installed tree and loaded into each new data dir: initdb in WebAssembly
- * takes ~1.7 s and leaves ~300 MB more resident in the process that ran it, so the server's first start on a fresh
- * DATA_DIR would be slower and heavier than every later one. `npm start` makes it before starting the server
- * (`node --import tsx apps/api/src/data/pglite-template.ts`); without it the server runs initdb as before.
+ * An embedded cluster with every migration applied, made once per installed tree and copied into each new data dir:
+ * initdb in WebAssembly takes ~1.7 s and leaves ~300 MB more resident in the process that ran it, and the migrations
+ * ~0.7 s more, so the server's first start on a fresh DATA_DIR would be slower and heavier than every later one.
+ * `npm start` makes it before starting the server (scripts/start.mjs, through the compiled module), the Dockerfile
+ * with `node --import tsx apps/api/src/data/pglite-template.ts`; without it the server runs initdb as before. A
+ * template older than the migrations is still right: the server applies the ones it lacks.
  */
 
 const require = createRequire(import.meta.url);
@@ -21,11 +25,18 @@ const cacheDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
  */
 export const PGLITE_CONF = ['shared_buffers=16MB'];
 
-/** Named by the PGlite version: a cluster made by another version is not loaded. */
+/**
+ * Named by the PGlite version (a cluster made by another version is not loaded) and by the migrations it holds (a
+ * new migration makes a new template).
+ */
 export function pgliteTemplateDir(): string {
   const pkg = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
-  return path.join(cacheDir, `pglite-${version}`);
+  const digest = createHash('sha256');
+  for (const file of readdirSync(migrationsDir).sort()) {
+    digest.update(file).update(readFileSync(path.join(migrationsDir, file)));
+  }
+  return path.join(cacheDir, `pglite-${version}-${digest.digest('hex').slice(0, 12)}`);
 }
 
 /**
@@ -46,7 +57,18 @@ export async function ensurePgliteTemplate(): Promise<string> {
   if (existsSync(dir)) return dir;
   const partial = `${dir}.${process.pid}.partial`;
   mkdirSync(cacheDir, { recursive: true });
+  // Loaded here, not with the module: `npm start` reads the template's name at every start.
+  const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create({ dataDir: partial, postgresqlconf: PGLITE_CONF });
+  await migrate({
+    withLock: (_key, fn) => fn(),
+    sql: {
+      exec: async (text) => {
+        await db.exec(text);
+      },
+      query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
+    },
+  } as Database);
   await db.close();
   try {
     renameSync(partial, dir);
@@ -54,6 +76,11 @@ export async function ensurePgliteTemplate(): Promise<string> {
     if (!existsSync(dir)) throw err; // another start made it first
   } finally {
     rmSync(partial, { recursive: true, force: true });
+  }
+  // Templates of other versions or migrations are never loaded again.
+  for (const old of readdirSync(cacheDir)) {
+    if (old.startsWith('pglite-') && path.join(cacheDir, old) !== dir && !old.endsWith('.partial'))
+      rmSync(path.join(cacheDir, old), { recursive: true, force: true });
   }
   return dir;
 }
