@@ -105,6 +105,10 @@ export async function buildApi() {
     platform: 'node',
     target: 'node22',
     sourcemap: 'linked',
+    // A script's source stays in the heap as long as its functions live (~13 MB here): without the whitespace and
+    // with shorter syntax it is about half, and parses faster at start. Names are kept, for readable stack traces.
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
     plugins: [packagesExternal, sourceUrls],
     banner: { js: requireBanner },
