@@ -28,7 +28,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: the database answers, Redis and the S3 job store too when configured, and every configured engine runs */
+    /** Readiness: the database answers, Redis and the S3 job store too when configured, every configured engine runs, and the engines kept warm are up */
     get: operations['ready'];
     put?: never;
     post?: never;
