@@ -160,7 +160,7 @@ export class Engines {
 
   /** Every engine used by some chain, with the live status of those that keep processes and have started. */
   statuses(): Array<{ id: string; status?: EngineStatus }> {
-    const ids = new Set([...this.links.values()].flat().map((l) => l.id));
+    const ids = this.usedIds();
     return [...ids].map((id) => ({ id, status: this.instances.get(id)?.status?.() }));
   }
 
@@ -170,7 +170,7 @@ export class Engines {
    * again, it retries those that failed and leaves alone those still starting.
    */
   async warm(): Promise<void> {
-    const ids = new Set([...this.links.values()].flat().map((l) => l.id));
+    const ids = this.usedIds();
     const engines = [...ids]
       .map((id) => [id, this.instance(id)] as const)
       .filter(([id, e]) => {
@@ -195,9 +195,14 @@ export class Engines {
     return Object.fromEntries(this.warming);
   }
 
+  /** The engines some chain uses. */
+  private usedIds(): Set<string> {
+    return new Set([...this.links.values()].flat().map((l) => l.id));
+  }
+
   /** Health of every engine used by some chain. */
   async health(): Promise<Record<string, EngineHealth>> {
-    const ids = new Set([...this.links.values()].flat().map((l) => l.id));
+    const ids = this.usedIds();
     const out: Record<string, EngineHealth> = {};
     await Promise.all(
       [...ids].map(async (id) => {

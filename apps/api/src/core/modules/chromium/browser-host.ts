@@ -121,8 +121,8 @@ export class BrowserHost {
 
   /**
    * The browser is started through a small launcher (a shell script in a folder of its own, which as root the browser
-   * cannot write to): it merges the feature lists (above) and, as root, hands Playwright's fresh profile dir to the tools' account
-   * and switches to it (setpriv).
+   * cannot write to): it merges the feature lists (above) and, as root, hands Playwright's fresh profile dir to the
+   * tools' account and switches to it (setpriv).
    */
   private async executable(): Promise<string> {
     if (this.launcher) return this.launcher;

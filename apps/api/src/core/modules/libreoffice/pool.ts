@@ -36,9 +36,9 @@ export interface PoolStats {
 
 /**
  * A fixed number of slots, each holding at most one warm instance. Nothing starts until `warm()` (the server calls it
- * at start) or the first job asks for an instance. A job takes a free slot (one with a running instance first) or waits its turn; between jobs an instance
- * past its job count or memory ceiling is retired, and a retired, timed-out or crashed instance is replaced at once
- * so that the next job finds a warm one.
+ * at start) or the first job asks for an instance. A job takes a free slot (one with a running instance first) or
+ * waits its turn; between jobs an instance past its job count or memory ceiling is retired, and a retired, timed-out
+ * or crashed instance is replaced at once so that the next job finds a warm one.
  */
 export class OfficePool {
   private readonly slots: Slot[];
@@ -113,7 +113,8 @@ export class OfficePool {
 
   /**
    * Start an instance in every slot that has none, and wait until each is up; rejects when one failed to start (it
-   * is tried again by the next job that takes its slot, or the next `warm()`). Jobs are not held: one taking a slot waits for its instance.
+   * is tried again by the next job that takes its slot, or the next `warm()`). Jobs are not held: one taking a slot
+   * waits for its instance.
    */
   async warm(): Promise<void> {
     if (this.closed) return;
