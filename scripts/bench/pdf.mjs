@@ -2,7 +2,7 @@
 // against the bare tools on the same files, in the same run: merge (pdfunite, qpdf), split (qpdf --split-pages),
 // watermark (qpdf --overlay), protect (qpdf --encrypt), extract-text (pdftotext). Prints medians and ratios.
 //   node --import tsx scripts/bench/pdf.mjs          (or through `npm run bench`)
-//   BENCH_RUNS=9 BENCH_PAGES=200 BENCH_STRICT=1 node --import tsx scripts/bench/pdf.mjs
+//   BENCH_RUNS=9 BENCH_PAGES=200 BENCH_STRICT=1 node --import tsx scripts/bench/pdf.mjs   (BENCH_CASES=n: the first n cases)
 // The server runs in its own process (as in production), started by this script with `--serve`.
 /* global setTimeout, FormData, Blob, fetch */
 import { spawn, execFileSync } from 'node:child_process';
@@ -201,7 +201,7 @@ async function main() {
       bare: { pdftotext: () => tool('pdftotext', ['-enc', 'UTF-8', a, out('t.txt')]) },
       target: 1.2,
     },
-  ];
+  ].slice(0, Number(process.env.BENCH_CASES ?? 99));
 
   // Warm-up: JIT, connections, page caches.
   for (const c of cases) {

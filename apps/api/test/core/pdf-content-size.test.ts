@@ -52,6 +52,23 @@ function sharedContentPdf(pages: number, mb: number): string {
   return file;
 }
 
+/** One page whose content is `bytes` of scrambled bytes that Flate cannot shrink (its encoded size is about the same). */
+function incompressiblePdf(bytes: number): string {
+  const file = path.join(tmp, `dense-${bytes}.pdf`);
+  let x = 12345;
+  const data = Buffer.alloc(bytes, 0).map(() => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x >>> 24));
+  writeFileSync(
+    file,
+    rawPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
+      stream('/Filter /FlateDecode', deflateSync(data)),
+    ]),
+  );
+  return file;
+}
+
 /** `pages` pages offered, through the root's inherited resources, one Form XObject of `mb` MB that each draws. */
 function sharedFormPdf(pages: number, mb: number): string {
   const file = path.join(tmp, `form-${pages}-${mb}.pdf`);
@@ -108,6 +125,24 @@ describe('pageContentSize', () => {
     expect(size.largestPage.bytes).toBeGreaterThan(contentLimits.pageBytes);
     // Stopped a little past the bound, not at 300 MB.
     expect(size.largestPage.bytes).toBeLessThan(contentLimits.pageBytes + 4 * MB);
+  });
+
+  it('exact: false answers from the encoded lengths when even their most stays within the bounds; a bomb is still inflated', async () => {
+    const file = await numberedPdf(3, 'Bound');
+    const [exact, bound] = [await pageContentSize(file), await pageContentSize(file, undefined, { exact: false })];
+    expect(bound).toMatchObject({ pages: 3, upperBound: true });
+    expect(bound.over).toBeUndefined();
+    expect(bound.totalBytes).toBeGreaterThanOrEqual(exact.totalBytes);
+    expect(exact.upperBound).toBeUndefined();
+    const bomb = await pageContentSize(await flateBombPdf('text', 300), undefined, { exact: false });
+    expect(bomb).toMatchObject({ over: 'page', pages: 1 });
+    expect(bomb.upperBound).toBeUndefined();
+    // 40 KB of Flate that barely compresses could be 40 MB: measured, and found within the bounds.
+    const dense = await pageContentSize(incompressiblePdf(40 * 1024), undefined, { exact: false });
+    expect(dense).toMatchObject({ pages: 1, largestPage: { page: 1 } });
+    expect(dense.over).toBeUndefined();
+    expect(dense.upperBound).toBeUndefined();
+    expect(dense.largestPage.bytes).toBe(40 * 1024);
   });
 
   it('a drawing bomb too', async () => {

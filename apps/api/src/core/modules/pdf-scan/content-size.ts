@@ -28,6 +28,11 @@ export interface ContentSize {
   largestPage: { page: number; bytes: number };
   /** The bound passed (contentLimits): measuring stopped there. */
   over?: 'page' | 'file';
+  /**
+   * The figures are upper bounds from the streams' encoded lengths (`exact: false`), far enough under the bounds that
+   * nothing had to be inflated.
+   */
+  upperBound?: true;
 }
 
 interface ContentStream {
@@ -64,7 +69,29 @@ const SYNC_OUTPUT_BYTES = 256 * 1024;
 /** Pages measured between two yields to the event loop. */
 const PAGES_PER_SLICE = 256;
 
-export async function measureContent(doc: PdfDocument, signal?: AbortSignal): Promise<ContentSize> {
+/**
+ * The most one encoded byte can decode to, by filter: Deflate's format cannot expand data more than 1032:1 (a
+ * 258-byte match costs at least two bits), two hex digits make a byte, and ASCII85's `z` is four zero bytes.
+ */
+const MAX_EXPANSION: Record<ContentFilter, number> = { FlateDecode: 1032, ASCIIHexDecode: 0.5, ASCII85Decode: 4 };
+
+/** The most a stream can decode to, whatever its data (a little over, for the ends of the formats). */
+function maxDecodedSize(s: ContentStream): number {
+  let n = s.length;
+  for (const f of s.filters) n = Math.ceil(n * MAX_EXPANSION[f]) + 1024;
+  return n;
+}
+
+/**
+ * `exact: false` first adds up what each stream could at most decode to: when even that stays within the bounds on
+ * every page and in the file (ordinary documents: a few KB of Flate per page), nothing is inflated and the figures
+ * are those upper bounds. Otherwise the streams are inflated and counted as with `exact`.
+ */
+export async function measureContent(
+  doc: PdfDocument,
+  signal?: AbortSignal,
+  opts: { exact?: boolean } = {},
+): Promise<ContentSize> {
   const pages: Array<[ContentStream[], ContentStream[]]> = [];
   // Resources are usually shared (inherited, or one object for many pages): their forms are found once.
   const formsOf = new Map<PdfValue | undefined, ContentStream[]>();
@@ -94,17 +121,34 @@ export async function measureContent(doc: PdfDocument, signal?: AbortSignal): Pr
     { resources: undefined, streams: [], forms: [] },
     { signal },
   );
+  if (opts.exact === false) {
+    const bound = await sumSizes(pages, (s) => maxDecodedSize(s), signal);
+    if (!bound.over) return { ...bound, upperBound: true };
+  }
   const sizes = new Map<number, number>();
+  const measured = async (s: ContentStream) => {
+    let n = sizes.get(s.offset);
+    if (n === undefined) {
+      n = await decodedSize(doc, s, contentLimits.pageBytes, signal);
+      sizes.set(s.offset, n);
+    }
+    return n;
+  };
+  return sumSizes(pages, measured, signal);
+}
+
+/** Adds up the pages' content by `size`, page by page, stopping at the first bound passed. */
+async function sumSizes(
+  pages: Array<[ContentStream[], ContentStream[]]>,
+  size: (s: ContentStream) => number | Promise<number>,
+  signal?: AbortSignal,
+): Promise<ContentSize> {
   const countedForms = new Set<number>();
   const result: ContentSize = { pages: pages.length, totalBytes: 0, largestPage: { page: 0, bytes: 0 } };
   for (let i = 0; i < pages.length; i++) {
     let bytes = 0;
     for (const s of [...pages[i]![0], ...pages[i]![1]]) {
-      let n = sizes.get(s.offset);
-      if (n === undefined) {
-        n = await decodedSize(doc, s, contentLimits.pageBytes, signal);
-        sizes.set(s.offset, n);
-      }
+      const n = await size(s);
       bytes += n;
       if (!s.form || !countedForms.has(s.offset)) result.totalBytes += n;
       if (s.form) countedForms.add(s.offset);

@@ -63,9 +63,14 @@ export async function pageBoxes(path: string, opts: { pages?: number }, signal?:
 }
 
 /**
- * The decoded size of the pages' content, measured up to the bounds of `contentLimits` (content-size.ts). Declines
- * (UNSUPPORTED_OPERATION) what the scan cannot read: encrypted, damaged or unusual files.
+ * The decoded size of the pages' content, measured up to the bounds of `contentLimits` (content-size.ts); with
+ * `exact: false`, upper bounds when those are enough to tell. Declines (UNSUPPORTED_OPERATION) what the scan cannot
+ * read: encrypted, damaged or unusual files.
  */
-export async function pageContentSize(path: string, signal?: AbortSignal): Promise<ContentSize> {
-  return withDocument(path, (doc) => measureContent(doc, signal));
+export async function pageContentSize(
+  path: string,
+  signal?: AbortSignal,
+  opts: { exact?: boolean } = {},
+): Promise<ContentSize> {
+  return withDocument(path, (doc) => measureContent(doc, signal, opts));
 }

@@ -92,7 +92,7 @@ const MB = 1024 * 1024;
 export async function assertContentWithinBounds(job: PdfJob, path: string, label: string): Promise<void> {
   const measure = async (file: string) => {
     try {
-      return await pageContentSize(file, job.signal);
+      return await pageContentSize(file, job.signal, { exact: false });
     } catch (err) {
       if (err instanceof EngineError && err.code === 'UNSUPPORTED_OPERATION') return null;
       throw err;
