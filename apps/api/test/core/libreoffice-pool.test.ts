@@ -87,9 +87,39 @@ describe('libreoffice pool: start-up', () => {
   });
 });
 
+describe('libreoffice pool: one warm instance, more under load', () => {
+  it('keeps one running at idle; a second conversion at once starts another; it stops after IDLE_MS idle', async () => {
+    const engine = make({ INSTANCES: '2', IDLE_MS: '1500' });
+    try {
+      await engine.warm!();
+      expect(engine.pool.stats()).toMatchObject({ started: 1, running: 1 });
+      const [a, b] = [out(), out()];
+      await Promise.all([
+        engine.convertOffice(page1, a, { kind: 'document' }, { scratch: dir }),
+        engine.convertOffice(page1, b, { kind: 'document' }, { scratch: dir }),
+      ]);
+      expect(text(a)).toContain('Page 1');
+      expect(text(b)).toContain('Page 1');
+      expect(engine.pool.stats()).toMatchObject({ started: 2, running: 2, busy: 0, waiting: 0 });
+      const extra = engine.pool.instances().map((i) => i.sofficePid!);
+      // Idle past IDLE_MS: back to the one warm instance, the other's processes gone.
+      await new Promise((r) => setTimeout(r, 4000));
+      expect(engine.pool.stats()).toMatchObject({ running: 1, shrunk: 1 });
+      expect(extra.filter((pid) => alive(pid))).toHaveLength(1);
+      // And it still converts.
+      const c = out();
+      await engine.convertOffice(page1, c, { kind: 'document' }, { scratch: dir });
+      expect(text(c)).toContain('Page 1');
+      expect(engine.status!().details).toMatchObject({ warm: 1, shrunk: 1, restarts: 0 });
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+});
+
 describe('libreoffice pool: warmed at start', () => {
-  it('starts every instance when warmed; a conversion asked meanwhile waits for one rather than starting another', async () => {
-    const engine = make({ INSTANCES: '2' });
+  it('starts every warm instance when warmed; a conversion asked meanwhile waits for one rather than starting another', async () => {
+    const engine = make({ INSTANCES: '2', WARM_INSTANCES: '2' });
     try {
       const warming = engine.warm!();
       // Both instances are starting now, before any job.

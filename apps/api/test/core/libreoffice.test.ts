@@ -26,7 +26,8 @@ const ctx = {
   tools: createToolRunner({ limiter: new Limiter({ concurrency: 2, queueSize: 10 }), timeoutMs: 60_000 }),
   maxOutputBytes: 64 << 20,
 };
-const engine = libreofficeModule.create(libreofficeModule.configSchema.parse({}), ctx) as LibreOfficeEngine;
+// Both instances stay up for the whole file (the tests below look into each), however long it takes.
+const engine = libreofficeModule.create(libreofficeModule.configSchema.parse({ IDLE_MS: '0' }), ctx) as LibreOfficeEngine;
 const op = { scratch: dir };
 
 const doc = testDocument;

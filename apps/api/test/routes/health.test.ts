@@ -57,10 +57,10 @@ describe('health and errors', () => {
       const res = await warmed.app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(200);
       expect(res.json().checks).toMatchObject({ 'engine:libreoffice': 'ok', 'engine:chromium': 'ok' });
-      // Up before any job: the pool's instances and the browser run.
+      // Up before any job: the pool's warm instances (LIBREOFFICE_WARM_INSTANCES, 1) and the browser run.
       const statuses = Object.fromEntries(warmed.app.engines.statuses().map((e) => [e.id, e.status]));
       const pool = statuses.libreoffice!.details;
-      expect(pool).toMatchObject({ running: pool.size, busy: 0, started: pool.size });
+      expect(pool).toMatchObject({ warm: 1, running: 1, busy: 0, started: 1 });
       expect(statuses.chromium?.details).toMatchObject({ running: true, launches: 1 });
     } finally {
       await warmed.close();

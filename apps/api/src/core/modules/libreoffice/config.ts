@@ -7,7 +7,7 @@ export const ZLibreOfficeConfig = z.object({
   /** A Python with the `uno` module: Debian's, not a pyenv one first on PATH (ENGINE-NOTES). */
   PYTHON: z.string().min(1).default('/usr/bin/python3'),
   /**
-   * Warm soffice processes. Two on 2 cores give 1.9× the throughput of one; more than the cores only adds waiting
+   * soffice processes converting at once. Two on 2 cores give 1.9× the throughput of one; more than the cores only adds waiting
    * (ENGINE-NOTES).
    */
   INSTANCES: z.coerce
@@ -16,6 +16,13 @@ export const ZLibreOfficeConfig = z.object({
     .min(1)
     .max(32)
     .default(Math.max(1, Math.min(2, os.availableParallelism()))),
+  /**
+   * Instances kept running while the server is idle (at most INSTANCES); the others start when every running one is
+   * busy and stop after IDLE_MS without a conversion. Each soffice holds ~90 MB.
+   */
+  WARM_INSTANCES: z.coerce.number().int().min(1).max(32).default(1),
+  /** Time an instance beyond WARM_INSTANCES may stay idle before it stops; 0: never. */
+  IDLE_MS: z.coerce.number().int().min(0).default(30_000),
   /** Conversions an instance does before it is replaced (it grows ~1.3 MB a conversion). */
   MAX_JOBS: z.coerce.number().int().min(1).default(200),
   /** Resident size of soffice past which it is replaced between jobs; 0: no limit. */

@@ -42,6 +42,8 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
     soffice: config.BIN,
     startupTimeoutMs: config.STARTUP_TIMEOUT_MS,
     size: config.INSTANCES,
+    warm: config.WARM_INSTANCES,
+    idleMs: config.IDLE_MS,
     maxJobs: config.MAX_JOBS,
     maxRssBytes: config.MAX_RSS_MB * 1_048_576,
     noNetwork: ctx.noNetwork ?? false,

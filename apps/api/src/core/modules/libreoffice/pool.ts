@@ -7,6 +7,10 @@ import type { EngineStatus } from '../../interfaces';
 
 export interface PoolOptions extends InstanceOptions {
   size: number;
+  /** Instances kept running while idle (default `size`); the others start under load and stop when idle. */
+  warm?: number;
+  /** An instance beyond `warm` that has had no job for this long is stopped (ms; 0 or unset: never). */
+  idleMs?: number;
   /** Replace an instance after this many conversions. */
   maxJobs: number;
   /** Replace an instance whose soffice is larger than this (bytes); 0: never. */
@@ -16,6 +20,8 @@ export interface PoolOptions extends InstanceOptions {
 interface Slot {
   inst: OfficeInstance | null;
   busy: boolean;
+  /** When its last job ended (or its instance was started). */
+  lastUsed: number;
 }
 
 interface Waiter {
@@ -32,13 +38,17 @@ export interface PoolStats {
   started: number;
   /** Instances replaced because they reached MAX_JOBS or MAX_RSS_MB. */
   recycled: number;
+  /** Instances beyond the warm ones stopped after the idle time. */
+  shrunk: number;
 }
 
 /**
- * A fixed number of slots, each holding at most one warm instance. Nothing starts until `warm()` (the server calls it
- * at start) or the first job asks for an instance. A job takes a free slot (one with a running instance first) or
- * waits its turn; between jobs an instance past its job count or memory ceiling is retired, and a retired, timed-out
- * or crashed instance is replaced at once so that the next job finds a warm one.
+ * A fixed number of slots, each holding at most one instance. Nothing starts until `warm()` (the server calls it at
+ * start: `warm` instances) or the first job asks for an instance. A job takes a free running instance; when every
+ * running one is busy, an instance starts in a free slot and the job waits for whichever is free first (a busy one
+ * usually ends long before a soffice starts). Instances beyond `warm` stop after `idleMs` without a job, so an idle
+ * server holds one soffice and a busy one all of them. Between jobs an instance past its job count or memory ceiling
+ * is retired, and a retired, timed-out or crashed instance is replaced at once so that the next job finds a warm one.
  */
 export class OfficePool {
   private readonly slots: Slot[];
@@ -47,11 +57,18 @@ export class OfficePool {
   private closed = false;
   private started = 0;
   private recycled = 0;
+  private shrunk = 0;
+  private restarts = 0;
+  private shrinkTimer: NodeJS.Timeout | null = null;
   private crashes = 0;
   private lastCrash: { at: number; detail: string } | null = null;
 
   constructor(private readonly opts: PoolOptions) {
-    this.slots = Array.from({ length: opts.size }, () => ({ inst: null, busy: false }));
+    this.slots = Array.from({ length: opts.size }, () => ({ inst: null, busy: false, lastUsed: 0 }));
+  }
+
+  private get warmCount(): number {
+    return Math.min(this.slots.length, this.opts.warm ?? this.slots.length);
   }
 
   stats(): PoolStats {
@@ -62,6 +79,7 @@ export class OfficePool {
       waiting: this.waiters.length,
       started: this.started,
       recycled: this.recycled,
+      shrunk: this.shrunk,
     };
   }
 
@@ -86,9 +104,11 @@ export class OfficePool {
         busy: st.busy,
         idle: Math.max(0, st.running - gone - st.busy),
         waiting: st.waiting,
+        warm: this.warmCount,
         started: st.started,
         recycled: st.recycled,
-        restarts: Math.max(0, st.started - st.size),
+        shrunk: st.shrunk,
+        restarts: this.restarts,
         crashes: this.crashes,
         gone,
         lastCrashAt: this.lastCrash ? new Date(this.lastCrash.at).toISOString() : null,
@@ -112,13 +132,17 @@ export class OfficePool {
   }
 
   /**
-   * Start an instance in every slot that has none, and wait until each is up; rejects when one failed to start (it
-   * is tried again by the next job that takes its slot, or the next `warm()`). Jobs are not held: one taking a slot
+   * Start instances until `warm` of them run, and wait until each is up; rejects when one failed to start (it is
+   * tried again by the next job that takes its slot, or the next `warm()`). Jobs are not held: one taking a slot
    * waits for its instance.
    */
   async warm(): Promise<void> {
     if (this.closed) return;
-    const starting = this.slots.filter((s) => !s.busy && (!s.inst || s.inst.dead)).map((s) => this.spawn(s).ready);
+    const missing = this.warmCount - this.slots.filter((s) => s.inst && !s.inst.dead).length;
+    const starting = this.slots
+      .filter((s) => !s.busy && (!s.inst || s.inst.dead))
+      .slice(0, Math.max(0, missing))
+      .map((s) => this.spawn(s, !!s.inst).ready);
     const failed = (await Promise.allSettled(starting)).find((r) => r.status === 'rejected');
     if (failed) throw new Error(`a LibreOffice instance did not start: ${String(failed.reason)}`);
   }
@@ -126,6 +150,7 @@ export class OfficePool {
   /** Kill every process the pool started (whole groups) and remove their profiles. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.shrinkTimer) clearTimeout(this.shrinkTimer);
     for (const w of this.waiters.splice(0)) w.fail(shuttingDown());
     const all = [...this.all];
     for (const inst of all) inst.kill();
@@ -135,8 +160,14 @@ export class OfficePool {
   private acquire(signal?: AbortSignal): Promise<Slot> {
     if (this.closed) return Promise.reject(shuttingDown());
     if (signal?.aborted) return Promise.reject(aborted());
-    const free = this.slots.find((s) => !s.busy && s.inst && !s.inst.dead) ?? this.slots.find((s) => !s.busy);
-    if (free) {
+    const running = (s: Slot) => !s.busy && !!s.inst && !s.inst.dead;
+    const up = this.slots.find((s) => running(s) && s.inst!.sofficePid !== undefined);
+    const free = up ?? this.slots.find(running) ?? this.slots.find((s) => !s.busy);
+    // Every running instance is busy: start one here and take whichever is free first. With none busy (nothing will
+    // be released), the job takes the slot and waits for its instance, whose failure is then its answer.
+    if (free && !up && this.slots.some((s) => s.busy)) {
+      if (!free.inst || free.inst.dead) this.spawn(free, !!free.inst);
+    } else if (free) {
       free.busy = true;
       return Promise.resolve(free);
     }
@@ -161,6 +192,39 @@ export class OfficePool {
     });
   }
 
+  /** A slot whose instance has just come up goes to the first waiting job. */
+  private offer(slot: Slot): void {
+    if (slot.busy || this.closed) return;
+    const next = this.waiters.shift();
+    if (!next) return this.scheduleShrink();
+    slot.busy = true;
+    next.grant(slot);
+  }
+
+  /** Stop instances beyond the warm ones once they have been idle for `idleMs`; checked again while any remain. */
+  private scheduleShrink(delay = this.opts.idleMs ?? 0): void {
+    const idleMs = this.opts.idleMs ?? 0;
+    if (!idleMs || this.shrinkTimer || this.closed) return;
+    this.shrinkTimer = setTimeout(() => {
+      this.shrinkTimer = null;
+      const now = Date.now();
+      const alive = this.slots.filter((s) => s.inst && !s.inst.dead);
+      let extra = alive.length - this.warmCount;
+      // Longest idle first; the next check comes when the next one will have been idle long enough.
+      for (const s of alive.filter((x) => !x.busy).sort((a, b) => a.lastUsed - b.lastUsed)) {
+        if (extra <= 0) return;
+        const left = s.lastUsed + idleMs - now;
+        if (left > 0) return this.scheduleShrink(left);
+        s.inst!.kill();
+        s.inst = null;
+        this.shrunk++;
+        extra--;
+      }
+      // Any left are busy: their release schedules the next check.
+    }, delay);
+    this.shrinkTimer.unref();
+  }
+
   private async instanceFor(slot: Slot): Promise<OfficeInstance> {
     // An idle soffice killed from outside leaves its helper waiting: replace it now rather than fail this job on it.
     if (slot.inst && !slot.inst.dead && slot.inst.sofficePid && !pidAlive(slot.inst.sofficePid)) {
@@ -176,7 +240,7 @@ export class OfficePool {
         // a replacement that failed to start in the background: one more try below
       }
     }
-    const inst = this.spawn(slot);
+    const inst = this.spawn(slot, !!slot.inst);
     try {
       await inst.ready;
     } catch (err) {
@@ -200,18 +264,24 @@ export class OfficePool {
     }
     // Replace a lost warm instance now rather than on the next job; one that never started waits for a job to ask.
     if (slot.inst?.dead) {
-      slot.inst = null;
-      if (wasWarm && !this.closed) this.spawn(slot);
+      if (wasWarm && !this.closed) this.spawn(slot, true);
+      else slot.inst = null;
     }
+    slot.lastUsed = Date.now();
     const next = this.waiters.shift();
     if (next) next.grant(slot);
-    else slot.busy = false;
+    else {
+      slot.busy = false;
+      this.scheduleShrink();
+    }
   }
 
-  private spawn(slot: Slot): OfficeInstance {
+  /** `replacing`: the slot's instance died or was retired (a restart), rather than the slot being empty. */
+  private spawn(slot: Slot, replacing: boolean): OfficeInstance {
     if (slot.inst && !slot.inst.dead) slot.inst.kill();
     const inst = new OfficeInstance(this.opts);
     this.started++;
+    if (replacing) this.restarts++;
     this.all.add(inst);
     void inst.stopped.then(() => {
       this.all.delete(inst);
@@ -221,6 +291,11 @@ export class OfficePool {
       }
     });
     slot.inst = inst;
+    slot.lastUsed = Date.now();
+    inst.ready.then(
+      () => this.offer(slot),
+      () => undefined, // a job that takes the slot later starts another
+    );
     return inst;
   }
 }
