@@ -2,8 +2,8 @@
 // Starts it twice (the first start on a fresh data dir, then a restart on the same one), times spawn → /health and
 // spawn → /ready, and reads the memory of every process of the product (the launchers, the API server, its tool host,
 // LibreOffice and its UNO helpers, Chromium) from /proc: idle after start, right after a warm-up of each engine
-// (LibreOffice then runs an instance per call in flight, up to LIBREOFFICE_INSTANCES), idle again once the extra
-// instances have stopped (LIBREOFFICE_IDLE_MS), and idle after a soak of mixed calls, with the API server's own heap /
+// (LibreOffice then runs an instance per call in flight, up to LIBREOFFICE_INSTANCES, and Chromium a page opened ahead),
+// idle again once those have stopped (LIBREOFFICE_IDLE_MS, CHROMIUM_SPARE_IDLE_MS), and idle after a soak of mixed calls, with the API server's own heap /
 // external breakdown (process.memoryUsage() through the admin monitor) beside it. RSS counts pages shared between processes once per process; PSS splits them, so the product's
 // total is the sum of PSS. Targets (issue 15) beside the figures.
 //   FOOTPRINT_SOAK=10000 FOOTPRINT_CONCURRENCY=4 node scripts/bench/footprint.mjs
@@ -14,8 +14,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bootstrap } from '../bootstrap.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// An installed tree, as a user's second `npm start` finds it: the builds (API, dashboard) done, so
+// that the first start below times the product's start and not a build after a change of sources.
+bootstrap();
 const SOAK = Number(process.env.FOOTPRINT_SOAK ?? 10_000);
 const CONCURRENCY = Number(process.env.FOOTPRINT_CONCURRENCY ?? 4);
 const MB = 1024 * 1024;
@@ -31,8 +35,13 @@ const freePort = () =>
     });
   });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** How long after its last call an extra LibreOffice instance stops (the product's default unless set), and a margin. */
-const IDLE_WAIT_MS = Number(process.env.LIBREOFFICE_IDLE_MS ?? 30_000) + 5_000;
+/**
+ * How long after the last call an extra LibreOffice instance stops and Chromium's page opened ahead closes (the
+ * product's defaults unless set), and a margin.
+ */
+const IDLE_WAIT_MS =
+  Math.max(Number(process.env.LIBREOFFICE_IDLE_MS ?? 30_000), Number(process.env.CHROMIUM_SPARE_IDLE_MS ?? 30_000)) +
+  5_000;
 
 // ---- processes ----------------------------------------------------------------------------------------------------
 

@@ -491,6 +491,33 @@ describe('lifecycle', () => {
     }
   });
 
+  it('closes the page opened ahead after SPARE_IDLE_MS unused (its renderer ends); the next render still works', async () => {
+    const e = chromiumModule.create(chromiumModule.configSchema.parse({ SPARE_IDLE_MS: '1500' }), ctx);
+    const before = new Set(browserPids());
+    try {
+      await e.warm!();
+      const [pid] = browserPids().filter((p) => !before.has(p));
+      const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      const profile = cmdline.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
+      const renderers = async () =>
+        (await Promise.all(pgrepF(profile).map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')))).filter(
+          (h) => h.includes('--type=renderer'),
+        ).length;
+      // The spare's renderer comes up shortly after the warm-up.
+      const deadline = Date.now() + 10_000;
+      while ((await renderers()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await renderers()).toBe(1);
+      await new Promise((r) => setTimeout(r, 3500));
+      expect(await renderers()).toBe(0);
+      const asset = await testFolder('html-with-asset');
+      const file = out('after-idle');
+      await e.renderHtml!(path.join(asset, 'index.html'), file, { ...A4, baseDir: asset }, c);
+      expect(text(file)).toContain('Asset test');
+    } finally {
+      await e.close!();
+    }
+  });
+
   it('close() leaves no browser process behind', async () => {
     const e = chromiumModule.create(chromiumModule.configSchema.parse({}), ctx);
     const before = new Set(browserPids());

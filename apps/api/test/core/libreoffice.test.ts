@@ -27,7 +27,10 @@ const ctx = {
   maxOutputBytes: 64 << 20,
 };
 // Both instances stay up for the whole file (the tests below look into each), however long it takes.
-const engine = libreofficeModule.create(libreofficeModule.configSchema.parse({ IDLE_MS: '0' }), ctx) as LibreOfficeEngine;
+const engine = libreofficeModule.create(
+  libreofficeModule.configSchema.parse({ IDLE_MS: '0' }),
+  ctx,
+) as LibreOfficeEngine;
 const op = { scratch: dir };
 
 const doc = testDocument;

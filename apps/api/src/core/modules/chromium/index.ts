@@ -15,6 +15,8 @@ const ZConfig = z.object({
   BIN: z.string().min(1).default('/usr/bin/chromium'),
   /** Per-render deadline in ms; empty: the server's tool timeout. */
   TIMEOUT_MS: z.string().regex(/^\d*$/, 'a number of milliseconds').default(''),
+  /** The page opened ahead of the next HTML job is closed after this long unused (ms; 0: kept open). */
+  SPARE_IDLE_MS: z.coerce.number().int().min(0).default(30_000),
 });
 type ChromiumConfig = z.infer<typeof ZConfig>;
 
@@ -38,7 +40,7 @@ export function createChromiumEngine(
   const timeoutMs = () => (config.TIMEOUT_MS ? Number(config.TIMEOUT_MS) : ctx.tools.timeoutMs);
 
   // HTML jobs all open the same kind of context (no network but its own refusing proxy): one is kept open ahead.
-  const spare = new SpareContext(host);
+  const spare = new SpareContext(host, config.SPARE_IDLE_MS);
 
   /** An uploaded document under the offline policy, on the spare context when there is one. */
   async function htmlJob(input: string, baseDir: string, capture: PageCapture, limits: RenderLimits, c: OpContext) {

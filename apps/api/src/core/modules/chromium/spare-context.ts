@@ -27,15 +27,22 @@ async function sealedProxy(): Promise<SealedProxy> {
  * (Chromium starts a renderer for the page), and it can be done while nobody waits. Each spare serves one job only
  * (nothing of one document is left for the next); it is refilled after a job, so a browser that never rendered
  * starts nothing. A spare found dead (the browser crashed or was recycled) is dropped and the job opens its own.
+ * A spare nobody took for `idleMs` is closed (its renderer holds ~60 MB): an idle server keeps the browser only.
  */
 export class SpareContext {
   private next: Promise<Spare | null> | null = null;
   private closed = false;
+  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly host: BrowserHost) {}
+  /** `idleMs`: 0 keeps a spare open however long it waits. */
+  constructor(
+    private readonly host: BrowserHost,
+    private readonly idleMs = 0,
+  ) {}
 
   /** A never-used context with its page (the spare, or a new one) and its sealed proxy. */
   async take(): Promise<{ opened?: OpenedContext; proxy: SealedProxy }> {
+    this.stopIdleTimer();
     const pending = this.next;
     this.next = null;
     const spare = pending ? await pending : null;
@@ -47,7 +54,7 @@ export class SpareContext {
   /** Open the next spare in the background. */
   refill(): void {
     if (this.closed || this.next) return;
-    this.next = (async () => {
+    const next = (async () => {
       const proxy = await sealedProxy();
       try {
         return { opened: await openContext(this.host, proxy.contextOptions), proxy };
@@ -56,11 +63,28 @@ export class SpareContext {
         return null;
       }
     })();
-    this.next.catch(() => undefined);
+    this.next = next;
+    next.catch(() => undefined);
+    if (this.idleMs > 0) {
+      this.stopIdleTimer();
+      this.idleTimer = setTimeout(() => {
+        this.idleTimer = null;
+        if (this.next !== next) return;
+        this.next = null;
+        void next.then((spare) => spare && discard(spare)).catch(() => undefined);
+      }, this.idleMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  private stopIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopIdleTimer();
     const spare = await this.next?.catch(() => null);
     this.next = null;
     if (spare) await discard(spare);
