@@ -12,7 +12,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startServer } from './pdf.mjs';
-import { fivePageDocx, median, ms, post } from './lib/measure.mjs';
+import { benchKey, fivePageDocx, median, ms, post } from './lib/measure.mjs';
 import { pathToFileURL } from 'node:url';
 
 // The server's own modules, through tsx (as pdf.mjs's server mode loads them).
@@ -53,26 +53,7 @@ async function freshDatabase() {
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString() });
   await migrate(database);
-  const [user] = await database.db
-    .insert(users)
-    .values({ email: 'bench@example.test', name: 'Bench', passwordHash: 'x', emailVerifiedAt: new Date() })
-    .returning();
-  const { key } = await createApiKey(database.db, user.id, {
-    name: 'bench',
-    planName: 'free',
-    environment: 'development',
-    customLimits: {
-      maxRequestsPerMinute: 100_000,
-      maxRequestsPerHour: 1_000_000,
-      maxRequestsPerMonth: 10_000_000,
-      maxFileSize: 50 * 1_048_576,
-      maxPagesPerPdf: 1000,
-      burstLimit: null,
-      allowedEndpoints: ['conversion'],
-      features: [],
-      validityDays: null,
-    },
-  });
+  const key = await benchKey(database, { users, createApiKey }, { maxFileSize: 50 * 1_048_576 });
   await database.close();
   return {
     url: url.toString(),

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
+import { benchKey } from './lib/measure.mjs';
 
 register();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,25 +53,7 @@ async function measure(redisUrl, maxAdded99) {
     },
   }));
   await app.ready();
-  const [user] = await database.db
-    .insert(users)
-    .values({ email: 'bench@example.test', name: 'Bench', passwordHash: 'x', emailVerifiedAt: new Date() })
-    .returning();
-  const huge = 1_000_000_000;
-  const { key } = await createApiKey(database.db, user.id, {
-    name: 'Bench key',
-    customLimits: {
-      maxRequestsPerMinute: huge,
-      maxRequestsPerHour: huge,
-      maxRequestsPerMonth: huge,
-      maxFileSize: 5_242_880,
-      maxPagesPerPdf: null,
-      burstLimit: null,
-      allowedEndpoints: ['conversion'],
-      features: [],
-      validityDays: null,
-    },
-  });
+  const key = await benchKey(database, { users, createApiKey });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address();
   const agent = new http.Agent({ keepAlive: true, maxSockets: C });

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchKey } from './lib/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -39,28 +40,17 @@ export async function serve() {
   await migrate(database);
   const app = await buildApp({ config, database, logger: false });
   await app.ready();
-  const [user] = await database.db
-    .insert(users)
-    .values({ email: 'bench@example.test', name: 'Bench', passwordHash: 'x', emailVerifiedAt: new Date() })
-    .returning();
-  const huge = 1_000_000_000;
   // A Pro key whose request rates are raised (an admin custom key): at the Pro plan's 100/min the limiter, not
   // the processing, would be measured.
-  const { key } = await createApiKey(database.db, user.id, {
-    name: 'Bench key',
-    planName: 'pro',
-    customLimits: {
-      maxRequestsPerMinute: huge,
-      maxRequestsPerHour: huge,
-      maxRequestsPerMonth: huge,
+  const key = await benchKey(
+    database,
+    { users, createApiKey },
+    {
+      planName: 'pro',
       maxFileSize: 200 * 1_048_576,
-      maxPagesPerPdf: null,
-      burstLimit: null,
       allowedEndpoints: ['conversion', 'pdf', 'ocr', 'qrcode', 'batch'],
-      features: [],
-      validityDays: null,
     },
-  });
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ port: app.server.address().port, key })}\n`);
   process.stdin.resume();

@@ -46,3 +46,33 @@ export async function post(server, route, files, fields = {}) {
   if (res.status !== 200) throw new Error(`${route}: HTTP ${res.status} ${body.toString().slice(0, 300)}`);
   return { t, body, headers: res.headers };
 }
+
+/**
+ * A verified user and an admin custom key whose request rates are out of reach, so that the bench measures the
+ * processing (or the guard's own work) and never the limiter refusing. `api` has the server's `users` table and
+ * `createApiKey`; `limits` overrides the custom limits (file size, endpoints), `planName` the key's plan.
+ */
+export async function benchKey(database, api, { planName, ...limits } = {}) {
+  const [user] = await database.db
+    .insert(api.users)
+    .values({ email: 'bench@example.test', name: 'Bench', passwordHash: 'x', emailVerifiedAt: new Date() })
+    .returning();
+  const huge = 1_000_000_000;
+  const { key } = await api.createApiKey(database.db, user.id, {
+    name: 'Bench key',
+    ...(planName ? { planName } : {}),
+    customLimits: {
+      maxRequestsPerMinute: huge,
+      maxRequestsPerHour: huge,
+      maxRequestsPerMonth: huge,
+      maxFileSize: 5_242_880,
+      maxPagesPerPdf: null,
+      burstLimit: null,
+      allowedEndpoints: ['conversion'],
+      features: [],
+      validityDays: null,
+      ...limits,
+    },
+  });
+  return key;
+}

@@ -52,21 +52,26 @@ function sharedContentPdf(pages: number, mb: number): string {
   return file;
 }
 
-/** One page whose content is `bytes` of scrambled bytes that Flate cannot shrink (its encoded size is about the same). */
-function incompressiblePdf(bytes: number): string {
-  const file = path.join(tmp, `dense-${bytes}.pdf`);
-  let x = 12345;
-  const data = Buffer.alloc(bytes, 0).map(() => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x >>> 24));
+/** A one-page PDF whose content is one stream, `content` (its dictionary entries and data). */
+function onePagePdf(name: string, content: Buffer): string {
+  const file = path.join(tmp, name);
   writeFileSync(
     file,
     rawPdf([
       '<< /Type /Catalog /Pages 2 0 R >>',
       '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
       '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
-      stream('/Filter /FlateDecode', deflateSync(data)),
+      content,
     ]),
   );
   return file;
+}
+
+/** One page whose content is `bytes` of scrambled bytes that Flate cannot shrink (its encoded size is about the same). */
+function incompressiblePdf(bytes: number): string {
+  let x = 12345;
+  const data = Buffer.alloc(bytes, 0).map(() => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0), x >>> 24));
+  return onePagePdf(`dense-${bytes}.pdf`, stream('/Filter /FlateDecode', deflateSync(data)));
 }
 
 /** `pages` pages offered, through the root's inherited resources, one Form XObject of `mb` MB that each draws. */
@@ -181,15 +186,9 @@ describe('pageContentSize', () => {
     const bomb = readFileSync(await flateBombPdf('text', 300)).toString('latin1');
     const start = bomb.indexOf('stream\n') + 'stream\n'.length;
     const deflated = Buffer.from(bomb.slice(start, bomb.indexOf('\nendstream', start)), 'latin1');
-    const file = path.join(tmp, 'hex-bomb.pdf');
-    writeFileSync(
-      file,
-      rawPdf([
-        '<< /Type /Catalog /Pages 2 0 R >>',
-        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
-        stream('/Filter [/AHx /FlateDecode]', Buffer.from(`${deflated.toString('hex')}>`)),
-      ]),
+    const file = onePagePdf(
+      'hex-bomb.pdf',
+      stream('/Filter [/AHx /FlateDecode]', Buffer.from(`${deflated.toString('hex')}>`)),
     );
     expect(await pageContentSize(file)).toMatchObject({ over: 'page', largestPage: { page: 1 } });
   });
