@@ -51,6 +51,10 @@ export async function post(server, route, files, fields = {}) {
  * A verified user and an admin custom key whose request rates are out of reach, so that the bench measures the
  * processing (or the guard's own work) and never the limiter refusing. `api` has the server's `users` table and
  * `createApiKey`; `limits` overrides the custom limits (file size, endpoints), `planName` the key's plan.
+ * @param {any} database
+ * @param {{ users: any; createApiKey: Function }} api
+ * @param {{ planName?: string } & Record<string, unknown>} [opts]
+ * @returns {Promise<string>}
  */
 export async function benchKey(database, api, { planName, ...limits } = {}) {
   const [user] = await database.db
