@@ -59,6 +59,11 @@ export const ZEnv = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  /**
+   * With REDIS_URL: calls of one key a node may count in Redis ahead and then decide alone (services/limits/
+   * leased-limits.ts); 1: every call goes to Redis.
+   */
+  REDIS_LIMIT_LEASE: z.coerce.number().int().min(1).max(1000).default(32),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')

@@ -91,6 +91,7 @@ async function plugin(app: FastifyInstance, opts: RateLimitsOptions) {
   const limits = new Limits({
     redisUrl,
     prefix: opts.redisPrefix,
+    lease: app.config.REDIS_LIMIT_LEASE,
     monthUsedBefore: (subject, monthStart) => monthUsedBySubject(app.db, subject, monthStart),
     onRedisError: (err) => {
       // Throttled: a Redis outage would otherwise log on every call.

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { decide, HOUR_SEC, monthBounds } from './decide';
+import { LeasedLimits } from './leased-limits';
 import { MemoryLimits } from './memory-limits';
 import { RedisLimits } from './redis-limits';
 import type { LimitDecision, LimitReceipt, LimitStore, MonthUsedBefore, RateLimits } from './types';
@@ -18,13 +19,18 @@ export interface LimitsOptions {
   monthUsedBefore?: MonthUsedBefore;
   onRedisError?: (err: unknown) => void;
   now?: () => number;
+  /**
+   * With Redis: calls a node may count ahead for one key and decide without a round trip (leased-limits.ts); 1 (the
+   * default here; the server's REDIS_LIMIT_LEASE is 32): every call goes to Redis.
+   */
+  lease?: number;
 }
 
 /**
  * The limits of API keys, counted per limit subject (the user's subscription to a plan, or a custom key: subject.ts):
  * burst + per-minute as one token bucket, per-hour and per-month as fixed windows (the month window follows the UTC
  * calendar month). In memory by default (memory-limits.ts); in Redis when a URL is given
- * (redis-limits.ts, shared by every API node, one round trip per call), with the memory store as insurance that takes
+ * (redis-limits.ts, shared by every API node, one round trip per call, or per lease of calls: leased-limits.ts), with the memory store as insurance that takes
  * over while Redis is away. Either way a call is counted bucket → hour → month, a refused call counts nowhere, and
  * decide.ts turns the counts into the same decision and headers.
  */
@@ -32,6 +38,7 @@ export class Limits {
   readonly mode: 'memory' | 'redis';
   readonly redis?: Redis;
   private readonly store: LimitStore;
+  private readonly leased?: LeasedLimits;
   private readonly now: () => number;
 
   constructor(opts: LimitsOptions = {}) {
@@ -50,8 +57,11 @@ export class Limits {
       onError: opts.onRedisError ?? (() => undefined),
       monthUsedBefore: opts.monthUsedBefore,
     });
-    this.store = store;
     this.redis = store.redis;
+    if ((opts.lease ?? 1) > 1) {
+      this.leased = new LeasedLimits(store, { max: opts.lease!, ttlMs: 1000 });
+      this.store = this.leased;
+    } else this.store = store;
   }
 
   /** Count one call of `subject` against its limits, or refuse it without counting it anywhere. */
@@ -84,6 +94,7 @@ export class Limits {
   }
 
   async close(): Promise<void> {
+    await this.leased?.close();
     if (this.redis) {
       this.redis.removeAllListeners('error');
       this.redis.on('error', () => undefined);

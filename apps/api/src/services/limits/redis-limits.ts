@@ -9,8 +9,10 @@ import type { LimitReceipt, LimitStore, LimitWindow, MonthUsedBefore, RateLimits
  *
  * KEYS: 1 bucket (hash tk/ts), 2 hour counter, 3 month counter (one key per UTC month).
  * ARGV: 1 capacity, 2 refill in tokens per ms, 3 hour limit, 4 month limit, 5 month end (unix ms), 6 '1' to count a
- *       call or '0' to peek, 7 the count a month counter created now starts from, or '?' to let the caller seed it.
- * Returns {status, tokens (text: fractional), hour count, hour ms to reset (< 0: no window), month count};
+ *       call or '0' to peek, 7 the count a month counter created now starts from, or '?' to let the caller seed it,
+ *       8 how many calls to count at most (a node's lease, leased-limits.ts): the first decides as a single call
+ *       would, the others are taken only where every window has at least four times as many left.
+ * Returns {status, tokens (text: fractional), hour count, hour ms to reset (< 0: no window), month count, calls counted};
  * status 0 allowed, 1/2/3 refused by bucket/hour/month, 4 month counter missing: nothing done, seed and call again.
  *
  * The key names are those rate-limiter-flexible used (`<prefix>h:<key>`, `<prefix>m:<key>:<month>`, plain integer
@@ -63,42 +65,50 @@ if monthCount >= tonumber(ARGV[4]) then
   return {3, tostring(tokens), hour, hourTtl, monthCount}
 end
 
-tokens = tokens - 1
+local n = math.min(tonumber(ARGV[8] or '1'), math.floor(tokens / 4), math.floor((tonumber(ARGV[3]) - hour) / 4),
+  math.floor((tonumber(ARGV[4]) - monthCount) / 4))
+if n < 1 then
+  n = 1
+end
+tokens = tokens - n
 redis.call('HSET', KEYS[1], 'tk', tostring(tokens), 'ts', tostring(ts))
 redis.call('PEXPIRE', KEYS[1], math.ceil(cap / rate) + 1000)
-hour = redis.call('INCR', KEYS[2])
+hour = redis.call('INCRBY', KEYS[2], n)
 if hourTtl < 0 then
   hourTtl = ${HOUR_SEC * 1000}
   redis.call('PEXPIRE', KEYS[2], hourTtl)
 end
-monthCount = redis.call('INCR', KEYS[3])
-return {0, tostring(tokens), hour, hourTtl, monthCount}
+monthCount = redis.call('INCRBY', KEYS[3], n)
+return {0, tostring(tokens), hour, hourTtl, monthCount, n}
 `;
 
 /**
- * Give back one counted call (the server failed it), in one round trip: a bucket token (capped at capacity), one from
- * the hour window when it is still the one the call went into, one from the month counter of the call. Counters that
- * are gone stay gone (never below zero, never recreated).
+ * Give back counted calls (the server failed one, or a lease ended unused), in one round trip: bucket tokens (capped
+ * at capacity), as many from the hour window when it is still the one the calls went into, and from the month counter
+ * of the calls. Counters that are gone stay gone (never below zero, never recreated).
  *
  * KEYS: 1 bucket, 2 hour counter, 3 month counter of the call, 4 month counter of now (for the answer's figures).
- * ARGV: 1 capacity, 2 refill in tokens per ms, 3 '1' when the call's hour window is still open.
+ * ARGV: 1 capacity, 2 refill in tokens per ms, 3 '1' when the call's hour window is still open, 4 how many calls.
  * Returns the limits script's reply for a peek after the refund.
  */
-const REFUND_LUA = `${READ_BUCKET}if tokens == nil or ts == nil then
+const REFUND_LUA = `${READ_BUCKET}local n = tonumber(ARGV[4] or '1')
+if tokens == nil or ts == nil then
   tokens = cap
 else
   if now > ts then
     tokens = tokens + (now - ts) * rate
     ts = now
   end
-  tokens = math.min(cap, tokens + 1)
+  tokens = math.min(cap, tokens + n)
   redis.call('HSET', KEYS[1], 'tk', tostring(tokens), 'ts', tostring(ts))
 end
-if ARGV[3] == '1' and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then
-  redis.call('DECR', KEYS[2])
+local counted = tonumber(redis.call('GET', KEYS[2]) or '0')
+if ARGV[3] == '1' and counted > 0 then
+  redis.call('DECRBY', KEYS[2], math.min(n, counted))
 end
-if tonumber(redis.call('GET', KEYS[3]) or '0') > 0 then
-  redis.call('DECR', KEYS[3])
+counted = tonumber(redis.call('GET', KEYS[3]) or '0')
+if counted > 0 then
+  redis.call('DECRBY', KEYS[3], math.min(n, counted))
 end
 local hour = tonumber(redis.call('GET', KEYS[2]) or '0')
 local hourTtl = redis.call('PTTL', KEYS[2])
@@ -106,7 +116,7 @@ local monthCount = tonumber(redis.call('GET', KEYS[4]) or '0')
 return {0, tostring(tokens), hour, hourTtl, monthCount}
 `;
 
-type Reply = [status: number, tokens: string, hourCount: number, hourTtlMs: number, monthCount: number];
+type Reply = [status: number, tokens: string, hourCount: number, hourTtlMs: number, monthCount: number, n?: number];
 type LimitsRedis = Redis & {
   docflowLimits(bucket: string, hour: string, month: string, ...argv: string[]): Promise<Reply>;
   docflowRefund(bucket: string, hour: string, month: string, currentMonth: string, ...argv: string[]): Promise<Reply>;
@@ -146,13 +156,15 @@ export class RedisLimits implements LimitStore {
     this.script = this.redis as LimitsRedis;
   }
 
-  async consume(subject: string, limits: RateLimits, now: number): Promise<WindowCounts> {
+  /** `n`: count up to that many calls at once (a lease); `counted` says how many were (1 from the insurance). */
+  async consume(subject: string, limits: RateLimits, now: number, n = 1): Promise<WindowCounts & { counted?: number }> {
     if (this.redis.status !== 'ready') return this.opts.insurance.consume(subject, limits, now);
     try {
       // With rollups to seed from, a missing month counter comes back untouched (status 4) rather than starting at 0.
-      let r = await this.run(subject, limits, now, true, this.opts.monthUsedBefore ? '?' : '0');
-      if (r[0] === UNSEEDED) r = await this.run(subject, limits, now, true, String(await this.monthSeed(subject, now)));
-      return counts(r);
+      let r = await this.run(subject, limits, now, true, this.opts.monthUsedBefore ? '?' : '0', n);
+      if (r[0] === UNSEEDED)
+        r = await this.run(subject, limits, now, true, String(await this.monthSeed(subject, now)), n);
+      return { ...counts(r), counted: r[5] ?? 1 };
     } catch (err) {
       this.opts.onError(err);
       return this.opts.insurance.consume(subject, limits, now);
@@ -169,8 +181,10 @@ export class RedisLimits implements LimitStore {
     }
   }
 
-  async refund(receipt: LimitReceipt, limits: RateLimits, now: number): Promise<WindowCounts> {
-    if (this.redis.status !== 'ready') return this.opts.insurance.refund(receipt, limits, now);
+  /** `n`: give back that many calls of the same windows (a lease's unused calls). */
+  async refund(receipt: LimitReceipt, limits: RateLimits, now: number, n = 1): Promise<WindowCounts> {
+    if (this.redis.status !== 'ready')
+      return n === 1 ? this.opts.insurance.refund(receipt, limits, now) : this.peek(receipt.subject, limits, now);
     const p = this.opts.prefix;
     const { subject } = receipt;
     try {
@@ -183,6 +197,7 @@ export class RedisLimits implements LimitStore {
           String(limits.burstLimit ?? limits.maxRequestsPerMinute),
           String(limits.maxRequestsPerMinute / 60_000),
           now < receipt.hourEndsAt ? '1' : '0',
+          String(n),
         ),
       );
     } catch (err) {
@@ -191,7 +206,7 @@ export class RedisLimits implements LimitStore {
     }
   }
 
-  private run(subject: string, limits: RateLimits, now: number, count: boolean, seed: string): Promise<Reply> {
+  private run(subject: string, limits: RateLimits, now: number, count: boolean, seed: string, n = 1): Promise<Reply> {
     const p = this.opts.prefix;
     const month = monthBounds(now);
     return this.script.docflowLimits(
@@ -205,6 +220,7 @@ export class RedisLimits implements LimitStore {
       String(month.end),
       count ? '1' : '0',
       seed,
+      String(n),
     );
   }
 
