@@ -77,12 +77,12 @@ export class LeasedLimits implements LimitStore {
       await lease.refilling;
       lease = this.live(subject, limits, now);
     }
+    const size = this.size(limits);
     if (lease && lease.left > 0) {
       lease.left--;
-      if (lease.left <= this.size(limits) / 2) this.refill(subject, lease, now);
+      if (lease.left <= size / 2) this.refill(subject, lease, now);
       return view(lease, now);
     }
-    const size = this.size(limits);
     if (size <= 1) return this.redis.consume(subject, limits, now);
     const got = await this.redis.consume(subject, limits, now, size);
     if (got.refused || !got.counted || got.counted <= 1) return got;

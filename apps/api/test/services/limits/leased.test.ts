@@ -28,6 +28,9 @@ describe.skipIf(!REDIS)('Limits on Redis with leases', () => {
     return out;
   };
 
+  /** Far from every limit: a lease of 32 (the most, as REDIS_LIMIT_LEASE by default). */
+  const roomy = limitsOf({ maxRequestsPerMinute: 1000, maxRequestsPerHour: 4000, maxRequestsPerMonth: 40_000 });
+
   beforeAll(() => {
     admin = new Redis(REDIS!);
   });
@@ -41,7 +44,7 @@ describe.skipIf(!REDIS)('Limits on Redis with leases', () => {
   it('one node: most calls decided without Redis, the same figures call after call, the unused calls given back', async () => {
     const l = await node();
     const k = randomUUID();
-    const lim = limitsOf({ maxRequestsPerMinute: 1000, maxRequestsPerHour: 4000, maxRequestsPerMonth: 40_000 });
+    const lim = roomy;
     const out = await calls(l, k, lim, 100);
     expect(out.every((d) => d.allowed)).toBe(true);
     // Each call sees exactly one call more used than the one before, as without a lease.
@@ -85,7 +88,7 @@ describe.skipIf(!REDIS)('Limits on Redis with leases', () => {
   it('a refunded call goes back into the lease, and from there to Redis', async () => {
     const l = await node();
     const k = randomUUID();
-    const lim = limitsOf({ maxRequestsPerMinute: 1000, maxRequestsPerHour: 4000, maxRequestsPerMonth: 40_000 });
+    const lim = roomy;
     const out = await calls(l, k, lim, 5);
     const after = await l.refund(out[4]!.receipt!, lim);
     expect(after.monthUsed).toBe(4);

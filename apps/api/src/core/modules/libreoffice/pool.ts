@@ -142,7 +142,7 @@ export class OfficePool {
     const starting = this.slots
       .filter((s) => !s.busy && (!s.inst || s.inst.dead))
       .slice(0, Math.max(0, missing))
-      .map((s) => this.spawn(s, !!s.inst).ready);
+      .map((s) => this.spawn(s).ready);
     const failed = (await Promise.allSettled(starting)).find((r) => r.status === 'rejected');
     if (failed) throw new Error(`a LibreOffice instance did not start: ${String(failed.reason)}`);
   }
@@ -166,7 +166,7 @@ export class OfficePool {
     // Every running instance is busy: start one here and take whichever is free first. With none busy (nothing will
     // be released), the job takes the slot and waits for its instance, whose failure is then its answer.
     if (free && !up && this.slots.some((s) => s.busy)) {
-      if (!free.inst || free.inst.dead) this.spawn(free, !!free.inst);
+      if (!free.inst || free.inst.dead) this.spawn(free);
     } else if (free) {
       free.busy = true;
       return Promise.resolve(free);
@@ -240,7 +240,7 @@ export class OfficePool {
         // a replacement that failed to start in the background: one more try below
       }
     }
-    const inst = this.spawn(slot, !!slot.inst);
+    const inst = this.spawn(slot);
     try {
       await inst.ready;
     } catch (err) {
@@ -264,7 +264,7 @@ export class OfficePool {
     }
     // Replace a lost warm instance now rather than on the next job; one that never started waits for a job to ask.
     if (slot.inst?.dead) {
-      if (wasWarm && !this.closed) this.spawn(slot, true);
+      if (wasWarm && !this.closed) this.spawn(slot);
       else slot.inst = null;
     }
     slot.lastUsed = Date.now();
@@ -276,12 +276,12 @@ export class OfficePool {
     }
   }
 
-  /** `replacing`: the slot's instance died or was retired (a restart), rather than the slot being empty. */
-  private spawn(slot: Slot, replacing: boolean): OfficeInstance {
+  /** A slot that still holds an instance (dead, retired or not up) gets a replacement: a restart. */
+  private spawn(slot: Slot): OfficeInstance {
     if (slot.inst && !slot.inst.dead) slot.inst.kill();
     const inst = new OfficeInstance(this.opts);
     this.started++;
-    if (replacing) this.restarts++;
+    if (slot.inst) this.restarts++;
     this.all.add(inst);
     void inst.stopped.then(() => {
       this.all.delete(inst);
