@@ -107,8 +107,11 @@ describe('screenshots', () => {
       // Unknown path while signed in → /dashboard; signed out → /.
       await page.goto(`${server.url}/this/does/not/exist`);
       await page.waitForURL(/\/dashboard$/);
-      await context.clearCookies();
+      await page.getByTestId('shell-title').waitFor();
+      // Signed out with no page open: a live dashboard would see its next call refused (401) and log that.
       await page.evaluate(() => localStorage.clear());
+      await page.goto('about:blank');
+      await context.clearCookies();
       await page.goto(`${server.url}/this/does/not/exist`);
       await page.waitForURL((u) => u.pathname === '/');
       await page.getByRole('heading', { level: 1 }).waitFor();
