@@ -14,9 +14,9 @@ import type { EngineModule } from '../core/engine-module';
  * (`<MODULE>_<KEY>`, e.g. `QPDF_BIN`). Unknown engine ids, or an engine named for an operation it does not
  * implement, stop the start with a message naming the variable and the valid ids.
  *
- * Defaults were chosen by measurement on 2 cores (see scripts/bench/pdf.mjs): merge 2×200 pages pdfunite 41 ms vs
- * qpdf 80 ms; split into 400 files qpdf 190 ms vs pdfseparate 2.7 s; stamping 400 pages qpdf --overlay 190 ms vs
- * pdf-lib 250-390 ms; Ghostscript compresses image-heavy files far more than qpdf can (−94 % vs −0.1 %). Page counts
+ * Defaults were chosen by measurement on 2 cores (see scripts/bench/pdf.mjs): merge 2×200 pages by pdf-scan's copy
+ * 9-12 ms in process vs pdfunite 37-41 ms vs qpdf 62-80 ms; split into 400 files qpdf 190 ms vs pdfseparate 2.7 s;
+ * stamping 400 pages qpdf --overlay 190 ms vs pdf-lib 250-390 ms; Ghostscript compresses image-heavy files far more than qpdf can (−94 % vs −0.1 %). Page counts
  * and boxes are read in-process by pdf-scan: 200 pages 0.8-1.5 ms vs 9-13 ms for a spawned qpdf --show-npages and
  * 14-19 ms for pdfinfo -box; 2000 pages 6.5-12 ms vs 13-30 ms and 43-70 ms. It declines (UNSUPPORTED_OPERATION) what
  * it does not handle (encrypted, damaged or unusual files), and the tools after it take those.
@@ -32,7 +32,7 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
     defaults: ['pdf-scan', 'poppler', 'pdf-lib'],
     what: 'page sizes and rotation',
   },
-  merge: { env: 'PDF_MERGE_ENGINES', defaults: ['poppler', 'qpdf', 'pdf-lib'], what: 'merge' },
+  merge: { env: 'PDF_MERGE_ENGINES', defaults: ['pdf-scan', 'poppler', 'qpdf', 'pdf-lib'], what: 'merge' },
   selectPages: {
     env: 'PDF_SELECT_PAGES_ENGINES',
     defaults: ['qpdf', 'pdf-lib'],

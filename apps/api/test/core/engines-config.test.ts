@@ -5,7 +5,7 @@ import { createEngines, loadEngineConfig } from '../../src/config/engines';
 describe('engine configuration', () => {
   it('defaults: the measured chains', () => {
     const c = loadEngineConfig({});
-    expect(c.chains.merge).toEqual(['poppler', 'qpdf', 'pdf-lib']);
+    expect(c.chains.merge).toEqual(['pdf-scan', 'poppler', 'qpdf', 'pdf-lib']);
     expect(c.chains.encrypt).toEqual(['qpdf']);
     expect(c.chains.compress).toEqual(['ghostscript', 'qpdf']);
     expect(c.concurrency).toBeGreaterThanOrEqual(1);
@@ -39,7 +39,7 @@ describe('engine configuration', () => {
     expect(err).toBeInstanceOf(ConfigError);
     const issues = (err as ConfigError).issues.join('\n');
     expect(issues).toMatch(
-      /PDF_MERGE_ENGINES: unknown engine "mutool" \(valid for merge: qpdf, poppler, pdf-lib; or "none"\)/,
+      /PDF_MERGE_ENGINES: unknown engine "mutool" \(valid for merge: pdf-scan, qpdf, poppler, pdf-lib; or "none"\)/,
     );
     expect(issues).toMatch(/PDF_ENCRYPT_ENGINES: engine "poppler" cannot do protect \(valid: qpdf\)/);
     expect(issues).toMatch(/PROCESSING_TIMEOUT_MS/);

@@ -54,27 +54,30 @@ afterAll(async () => {
 });
 
 describe('merge', () => {
-  it.each([['poppler'], ['qpdf'], ['pdf-lib']])('with %s alone: pages in order, a clean file', async (engine) => {
-    const e = testEngines({ PDF_MERGE_ENGINES: engine });
-    const j = await job(null, e);
-    const a = await ops.preparePdf(j, src(await numberedPdf(3, 'Alpha')), { label: 'a' });
-    const b = await ops.preparePdf(j, src(await numberedPdf(2, 'Bravo')), { label: 'b' });
-    const out = await ops.mergePdfs(j, [b, a]);
-    expect(out.pages).toBe(5);
-    expect(pageCount(out.path)).toBe(5);
-    const text = pagesText(out.path);
-    expect(text.map((t) => t.split('\n')[0])).toEqual([
-      'Bravo Page 1',
-      'Bravo Page 2',
-      'Alpha Page 1',
-      'Alpha Page 2',
-      'Alpha Page 3',
-    ]);
-    // pdfunite writes a wrong trailer /Size; the engine patches it, so qpdf --check finds nothing to say.
-    const check = qpdfCheck(out.path);
-    expect(check.ok).toBe(true);
-    expect(check.out).not.toMatch(/WARNING/);
-  });
+  it.each([['pdf-scan'], ['poppler'], ['qpdf'], ['pdf-lib']])(
+    'with %s alone: pages in order, a clean file',
+    async (engine) => {
+      const e = testEngines({ PDF_MERGE_ENGINES: engine });
+      const j = await job(null, e);
+      const a = await ops.preparePdf(j, src(await numberedPdf(3, 'Alpha')), { label: 'a' });
+      const b = await ops.preparePdf(j, src(await numberedPdf(2, 'Bravo')), { label: 'b' });
+      const out = await ops.mergePdfs(j, [b, a]);
+      expect(out.pages).toBe(5);
+      expect(pageCount(out.path)).toBe(5);
+      const text = pagesText(out.path);
+      expect(text.map((t) => t.split('\n')[0])).toEqual([
+        'Bravo Page 1',
+        'Bravo Page 2',
+        'Alpha Page 1',
+        'Alpha Page 2',
+        'Alpha Page 3',
+      ]);
+      // pdfunite writes a wrong trailer /Size; the engine patches it, so qpdf --check finds nothing to say.
+      const check = qpdfCheck(out.path);
+      expect(check.ok).toBe(true);
+      expect(check.out).not.toMatch(/WARNING/);
+    },
+  );
 
   it('merges documents of different sizes and fonts', async () => {
     const j = await job();

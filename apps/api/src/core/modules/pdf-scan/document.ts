@@ -1,16 +1,41 @@
 import { parseAt, rawStreamData } from './file-objects';
-import { scannedKeys } from './keys';
+import { scannedKeys, type KeySet } from './keys';
 import { Budget, giveUp, limits } from './limits';
-import { parseIndirect, Parser, PdfStream, Ref, type PdfDict, type PdfValue } from './objects';
+import {
+  indirectExtent,
+  parseIndirect,
+  Parser,
+  PdfStream,
+  Ref,
+  valueExtent,
+  type PdfDict,
+  type PdfValue,
+} from './objects';
 import { RandomAccessFile } from './reader';
+import { refSpans, type RefSpan } from './ref-spans';
 import { decodeStream } from './streams';
 import { readCrossReference, type XrefTable } from './xref';
+
+/** What a copy reads of a stream's dictionary (`streamExtent`). */
+const STREAM_KEYS: KeySet = new Map([
+  ['Length', true],
+  ['Filter', true],
+]);
 
 /** A decoded object stream: its data and where each of its objects starts. */
 interface ObjectStream {
   data: Buffer;
   nums: number[];
   offsets: number[];
+}
+
+/** An object as written, to be copied: its value's bytes with the references in them. */
+export interface RawObject {
+  /** The value's bytes (a stream's: its dictionary's). */
+  body: Buffer;
+  refs: RefSpan[];
+  /** A stream's undecoded data, checked as `streamExtent` checks it. */
+  stream?: { offset: number; length: number };
 }
 
 /**
@@ -32,14 +57,16 @@ export class PdfDocument {
     private readonly xref: XrefTable,
     readonly trailer: PdfDict,
     private readonly budget: Budget,
+    private readonly keys: KeySet,
   ) {}
 
-  static async open(path: string): Promise<PdfDocument> {
+  /** `keys`: the entries its objects are read with (see KeySet); the default is what every scan reads. */
+  static async open(path: string, keys: KeySet = scannedKeys): Promise<PdfDocument> {
     const file = await RandomAccessFile.open(path);
     try {
       const budget = new Budget();
       const { table, trailer } = await readCrossReference(file, budget);
-      return new PdfDocument(file, table, trailer, budget);
+      return new PdfDocument(file, table, trailer, budget, keys);
     } catch (err) {
       await file.close();
       throw err;
@@ -89,16 +116,49 @@ export class PdfDocument {
       if (ref.gen !== 0) throw giveUp('generation mismatch');
       return this.fromObjectStream(entry.stream, entry.index, ref.num);
     }
-    const obj = parseAt(this.file, entry.offset, (p) => parseIndirect(p, entry.offset));
+    const obj = parseAt(this.file, entry.offset, (p) => parseIndirect(p, entry.offset), this.keys);
     if (obj.num !== ref.num || obj.gen !== ref.gen || entry.gen !== ref.gen)
       throw giveUp('xref offset points to another object');
     return obj.value;
   }
 
+  /**
+   * The object `ref` names as written, for a copy of it; not built (but a stream's /Length) and not cached. A missing
+   * object gives up, as `resolve` does.
+   */
+  rawObject(ref: Ref): RawObject {
+    const entry = this.xref.get(ref.num);
+    if (!entry || entry.type === 'free') throw giveUp('reference to a missing object');
+    this.budget.countObject();
+    if (entry.type === 'compressed') {
+      if (ref.gen !== 0) throw giveUp('generation mismatch');
+      const os = this.objectStream(entry.stream);
+      if (entry.index >= os.nums.length || os.nums[entry.index] !== ref.num)
+        throw giveUp('object stream does not hold the object');
+      const p = new Parser(os.data, os.offsets[entry.index]!, true);
+      const start = valueExtent(p);
+      return { body: os.data.subarray(start, p.pos), refs: refSpans(os.data, start, p.pos) };
+    }
+    const { obj, refs, body } = parseAt(
+      this.file,
+      entry.offset,
+      (p) => {
+        const o = indirectExtent(p, entry.offset);
+        return { obj: o, refs: refSpans(p.buf, o.start, o.end), body: p.buf.subarray(o.start, o.end) };
+      },
+      STREAM_KEYS,
+    );
+    if (obj.num !== ref.num || obj.gen !== ref.gen || entry.gen !== ref.gen)
+      throw giveUp('xref offset points to another object');
+    if (!obj.stream) return { body, refs };
+    const { offset, length } = this.streamExtent(obj.stream);
+    return { body, refs, stream: { offset, length } };
+  }
+
   private fromObjectStream(streamNum: number, index: number, num: number): PdfValue {
     const os = this.objectStream(streamNum);
     if (index >= os.nums.length || os.nums[index] !== num) throw giveUp('object stream does not hold the object');
-    return new Parser(os.data, os.offsets[index]!, true, scannedKeys).value();
+    return new Parser(os.data, os.offsets[index]!, true, this.keys).value();
   }
 
   private objectStream(num: number): ObjectStream {

@@ -1,4 +1,4 @@
-import { scannedKeys } from './keys';
+import { scannedKeys, type KeySet } from './keys';
 import { giveUp } from './limits';
 import { NeedMore, Parser, type PdfStream } from './objects';
 import { MAX_SPAN_BYTES, type RandomAccessFile } from './reader';
@@ -7,16 +7,22 @@ import { MAX_SPAN_BYTES, type RandomAccessFile } from './reader';
 const FIRST_WINDOW = 4096;
 
 /**
- * Parse at a file offset. A file in memory is parsed in place; a large one from a window that grows until what
- * is parsed fits, so that one object never reads the file whole.
+ * Parse at a file offset, building only the `keep` entries of dictionaries (all when undefined). A file in memory
+ * is parsed in place; a large one from a window that grows until what is parsed fits, so that one object never
+ * reads the file whole.
  */
-export function parseAt<T>(file: RandomAccessFile, offset: number, parse: (p: Parser) => T): T {
+export function parseAt<T>(
+  file: RandomAccessFile,
+  offset: number,
+  parse: (p: Parser) => T,
+  keep: KeySet | undefined = scannedKeys,
+): T {
   if (!Number.isSafeInteger(offset) || offset < 0 || offset >= file.size) throw giveUp('offset outside the file');
   for (let window = file.inMemory ? file.size : FIRST_WINDOW; ; window *= 8) {
     const buf = file.bytes(offset, Math.min(window, MAX_SPAN_BYTES));
     const complete = offset + buf.length >= file.size;
     try {
-      return parse(new Parser(buf, 0, complete, scannedKeys));
+      return parse(new Parser(buf, 0, complete, keep));
     } catch (err) {
       if (!(err instanceof NeedMore)) throw err;
       if (window >= MAX_SPAN_BYTES) throw giveUp('object larger than the limit');

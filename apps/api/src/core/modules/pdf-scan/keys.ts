@@ -1,8 +1,14 @@
 /**
- * The dictionary entries a scan reads: trailers, xref and object stream dictionaries, the catalog, page tree nodes
- * and pages (their /Contents included). Every other entry of a top-level dictionary is passed over unbuilt.
+ * Which entries of a dictionary a parse builds: a name maps to `true` (its value built whole) or to the KeySet of
+ * its own dictionary value. Other entries are passed over, checked but unbuilt (building a page's resources cost
+ * more than the rest of a scan).
  */
-export const scannedKeys: ReadonlySet<string> = new Set([
+export type KeySet = ReadonlyMap<string, KeySet | true>;
+
+const keySet = (entries: Array<string | [string, KeySet]>): KeySet =>
+  new Map<string, KeySet | true>(entries.map((e) => (typeof e === 'string' ? [e, true] : e)));
+
+const structure = [
   // trailer and xref streams
   'Root',
   'Encrypt',
@@ -22,13 +28,24 @@ export const scannedKeys: ReadonlySet<string> = new Set([
   'Pages',
   'Kids',
   'Count',
+];
+
+/** The page tree alone: what counting pages and copying them read. */
+export const treeKeys: KeySet = keySet(structure);
+
+/**
+ * What a scan reads: the structure, the page boxes, and the page content (content-size.ts): the content streams,
+ * and the Form XObjects the resources offer (of the resources, only /XObject is built; resources in an object of
+ * their own are read with these keys, hence /XObject at the top too).
+ */
+export const scannedKeys: KeySet = keySet([
+  ...structure,
   'MediaBox',
   'CropBox',
   'TrimBox',
   'Rotate',
-  // page content (content-size.ts): the content streams, and the Form XObjects the resources offer
   'Contents',
-  'Resources',
+  ['Resources', keySet(['XObject'])],
   'XObject',
   'Subtype',
 ]);

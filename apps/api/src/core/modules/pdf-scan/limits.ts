@@ -1,4 +1,4 @@
-import { unsupported, type EngineError } from '../../errors';
+import { EngineError, unsupported } from '../../errors';
 
 /**
  * The bounds of one scan. It runs on the server's event loop over untrusted bytes, so every dimension a hostile
@@ -46,6 +46,18 @@ export const contentLimits = {
 
 /** The one way this module fails: the chain moves on to an engine that may do better. */
 export const giveUp = (why: string): EngineError => unsupported(`pdf-scan: ${why}`, 'pdf-scan');
+
+/** Run `work`; anything unforeseen (a bug included) becomes a fallback to the tools, never a failed request. */
+export async function declineUnforeseen<R>(work: () => Promise<R>): Promise<R> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof EngineError) throw err;
+    const e = giveUp(`unexpected ${err instanceof Error ? err.name : 'failure'}`);
+    e.cause = err;
+    throw e;
+  }
+}
 
 /** What one scan has spent so far. */
 export class Budget {

@@ -1,4 +1,5 @@
 import { isDigit, isRegular, Lexer, LF, CR, PdfString, Real } from './lexer';
+import type { KeySet } from './keys';
 import { giveUp, limits } from './limits';
 
 export { NeedMore, PdfString, Real } from './lexer';
@@ -34,27 +35,27 @@ const constants = new Map<string, PdfValue>([
 const isNumberStart = (c: number) => isDigit(c) || c === 0x2b || c === 0x2d || c === 0x2e;
 
 /**
- * PDF objects from tokens. `keep`: the only entries built in a top-level dictionary; the others are passed over,
- * checked but not built (building a page's resources cost more than the rest of a scan).
+ * PDF objects from tokens. `keep`: the entries built in a top-level dictionary (and in the dictionaries it names);
+ * the others are passed over, checked but not built.
  */
 export class Parser extends Lexer {
   constructor(
     buf: Buffer,
     pos: number,
     complete: boolean,
-    private readonly keep?: ReadonlySet<string>,
+    private readonly keep?: KeySet,
   ) {
     super(buf, pos, complete);
   }
 
-  value(depth = 0): PdfValue {
+  value(depth = 0, keep: KeySet | undefined = depth === 0 ? this.keep : undefined): PdfValue {
     if (depth > limits.depth) throw giveUp('objects nested too deeply');
     this.skipSpace();
     if (this.atEnd()) throw giveUp('unexpected end of data');
     const c = this.buf[this.pos]!;
     if (c === 0x2f) return this.name();
     if (c === 0x5b) return this.array(depth);
-    if (c === 0x3c) return this.peek(1) === 0x3c ? this.dict(depth) : this.hexString();
+    if (c === 0x3c) return this.peek(1) === 0x3c ? this.dict(depth, keep) : this.hexString();
     if (c === 0x28) return this.literalString();
     if (isNumberStart(c)) return this.numberOrRef();
     const word = this.keyword();
@@ -67,23 +68,24 @@ export class Parser extends Lexer {
   private array(depth: number): PdfValue[] {
     this.pos++;
     const items: PdfValue[] = [];
-    while (!this.closes(0x5d)) items.push(this.value(depth + 1));
+    while (!this.closes(0x5d)) items.push(this.value(depth + 1, undefined));
     return items;
   }
 
-  private dict(depth: number): PdfDict {
+  private dict(depth: number, keep: KeySet | undefined): PdfDict {
     this.pos += 2;
     const d: PdfDict = new Map();
     while (!this.closes(0x3e)) {
       if (this.buf[this.pos] !== 0x2f) throw giveUp('dictionary key is not a name');
       const key = this.name();
-      if (depth === 0 && this.keep && !this.keep.has(key)) {
+      const sub = keep?.get(key);
+      if (keep && sub === undefined) {
         this.skip(depth + 1);
         continue;
       }
       // Readers disagree on which of two equal keys wins: leave such files to the tools.
       if (d.has(key)) throw giveUp('duplicate dictionary key');
-      d.set(key, this.value(depth + 1));
+      d.set(key, this.value(depth + 1, sub === true ? undefined : sub));
     }
     return d;
   }
@@ -149,6 +151,9 @@ export interface IndirectObject {
   num: number;
   gen: number;
   value: PdfValue;
+  /** Where the value's bytes start and end in the parser's buffer (a stream's: its dictionary's). */
+  start: number;
+  end: number;
 }
 
 /** `base` is the file offset of the parser's buf[0], for the data offset of a stream. */
@@ -156,13 +161,58 @@ export function parseIndirect(p: Parser, base: number): IndirectObject {
   const num = p.unsigned();
   const gen = p.unsigned();
   p.expectKeyword('obj');
+  return parseIndirectTail(p, num, gen, base);
+}
+
+/** The value after `num gen obj` and what closes it. */
+function parseIndirectTail(p: Parser, num: number, gen: number, base: number): IndirectObject {
+  p.skipSpace();
+  const start = p.pos;
   const value = p.value();
+  const end = p.pos;
   const word = p.keyword();
-  if (word === 'endobj') return { num, gen, value };
+  if (word === 'endobj') return { num, gen, value, start, end };
   if (word !== 'stream' || !isDict(value)) throw giveUp('object not closed by endobj');
   // The data starts after the end of line that follows the keyword (CRLF or LF; a lone CR is tolerated).
   if (p.atEnd()) throw giveUp('stream without data');
   if (p.buf[p.pos] === CR) p.pos++;
   if (!p.atEnd() && p.buf[p.pos] === LF) p.pos++;
-  return { num, gen, value: new PdfStream(value, base + p.pos) };
+  return { num, gen, value: new PdfStream(value, base + p.pos), start, end };
+}
+
+/** Where an indirect object's value lies, and for a stream its dictionary (the parser's `keep` entries) and data. */
+export interface IndirectExtent {
+  num: number;
+  gen: number;
+  start: number;
+  end: number;
+  stream?: PdfStream;
+}
+
+/**
+ * As `parseIndirect`, but an array or a dictionary is passed over by its bytes, not built: for copying an object as
+ * written. A stream's dictionary is then built, for its /Length.
+ */
+export function indirectExtent(p: Parser, base: number): IndirectExtent {
+  const num = p.unsigned();
+  const gen = p.unsigned();
+  p.expectKeyword('obj');
+  const start = valueExtent(p);
+  const end = p.pos;
+  const word = p.keyword();
+  if (word === 'endobj') return { num, gen, start, end };
+  p.pos = start;
+  const obj = parseIndirectTail(p, num, gen, base);
+  if (!(obj.value instanceof PdfStream)) throw giveUp('object not closed by endobj');
+  return { num, gen, start, end, stream: obj.value };
+}
+
+/** Past the value at the parser's position, building it only if it is not an array or a dictionary; its start. */
+export function valueExtent(p: Parser): number {
+  p.skipSpace();
+  const start = p.pos;
+  const c = p.buf[start];
+  if (c === 0x5b || (c === 0x3c && p.peek(1) === 0x3c)) p.skipContainer(limits.depth);
+  else p.value();
+  return start;
 }

@@ -1,27 +1,22 @@
-import { EngineError } from '../../errors';
 import type { PageBox, PageCount } from '../../interfaces';
 import { inheritAttrs, pageBox, rootAttrs, type PageAttrs } from './boxes';
 import { measureContent, type ContentSize } from './content-size';
 import { PdfDocument } from './document';
-import { giveUp } from './limits';
+import { treeKeys, type KeySet } from './keys';
+import { declineUnforeseen, giveUp } from './limits';
 import { walkPageTree } from './page-tree';
 import type { PdfDict, PdfValue } from './objects';
 
 /** Open, use, close; anything unforeseen (a bug included) becomes a fallback to the tools, never a failed request. */
-async function withDocument<R>(path: string, use: (doc: PdfDocument) => Promise<R>): Promise<R> {
-  try {
-    const doc = await PdfDocument.open(path);
+function withDocument<R>(path: string, use: (doc: PdfDocument) => Promise<R>, keys?: KeySet): Promise<R> {
+  return declineUnforeseen(async () => {
+    const doc = await PdfDocument.open(path, keys);
     try {
       return await use(doc);
     } finally {
       await doc.close();
     }
-  } catch (err) {
-    if (err instanceof EngineError) throw err;
-    const e = giveUp(`unexpected ${err instanceof Error ? err.name : 'failure'}`);
-    e.cause = err;
-    throw e;
-  }
+  });
 }
 
 function declaredCount(v: PdfValue | undefined): number {
@@ -32,15 +27,22 @@ function declaredCount(v: PdfValue | undefined): number {
 
 /** The real number of pages, from the page tree's leaves; stops once it has found more than `stopAfter`. */
 export async function countPages(path: string, opts: { stopAfter?: number }, signal?: AbortSignal): Promise<PageCount> {
-  return withDocument(path, async (doc) => {
-    const walk = await walkPageTree(doc, { enter: () => undefined }, undefined, { stopAfter: opts.stopAfter, signal });
-    if (walk.stopped) return { pages: walk.pages, encrypted: false, atLeast: true };
-    if (walk.pages === 0) throw giveUp('no pages');
-    const declared = declaredCount(walk.declared);
-    return declared === walk.pages
-      ? { pages: walk.pages, encrypted: false }
-      : { pages: walk.pages, encrypted: false, declaredPages: declared };
-  });
+  return withDocument(
+    path,
+    async (doc) => {
+      const walk = await walkPageTree(doc, { enter: () => undefined }, undefined, {
+        stopAfter: opts.stopAfter,
+        signal,
+      });
+      if (walk.stopped) return { pages: walk.pages, encrypted: false, atLeast: true };
+      if (walk.pages === 0) throw giveUp('no pages');
+      const declared = declaredCount(walk.declared);
+      return declared === walk.pages
+        ? { pages: walk.pages, encrypted: false }
+        : { pages: walk.pages, encrypted: false, declaredPages: declared };
+    },
+    treeKeys,
+  );
 }
 
 /** The visible box and rotation of pages 1..`pages` (all when not given), as the poppler engine reports them. */
