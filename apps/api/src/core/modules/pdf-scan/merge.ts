@@ -25,6 +25,12 @@ const DROPPABLE_CATALOG_KEYS = new Set([
   'MarkInfo',
 ]);
 
+/**
+ * Objects one merge copies, all inputs together: each costs this process a map entry until the merge ends. Real
+ * documents hold far fewer (a 2000-page report some 20 000); past it, a tool merges in a process of its own.
+ */
+const MAX_COPIED_OBJECTS = 500_000;
+
 /** Objects copied between two yields to the event loop. */
 const OBJECTS_PER_SLICE = 512;
 const CHUNK_BYTES = 256 * 1024;
@@ -178,6 +184,7 @@ async function copyInput(doc: PdfDocument, w: ObjectWriter, first: number, signa
   const numberOf = (ref: Ref) => {
     let n = numbers.get(keyOf(ref));
     if (n === undefined) {
+      if (next > MAX_COPIED_OBJECTS) throw giveUp('more objects than a merge copies in process');
       n = next++;
       numbers.set(keyOf(ref), n);
       queue.push(ref);

@@ -146,7 +146,7 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
         }
         files = order.map((n) => pdfs[n - 1]!);
       }
-      // pdfunite is about as fast as the checks: it starts at once and its result is used only if they pass.
+      // With PROCESSING_SPECULATE the merge starts at once, and its result is used only if the checks pass.
       const spec = await ops.speculateMerge(job, files);
       const prepared = await ops.prepareAll(files, (f) => prepare(f as UploadedFile), spec);
       const merged = await ops.mergePdfs(job, prepared, spec);
