@@ -215,6 +215,8 @@ describe('route gates, shell and session', () => {
     await registerByApi(server.url, { name: 'Expiring User', email });
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
+    // The dashboard's own first calls answered before the revocation: the click below makes the first refused call.
+    await page.waitForLoadState('networkidle');
     await server.sql(
       `UPDATE sessions SET revoked_at = now(), revoked_reason = 'test' WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
       [email],
