@@ -275,5 +275,7 @@ describe('refSpans: the references in an object, by its bytes', () => {
     expect(() => spans('<< /A -1 0 R >>')).toThrow(/signed/);
     expect(() => spans('<< /A 1 +0 R >>')).toThrow(/signed/);
     expect(() => spans('(unterminated 1 0 R')).toThrow(/unterminated/);
+    // Copies are keyed by number and generation below 65536: a larger generation could name another object's copy.
+    expect(() => spans('<< /A 1 65536 R >>')).toThrow(/generation/);
   });
 });

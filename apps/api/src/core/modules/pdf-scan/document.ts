@@ -7,6 +7,7 @@ import {
   Parser,
   PdfStream,
   Ref,
+  refKey,
   valueExtent,
   type PdfDict,
   type PdfValue,
@@ -93,7 +94,7 @@ export class PdfDocument {
 
   private fetch(ref: Ref): PdfValue {
     if (ref.gen > 0xffff) throw giveUp('generation out of range');
-    const key = ref.num * 0x10000 + ref.gen;
+    const key = refKey(ref);
     const cached = this.objects.get(key);
     if (cached !== undefined) return cached;
     if (this.reading.has(ref.num)) throw giveUp('object refers to itself');
@@ -113,12 +114,11 @@ export class PdfDocument {
     // A missing object reads as null; in a page tree that only comes from damage the tools can judge better.
     if (!entry || entry.type === 'free') throw giveUp('reference to a missing object');
     if (entry.type === 'compressed') {
-      if (ref.gen !== 0) throw giveUp('generation mismatch');
-      return this.fromObjectStream(entry.stream, entry.index, ref.num);
+      const { os, at } = this.inObjectStream(ref, entry);
+      return new Parser(os.data, at, true, this.keys).value();
     }
     const obj = parseAt(this.file, entry.offset, (p) => parseIndirect(p, entry.offset), this.keys);
-    if (obj.num !== ref.num || obj.gen !== ref.gen || entry.gen !== ref.gen)
-      throw giveUp('xref offset points to another object');
+    checkHeader(obj, ref, entry.gen);
     return obj.value;
   }
 
@@ -131,11 +131,8 @@ export class PdfDocument {
     if (!entry || entry.type === 'free') throw giveUp('reference to a missing object');
     this.budget.countObject();
     if (entry.type === 'compressed') {
-      if (ref.gen !== 0) throw giveUp('generation mismatch');
-      const os = this.objectStream(entry.stream);
-      if (entry.index >= os.nums.length || os.nums[entry.index] !== ref.num)
-        throw giveUp('object stream does not hold the object');
-      const p = new Parser(os.data, os.offsets[entry.index]!, true);
+      const { os, at } = this.inObjectStream(ref, entry);
+      const p = new Parser(os.data, at, true);
       const start = valueExtent(p);
       return { body: os.data.subarray(start, p.pos), refs: refSpans(os.data, start, p.pos) };
     }
@@ -148,17 +145,19 @@ export class PdfDocument {
       },
       STREAM_KEYS,
     );
-    if (obj.num !== ref.num || obj.gen !== ref.gen || entry.gen !== ref.gen)
-      throw giveUp('xref offset points to another object');
+    checkHeader(obj, ref, entry.gen);
     if (!obj.stream) return { body, refs };
     const { offset, length } = this.streamExtent(obj.stream);
     return { body, refs, stream: { offset, length } };
   }
 
-  private fromObjectStream(streamNum: number, index: number, num: number): PdfValue {
-    const os = this.objectStream(streamNum);
-    if (index >= os.nums.length || os.nums[index] !== num) throw giveUp('object stream does not hold the object');
-    return new Parser(os.data, os.offsets[index]!, true, this.keys).value();
+  /** The object stream holding `ref`, and where the object starts in its data. */
+  private inObjectStream(ref: Ref, entry: { stream: number; index: number }): { os: ObjectStream; at: number } {
+    if (ref.gen !== 0) throw giveUp('generation mismatch');
+    const os = this.objectStream(entry.stream);
+    if (entry.index >= os.nums.length || os.nums[entry.index] !== ref.num)
+      throw giveUp('object stream does not hold the object');
+    return { os, at: os.offsets[entry.index]! };
   }
 
   private objectStream(num: number): ObjectStream {
@@ -210,6 +209,12 @@ export class PdfDocument {
     const parms = this.resolve(s.dict.get('DecodeParms'));
     return decodeStream(rawStreamData(this.file, s, length), filter, parms, this.budget);
   }
+}
+
+/** An object's `num gen obj` must be the one the cross-reference names: else the xref is damaged. */
+function checkHeader(obj: { num: number; gen: number }, ref: Ref, xrefGen: number): void {
+  if (obj.num !== ref.num || obj.gen !== ref.gen || xrefGen !== ref.gen)
+    throw giveUp('xref offset points to another object');
 }
 
 /** /N pairs of `number offset` before /First; offsets count from /First. */

@@ -4,7 +4,7 @@ import { aborted } from '../../limiter';
 import { PdfDocument, type RawObject } from './document';
 import { treeKeys } from './keys';
 import { giveUp } from './limits';
-import { isDict, Parser, Ref, type PdfDict, type PdfValue } from './objects';
+import { isDict, Parser, Ref, refKey, type PdfDict, type PdfValue } from './objects';
 import { walkPageTree } from './page-tree';
 
 /**
@@ -165,8 +165,6 @@ interface CopiedInput {
   version: string;
 }
 
-const keyOf = (ref: Ref) => ref.num * 0x10000 + ref.gen;
-
 async function copyInput(doc: PdfDocument, w: ObjectWriter, first: number, signal?: AbortSignal): Promise<CopiedInput> {
   const { catalog, header } = await doc.step(() => {
     const rootRef = doc.trailer.get('Root');
@@ -182,11 +180,11 @@ async function copyInput(doc: PdfDocument, w: ObjectWriter, first: number, signa
   const numbers = new Map<number, number>();
   let next = first;
   const numberOf = (ref: Ref) => {
-    let n = numbers.get(keyOf(ref));
+    let n = numbers.get(refKey(ref));
     if (n === undefined) {
       if (next > MAX_COPIED_OBJECTS) throw giveUp('more objects than a merge copies in process');
       n = next++;
-      numbers.set(keyOf(ref), n);
+      numbers.set(refKey(ref), n);
       queue.push(ref);
     }
     return n;
@@ -200,7 +198,7 @@ async function copyInput(doc: PdfDocument, w: ObjectWriter, first: number, signa
     }
     const ref = queue[i]!;
     const raw = await doc.step(() => doc.rawObject(ref));
-    w.begin(numbers.get(keyOf(ref))!);
+    w.begin(numbers.get(refKey(ref))!);
     writeRenumbered(w, raw, numberOf, ref === pagesRef);
     if (raw.stream) {
       w.text('\nstream\n');

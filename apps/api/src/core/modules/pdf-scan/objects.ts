@@ -12,6 +12,9 @@ export class Ref {
   ) {}
 }
 
+/** One number per object and generation, for maps keyed by reference (generations are below 65536). */
+export const refKey = (ref: Ref): number => ref.num * 0x10000 + ref.gen;
+
 /** A stream: its dictionary and where its data starts in the file (read only when needed). */
 export class PdfStream {
   constructor(
@@ -151,9 +154,6 @@ export interface IndirectObject {
   num: number;
   gen: number;
   value: PdfValue;
-  /** Where the value's bytes start and end in the parser's buffer (a stream's: its dictionary's). */
-  start: number;
-  end: number;
 }
 
 /** `base` is the file offset of the parser's buf[0], for the data offset of a stream. */
@@ -166,18 +166,15 @@ export function parseIndirect(p: Parser, base: number): IndirectObject {
 
 /** The value after `num gen obj` and what closes it. */
 function parseIndirectTail(p: Parser, num: number, gen: number, base: number): IndirectObject {
-  p.skipSpace();
-  const start = p.pos;
   const value = p.value();
-  const end = p.pos;
   const word = p.keyword();
-  if (word === 'endobj') return { num, gen, value, start, end };
+  if (word === 'endobj') return { num, gen, value };
   if (word !== 'stream' || !isDict(value)) throw giveUp('object not closed by endobj');
   // The data starts after the end of line that follows the keyword (CRLF or LF; a lone CR is tolerated).
   if (p.atEnd()) throw giveUp('stream without data');
   if (p.buf[p.pos] === CR) p.pos++;
   if (!p.atEnd() && p.buf[p.pos] === LF) p.pos++;
-  return { num, gen, value: new PdfStream(value, base + p.pos), start, end };
+  return { num, gen, value: new PdfStream(value, base + p.pos) };
 }
 
 /** Where an indirect object's value lies, and for a stream its dictionary (the parser's `keep` entries) and data. */
