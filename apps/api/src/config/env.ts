@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -178,10 +178,22 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
 /** Secrets not given in the environment are generated once and kept in DATA_DIR, so restarts keep sessions valid. */
 function loadOrCreateSecrets(dataDir: string): { jwtSecret: string } {
   const file = path.join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const secrets = { jwtSecret: randomBytes(48).toString('base64url') };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
+  if (!existsSync(file)) {
+    // Processes started together on one DATA_DIR (a fleet's nodes) must neither read a half-written file nor each
+    // keep a secret of their own: the file appears whole (a hard link of a finished one), and the first one wins.
+    const draft = `${file}.${process.pid}.tmp`;
+    writeFileSync(draft, JSON.stringify({ jwtSecret: randomBytes(48).toString('base64url') }, null, 2), {
+      mode: 0o600,
+    });
+    try {
+      linkSync(draft, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      rmSync(draft, { force: true });
+    }
+  }
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 /**
