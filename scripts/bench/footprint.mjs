@@ -8,18 +8,22 @@
 // total is the sum of PSS. Targets (issue 15) beside the figures.
 //   FOOTPRINT_SOAK=10000 FOOTPRINT_CONCURRENCY=4 node scripts/bench/footprint.mjs
 /* global setTimeout, FormData, Blob, fetch, performance */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootstrap } from '../bootstrap.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// An installed tree, as a user's second `npm start` finds it: the builds (API, dashboard) done, so
-// that the first start below times the product's start and not a build after a change of sources.
-bootstrap();
+// An installed tree, as a user's second `npm start` finds it: the builds (API, dashboard) and the embedded database's
+// template done, so that the first start below times the product's start and not a set-up. start.mjs --plan is
+// `npm start`'s own set-up, without the server.
+const setup = spawnSync(process.execPath, [path.join(root, 'scripts/start.mjs'), `--plan=${os.devNull}`], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (setup.status !== 0) throw new Error(`npm start's set-up failed (${setup.status})`);
 const SOAK = Number(process.env.FOOTPRINT_SOAK ?? 10_000);
 const CONCURRENCY = Number(process.env.FOOTPRINT_CONCURRENCY ?? 4);
 const MB = 1024 * 1024;
