@@ -12,7 +12,8 @@ import { makeZip } from '../fixtures/zip';
 /**
  * Decompression of hostile documents happens off the event loop: while a large stream or zip entry inflates, the
  * server keeps answering. Measured as the longest gap between 1 ms timers during the work, against the time the same
- * inflation takes when done synchronously (best of three for the inflation, of five for the gap: a busy machine must pause the loop in every try to decide).
+ * inflation takes when done synchronously (best of three for the inflation, of five for the gap: a busy machine must
+ * stall the loop in every try to decide).
  */
 async function longestGap(work: () => Promise<unknown>): Promise<number> {
   let last = performance.now();
