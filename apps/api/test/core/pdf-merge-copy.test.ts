@@ -184,6 +184,41 @@ describe('merge by copy: every page, in order, as the tools read it', () => {
     expect(readFileSync(out).subarray(0, 8).toString()).toBe('%PDF-2.0');
   });
 
+  it('drops the catalog entries pdfunite drops too (outline, open action, scripts, structure tree), and only those', async () => {
+    const catalogKeys = (file: string) => {
+      const json = JSON.parse(run('qpdf', ['--json', '--json-key=qpdf', file])) as {
+        qpdf: [unknown, Record<string, { value: Record<string, unknown> }>];
+      };
+      const objects = json.qpdf[1];
+      return Object.keys(objects[`obj:${objects.trailer!.value['/Root'] as string}`]!.value).sort();
+    };
+    const file = handWritten('catalog-entries.pdf', (w) => {
+      w.object(
+        1,
+        '<< /Type /Catalog /Pages 2 0 R /Version /1.7 /Lang (en) /Metadata 4 0 R /PageLayout /OneColumn /PageMode /UseOutlines' +
+          ' /ViewerPreferences << /DisplayDocTitle true >> /PageLabels << /Nums [0 << /S /r >>] >> /MarkInfo << /Marked true >>' +
+          ' /StructTreeRoot 5 0 R /Outlines 6 0 R /OpenAction [3 0 R /Fit] /AA << /WC << /S /JavaScript /JS (app.alert(1)) >> >> >>',
+      );
+      w.object(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+      w.object(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /StructParents 0 >>');
+      w.stream(4, '/Type /Metadata /Subtype /XML', Buffer.from('<x:xmpmeta xmlns:x="adobe:ns:meta/"/>'));
+      w.object(5, '<< /Type /StructTreeRoot >>');
+      w.object(6, '<< /Type /Outlines /Count 0 >>');
+      w.xrefTable([1, 2, 3, 4, 5, 6], '<< /Size 7 /Root 1 0 R >>');
+    });
+    expect(catalogKeys(file)).toHaveLength(14);
+    const ok = await numberedPdf(1, 'Beside');
+    const out = await merged([file, ok]);
+    expect(catalogKeys(out)).toEqual(['/Pages', '/Type']);
+    expect(pageCount(out)).toBe(2);
+    // The next engine of the chain makes the same document of it.
+    // Written where the tools' own account may write (the test's folder is root's).
+    const unite = path.join(mkdtempSync(path.join(os.tmpdir(), 'docflow-unite-')), 'united.pdf');
+    chmodSync(path.dirname(unite), 0o777);
+    await poppler.merge!([file, ok], unite, ctx);
+    expect(catalogKeys(unite)).toEqual(['/Pages', '/Type']);
+  });
+
   it('answers first in the default chain', async () => {
     const out = outFile();
     const inputs = [await numberedPdf(2, 'ChainA'), await numberedPdf(3, 'ChainB')];
@@ -212,13 +247,13 @@ describe('leaves to the tools (UNSUPPORTED_OPERATION, no output left), which sti
         }),
     ],
     [
-      'an outline (the catalog has /Outlines)',
+      'named destinations (the catalog has /Names)',
       async () =>
-        handWritten('outline.pdf', (w) => {
-          w.object(1, '<< /Type /Catalog /Pages 2 0 R /Outlines 4 0 R >>');
+        handWritten('names.pdf', (w) => {
+          w.object(1, '<< /Type /Catalog /Pages 2 0 R /Names << /Dests 4 0 R >> >>');
           w.object(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
           w.object(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] >>');
-          w.object(4, '<< /Type /Outlines /Count 0 >>');
+          w.object(4, '<< /Names [(top) [3 0 R /Fit]] >>');
           w.xrefTable([1, 2, 3, 4], '<< /Size 5 /Root 1 0 R >>');
         }),
     ],

@@ -8,9 +8,11 @@ import { isDict, Parser, Ref, refKey, type PdfDict, type PdfValue } from './obje
 import { walkPageTree } from './page-tree';
 
 /**
- * Entries of a catalog that a merge may drop without changing what the pages show or do. Any other entry (an
- * outline, a form, named destinations, a structure tree, optional content, attachments, scripts) is a document
- * feature the tools know how to carry or drop: such a file is declined and the next engine merges it.
+ * Entries of a catalog that a merge may drop: none changes what the pages show, and pdfunite, the next engine of the
+ * chain, drops every one of them too (poppler 22; the test checks it), so a file holding them gets the same document
+ * here, only faster. LibreOffice writes /OpenAction into every PDF and Chromium a structure tree (/StructTreeRoot,
+ * /MarkInfo, /Lang). Any other entry (named destinations, a form, optional content, output intents, attachments, a
+ * base URI) is a document feature the tools carry: such a file is declined and the next engine merges it.
  */
 const DROPPABLE_CATALOG_KEYS = new Set([
   'Type',
@@ -23,6 +25,10 @@ const DROPPABLE_CATALOG_KEYS = new Set([
   'ViewerPreferences',
   'PageLabels',
   'MarkInfo',
+  'StructTreeRoot',
+  'Outlines',
+  'OpenAction',
+  'AA',
 ]);
 
 /**
