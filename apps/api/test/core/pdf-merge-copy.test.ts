@@ -24,6 +24,7 @@ import {
   pageCount,
   pagesText,
   qpdfCheck,
+  qpdfObjects,
   run,
   truncatedPdf,
 } from '../fixtures/pdfs';
@@ -135,15 +136,11 @@ describe('merge by copy: every page, in order, as the tools read it', () => {
     expect(count(content)).toBe(2);
     expect(pagesText(out)).toEqual(['Copied as written', 'Copied as written']);
     // Each copy's annotation is its own page's: /Annots and /P are renumbered alike.
-    const json = JSON.parse(run('qpdf', ['--json', '--json-key=pages', '--json-key=qpdf', out])) as {
-      pages: Array<{ object: string }>;
-      qpdf: [unknown, Record<string, { value: Record<string, unknown> }>];
-    };
-    const objects = json.qpdf[1];
+    const { pages, objects } = qpdfObjects(out);
     const annotOf = (page: string) =>
       objects[`obj:${(objects[`obj:${page}`]!.value['/Annots'] as string[])[0]}`]!.value;
-    expect(json.pages.map((p) => annotOf(p.object)['/P'])).toEqual(json.pages.map((p) => p.object));
-    expect(new Set(json.pages.map((p) => p.object)).size).toBe(2);
+    expect(pages.map((p) => annotOf(p)['/P'])).toEqual(pages);
+    expect(new Set(pages).size).toBe(2);
   });
 
   it('a large file is read by blocks and its stream data streamed: a 3 MB image, byte for byte', async () => {
@@ -186,10 +183,7 @@ describe('merge by copy: every page, in order, as the tools read it', () => {
 
   it('drops the catalog entries pdfunite drops too (outline, open action, scripts, structure tree), and only those', async () => {
     const catalogKeys = (file: string) => {
-      const json = JSON.parse(run('qpdf', ['--json', '--json-key=qpdf', file])) as {
-        qpdf: [unknown, Record<string, { value: Record<string, unknown> }>];
-      };
-      const objects = json.qpdf[1];
+      const { objects } = qpdfObjects(file);
       return Object.keys(objects[`obj:${objects.trailer!.value['/Root'] as string}`]!.value).sort();
     };
     const file = handWritten('catalog-entries.pdf', (w) => {

@@ -55,9 +55,10 @@ export function refSpans(buf: Buffer, start: number, end: number): RefSpan[] {
     pos = regularEnd(buf, pos, end);
     if (pos - from === 1 && c === 0x52 && k1 && k2) {
       // `a b R`: a reference if both are object numbers.
-      if (k1 === UNSIGNED && k2 === UNSIGNED && v2 > 0xffff) throw giveUp('generation out of range');
-      if (k1 === UNSIGNED && k2 === UNSIGNED) spans.push({ start: s1 - start, end: pos - start, ref: new Ref(v1, v2) });
-      else if (k1 !== OTHER && k2 !== OTHER) throw giveUp('signed integer as an object number');
+      if (k1 === UNSIGNED && k2 === UNSIGNED) {
+        if (v2 > 0xffff) throw giveUp('generation out of range');
+        spans.push({ start: s1 - start, end: pos - start, ref: new Ref(v1, v2) });
+      } else if (k1 !== OTHER && k2 !== OTHER) throw giveUp('signed integer as an object number');
       k1 = k2 = 0;
       continue;
     }
