@@ -2,7 +2,7 @@ import { runChain, type ChainLink } from './chain';
 import type { EngineContext, EngineHealth, EngineModule } from './engine-module';
 import type { Engine, EngineStatus, OperationFn, OperationName } from './interfaces';
 import { Limiter, type LimiterStats } from './limiter';
-import { createToolRunner, type ToolRunner } from './run-tool';
+import { createToolRunner, prlimitArgs, type ToolRunner } from './run-tool';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
 import { ToolHost } from './tool-host';
 import type { ToolUser } from './tool-user';
@@ -64,7 +64,14 @@ export class Engines {
     readonly options: EnginesOptions,
   ) {
     this.limiter = new Limiter({ concurrency: options.concurrency, queueSize: options.queueSize });
-    this.spawner = options.toolHost ? new ToolHost() : localSpawner;
+    // The host starts inside what every tool gets, so that its tools need no wrapper of their own.
+    this.spawner = options.toolHost
+      ? new ToolHost({
+          noNetwork: options.noNetwork === true,
+          runAs: options.toolUser ?? null,
+          prlimit: prlimitArgs(options),
+        })
+      : localSpawner;
     this.tools = createToolRunner({
       spawner: this.spawner,
       limiter: this.limiter,

@@ -23,9 +23,8 @@ export interface RunToolOptions {
   memoryLimitBytes?: number;
   fileSizeLimitBytes?: number;
   /**
-   * false: no prlimit wrapper (one exec fewer, a few ms) for tools that copy PDF objects without decoding their
-   * streams (page counting, merging, page selection, encryption); decoders (text, rendering, images, Ghostscript)
-   * keep the ceilings that stop decompression bombs.
+   * false: without the ceilings, for a tool that reserves far more address space than it uses (Chromium). Every
+   * other tool keeps them: they stop decompression bombs, and in the tool host they cost nothing (tool-host.ts).
    */
   rlimits?: boolean;
   /** Where the process is started (default: in this process). */
@@ -73,13 +72,17 @@ export async function runTool(cmd: string, args: string[], opts: RunToolOptions 
   return opts.limiter ? opts.limiter.run(exec, opts.signal) : exec();
 }
 
+/** prlimit(1) arguments for the ceilings (the tool host is started with the same: tool-host.ts). */
+export function prlimitArgs(o: Pick<RunToolOptions, 'memoryLimitBytes' | 'fileSizeLimitBytes'>): string[] {
+  return [
+    ...(o.memoryLimitBytes ? [`--as=${Math.floor(o.memoryLimitBytes)}`] : []),
+    ...(o.fileSizeLimitBytes ? [`--fsize=${Math.floor(o.fileSizeLimitBytes)}`] : []),
+  ];
+}
+
 async function execute(cmd: string, args: string[], opts: RunToolOptions): Promise<ToolResult> {
   if (opts.signal?.aborted) throw aborted();
-  const prlimit: string[] = [];
-  if (opts.rlimits !== false) {
-    if (opts.memoryLimitBytes) prlimit.push(`--as=${Math.floor(opts.memoryLimitBytes)}`);
-    if (opts.fileSizeLimitBytes) prlimit.push(`--fsize=${Math.floor(opts.fileSizeLimitBytes)}`);
-  }
+  const prlimit = opts.rlimits === false ? [] : prlimitArgs(opts);
   const maxStdout = opts.maxStdout ?? DEFAULT_MAX_STDOUT;
   const o = await (opts.spawner ?? localSpawner).execute(
     {

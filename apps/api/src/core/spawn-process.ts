@@ -24,6 +24,11 @@ export interface SpawnRequest {
   noNetwork?: boolean;
   /** Run it as this unprivileged account (core/tool-user.ts): set when the server runs as root. */
   runAs?: ToolUser;
+  /**
+   * The process starting it is already confined as this request asks (network, ceilings, no new privileges: the
+   * tool host, tool-host.ts): no wrapper is started, only the account is switched, by the spawn itself.
+   */
+  confined?: boolean;
 }
 
 export interface SpawnOutcome {
@@ -59,13 +64,15 @@ export function spawnProcess(
   onStart?: (pid: number) => void,
 ): Promise<SpawnOutcome> {
   const started = performance.now();
-  const usePrlimit = req.prlimit.length > 0 && prlimitAvailable !== false;
-  const limited = usePrlimit ? ['prlimit', ...req.prlimit, '--', req.cmd, ...req.args] : [req.cmd, ...req.args];
+  const confined = req.confined === true;
+  const usePrlimit = !confined && req.prlimit.length > 0 && prlimitAvailable !== false;
   // The namespace first (unshare needs root), then the switch to the tools' account, then the ceilings.
   const [file = req.cmd, ...argv] = [
-    ...(req.noNetwork ? noNetworkPrefix() : []),
-    ...runAsPrefix(req.runAs),
-    ...limited,
+    ...(req.noNetwork && !confined ? noNetworkPrefix() : []),
+    ...(confined ? [] : runAsPrefix(req.runAs)),
+    ...(usePrlimit ? ['prlimit', ...req.prlimit, '--'] : []),
+    req.cmd,
+    ...req.args,
   ];
   const base = {
     signal: null,
@@ -83,6 +90,8 @@ export function spawnProcess(
       // or a 0700 temp folder), and some (soffice's launcher) fail there: it starts at the root instead.
       cwd: req.cwd ?? (req.runAs ? '/' : undefined),
       env: toolEnv(req.env, req.runAs),
+      // Confined: the account switch setpriv would make (libuv drops the supplementary groups too).
+      ...(confined && req.runAs ? { uid: req.runAs.uid, gid: req.runAs.gid } : {}),
       detached: true,
       stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,

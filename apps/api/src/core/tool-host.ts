@@ -1,14 +1,51 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { noNetworkPrefix } from './isolation';
 import { spawnProcess, type ProcessSpawner, type SpawnOutcome, type SpawnRequest } from './spawn-process';
 import { toolEnv } from './tool-env';
+import type { ToolUser } from './tool-user';
+
+/**
+ * What every tool of the server is started with, given to the host itself: it starts inside it (its own network
+ * namespace, no new privileges, the ceilings), its tools inherit it, and a tool costs one process start instead of
+ * four (unshare, setpriv and prlimit each exec; ~4 ms apiece on a small VM). The host stays root to switch each
+ * tool to the tools' account, which then cannot signal or trace it.
+ */
+export interface HostConfinement {
+  noNetwork: boolean;
+  runAs: ToolUser | null;
+  /** prlimit(1) arguments, as runTool builds them. */
+  prlimit: string[];
+}
+
+const sameUser = (a: ToolUser | null | undefined, b: ToolUser | null | undefined) =>
+  (a ?? null) === (b ?? null) || (!!a && !!b && a.uid === b.uid && a.gid === b.gid);
+
+/** Whether a request asks for exactly the confinement the host runs in. */
+export const fitsConfinement = (req: SpawnRequest, c: HostConfinement): boolean =>
+  !!req.noNetwork === c.noNetwork &&
+  sameUser(req.runAs, c.runAs) &&
+  req.prlimit.length === c.prlimit.length &&
+  req.prlimit.every((a, i) => a === c.prlimit[i]);
+
+/** The command that starts the host confined (empty: unconfined, as a plain fork). */
+function confinementPrefix(c: HostConfinement | undefined): string[] {
+  if (!c) return [];
+  return [
+    ...(c.noNetwork ? noNetworkPrefix() : []),
+    // Root keeps its power to switch accounts; no-new-privs holds for every tool it starts.
+    ...(c.runAs ? ['setpriv', '--no-new-privs', '--'] : []),
+    ...(c.prlimit.length ? ['prlimit', ...c.prlimit, '--'] : []),
+  ];
+}
 
 export type HostMessage = { type: 'run'; id: number; req: SpawnRequest } | { type: 'kill'; id: number };
 export type HostReply =
   { type: 'started'; id: number; pid: number } | { type: 'done'; id: number; outcome: SpawnOutcome };
 
 interface Pending {
+  /** As asked: run here, it gets its wrappers again. */
   req: SpawnRequest;
   signal?: AbortSignal;
   pid?: number;
@@ -28,19 +65,27 @@ export class ToolHost implements ProcessSpawner {
   /** Consecutive deaths without a completed run: past 3 the host is given up and tools run here. */
   private failures = 0;
 
+  /**
+   * `confinement`: start the host inside it; requests that ask for exactly it run there without wrappers, the
+   * others (Chromium's version check, without ceilings) from this process. Without it the host applies each
+   * request's wrappers itself.
+   */
+  constructor(private readonly confinement?: HostConfinement) {}
+
   /** The host's pid (tests use it to kill it). */
   get pid(): number | undefined {
     return this.child?.pid;
   }
 
-  execute(req: SpawnRequest, signal?: AbortSignal): Promise<SpawnOutcome> {
-    const child = this.ensure();
-    if (!child) return spawnProcess(req, signal);
+  execute(request: SpawnRequest, signal?: AbortSignal): Promise<SpawnOutcome> {
+    const fits = !this.confinement || fitsConfinement(request, this.confinement);
+    const child = fits ? this.ensure() : null;
+    if (!child) return spawnProcess(request, signal);
     const id = this.nextId++;
     return new Promise<SpawnOutcome>((resolve) => {
       const onAbort = () => child.connected && child.send({ type: 'kill', id } satisfies HostMessage);
       const entry: Pending = {
-        req,
+        req: request,
         signal,
         settle: (o) => {
           this.pending.delete(id);
@@ -52,6 +97,7 @@ export class ToolHost implements ProcessSpawner {
       this.pending.set(id, entry);
       this.setRef(true);
       signal?.addEventListener('abort', onAbort, { once: true });
+      const req: SpawnRequest = this.confinement ? { ...request, confined: true } : request;
       child.send({ type: 'run', id, req } satisfies HostMessage, (err) => {
         if (err && this.pending.has(id)) this.runHere(entry);
       });
@@ -84,16 +130,27 @@ export class ToolHost implements ProcessSpawner {
     const execArgv = entry.endsWith('.ts')
       ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
       : [];
+    const [file = process.execPath, ...args] = [
+      ...confinementPrefix(this.confinement),
+      process.execPath,
+      ...execArgv,
+      entry,
+    ];
     let child: ChildProcess;
     try {
       // The host runs only our spawning code, but it is the parent of every tool: it gets the tools' environment too.
-      child = fork(entry, [], {
-        execArgv,
+      child = spawn(file, args, {
         env: toolEnv(),
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
     } catch {
+      this.failures++;
+      return null;
+    }
+    if (child.pid === undefined) {
+      // Not started (a wrapper missing): 'error' follows, and no 'exit'.
+      child.on('error', () => undefined);
       this.failures++;
       return null;
     }

@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTool as runToolWith, ToolFailedError, type RunToolOptions } from '../../src/core/run-tool';
 import { localSpawner, type ProcessSpawner } from '../../src/core/spawn-process';
-import { ToolHost } from '../../src/core/tool-host';
+import { noNetworkMode } from '../../src/core/isolation';
+import { ToolHost, type HostConfinement } from '../../src/core/tool-host';
+import { resolveToolUser } from '../../src/core/tool-user';
 import { Limiter } from '../../src/core/limiter';
 
 /** Running (a killed process not yet reaped by its new parent shows as a zombie, state Z). */
@@ -161,5 +163,66 @@ describe('the tool host', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(alive(pid)).toBe(false);
     void p;
+  });
+});
+
+describe('a tool host started confined (what the server does)', () => {
+  // What every tool of the server gets: no network, the tools' account when this is root, the ceilings.
+  const confinement: HostConfinement = {
+    noNetwork: true,
+    runAs: resolveToolUser('docflow-tools'),
+    prlimit: ['--fsize=1000000'],
+  };
+  const h = new ToolHost(confinement);
+  afterAll(() => h.close());
+  const asked = { spawner: h, network: false, runAs: confinement.runAs, fileSizeLimitBytes: 1_000_000 };
+  const netns = (pid: number | string) => readlinkSync(`/proc/${pid}/ns/net`);
+  /** The tool's parent, account, network namespace and no-new-privs flag, as the tool itself sees them. */
+  const whoAmI = (opts: RunToolOptions) =>
+    runToolWith(
+      'sh',
+      ['-c', 'echo $PPID $(id -u) $(readlink /proc/self/ns/net) $(grep NoNewPrivs /proc/self/status | cut -f2)'],
+      opts,
+    ).then((r) => r.stdout.toString().trim().split(' '));
+
+  it('starts its tools confined as they ask, without wrappers: its own children, the account, no network, no new privileges, the ceilings', async () => {
+    const [parent, uid, ns, noNewPrivs] = await whoAmI(asked);
+    expect(Number(parent)).toBe(h.pid);
+    expect(Number(uid)).toBe(confinement.runAs?.uid ?? process.getuid!());
+    if (noNetworkMode() !== 'unavailable') expect(ns).not.toBe(netns('self'));
+    expect(noNewPrivs).toBe(confinement.runAs ? '1' : '0');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
+    chmodSync(dir, 0o777);
+    const f = path.join(dir, 'big');
+    const err = await runToolWith('sh', ['-c', `head -c 3000000 /dev/zero > ${f}`], asked).catch((e) => e);
+    expect(['OUTPUT_TOO_LARGE', 'ENGINE_FAILED']).toContain(err.code);
+    expect(readFileSync(f).length).toBeLessThanOrEqual(1_000_000);
+  });
+
+  it('a tool that asks for something else (no ceilings) starts from this process, with its own wrappers', async () => {
+    const [parent, uid, ns] = await whoAmI({ ...asked, rlimits: false });
+    // unshare and setpriv exec in place: the tool's parent is this process.
+    expect(Number(parent)).toBe(process.pid);
+    expect(Number(uid)).toBe(confinement.runAs?.uid ?? process.getuid!());
+    if (noNetworkMode() !== 'unavailable') expect(ns).not.toBe(netns('self'));
+  });
+
+  it('dies: what it had in hand runs again from this process, confined by wrappers as it asked', async () => {
+    await whoAmI(asked);
+    const hostPid = h.pid!;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
+    chmodSync(dir, 0o777);
+    const marker = path.join(dir, 'started');
+    const p = runToolWith(
+      'sh',
+      ['-c', `echo >> ${marker}; sleep 0.5; echo $PPID $(id -u) $(readlink /proc/self/ns/net)`],
+      asked,
+    );
+    for (let i = 0; i < 50 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 20));
+    process.kill(hostPid, 'SIGKILL');
+    const [parent, uid, ns] = (await p).stdout.toString().trim().split(' ');
+    expect(Number(parent)).toBe(process.pid);
+    expect(Number(uid)).toBe(confinement.runAs?.uid ?? process.getuid!());
+    if (noNetworkMode() !== 'unavailable') expect(ns).not.toBe(netns('self'));
   });
 });

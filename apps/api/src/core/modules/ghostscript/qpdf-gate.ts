@@ -29,7 +29,6 @@ export async function rewrittenByQpdf(
     ctx.tools.run(qpdf, [from, output], {
       okExitCodes: [0, 3], // 3: rewritten with warnings (damage qpdf recovered from)
       signal: c.signal,
-      rlimits: false,
     });
   try {
     await rewrite(input);

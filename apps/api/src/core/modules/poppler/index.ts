@@ -279,7 +279,7 @@ export const popplerModule = defineModule<PopplerConfig>({
       async countPages(input, opts, c) {
         // A password would show on pdfinfo's command line (visible to other processes): leave those files to qpdf.
         if (opts.password) throw unsupported('poppler does not take passwords here', 'poppler');
-        const r = await run('pdfinfo', ['-enc', 'UTF-8', input], c, { rlimits: false });
+        const r = await run('pdfinfo', ['-enc', 'UTF-8', input], c);
         const meta = parseInfo(r.stdout.toString('utf8'));
         const pages = Number(meta.get('Pages'));
         if (!Number.isSafeInteger(pages) || pages < 1) {
@@ -289,7 +289,7 @@ export const popplerModule = defineModule<PopplerConfig>({
       },
       pageBoxes,
       async merge(inputs, output, c) {
-        const r = await run('pdfunite', [...inputs, output], c, { rlimits: false });
+        const r = await run('pdfunite', [...inputs, output], c);
         // poppler reports damaged inputs on stderr but still writes something: let a stricter engine do it.
         if (/Syntax Error|Error/.test(r.stderr)) {
           throw new EngineError('ENGINE_FAILED', 'pdfunite reported errors', {

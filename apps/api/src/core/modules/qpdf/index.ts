@@ -168,7 +168,6 @@ export const qpdfModule = defineModule<QpdfConfig>({
         return await ctx.tools.run(bin, full, {
           okExitCodes: OK,
           signal: c.signal,
-          rlimits: false,
           ...(password !== undefined ? { stdin: `${password}\n` } : {}),
           ...rest,
         });
@@ -258,16 +257,15 @@ export const qpdfModule = defineModule<QpdfConfig>({
       async sizeBreakdown(input, c) {
         const r = await run(['--json', '--json-key=qpdf', '--json-stream-data=none', input], c, {
           maxStdout: ctx.maxOutputBytes,
-          rlimits: true,
         });
         const size = (await stat(input)).size;
         return breakdownFromJson(JSON.parse(r.stdout.toString('utf8')), size);
       },
       async flatten(input, output, c) {
-        await run(['--generate-appearances', '--flatten-annotations=all', input, output], c, { rlimits: true });
+        await run(['--generate-appearances', '--flatten-annotations=all', input, output], c);
       },
       async repair(input, output, c) {
-        await run([input, output], c, { rlimits: true });
+        await run([input, output], c);
       },
       async compress(input, output, opts, c) {
         void opts; // lossless at every level: the best qpdf can do without re-encoding images
@@ -281,7 +279,6 @@ export const qpdfModule = defineModule<QpdfConfig>({
             output,
           ],
           c,
-          { rlimits: true },
         );
       },
     };
