@@ -51,6 +51,18 @@ export interface ProcessSpawner {
   close?(): Promise<void>;
 }
 
+/**
+ * The commands that confine what follows them, in the order they must run: the namespace first (unshare needs
+ * root), then the account (`account`: setpriv's arguments), then the ceilings (prlimit(1) arguments).
+ */
+export function confinementWrappers(c: { noNetwork?: boolean; account: string[]; prlimit: string[] }): string[] {
+  return [
+    ...(c.noNetwork ? noNetworkPrefix() : []),
+    ...c.account,
+    ...(c.prlimit.length ? ['prlimit', ...c.prlimit, '--'] : []),
+  ];
+}
+
 const STDERR_KEEP = 64 * 1024;
 let prlimitAvailable: boolean | undefined;
 
@@ -66,14 +78,14 @@ export function spawnProcess(
   const started = performance.now();
   const confined = req.confined === true;
   const usePrlimit = !confined && req.prlimit.length > 0 && prlimitAvailable !== false;
-  // The namespace first (unshare needs root), then the switch to the tools' account, then the ceilings.
-  const [file = req.cmd, ...argv] = [
-    ...(req.noNetwork && !confined ? noNetworkPrefix() : []),
-    ...(confined ? [] : runAsPrefix(req.runAs)),
-    ...(usePrlimit ? ['prlimit', ...req.prlimit, '--'] : []),
-    req.cmd,
-    ...req.args,
-  ];
+  const wrappers = confined
+    ? []
+    : confinementWrappers({
+        noNetwork: req.noNetwork,
+        account: runAsPrefix(req.runAs),
+        prlimit: usePrlimit ? req.prlimit : [],
+      });
+  const [file = req.cmd, ...argv] = [...wrappers, req.cmd, ...req.args];
   const base = {
     signal: null,
     stdout: Buffer.alloc(0),

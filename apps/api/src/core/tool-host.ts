@@ -1,8 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { noNetworkPrefix } from './isolation';
-import { spawnProcess, type ProcessSpawner, type SpawnOutcome, type SpawnRequest } from './spawn-process';
+import {
+  confinementWrappers,
+  spawnProcess,
+  type ProcessSpawner,
+  type SpawnOutcome,
+  type SpawnRequest,
+} from './spawn-process';
 import { toolEnv } from './tool-env';
 import type { ToolUser } from './tool-user';
 
@@ -19,25 +24,22 @@ export interface HostConfinement {
   prlimit: string[];
 }
 
-const sameUser = (a: ToolUser | null | undefined, b: ToolUser | null | undefined) =>
-  (a ?? null) === (b ?? null) || (!!a && !!b && a.uid === b.uid && a.gid === b.gid);
-
 /** Whether a request asks for exactly the confinement the host runs in. */
-export const fitsConfinement = (req: SpawnRequest, c: HostConfinement): boolean =>
+const fitsConfinement = (req: SpawnRequest, c: HostConfinement): boolean =>
   !!req.noNetwork === c.noNetwork &&
-  sameUser(req.runAs, c.runAs) &&
-  req.prlimit.length === c.prlimit.length &&
-  req.prlimit.every((a, i) => a === c.prlimit[i]);
+  req.runAs?.uid === c.runAs?.uid &&
+  req.runAs?.gid === c.runAs?.gid &&
+  req.prlimit.join(' ') === c.prlimit.join(' ');
 
-/** The command that starts the host confined (empty: unconfined, as a plain fork). */
+/** The command that starts the host confined (empty: unconfined). */
 function confinementPrefix(c: HostConfinement | undefined): string[] {
   if (!c) return [];
-  return [
-    ...(c.noNetwork ? noNetworkPrefix() : []),
+  return confinementWrappers({
+    noNetwork: c.noNetwork,
     // Root keeps its power to switch accounts; no-new-privs holds for every tool it starts.
-    ...(c.runAs ? ['setpriv', '--no-new-privs', '--'] : []),
-    ...(c.prlimit.length ? ['prlimit', ...c.prlimit, '--'] : []),
-  ];
+    account: c.runAs ? ['setpriv', '--no-new-privs', '--'] : [],
+    prlimit: c.prlimit,
+  });
 }
 
 export type HostMessage = { type: 'run'; id: number; req: SpawnRequest } | { type: 'kill'; id: number };
