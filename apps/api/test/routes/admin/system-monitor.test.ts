@@ -134,7 +134,12 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('system monitor with Redis (TEST_RE
   it('Redis stopped: redis down, overall degraded, a critical alert, and processing still answers', async () => {
     const admin = asAdmin(t, (await createTestUser(t, { role: 'owner' })).accessToken);
     const key = (await createUserWithApiKey(t, { plan: 'free' })).apiKey;
-    const before = await admin.get<Health>('health');
+    // A ping slower than 200 ms reads as degraded; on a loaded machine the first one can be: measured again then.
+    let before = await admin.get<Health>('health');
+    for (let i = 0; i < 5 && before.services.redis?.status === 'degraded'; i++) {
+      await admin.refresh();
+      before = await admin.get<Health>('health');
+    }
     expect(before.services.redis).toMatchObject({ status: 'healthy', critical: true });
 
     redis.child.kill('SIGKILL');
