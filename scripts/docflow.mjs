@@ -1,10 +1,12 @@
 // `npm run docflow -- <command>`: the administration CLI (apps/api/src/cli.ts) on the product's Node runtime.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { root } from './bootstrap.mjs';
+import { ensureNodeModules, root } from './bootstrap.mjs';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 
 await ensureNodeRuntime({ quiet: true });
+// A bare clone has no npm packages yet: the CLI may be the first command a user runs (create the first owner).
+ensureNodeModules();
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', path.join(root, 'apps/api/src/cli.ts'), ...process.argv.slice(2)],

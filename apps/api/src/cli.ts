@@ -25,7 +25,7 @@ const USAGE = `Usage: npm run docflow -- <command> [options]
 Commands:
   create-user --email <email> --name <name> [--role user|admin|super_admin|owner] [--company <company>]
       Create a verified account. The password is typed at the prompt, or read from the first line of stdin
-      (printf '%s\n' "$PASSWORD" | npm run docflow -- create-user ...); it must pass the sign-up strength rule.
+      (printf '%s\\n' "$PASSWORD" | npm run docflow -- create-user ...); it must pass the sign-up strength rule.
   set-role --email <email> --role user|admin|super_admin|owner
       Change the role of an existing account.
   help

@@ -191,6 +191,8 @@ describe('runCli', () => {
   it('help prints the usage and exits 0', async () => {
     expect(await cli('help')).toBe(0);
     expect(lines.out[0]).toContain('create-user --email');
+    // The stdin example is printed as typed, on one line, ready to copy.
+    expect(lines.out.join('\n')).toContain(`(printf '%s\\n' "$PASSWORD" | npm run docflow -- create-user ...)`);
   });
 });
 
