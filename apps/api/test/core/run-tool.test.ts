@@ -177,6 +177,12 @@ describe('a tool host started confined (what the server does)', () => {
   afterAll(() => h.close());
   const asked = { spawner: h, network: false, runAs: confinement.runAs, fileSizeLimitBytes: 1_000_000 };
   const netns = (pid: number | string) => readlinkSync(`/proc/${pid}/ns/net`);
+  /** A folder the tools' account can write to. */
+  const sharedDir = () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
+    chmodSync(dir, 0o777);
+    return dir;
+  };
   /** The tool's parent, account, network namespace and no-new-privs flag, as the tool itself sees them. */
   const whoAmI = (opts: RunToolOptions) =>
     runToolWith(
@@ -191,8 +197,7 @@ describe('a tool host started confined (what the server does)', () => {
     expect(Number(uid)).toBe(confinement.runAs?.uid ?? process.getuid!());
     if (noNetworkMode() !== 'unavailable') expect(ns).not.toBe(netns('self'));
     expect(noNewPrivs).toBe(confinement.runAs ? '1' : '0');
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
-    chmodSync(dir, 0o777);
+    const dir = sharedDir();
     const f = path.join(dir, 'big');
     const err = await runToolWith('sh', ['-c', `head -c 3000000 /dev/zero > ${f}`], asked).catch((e) => e);
     expect(['OUTPUT_TOO_LARGE', 'ENGINE_FAILED']).toContain(err.code);
@@ -210,8 +215,7 @@ describe('a tool host started confined (what the server does)', () => {
   it('dies: what it had in hand runs again from this process, confined by wrappers as it asked', async () => {
     await whoAmI(asked);
     const hostPid = h.pid!;
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'rt-'));
-    chmodSync(dir, 0o777);
+    const dir = sharedDir();
     const marker = path.join(dir, 'started');
     const p = runToolWith(
       'sh',
