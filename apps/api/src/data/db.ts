@@ -25,6 +25,10 @@ export interface Database {
   /** Run `fn` while holding a cluster-wide lock (advisory lock on PostgreSQL; PGlite has one process). */
   withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** Tells every node listening on `channel` (PostgreSQL's NOTIFY: the other nodes of a fleet hear it too). */
+  notify(channel: string, payload: string): Promise<void>;
+  /** Hears `channel` (a constant name, lower case) until the returned function is called. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball. */
   dump?(): Promise<Blob>;
@@ -66,6 +70,10 @@ async function openPglite(where: string, template?: Blob): Promise<Database> {
     ping: async () => {
       await client.query('select 1');
     },
+    notify: async (channel, payload) => {
+      await client.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    listen: async (channel, onPayload) => client.listen(channelName(channel), onPayload),
     close: () => client.close(),
     dump: () => client.dumpDataDir('none') as Promise<Blob>,
   };
@@ -81,6 +89,7 @@ async function openPostgres(url: string): Promise<Database> {
   // An idle client that dies (server restart) must not crash the process: the pool replaces it.
   pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const listener = new PgListener(() => pool.connect());
   const sql: SqlClient = {
     exec: async (text) => {
       await pool.query(text);
@@ -104,6 +113,82 @@ async function openPostgres(url: string): Promise<Database> {
     ping: async () => {
       await pool.query('select 1');
     },
-    close: () => pool.end(),
+    notify: async (channel, payload) => {
+      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    listen: (channel, onPayload) => listener.listen(channel, onPayload),
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
   };
+}
+
+/** A LISTEN channel name: ours are constants, checked so that one can never be read as SQL. */
+function channelName(channel: string): string {
+  if (!/^[a-z][a-z0-9_]*$/.test(channel)) throw new Error(`invalid notification channel: ${channel}`);
+  return channel;
+}
+
+interface PgClient {
+  query(text: string): Promise<unknown>;
+  on(event: 'notification', fn: (m: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'error', fn: (err: Error) => void): unknown;
+  release(err?: boolean): void;
+}
+
+/**
+ * PostgreSQL notifications for this node, on one connection of the pool kept for them: a lost connection is
+ * replaced and its channels listened to again (what was sent meanwhile is lost, so listeners keep a slow fallback).
+ */
+class PgListener {
+  private client: Promise<PgClient> | null = null;
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
+
+  constructor(private readonly connect: () => Promise<PgClient>) {}
+
+  private connection(): Promise<PgClient> {
+    this.client ??= this.connect().then((c) => {
+      c.on('notification', (m) => {
+        for (const fn of this.handlers.get(m.channel) ?? []) fn(m.payload ?? '');
+      });
+      c.on('error', () => {
+        c.release(true);
+        this.client = null;
+        if (!this.closed) setTimeout(() => void this.relisten().catch(() => undefined), 1000).unref();
+      });
+      return c;
+    });
+    return this.client;
+  }
+
+  private async relisten(): Promise<void> {
+    const c = await this.connection();
+    for (const channel of this.handlers.keys()) await c.query(`LISTEN ${channel}`);
+  }
+
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    const name = channelName(channel);
+    let set = this.handlers.get(name);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(name, set);
+      await (await this.connection()).query(`LISTEN ${name}`);
+    }
+    set.add(onPayload);
+    return async () => {
+      set.delete(onPayload);
+      if (set.size || this.handlers.get(name) !== set) return;
+      this.handlers.delete(name);
+      if (this.client) await (await this.client).query(`UNLISTEN ${name}`).catch(() => undefined);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const c = this.client;
+    this.client = null;
+    if (c) (await c.catch(() => null))?.release();
+  }
 }

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { AppError } from '../lib/app-error';
 import { isWellFormedApiKey } from '../services/api-keys/key-format';
+import { keyStateRefusal } from '../services/api-keys/key-admission';
 import { KeyCache } from '../services/api-keys/key-cache';
 import { UnknownKeyThrottle } from '../services/api-keys/unknown-key-throttle';
 import type { Limits } from '../services/limits/index';
@@ -49,8 +50,6 @@ function presentedKey(request: FastifyRequest, basicAuth: boolean): string | und
   return undefined;
 }
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
-
 async function plugin(app: FastifyInstance, opts: ApiKeyAuthOptions) {
   const cache = new KeyCache(app.db, { ttlMs: opts.cacheTtlMs, negativeTtlMs: opts.negativeCacheTtlMs });
   const unknownKeys = new UnknownKeyThrottle({
@@ -93,10 +92,8 @@ async function plugin(app: FastifyInstance, opts: ApiKeyAuthOptions) {
       );
     }
     rec ??= (await cache.lookup(key)) ?? (await notAKey('Invalid API key'));
-    if (!rec.isActive) throw new AppError('INVALID_API_KEY', 'This API key is disabled');
-    if (rec.expiresAt && rec.expiresAt <= new Date())
-      throw new AppError('INVALID_API_KEY', `This API key expired on ${day(rec.expiresAt)}`);
-    if (!rec.userActive) throw new AppError('ACCOUNT_DISABLED', 'The account owning this API key has been deactivated');
+    const refused = keyStateRefusal(rec);
+    if (refused) throw refused;
     state.rec = rec;
   };
 

@@ -65,7 +65,10 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
       const replay = app.jobs.replayOf(request);
       if (replay) request.jobRun = replay.run;
       request.apiKeyState = newApiKeyState(group, { ...opts, replay: replay !== undefined });
-      if (replay) request.apiKeyState.rec = replay.rec;
+      if (replay) {
+        request.apiKeyState.rec = replay.rec;
+        request.apiKeyState.receipts = [...replay.receipts];
+      }
     };
     // A job's replayed call runs as the key that was checked, limited and counted at its admission.
     const unlessReplay = (hook: onRequestHookHandler): onRequestHookHandler =>

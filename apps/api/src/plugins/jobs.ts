@@ -3,10 +3,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TJobAdmitted } from '@docflow/contracts';
+import type { TEndpointGroup, TJobAdmitted } from '@docflow/contracts';
 import type { UploadedFile } from '../lib/uploads';
 import type { GotenbergWebhookFormat, JobInput, JobResult, JobRow } from '../data/schema/index';
 import { findKeyById, type KeyRecord } from '../services/api-keys/lookup';
+import { effectiveLimits } from '../services/api-keys/index';
+import { groupRefusal, keyStateRefusal, planStateRefusal } from '../services/api-keys/key-admission';
+import type { LimitReceipt } from '../services/limits/index';
+import { ANY_GROUP } from './processing-guard';
 import { multipartBody } from '../services/jobs/multipart-body';
 import { cancelJob, deleteJob, findJob, insertJob } from '../services/jobs/repository';
 import { contentDisposition } from '../lib/send-result';
@@ -22,6 +26,11 @@ import { AppError } from '../lib/app-error';
 /** The header carrying a replayed job call's one-time token (never trusted from outside: the token is in memory). */
 const RUN_HEADER = 'x-docflow-job-run';
 
+/** The notification channel of jobs' ends (PostgreSQL NOTIFY: API nodes hear the workers' ends). */
+const JOB_ENDED = 'docflow_job_ended';
+/** A waiting API node looks at its job this often anyway, in case a notification was lost with a connection. */
+const ENDED_FALLBACK_MS = 5_000;
+
 /** The input that is a JSON call's whole body (the QR codes' routes), sent again as the body itself. */
 const JSON_BODY = '#body';
 
@@ -30,6 +39,17 @@ export interface JobReplayEntry {
   rec: KeyRecord;
   run: JobRun;
   pages: number | null;
+  /** The calls counted at its admission, given back if the run fails on the server's side. */
+  receipts: LimitReceipt[];
+}
+
+/** Why a job admitted earlier may not start now: its key, its account, its plan, or the plan's groups changed. */
+function jobStartRefusal(rec: KeyRecord, group: string): AppError | null {
+  const refused = keyStateRefusal(rec) ?? planStateRefusal(rec);
+  if (refused) return refused;
+  const allowed = effectiveLimits(rec.plan, rec.customLimits).allowedEndpoints;
+  if (group === ANY_GROUP || allowed.includes(group as TEndpointGroup)) return null;
+  return groupRefusal(rec, allowed, group as TEndpointGroup);
 }
 
 export interface Jobs {
@@ -105,17 +125,12 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
 
   const replay: Replay = async (job, run) => {
     const rec = job.keyId ? await findKeyById(app.db, job.keyId) : null;
-    if (!rec || rec.deleted) {
-      const body = { success: false, code: 'INVALID_API_KEY', error: 'The API key that created this job was deleted' };
-      return {
-        statusCode: 401,
-        headers: { 'content-type': 'application/json' },
-        body: Readable.from([Buffer.from(JSON.stringify(body))]),
-        pages: null,
-      };
-    }
+    // The gate again, as the job starts: a key or account that may no longer call runs nothing (its job is cancelled).
+    if (!rec) return { refused: { code: 'INVALID_API_KEY', message: 'The API key that created this job was deleted' } };
+    const refusal = jobStartRefusal(rec, job.endpointGroup);
+    if (refusal) return { refused: { code: refusal.code, message: refusal.message } };
     const token = randomBytes(24).toString('base64url');
-    const entry: JobReplayEntry = { rec, run, pages: null };
+    const entry: JobReplayEntry = { rec, run, pages: null, receipts: job.limitReceipts };
     replays.set(token, entry);
     try {
       const { contentType, body } =
@@ -160,7 +175,10 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       soleNode: app.database.driver === 'pglite',
       stallMs: app.config.JOB_STALL_SECONDS * 1000,
       heartbeatMs: Math.min(10_000, (app.config.JOB_STALL_SECONDS * 1000) / 4),
-      onEnded: () => webhooks.kick(),
+      onEnded: (id) => {
+        webhooks.kick();
+        void app.database.notify(JOB_ENDED, id).catch(() => undefined);
+      },
       // With Redis, jobs go through BullMQ (API nodes add, workers take); without it the table is the queue. BullMQ
       // (200-odd modules) is loaded only then: without Redis it cost start time and heap for nothing.
       queue: app.config.REDIS_URL
@@ -169,6 +187,33 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     },
     app.log,
   );
+
+  // Every end of a job is told on JOB_ENDED: an API node answering a synchronous call a worker runs waits for it.
+  const waiting = new Map<string, Set<() => void>>();
+  let listening: Promise<() => Promise<void>> | null = null;
+  const hearEnds = () =>
+    (listening ??= app.database.listen(JOB_ENDED, (id) => {
+      for (const wake of waiting.get(id) ?? []) wake();
+    }));
+  /** Resolves when the job's end is told, `ms` pass, or the client leaves; `stop` lets go of it earlier. */
+  const endOf = (id: string, ms: number, left: AbortSignal) => {
+    const set = waiting.get(id) ?? new Set();
+    waiting.set(id, set);
+    let stop = () => undefined as void;
+    const ended = new Promise<void>((resolve) => {
+      stop = () => {
+        clearTimeout(timer);
+        left.removeEventListener('abort', stop);
+        set.delete(stop);
+        if (!set.size && waiting.get(id) === set) waiting.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(stop, ms);
+      left.addEventListener('abort', stop);
+      set.add(stop);
+    });
+    return { ended, stop };
+  };
 
   const replayOf = (request: FastifyRequest) => {
     const token = request.headers[RUN_HEADER];
@@ -243,6 +288,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
         callbackUrl,
         webhookFormat: opts.webhook?.format ?? null,
         sync: opts.wait === true,
+        limitReceipts: opts.wait ? [] : state.receipts,
       });
     } catch (err) {
       await store.remove(id);
@@ -293,12 +339,18 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
    */
   async function answerWhenDone(id: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const left = requestSignal(reply);
-    let job = await findJob(app.db, id);
-    // Looked at often at first (most calls take well under a second), then less: a long OCR is not read 40 times a second.
-    for (let wait = 25; job && (job.status === 'queued' || job.status === 'running') && !left.aborted;) {
-      await new Promise((r) => setTimeout(r, wait));
-      wait = Math.min(250, Math.round(wait * 1.5));
+    await hearEnds();
+    // Woken by the worker's notification of the end (asked for before each look, so none falls between); the slow
+    // look is only a fallback for a notification lost with a connection.
+    let job: JobRow | null;
+    for (;;) {
+      const wait = endOf(id, ENDED_FALLBACK_MS, left);
       job = await findJob(app.db, id);
+      if (!job || (job.status !== 'queued' && job.status !== 'running') || left.aborted) {
+        wait.stop();
+        break;
+      }
+      await wait.ended;
     }
     const forget = async () => {
       await store.remove(id).catch(() => undefined);
@@ -344,7 +396,10 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       await runner.start();
       webhooks.start();
     });
+  // An API node hears the ends before it admits a call, so that none ends unheard between admission and the wait.
+  if (app.config.PROCESSING_MODE === 'api') app.addHook('onReady', async () => void (await hearEnds()));
   app.addHook('preClose', async () => {
+    if (listening) await (await listening.catch(() => null))?.().catch(() => undefined);
     await runner.stop();
     await webhooks.stop();
   });

@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { TEndpointGroup } from '@docflow/contracts';
 import { AppError } from '../lib/app-error';
 import { effectiveLimits } from '../services/api-keys/index';
-import { planState } from '../services/api-keys/lookup';
+import { groupRefusal, missingGroups, planStateRefusal } from '../services/api-keys/key-admission';
+import type { KeyRecord } from '../services/api-keys/lookup';
 import { listPublicPlans } from '../services/plans/index';
 import { planProcessing } from '../services/plans/processing';
 import type { PlanRow } from '../data/schema/index';
@@ -13,10 +14,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The onRequest hook letting an authenticated key through to `group` when its plan is live and includes it. */
     planGate(group: GuardGroup): onRequestHookHandler;
+    /**
+     * More groups a call draws on, known once its input is read (a Gotenberg conversion that also encrypts draws on
+     * `pdf`): refused as the plan gate refuses its own group.
+     */
+    requireGroups(request: FastifyRequest, reply: FastifyReply, groups: readonly TEndpointGroup[]): Promise<void>;
   }
 }
-
-const day = (d: Date) => d.toISOString().slice(0, 10);
 
 async function plugin(app: FastifyInstance) {
   let planCache: { rows: PlanRow[]; until: number } | null = null;
@@ -28,48 +32,37 @@ async function plugin(app: FastifyInstance) {
       .sort((a, b) => Number(a.price) - Number(b.price))[0];
   }
 
+  // Refusals here know the key: their answers carry its limit headers too (nothing is counted).
+  async function refuse(rec: KeyRecord, reply: FastifyReply, err: AppError): Promise<never> {
+    const lim = effectiveLimits(rec.plan, rec.customLimits);
+    const peek = await app.rateLimits.peek(rec.limitSubject, lim).catch(() => null);
+    if (peek) reply.headers(peek.headers);
+    throw new AppError(err.code, err.message, { details: err.details, headers: peek?.headers });
+  }
+
+  async function refuseGroups(
+    rec: KeyRecord,
+    reply: FastifyReply,
+    allowed: readonly TEndpointGroup[],
+    groups: readonly TEndpointGroup[],
+  ): Promise<void> {
+    const [group] = missingGroups(allowed, groups);
+    if (group) await refuse(rec, reply, groupRefusal(rec, allowed, group, await cheapestAllowing(group)));
+  }
+
+  app.decorate('requireGroups', async (request: FastifyRequest, reply: FastifyReply, groups) => {
+    const state = request.apiKeyState!;
+    await refuseGroups(state.rec!, reply, state.context!.allowedEndpoints, groups);
+  });
+
   app.decorate('planGate', (group: GuardGroup): onRequestHookHandler => {
     return async (request, reply) => {
       const state = request.apiKeyState!;
       const rec = state.rec!;
       const lim = effectiveLimits(rec.plan, rec.customLimits);
-      // Refusals here know the key: their answers carry its limit headers too (nothing is counted).
-      const refuse = async (err: AppError): Promise<never> => {
-        const peek = await app.rateLimits.peek(rec.limitSubject, lim).catch(() => null);
-        if (peek) reply.headers(peek.headers);
-        throw new AppError(err.code, err.message, { details: err.details, headers: peek?.headers });
-      };
-      const plan = planState(rec, new Date());
-      if (plan !== 'ok') {
-        const end = rec.subscription?.expiresAt;
-        await refuse(
-          new AppError(
-            'PLAN_EXPIRED',
-            plan === 'expired'
-              ? `The ${rec.plan.displayName} plan of this key ${rec.subscription?.status === 'trial' ? 'trial ' : ''}ended${end ? ` on ${day(end)}` : ''}: its keys are suspended until an administrator renews it. Keys on the Free plan keep working.`
-              : `This key's ${rec.plan.displayName} plan is not active on your account: start its trial or ask an administrator.`,
-            { details: { planName: rec.plan.name, expiresAt: end ? end.toISOString() : null } },
-          ),
-        );
-      }
-      if (group !== ANY_GROUP && !lim.allowedEndpoints.includes(group)) {
-        const upgrade = await cheapestAllowing(group);
-        await refuse(
-          new AppError(
-            'ENDPOINT_NOT_ALLOWED',
-            `The ${group} endpoints are not included in ${rec.customLimits ? 'this custom key' : `the ${rec.plan.displayName} plan`}` +
-              (upgrade ? `; they are available from the ${upgrade.displayName} plan` : ''),
-            {
-              details: {
-                group,
-                planName: rec.plan.name,
-                requiredPlan: upgrade?.name ?? null,
-                allowedEndpoints: lim.allowedEndpoints,
-              },
-            },
-          ),
-        );
-      }
+      const expired = planStateRefusal(rec);
+      if (expired) await refuse(rec, reply, expired);
+      if (group !== ANY_GROUP) await refuseGroups(rec, reply, lim.allowedEndpoints, [group]);
       const context: ApiKeyContext = {
         keyId: rec.keyId,
         userId: rec.userId,

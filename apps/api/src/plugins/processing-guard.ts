@@ -41,17 +41,19 @@ export interface UsageFacts {
 }
 
 /**
- * One stage of a call that runs several endpoints (POST /pipeline): metered as that endpoint, one usage event each.
- * `statusCode`/`errorCode` null: the call's own (the stage never ran: an earlier one failed).
+ * One stage of a call that counts as several (POST /pipeline's stages, a Gotenberg route's files): metered as its
+ * endpoint, one usage event each. `statusCode`/`errorCode` null: the call's own (the stage never ran: an earlier one
+ * failed). `durationMs`/`bytesOut` null: a share of the call's (its time split evenly; its output and pages on the
+ * first such stage), for stages that run together and are not timed apart.
  */
 export interface StageUsage {
   endpoint: string;
   group: TEndpointGroup;
   statusCode: number | null;
   errorCode: string | null;
-  durationMs: number;
+  durationMs: number | null;
   bytesIn: number;
-  bytesOut: number;
+  bytesOut: number | null;
   pages: number | null;
 }
 
@@ -73,8 +75,12 @@ export interface ApiKeyState {
   counted: boolean;
   /** The call was counted, then given back because the server failed it (5xx). */
   refunded: boolean;
-  /** Further calls counted for this request (a pipeline counts one per stage beyond the first), given back with it. */
-  extraReceipts: LimitReceipt[];
+  /**
+   * Every call counted for this request (its own, and one per stage or file beyond the first), given back together
+   * when the server fails it. A job's run holds those of its admission (none for a synchronous call handed to a
+   * worker: the node that answers it gives them back).
+   */
+  receipts: LimitReceipt[];
   /** Set by a pipeline once its stages are counted: one usage event per stage instead of the call's own. */
   stages: StageUsage[] | null;
   errorCode: string | null;
@@ -98,7 +104,7 @@ export function newApiKeyState(
     decision: null,
     counted: false,
     refunded: false,
-    extraReceipts: [],
+    receipts: [],
     stages: null,
     errorCode: null,
     replay: opts.replay === true,

@@ -28,6 +28,7 @@ export function enforceRateLimits(limits: Limits): onRequestHookHandler {
     state.decision = decision;
     reply.headers(decision.headers);
     if (!decision.allowed) throw limitRefusal(decision, ctx.limits);
+    state.receipts.push(decision.receipt!);
     state.counted = true;
     request.apiKey = ctx;
   };
@@ -61,7 +62,7 @@ export async function consumeExtraCalls(
     state.decision = decision;
     reply.headers(decision.headers);
   }
-  state.extraReceipts.push(...taken);
+  state.receipts.push(...taken);
 }
 
 /**
@@ -73,12 +74,11 @@ export async function consumeExtraCalls(
 export function refundServerFailures(limits: Limits): onSendHookHandler {
   return async (request, reply, payload) => {
     const state = request.apiKeyState;
-    const receipt = state?.decision?.receipt;
-    if (state?.counted && receipt && reply.statusCode >= 500 && request.apiKey) {
+    if (state?.counted && reply.statusCode >= 500 && request.apiKey) {
       state.refunded = true;
-      let after = await limits.refund(receipt, request.apiKey.limits).catch(() => null);
-      for (const extra of state.extraReceipts)
-        after = (await limits.refund(extra, request.apiKey.limits).catch(() => null)) ?? after;
+      let after: LimitDecision | null = null;
+      for (const receipt of state.receipts)
+        after = (await limits.refund(receipt, request.apiKey.limits).catch(() => null)) ?? after;
       if (after) reply.headers(after.headers);
     }
     return payload;

@@ -50,9 +50,15 @@ async function plugin(app: FastifyInstance, opts: UsageMeteringOptions) {
     const sentLength = Number(reply.getHeader('content-length') ?? 0);
     const counted = state.counted && !state.refunded; // refunded calls stay as errors, not as billable calls
     if (state.stages) {
-      // A pipeline: each stage is metered as its endpoint (and counted, as it was against the limits).
+      // A pipeline, a Gotenberg call of several files: each stage is metered as its endpoint (and counted, as it was
+      // against the limits).
+      const shared = state.stages.filter((s) => s.durationMs === null).length;
+      let first = true;
       for (const s of state.stages) {
         const statusCode = s.statusCode ?? reply.statusCode;
+        const share = s.durationMs === null;
+        const lead = share && first;
+        if (share) first = false;
         meter.record({
           keyId: state.rec.keyId,
           userId: state.rec.userId,
@@ -60,10 +66,10 @@ async function plugin(app: FastifyInstance, opts: UsageMeteringOptions) {
           group: s.group,
           method: request.method,
           statusCode,
-          durationMs: s.durationMs,
+          durationMs: s.durationMs ?? reply.elapsedTime / shared,
           bytesIn: s.bytesIn,
-          bytesOut: s.bytesOut,
-          pages: s.pages,
+          bytesOut: s.bytesOut ?? (lead ? usage.bytesOut || (Number.isFinite(sentLength) ? sentLength : 0) : 0),
+          pages: share ? (lead ? (usage.pages ?? null) : null) : s.pages,
           errorCode: statusCode >= 400 ? (s.errorCode ?? state.errorCode) : null,
           counted,
           requestId: String(request.id),

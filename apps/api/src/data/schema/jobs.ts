@@ -3,6 +3,13 @@ import type { TJobStatus } from '@docflow/contracts';
 import { users } from './accounts';
 import { apiKeys } from './billing';
 
+/** A call counted against a limit subject's windows (services/limits' LimitReceipt, as stored). */
+export interface JobLimitReceipt {
+  subject: string;
+  monthId: string;
+  hourEndsAt: number;
+}
+
 /** One uploaded input of a job, as stored: the multipart field and name it came with. */
 export interface JobInput {
   field: string;
@@ -90,6 +97,8 @@ export const jobs = pgTable(
     webhookNextAt: ts('webhook_next_at'),
     /** Null: DocFlow's signed JSON event; otherwise the shape of the delivery (a Gotenberg client's webhook). */
     webhookFormat: jsonb('webhook_format').$type<GotenbergWebhookFormat>(),
+    /** The calls it was counted as when admitted, given back by its run if the server fails it. */
+    limitReceipts: jsonb('limit_receipts').$type<JobLimitReceipt[]>().notNull().default([]),
   },
   (t) => [index('jobs_user_idx').on(t.userId, t.createdAt), index('jobs_status_idx').on(t.status, t.createdAt)],
 );

@@ -1,3 +1,4 @@
+import type { TEndpointGroup } from '@docflow/contracts';
 import type { MetadataUpdate, PdfMetadata, PdfPermissions } from '../../core/interfaces';
 import { parsePageList } from '../../core/pages';
 import * as ops from '../../core/pdf/operations';
@@ -30,6 +31,24 @@ export interface Finishing {
   pdfa?: boolean;
   metadata?: MetadataUpdate;
   encrypt?: EncryptSpec;
+}
+
+/**
+ * The endpoint groups a form's finishing draws on beyond the route's own: each step is a DocFlow PDF operation (merge,
+ * split, flatten, metadata, protect), so a key whose plan lacks `pdf` gets none of them through a conversion either.
+ * Read from the raw fields, before the form is checked, so that a job is refused at its admission.
+ */
+export function finishingGroups(fields: Record<string, string>, files: number): TEndpointGroup[] {
+  const set = (k: string) => (fields[k] ?? '') !== '';
+  const on = (k: string) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(fields[k] ?? '');
+  const pdfWork =
+    (on('merge') && files > 1) ||
+    set('splitMode') ||
+    on('flatten') ||
+    set('metadata') ||
+    set('userPassword') ||
+    set('ownerPassword');
+  return pdfWork ? ['pdf'] : [];
 }
 
 /** splitMode, splitSpan, splitUnify. */

@@ -63,7 +63,8 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
     fields:
       '`files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/auto-to-pdf' },
-    files: { min: 1, max: 20 },
+    // Each document is its own conversion, counted as one call of /conversion/auto-to-pdf.
+    files: { min: 1, max: 20, perFile: true },
     async handler({ form, files, job, request }) {
       const password = form.string('password') || undefined;
       const landscape = form.bool('landscape', false);

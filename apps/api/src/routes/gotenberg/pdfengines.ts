@@ -21,6 +21,8 @@ import { gotenbergRoute, type GotenbergContext } from './route';
  */
 
 const pdfs = { min: 1, max: 20, extensions: ['.pdf'] };
+/** Files each worked on alone: each is a call of the DocFlow endpoint (a merge of them is one). */
+const eachPdf = { ...pdfs, perFile: true };
 
 /** The uploads checked and opened, each output named after its upload (Gotenberg works on them in place). */
 async function preparedInputs(ctx: GotenbergContext): Promise<Array<{ input: ops.PreparedPdf; name: string }>> {
@@ -66,7 +68,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     fields:
       '`files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/split' },
-    files: pdfs,
+    files: eachPdf,
     async handler(ctx) {
       const f = checked(ctx.form, {
         split: readSplit(ctx.form, true),
@@ -84,7 +86,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     summary: 'Flatten PDFs (forms and annotations)',
     fields: '`files` (PDFs)',
     meterAs: { group: 'pdf', endpoint: '/pdf/flatten' },
-    files: pdfs,
+    files: eachPdf,
     async handler(ctx) {
       ctx.form.check();
       return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { flatten: true });
@@ -96,7 +98,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     summary: 'PDFs to PDF/A',
     fields: '`files` (PDFs), `pdfa` (PDF/A-2b), `pdfua` (false)',
     meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
-    files: pdfs,
+    files: eachPdf,
     async handler(ctx) {
       const pdfa = readPdfFormats(ctx.form);
       ctx.form.check();
@@ -110,7 +112,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     summary: "Read PDFs' metadata",
     fields: '`files` (PDFs)',
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata' },
-    files: pdfs,
+    files: eachPdf,
     async handler(ctx) {
       ctx.form.check();
       const read = await Promise.all(
@@ -128,7 +130,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     summary: "Write PDFs' metadata",
     fields: '`files` (PDFs), `metadata` (JSON)',
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
-    files: pdfs,
+    files: eachPdf,
     async handler(ctx) {
       const f = checked(ctx.form, { metadata: readMetadata(ctx.form, true) });
       return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
@@ -140,7 +142,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     summary: 'Encrypt PDFs',
     fields: '`files` (PDFs), `userPassword`, `ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/protect' },
-    files: pdfs,
+    files: eachPdf,
     async handler(ctx) {
       const f = checked(ctx.form, { encrypt: readEncrypt(ctx.form, true) });
       return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);

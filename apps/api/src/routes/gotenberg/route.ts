@@ -5,6 +5,8 @@ import { ZUploadFile, type TEndpointGroup } from '@docflow/contracts';
 import { receiveUpload, type UploadedFile } from '../../lib/uploads';
 import { createJob, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
 import { callSignal, meteredPrepare, multipartValidator } from '../../plugins/processing-routes';
+import { consumeExtraCalls } from '../../plugins/rate-limits';
+import { finishingGroups } from './finishing';
 import { GotenbergForm, invalidForm } from './form';
 import { sendOutputs, type NamedFile } from './output';
 import { readWebhook, WEBHOOK_HEADERS } from './webhook';
@@ -39,12 +41,32 @@ export interface GotenbergRouteSpec {
     max: number;
     /** Extensions taken (lower case, with the dot); other files are refused by name. Absent: any file. */
     extensions?: string[];
+    /**
+     * Each file is its own call (a DocFlow endpoint that takes one file): N files are counted as N calls, as N calls
+     * to that endpoint would be. Absent: the files make one call (a merge, a page and its assets).
+     */
+    perFile?: boolean;
   };
   handler(ctx: GotenbergContext): Promise<NamedFile[] | { json: unknown }>;
 }
 
 /** Without a key context (never in production: the guard sets it) this bound applies. */
 const FALLBACK_MAX_FILE = 50 * 1_048_576;
+
+/** One usage event per file, metered as the DocFlow endpoint: what the limits counted, the analytics show. */
+function meterPerFile(request: FastifyRequest, meterAs: GotenbergRouteSpec['meterAs'], files: UploadedFile[]): void {
+  if (!request.apiKeyState) return;
+  request.apiKeyState.stages = files.map((f) => ({
+    endpoint: meterAs.endpoint,
+    group: meterAs.group,
+    statusCode: null,
+    errorCode: null,
+    durationMs: null,
+    bytesIn: f.size,
+    bytesOut: null,
+    pages: null,
+  }));
+}
 
 const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 
@@ -58,7 +80,9 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
       summary: spec.summary,
       description:
         `Form fields: ${spec.fields}. A field DocFlow does not support is refused naming it (400), never ignored. ` +
-        `Counted and limited as POST /api/v1${spec.meterAs.endpoint} (the \`${spec.meterAs.group}\` group).`,
+        `Counted and limited as POST /api/v1${spec.meterAs.endpoint} (the \`${spec.meterAs.group}\` group)` +
+        (spec.files.perFile ? ', one call per file' : '') +
+        '; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.',
       consumes: ['multipart/form-data'],
       body: z
         .object({
@@ -100,6 +124,12 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         throw invalidForm(
           `no form file found for extensions: [${(extensions ?? ['any']).join(' ')}] (send at least ${spec.files.min} in 'files')`,
         );
+      // What the call will do, before any work and before it is stored as a job: the groups its finishing draws
+      // on, and one call per file where the DocFlow endpoint takes one (a job's run was counted at its admission).
+      await app.requireGroups(request, reply, finishingGroups(upload.fields, files.length));
+      const calls = spec.files.perFile ? files.length : 1;
+      if (!request.jobRun) await consumeExtraCalls(app.rateLimits, request, reply, calls - 1);
+      if (calls > 1) meterPerFile(request, spec.meterAs, files);
       // The files are checked now; the form when the job runs (its problems go to the error URL, as in Gotenberg).
       if (webhook && !request.jobRun) return app.jobs.admit(request, reply, upload.files, upload.fields, { webhook });
       // An API node runs no processing: a worker runs the call, answered here as it answered there.

@@ -5,6 +5,7 @@ import {
   jobs,
   type GotenbergWebhookFormat,
   type JobInput,
+  type JobLimitReceipt,
   type JobResult,
   type JobRow,
   type JobStep,
@@ -34,6 +35,7 @@ export interface NewJob {
   /** Null: DocFlow's JSON event to callbackUrl. */
   webhookFormat?: GotenbergWebhookFormat | null;
   sync?: boolean;
+  limitReceipts?: JobLimitReceipt[];
 }
 
 /** PostgreSQL text and jsonb cannot hold U+0000; file names, tool messages and zip entry names can. */
@@ -188,6 +190,33 @@ export async function cancelJob(db: Db, id: string, expiresAt: Date): Promise<TJ
     .where(and(eq(jobs.id, id), eq(jobs.status, before.status)))
     .returning({ id: jobs.id });
   return done.length ? before.status : null;
+}
+
+/**
+ * Cancels a job the gate refused as it started (its key or account may no longer call): it ran nothing, so nobody is
+ * told of it (no webhook), and why is kept for its owner's dashboard.
+ */
+export async function cancelRefusedJob(
+  db: Db,
+  id: string,
+  refusal: { code: string; message: string },
+  expiresAt: Date,
+): Promise<boolean> {
+  const done = await db
+    .update(jobs)
+    .set({
+      status: 'cancelled',
+      errorCode: refusal.code,
+      errorMessage: pgText(refusal.message),
+      finishedAt: new Date(),
+      expiresAt,
+      updatedAt: new Date(),
+      webhookStatus: null,
+      webhookNextAt: null,
+    })
+    .where(and(eq(jobs.id, id), inArray(jobs.status, ['queued', 'running'])))
+    .returning({ id: jobs.id });
+  return done.length > 0;
 }
 
 /** Running jobs whose heartbeat is older than `since` (their node died or hangs): back to the queue, or failed. */

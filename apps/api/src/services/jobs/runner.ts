@@ -25,8 +25,13 @@ export interface JobRun {
   step(step: JobStep, total: number): void;
 }
 
-/** Sends a job's stored call through the server's own routes and gives back the answer. */
-export type Replay = (job: JobRow, run: JobRun) => Promise<ReplayAnswer>;
+/** A job the gate refused as it started: it runs nothing. */
+export interface ReplayRefusal {
+  refused: { code: string; message: string };
+}
+
+/** Sends a job's stored call through the server's own routes and gives back the answer (or the gate's refusal). */
+export type Replay = (job: JobRow, run: JobRun) => Promise<ReplayAnswer | ReplayRefusal>;
 
 export interface JobRunnerOptions {
   /** Jobs run at once by this node. */
@@ -295,6 +300,10 @@ export class JobRunner {
     };
     try {
       const answer = await this.replay(job, run);
+      if ('refused' in answer) {
+        await repo.cancelRefusedJob(this.db, job.id, answer.refused, this.expiry());
+        return;
+      }
       if (controller.signal.aborted && this.stopping) return; // handed back by stop()
       const ok = answer.statusCode < 400;
       const head: Buffer[] = [];

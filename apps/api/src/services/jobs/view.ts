@@ -28,16 +28,18 @@ export function jobView(row: JobRow, base = '/api/v1/jobs'): TJob {
           }
         : null,
     files: row.steps,
-    webhook: row.callbackUrl
-      ? {
-          // A Gotenberg-style webhook tells a failure to its error URL (services/webhooks/formats.ts).
-          url:
-            row.webhookFormat?.kind === 'gotenberg' && (row.status === 'failed' || row.status === 'cancelled')
-              ? row.webhookFormat.errorUrl
-              : row.callbackUrl,
-          status: row.webhookStatus ?? 'waiting',
-          attempts: row.webhookAttempts,
-        }
-      : null,
+    // A job that ended with no webhook due was refused as it started: nobody is told of it.
+    webhook:
+      row.callbackUrl && !(row.finishedAt && !row.webhookStatus)
+        ? {
+            // A Gotenberg-style webhook tells a failure to its error URL (services/webhooks/formats.ts).
+            url:
+              row.webhookFormat?.kind === 'gotenberg' && (row.status === 'failed' || row.status === 'cancelled')
+                ? row.webhookFormat.errorUrl
+                : row.callbackUrl,
+            status: row.webhookStatus ?? 'waiting',
+            attempts: row.webhookAttempts,
+          }
+        : null,
   };
 }

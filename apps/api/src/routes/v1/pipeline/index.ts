@@ -162,7 +162,7 @@ export async function pipelineRoutes(app: FastifyInstance): Promise<void> {
         },
         {
           'X-Pipeline-Stages': stages.length,
-          'X-Pipeline-Stage-Ms': usage.map((u) => u.durationMs.toFixed(1)).join(','),
+          'X-Pipeline-Stage-Ms': usage.map((u) => (u.durationMs ?? 0).toFixed(1)).join(','),
         },
       );
     },

@@ -17,7 +17,7 @@ import { decodeQrImage, encodeQrCode } from '../../../core/qr/operations';
 import { AppError } from '../../../lib/app-error';
 import { receiveUpload } from '../../../lib/uploads';
 import { sendBuffer, sendData } from '../../../lib/send-result';
-import { requestSignal } from '../../../plugins/processing-routes';
+import { callSignal } from '../../../plugins/processing-routes';
 
 /** The fields of a schema as GET /types lists them. */
 function describeFields(schema: z.ZodType) {
@@ -162,7 +162,7 @@ export async function qrcodeRoutes(app: FastifyInstance): Promise<void> {
         return app.jobs.admit(request, reply, upload.files, upload.fields, { wait: true });
       const symbols = await decodeQrImage(app.engines, file.path, {
         ws: await request.workspace(),
-        signal: requestSignal(reply),
+        signal: callSignal(request, reply),
       });
       return sendData(reply, { count: symbols.length, symbols });
     },
