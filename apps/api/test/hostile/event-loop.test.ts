@@ -11,11 +11,12 @@ import { makeZip } from '../fixtures/zip';
 
 /**
  * Decompression of hostile documents happens off the event loop: while a large stream or zip entry inflates, the
- * server keeps answering. Measured as the longest gap between 1 ms timers during the work, against the time the same
- * inflation takes when done synchronously (best of three for the inflation, of five for the gap: a busy machine must
- * stall the loop in every try to decide).
+ * server keeps answering. Measured as the longest gap between 1 ms timers during the work, as a share of the work's
+ * own time in the same try: inflated on the loop, one gap is nearly all of it; in the thread pool, gaps are the
+ * machine's noise. Both grow together on a busy machine, so no figure of this machine's speed is assumed (best of
+ * five tries: a busy machine must stall the loop in every try to decide).
  */
-async function longestGap(work: () => Promise<unknown>): Promise<number> {
+async function longestGapShare(work: () => Promise<unknown>): Promise<number> {
   let last = performance.now();
   let longest = 0;
   const timer = setInterval(() => {
@@ -25,13 +26,15 @@ async function longestGap(work: () => Promise<unknown>): Promise<number> {
   }, 1);
   try {
     await new Promise((r) => setTimeout(r, 5));
-    last = performance.now();
+    const started = performance.now();
+    last = started;
     await work();
-    longest = Math.max(longest, performance.now() - last);
+    const ended = performance.now();
+    longest = Math.max(longest, ended - last);
+    return longest / (ended - started);
   } finally {
     clearInterval(timer);
   }
-  return longest;
 }
 
 const best = async (n: number, f: () => Promise<number> | number) => {
@@ -64,21 +67,14 @@ function paddedObjectStreamPdf(): { file: string; deflated: Buffer } {
   return { file, deflated };
 }
 
-const timed = (f: () => unknown) => {
-  const t0 = performance.now();
-  f();
-  return performance.now() - t0;
-};
-
 describe('no synchronous decompression on the event loop', () => {
   it('pdf-scan inflates a 30 MB object stream in the thread pool and still counts its page', async () => {
     const { file, deflated } = paddedObjectStreamPdf();
-    const syncMs = await best(3, () => timed(() => inflateSync(deflated)));
+    // The work is mostly inflation: were it on the loop, one gap would be most of the work's time.
+    expect(inflateSync(deflated).length).toBeGreaterThan(30_000_000);
     expect((await countPages(file, {})).pages).toBe(1);
-    const gap = await best(5, () => longestGap(() => countPages(file, {})));
-    expect(gap, `longest gap ${gap.toFixed(1)} ms, synchronous inflate ${syncMs.toFixed(1)} ms`).toBeLessThan(
-      syncMs / 2,
-    );
+    const share = await best(5, () => longestGapShare(() => countPages(file, {})));
+    expect(share, `longest gap ${(share * 100).toFixed(0)} % of the work`).toBeLessThan(0.5);
   }, 60_000);
 
   it('an EPUB entry of 60 MB unpacks in the thread pool', async () => {
@@ -91,7 +87,7 @@ describe('no synchronous decompression on the event loop', () => {
     try {
       const entry = zip.find('OEBPS/ch1.xhtml')!;
       const raw = readFileSync(file).subarray(30 + entry.name.length, 30 + entry.name.length + entry.compressedSize);
-      const syncMs = await best(3, () => timed(() => inflateRawSync(raw)));
+      expect(inflateRawSync(raw).length).toBe(chapter.length);
       const read = async () => {
         const z = await SafeZip.open(file);
         try {
@@ -100,10 +96,8 @@ describe('no synchronous decompression on the event loop', () => {
           await z.close();
         }
       };
-      const gap = await best(5, () => longestGap(read));
-      expect(gap, `longest gap ${gap.toFixed(1)} ms, synchronous inflate ${syncMs.toFixed(1)} ms`).toBeLessThan(
-        syncMs / 2,
-      );
+      const share = await best(5, () => longestGapShare(read));
+      expect(share, `longest gap ${(share * 100).toFixed(0)} % of the work`).toBeLessThan(0.5);
     } finally {
       await zip.close();
     }
