@@ -39,7 +39,7 @@ export type DocFlowClient = ReturnType<typeof createDocFlowClient>;
 const defaultBaseUrl = () => (globalThis as { location?: { origin?: string } }).location?.origin ?? '';
 
 /**
- * The DocFlow client: `api` is the typed openapi-fetch client of every route (`api.GET('/api/v1/usage/stats')`,
+ * The DocFlow client: `api` is the typed openapi-fetch client of every route (`api.GET('/api/v1/ping')`,
  * `api.POST('/api/v1/qrcode/url', { body })`), and the helpers cover what every processing call shares: the
  * multipart upload, the file download with its name, retries after Retry-After, and waiting for a job.
  */
