@@ -17,6 +17,8 @@ const steps = [
   ...['apps/api', 'packages/contracts', 'packages/client', 'apps/web', 'scripts'].map(
     (p) => /** @type {[string, string[]]} */ (['tsc', ['-p', p]]),
   ),
+  // The client as published (NodeNext, no Node types): relative imports name their .js files, as plain Node needs.
+  ['tsc', ['-p', 'packages/client/tsconfig.build.json', '--noEmit']],
   ['node', ['scripts/lint-openapi.mjs']],
 ];
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
@@ -8,7 +8,8 @@ const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'src');
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
-  resolve: { alias: { '@': src } },
+  // @docflow/client is read from its sources (the `@docflow/source` export condition): no build of it first.
+  resolve: { alias: { '@': src }, conditions: ['@docflow/source', ...defaultClientConditions] },
   server: {
     proxy: {
       '/api': 'http://localhost:3000',

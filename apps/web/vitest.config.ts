@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultClientConditions } from 'vite';
 import { defineProject } from 'vitest/config';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'src');
 
 export default defineProject({
-  resolve: { alias: { '@': src } },
+  // jsdom runs in Vite's client environment; @docflow/client is read from its sources, as in vite.config.ts.
+  resolve: { alias: { '@': src }, conditions: ['@docflow/source', ...defaultClientConditions] },
   test: {
     name: 'web',
     environment: 'jsdom',

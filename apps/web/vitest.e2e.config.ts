@@ -1,6 +1,10 @@
+import { defaultServerConditions } from 'vite';
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
+  // The tests run in Vite's server environment; @docflow/client is read from its sources (the `@docflow/source`
+  // export condition), so they need no build of it.
+  ssr: { resolve: { conditions: ['@docflow/source', ...defaultServerConditions] } },
   test: {
     name: 'e2e',
     environment: 'node',

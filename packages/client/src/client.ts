@@ -1,10 +1,10 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { readFile, readJson, type DownloadedFile, type FileReadMode } from './download';
-import { DocFlowError } from './errors';
-import { JobWaitError, terminalStatuses, type TJob, type WaitForJobOptions } from './jobs';
-import { sleep, withRetries, type FetchLike, type RetryOptions } from './retry';
-import type { paths } from './schema';
-import { buildMultipart, type MultipartPath, type UploadInput } from './upload';
+import { readFile, readJson, type DownloadedFile, type FileReadMode } from './download.js';
+import { DocFlowError } from './errors.js';
+import { JobWaitError, terminalStatuses, type TJob, type WaitForJobOptions } from './jobs.js';
+import { sleep, withRetries, type FetchLike, type RetryOptions } from './retry.js';
+import type { paths } from './schema.js';
+import { buildMultipart, type MultipartPath, type UploadInput } from './upload.js';
 
 /** Every path the client knows: the generated ones, and the jobs routes until they are in the document. */
 export type DocFlowPaths = paths;
@@ -39,7 +39,7 @@ export type DocFlowClient = ReturnType<typeof createDocFlowClient>;
 const defaultBaseUrl = () => (globalThis as { location?: { origin?: string } }).location?.origin ?? '';
 
 /**
- * The DocFlow client: `api` is the typed openapi-fetch client of every route (`api.GET('/api/v1/usage/stats')`,
+ * The DocFlow client: `api` is the typed openapi-fetch client of every route (`api.GET('/api/v1/ping')`,
  * `api.POST('/api/v1/qrcode/url', { body })`), and the helpers cover what every processing call shares: the
  * multipart upload, the file download with its name, retries after Retry-After, and waiting for a job.
  */

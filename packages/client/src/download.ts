@@ -1,4 +1,4 @@
-import { DocFlowError } from './errors';
+import { DocFlowError } from './errors.js';
 
 /** How a file answer is read: a Blob (browsers), an ArrayBuffer, or the body stream itself (large files). */
 export type FileReadMode = 'blob' | 'arrayBuffer' | 'stream';

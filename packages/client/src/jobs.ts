@@ -1,4 +1,4 @@
-import type { components } from './schema';
+import type { components } from './schema.js';
 
 /** A job as `GET /api/v1/jobs/{id}` gives it (generated from the OpenAPI document). */
 export type TJob = components['schemas']['Job'];

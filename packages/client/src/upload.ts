@@ -1,4 +1,4 @@
-import type { paths } from './schema';
+import type { paths } from './schema.js';
 
 /** A file to send: a Blob or File, bytes (Buffer, Uint8Array, ArrayBuffer), or either with the name to send. */
 export type UploadData = Blob | ArrayBuffer | ArrayBufferView;
