@@ -64,6 +64,19 @@ describe('header.html and footer.html', () => {
     expect(text[1]).toContain('Page 2 of 2');
   });
 
+  it('400 naming the templates when one loads a stylesheet from the network (Chromium cannot print it); a local one prints', async () => {
+    const withHeader = (header: string) =>
+      api.gotenberg('/forms/chromium/convert/html', { marginTop: '1' }, [
+        html('index.html', '<!doctype html><p>Body text</p>'),
+        html('header.html', header),
+      ]);
+    const remote = await withHeader('<link rel="stylesheet" href="https://example.com/x.css"><p>Head</p>');
+    expect(remote.statusCode).toBe(400);
+    expect(remote.body).toMatch(/^header\.html\/footer\.html .*cannot load resources .* from the network/);
+    const inline = await withHeader('<style>p { font-size: 12px }</style><p>Inline header</p>');
+    expect(pagesText(pdfOf(inline))[0]).toContain('Inline header');
+  });
+
   it('200: on a URL too; any other file on the url route is refused', async () => {
     const file = pdfOf(
       await api.gotenberg('/forms/chromium/convert/url', { url: `${base}/` }, [

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { invalidInput } from '../../errors';
+import { EngineError, invalidInput } from '../../errors';
 import { SCREEN_LIMITS, type PageChecks, type PrintOptions, type ScreenshotOptions } from '../../interfaces';
 import { toPdfOptions } from './print-options';
 
@@ -19,6 +19,10 @@ export interface PageCapture {
   write(page: Page): Promise<void>;
 }
 
+/** A template's reference to a resource on the network (an absolute or scheme-relative URL in an attribute or CSS). */
+const NETWORK_REFERENCE =
+  /(?:\b(?:href|src|srcset)\s*=\s*["']?|url\(\s*["']?|@import\s+["'])\s*(?:[a-z][\w+.-]*:)?\/\//i;
+
 export function pdfCapture(print: PrintOptions, output: string): PageCapture {
   const pdfOptions = toPdfOptions(print, output);
   return {
@@ -27,7 +31,21 @@ export function pdfCapture(print: PrintOptions, output: string): PageCapture {
     waitDelayMs: print.waitDelayMs,
     checks: print,
     write: async (page) => {
-      await page.pdf(pdfOptions);
+      try {
+        await page.pdf(pdfOptions);
+      } catch (err) {
+        // Chromium fails the whole print when a header or footer template asks for a resource from the network: the
+        // caller's document, told as such.
+        const remote = [print.headerTemplate, print.footerTemplate].some((t) => t && NETWORK_REFERENCE.test(t));
+        if (!remote || !/Printing failed/i.test(String((err as Error)?.message))) throw err;
+        throw new EngineError(
+          'INVALID_DOCUMENT',
+          'header.html/footer.html (headerTemplate/footerTemplate): Chromium could not print the page with them: ' +
+            'a header or footer cannot load resources (stylesheets, images, fonts) from the network; put its CSS in ' +
+            'a <style> element and its images in data: URLs',
+          { details: { field: 'headerTemplate', reason: 'TEMPLATE_RESOURCES' } },
+        );
+      }
     },
   };
 }
