@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error';
-import { createEngines, loadEngineConfig } from '../../src/config/engines';
+import { loadEngineConfig } from '../../src/config/engines';
+import { createEngines } from '../../src/core/create-engines';
 
 describe('engine configuration', () => {
   it('defaults: the measured chains', () => {
