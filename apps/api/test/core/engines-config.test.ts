@@ -46,6 +46,33 @@ describe('engine configuration', () => {
     expect(issues).toMatch(/PROCESSING_TIMEOUT_MS/);
   });
 
+  // Read with the rest of the configuration and passed in (only config/env.ts reads the environment), in process and
+  // through the tool host alike.
+  it.each(['false', 'true'])(
+    "the tools' PATH and font settings come from the configuration (tool host: %s)",
+    async (toolHost) => {
+      const engines = createEngines(
+        loadEngineConfig({
+          PROCESSING_TOOL_HOST: toolHost,
+          PATH: '/usr/bin:/bin:/docflow-probe/bin',
+          FONTCONFIG_FILE: '/docflow-probe/fonts.conf',
+        }),
+      );
+      try {
+        const env = (await engines.tools.run('env', [])).stdout.toString();
+        expect(env).toMatch(/^PATH=\/usr\/bin:\/bin:\/docflow-probe\/bin$/m);
+        expect(env).toMatch(/^FONTCONFIG_FILE=\/docflow-probe\/fonts\.conf$/m);
+        expect(env).not.toMatch(/^FONTCONFIG_PATH=/m);
+        // A call's own settings still reach that call, beside the configured ones.
+        const own = (await engines.tools.run('env', [], { env: { OMP_THREAD_LIMIT: '1' } })).stdout.toString();
+        expect(own).toMatch(/^OMP_THREAD_LIMIT=1$/m);
+        expect(own).toMatch(/^FONTCONFIG_FILE=\/docflow-probe\/fonts\.conf$/m);
+      } finally {
+        await engines.close();
+      }
+    },
+  );
+
   it('health checks every engine in use', async () => {
     const h = await createEngines(loadEngineConfig({})).health();
     for (const id of ['qpdf', 'poppler', 'pdf-lib', 'ghostscript', 'qrcode', 'zbar'])
