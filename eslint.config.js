@@ -77,22 +77,21 @@ const envReader = 'apps/api/src/config/env.ts';
 
 /**
  * Flat-config blocks for one app's table: per layer, a zone for each folder it may not import, with the allowed
- * single files as exceptions, and per `{ file, imports }` entry a block for that file with that one import excepted.
+ * single files as exceptions, and per file named in `{ file, imports }` entries a block with those imports excepted.
+ * `sealed`: a subfolder that only its parent folder may import, even where the parent is allowed (core/modules).
  */
-function layerBlocks(src, layers, extraZones = () => []) {
+function layerBlocks(src, layers, { sealed, extraZones = () => [] } = {}) {
   const dir = (layer) => (layer === '.' ? `./${src}/*.{ts,tsx}` : `./${src}/${layer}`);
   const files = (layer) => (layer === '.' ? [`${src}/*.{ts,tsx}`] : [`${src}/${layer}/**/*.{ts,tsx}`]);
   const names = Object.keys(layers);
 
-  const zonesFor = (layer, allowedImport) => {
+  const zonesFor = (layer, allowedImports = []) => {
     const allowed = layers[layer].filter((e) => typeof e === 'string');
     const zones = [];
     for (const other of names) {
       if (other === layer || allowed.includes(other)) continue;
-      const except = allowed
-        .filter((e) => e.startsWith(`${other}/`))
-        .map((e) => (other === '.' ? `${src}/${e}` : `./${e.slice(other.length + 1)}`));
-      if (allowedImport?.startsWith(`${other}/`)) except.push(`./${allowedImport.slice(other.length + 1)}`);
+      const except = allowed.filter((e) => e.startsWith(`${other}/`)).map((e) => `./${e.slice(other.length + 1)}`);
+      for (const i of allowedImports) if (i.startsWith(`${other}/`)) except.push(`./${i.slice(other.length + 1)}`);
       zones.push({
         target: dir(layer),
         from: dir(other),
@@ -100,17 +99,16 @@ function layerBlocks(src, layers, extraZones = () => []) {
         message: `${src}/${layer === '.' ? '*' : layer} may import only ${allowed.join(', ') || 'nothing of the other folders'} (eslint.config.js).`,
       });
     }
-    // core/modules/ is core's own: a layer that may import core still reaches an engine module through core.
-    if (src === 'apps/api/src' && layer !== 'core' && allowed.includes('core')) {
-      const except = allowed
-        .filter((e) => e.startsWith('core/modules/'))
-        .map((e) => `./${e.slice('core/modules/'.length)}`);
-      if (allowedImport?.startsWith('core/modules/')) except.push(`./${allowedImport.slice('core/modules/'.length)}`);
+    const parent = sealed?.folder.split('/')[0];
+    if (sealed && layer !== parent && allowed.includes(parent)) {
+      const except = [...allowed, ...allowedImports]
+        .filter((e) => e.startsWith(`${sealed.folder}/`))
+        .map((e) => `./${e.slice(sealed.folder.length + 1)}`);
       zones.push({
         target: dir(layer),
-        from: dir('core/modules'),
+        from: dir(sealed.folder),
         ...(except.length ? { except } : {}),
-        message: 'Engine modules are reached through core: call core/<area>/operations (or the engine chain in core).',
+        message: sealed.message,
       });
     }
     return [...zones, ...extraZones(layer)];
@@ -118,10 +116,12 @@ function layerBlocks(src, layers, extraZones = () => []) {
 
   const rule = (zones) => ({ 'import-x/no-restricted-paths': ['error', { basePath: root, zones }] });
   return names.flatMap((layer) => {
-    const single = layers[layer].filter((e) => typeof e === 'object');
+    const single = new Map();
+    for (const e of layers[layer].filter((x) => typeof x === 'object'))
+      single.set(e.file, [...(single.get(e.file) ?? []), e.imports]);
     return [
       { files: files(layer), ignores: testFiles, rules: rule(zonesFor(layer)) },
-      ...single.map(({ file, imports }) => ({ files: [`${src}/${file}`], rules: rule(zonesFor(layer, imports)) })),
+      ...[...single].map(([file, imports]) => ({ files: [`${src}/${file}`], rules: rule(zonesFor(layer, imports)) })),
     ];
   });
 }
@@ -202,8 +202,14 @@ export default tseslint.config(
       ],
     },
   },
-  ...layerBlocks('apps/api/src', apiLayers),
-  ...layerBlocks('apps/web/src', webLayers, crossFeatureZones),
+  ...layerBlocks('apps/api/src', apiLayers, {
+    // core/modules/ is core's own: a layer that may import core still reaches an engine module through core.
+    sealed: {
+      folder: 'core/modules',
+      message: 'Engine modules are reached through core: call core/<area>/operations (or the engine chain in core).',
+    },
+  }),
+  ...layerBlocks('apps/web/src', webLayers, { extraZones: crossFeatureZones }),
   {
     // Every api layer but core: engine libraries are core's.
     files: ['apps/api/src/**/*.ts'],
@@ -249,8 +255,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/{web,api}/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
-    ignores: ['apps/api/src/**', envReader, ...testFiles],
+    // The same for the web and the packages, through `import { env } from 'node:process'` (the api's blocks above).
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    ignores: ['apps/api/src/**', ...testFiles],
     rules: restrictedImports({ engines: false }),
   },
   {
