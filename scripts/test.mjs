@@ -1,5 +1,6 @@
-// `npm test`: set up what is missing, then run every test (API, engines, web components, end-to-end in Chromium)
-// and close with one 'N passed, N failed' line.
+// `npm test`: `npm run check` first (formatting, lint with the layer rules, types; a failure stops here), then set up
+// what is missing, run every test (API, engines, web components, end-to-end in Chromium) and close with one
+// 'N passed, N failed' line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,11 @@ import { bootstrap, root } from './bootstrap.mjs';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 
 await ensureNodeRuntime();
+const check = spawnSync(process.execPath, [path.join(root, 'scripts', 'check.mjs')], { cwd: root, stdio: 'inherit' });
+if (check.status !== 0) {
+  console.log('\nnpm test: stopped, `npm run check` failed (see the steps above)');
+  process.exit(check.status || 1);
+}
 bootstrap();
 const results = path.join(root, '.vitest-results.json');
 rmSync(results, { force: true });

@@ -15,7 +15,7 @@ import { createAccessTokens, type AccessTokens } from './services/access-tokens'
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerDocs } from './plugins/docs';
 import { requestWorkspace } from './plugins/request-workspace';
-import { createEngines } from './config/engines';
+import { createEngines } from './core/create-engines';
 import { noNetworkMode } from './core/isolation';
 import { openToTools } from './core/tool-user';
 import { registerSecurityHeaders } from './plugins/security-headers';

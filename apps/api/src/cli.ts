@@ -115,7 +115,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   let database = io.database;
   try {
     if (!database) {
-      const config = loadConfig(io.env ?? process.env);
+      const config = loadConfig(io.env); // undefined: the process's environment, read by config/env.ts
       // The embedded database serves one process at a time: opening it beside a running server would corrupt it.
       const pidFile = path.join(config.dataDir, 'pglite', 'postmaster.pid');
       if (!config.DATABASE_URL && existsSync(pidFile)) {

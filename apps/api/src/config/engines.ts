@@ -1,9 +1,8 @@
 import os from 'node:os';
-import sharp from 'sharp';
 import { z } from 'zod';
 import { ConfigError } from './config-error';
 import { engineModules } from '../core/modules/index';
-import { Engines, type EnginesOptions } from '../core/engines';
+import type { Engines, EnginesOptions } from '../core/engines';
 import { resolveToolUser } from '../core/tool-user';
 import type { OperationName } from '../core/interfaces';
 import type { EngineModule } from '../core/engine-module';
@@ -107,6 +106,10 @@ export const ZProcessingEnv = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /** Where the tools find programs, and fontconfig's settings when the operator set them: the tools get these. */
+  PATH: z.string().optional(),
+  FONTCONFIG_PATH: z.string().optional(),
+  FONTCONFIG_FILE: z.string().optional(),
 });
 
 function moduleById(id: string): EngineModule<Record<string, unknown>> | undefined {
@@ -176,20 +179,13 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv): EnginesOptions {
     toolHost: p.PROCESSING_TOOL_HOST,
     noNetwork: p.PROCESSING_NO_NETWORK,
     toolUser: resolveToolUser(p.PROCESSING_TOOL_USER),
+    toolEnv: { PATH: p.PATH, FONTCONFIG_PATH: p.FONTCONFIG_PATH, FONTCONFIG_FILE: p.FONTCONFIG_FILE },
   };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The processing engines and their chains, built from the configuration at boot. */
+    /** The processing engines and their chains, built from the configuration at boot (core/create-engines.ts). */
     engines: Engines;
   }
-}
-
-/** The server's engines from their validated settings (`Config.engines`, or loadEngineConfig in tests). */
-export function createEngines(settings: EnginesOptions): Engines {
-  // libvips keeps recent operations' results (50 MB, 100 operations) to reuse on the same input: every request here
-  // brings its own input, so the cache only held memory, resident until the process ends.
-  sharp.cache(false);
-  return new Engines(engineModules, settings);
 }

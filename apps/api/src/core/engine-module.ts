@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Engine, OperationName } from './interfaces';
 import type { ToolRunner } from './run-tool';
+import type { ToolEnvBase } from './tool-env';
 import type { ToolUser } from './tool-user';
 
 /** What an engine instance receives from the core: the shared tool runner (limiter, timeout, rlimits). */
@@ -12,6 +13,8 @@ export interface EngineContext {
   noNetwork?: boolean;
   /** Start long-lived tools (LibreOffice, Chromium) as this unprivileged account too (core/tool-user.ts). */
   toolUser?: ToolUser | null;
+  /** What long-lived tools take from the server's environment too (PATH, the font configuration). */
+  toolEnv?: ToolEnvBase;
 }
 
 export interface EngineHealth {

@@ -5,6 +5,7 @@ import { Limiter, type LimiterStats } from './limiter';
 import { createToolRunner, prlimitArgs, type ToolRunner } from './run-tool';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
 import { ToolHost } from './tool-host';
+import type { ToolEnvBase } from './tool-env';
 import type { ToolUser } from './tool-user';
 
 export interface EnginesOptions {
@@ -26,6 +27,8 @@ export interface EnginesOptions {
   noNetwork?: boolean;
   /** The unprivileged account tools run as when the server is root (core/tool-user.ts); null: the server's own. */
   toolUser?: ToolUser | null;
+  /** What every tool takes from the server's environment: PATH and the font configuration (config/engines.ts). */
+  toolEnv?: ToolEnvBase;
 }
 
 /** One operation through its chain, as metrics see it. */
@@ -66,11 +69,14 @@ export class Engines {
     this.limiter = new Limiter({ concurrency: options.concurrency, queueSize: options.queueSize });
     // The host starts inside what every tool gets, so that its tools need no wrapper of their own.
     this.spawner = options.toolHost
-      ? new ToolHost({
-          noNetwork: options.noNetwork === true,
-          runAs: options.toolUser ?? null,
-          prlimit: prlimitArgs(options),
-        })
+      ? new ToolHost(
+          {
+            noNetwork: options.noNetwork === true,
+            runAs: options.toolUser ?? null,
+            prlimit: prlimitArgs(options),
+          },
+          options.toolEnv,
+        )
       : localSpawner;
     this.tools = createToolRunner({
       spawner: this.spawner,
@@ -80,6 +86,7 @@ export class Engines {
       fileSizeLimitBytes: options.fileSizeLimitBytes,
       noNetwork: options.noNetwork,
       toolUser: options.toolUser,
+      toolEnv: options.toolEnv,
     });
     for (const [op, ids] of Object.entries(options.chains) as Array<[OperationName, string[]]>) {
       const links: ChainLink<unknown>[] = [];
@@ -99,6 +106,7 @@ export class Engines {
       maxOutputBytes: this.options.maxOutputBytes,
       noNetwork: this.options.noNetwork,
       toolUser: this.options.toolUser,
+      toolEnv: this.options.toolEnv,
     };
   }
 

@@ -1,6 +1,7 @@
 import { EngineError } from './errors';
 import { aborted, type Limiter } from './limiter';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
+import type { ToolEnvBase } from './tool-env';
 import type { ToolUser } from './tool-user';
 
 export interface RunToolOptions {
@@ -157,6 +158,8 @@ export function createToolRunner(defaults: {
   noNetwork?: boolean;
   /** Tools run as this unprivileged account (when the server is root). */
   toolUser?: ToolUser | null;
+  /** What every tool takes from the server's environment (PATH, the font configuration). */
+  toolEnv?: ToolEnvBase;
 }): ToolRunner {
   return {
     limiter: defaults.limiter,
@@ -171,6 +174,7 @@ export function createToolRunner(defaults: {
         network: !defaults.noNetwork,
         runAs: defaults.toolUser,
         ...opts,
+        env: { ...defaults.toolEnv, ...opts.env },
       }),
   };
 }

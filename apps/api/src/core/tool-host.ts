@@ -8,7 +8,7 @@ import {
   type SpawnOutcome,
   type SpawnRequest,
 } from './spawn-process';
-import { toolEnv } from './tool-env';
+import { toolEnv, type ToolEnvBase } from './tool-env';
 import type { ToolUser } from './tool-user';
 
 /**
@@ -70,9 +70,12 @@ export class ToolHost implements ProcessSpawner {
   /**
    * `confinement`: start the host inside it; requests that ask for exactly it run there without wrappers, the
    * others (Chromium's version check, without ceilings) from this process. Without it the host applies each
-   * request's wrappers itself.
+   * request's wrappers itself. `env`: what the host (and so every tool) takes from the server's environment.
    */
-  constructor(private readonly confinement?: HostConfinement) {}
+  constructor(
+    private readonly confinement?: HostConfinement,
+    private readonly env: ToolEnvBase = {},
+  ) {}
 
   /** The host's pid (tests use it to kill it). */
   get pid(): number | undefined {
@@ -142,7 +145,7 @@ export class ToolHost implements ProcessSpawner {
     try {
       // The host runs only our spawning code, but it is the parent of every tool: it gets the tools' environment too.
       child = spawn(file, args, {
-        env: toolEnv(),
+        env: toolEnv({ ...this.env }),
         serialization: 'advanced',
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });

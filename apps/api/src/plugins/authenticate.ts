@@ -7,9 +7,8 @@ import {
   type TAdminCapability,
   type TUserRole,
 } from '@docflow/contracts';
-import { and, eq } from 'drizzle-orm';
 import { AppError } from '../lib/app-error';
-import { sessions, users } from '../data/schema/index';
+import { getSessionState } from '../services/accounts/get-session-state';
 
 export interface AuthUser {
   id: string;
@@ -46,17 +45,7 @@ export const authenticate: preHandlerAsyncHookHandler = async function (request:
   const claims = await this.accessTokens.verify(token);
   // The role and the session's state come from the database, not the token: a demotion, a deactivation or a revoked
   // session takes effect at once rather than when the 15-minute token runs out.
-  const [row] = await this.db
-    .select({
-      role: users.role,
-      isActive: users.isActive,
-      revokedAt: sessions.revokedAt,
-      expiresAt: sessions.expiresAt,
-      mustChangePassword: users.mustChangePassword,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, claims.sid), eq(users.id, claims.sub)));
+  const row = await getSessionState(this.db, { sessionId: claims.sid, userId: claims.sub });
   if (!row || row.revokedAt || row.expiresAt < new Date())
     throw new AppError('INVALID_TOKEN', 'Session expired or revoked');
   if (!row.isActive) throw new AppError('ACCOUNT_DISABLED', 'This account has been deactivated');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error';
-import { createEngines, loadEngineConfig } from '../../src/config/engines';
+import { loadEngineConfig } from '../../src/config/engines';
+import { createEngines } from '../../src/core/create-engines';
 
 describe('engine configuration', () => {
   it('defaults: the measured chains', () => {
@@ -44,6 +45,33 @@ describe('engine configuration', () => {
     expect(issues).toMatch(/PDF_ENCRYPT_ENGINES: engine "poppler" cannot do protect \(valid: qpdf\)/);
     expect(issues).toMatch(/PROCESSING_TIMEOUT_MS/);
   });
+
+  // Read with the rest of the configuration and passed in (only config/env.ts reads the environment), in process and
+  // through the tool host alike.
+  it.each(['false', 'true'])(
+    "the tools' PATH and font settings come from the configuration (tool host: %s)",
+    async (toolHost) => {
+      const engines = createEngines(
+        loadEngineConfig({
+          PROCESSING_TOOL_HOST: toolHost,
+          PATH: '/usr/bin:/bin:/docflow-probe/bin',
+          FONTCONFIG_FILE: '/docflow-probe/fonts.conf',
+        }),
+      );
+      try {
+        const env = (await engines.tools.run('env', [])).stdout.toString();
+        expect(env).toMatch(/^PATH=\/usr\/bin:\/bin:\/docflow-probe\/bin$/m);
+        expect(env).toMatch(/^FONTCONFIG_FILE=\/docflow-probe\/fonts\.conf$/m);
+        expect(env).not.toMatch(/^FONTCONFIG_PATH=/m);
+        // A call's own settings still reach that call, beside the configured ones.
+        const own = (await engines.tools.run('env', [], { env: { OMP_THREAD_LIMIT: '1' } })).stdout.toString();
+        expect(own).toMatch(/^OMP_THREAD_LIMIT=1$/m);
+        expect(own).toMatch(/^FONTCONFIG_FILE=\/docflow-probe\/fonts\.conf$/m);
+      } finally {
+        await engines.close();
+      }
+    },
+  );
 
   it('health checks every engine in use', async () => {
     const h = await createEngines(loadEngineConfig({})).health();

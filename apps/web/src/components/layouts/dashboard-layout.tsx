@@ -36,7 +36,6 @@ import { paths } from '@/config/paths';
 import { cn } from '@/utils/cn';
 import { isAdminRole, roleLabel } from '@/utils/role';
 import { useAuthStore } from '@/lib/auth/auth-store';
-import { NotificationsBell } from '@/features/notifications/components/notifications-bell';
 import { ScrollToTopButton } from './scroll-to-top-button';
 
 interface NavItem {
@@ -220,8 +219,11 @@ function UserMenu() {
   );
 }
 
-/** The application shell (spec-1 §2 "Dashboard shell"). */
-export function DashboardLayout({ children }: { children: ReactNode }) {
+/**
+ * The application shell (spec-1 §2 "Dashboard shell"). `headerActions` (the notifications bell) comes from the app
+ * layer: a shared component never imports a feature.
+ */
+export function DashboardLayout({ children, headerActions }: { children: ReactNode; headerActions?: ReactNode }) {
   const user = useAuthStore((s) => s.user);
   const isAdmin = isAdminRole(user?.role);
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -286,7 +288,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
             )}
           </div>
           <div className="flex items-center gap-1 sm:gap-2">
-            <NotificationsBell />
+            {headerActions}
             <UserMenu />
           </div>
         </header>

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { EngineError } from '../../errors';
 import type { EngineStatus } from '../../interfaces';
-import { toolEnv } from '../../tool-env';
+import { toolEnv, type ToolEnvBase } from '../../tool-env';
 import { runAsPrefix, shareWithTools, type ToolUser } from '../../tool-user';
 
 /** Flags every launch gets: headless, no GPU, and none of the browser's own traffic (updates, sync, pings, Safe Browsing). */
@@ -79,6 +79,8 @@ export class BrowserHost {
     private readonly bin: string,
     private readonly extraArgs: string[] = [],
     private readonly toolUser: ToolUser | null = null,
+    /** What the browser takes from the server's environment (PATH, the font configuration). */
+    private readonly env: ToolEnvBase = {},
   ) {
     this.sandbox = toolUser !== null || process.getuid?.() !== 0;
   }
@@ -169,6 +171,7 @@ export class BrowserHost {
         chromiumSandbox: this.sandbox,
         // Not the server's environment (secrets, proxies): a page's JavaScript runs in this process tree.
         env: toolEnv({
+          ...this.env,
           HOME: home,
           XDG_CONFIG_HOME: path.join(home, 'config'),
           XDG_CACHE_HOME: path.join(home, 'cache'),

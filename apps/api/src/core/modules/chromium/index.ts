@@ -36,7 +36,7 @@ export function createChromiumEngine(
   ctx: EngineContext,
   deps: ChromiumDeps = {},
 ): ChromiumEngine {
-  const host = new BrowserHost(config.BIN, [], ctx.toolUser ?? null);
+  const host = new BrowserHost(config.BIN, [], ctx.toolUser ?? null, ctx.toolEnv);
   const timeoutMs = () => (config.TIMEOUT_MS ? Number(config.TIMEOUT_MS) : ctx.tools.timeoutMs);
 
   // HTML jobs all open the same kind of context (no network but its own refusing proxy): one is kept open ahead.

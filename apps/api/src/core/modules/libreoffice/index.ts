@@ -48,6 +48,7 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
     maxRssBytes: config.MAX_RSS_MB * 1_048_576,
     noNetwork: ctx.noNetwork ?? false,
     toolUser: ctx.toolUser,
+    toolEnv: ctx.toolEnv,
   });
   const timeoutMs = config.TIMEOUT_MS || ctx.tools.timeoutMs;
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OfficeKind } from '../../interfaces';
 import { noNetworkPrefix } from '../../isolation';
-import { toolEnv } from '../../tool-env';
+import { toolEnv, type ToolEnvBase } from '../../tool-env';
 import { runAsPrefix, type ToolUser } from '../../tool-user';
 import { killGroup, rssBytes } from './process-group';
 import { createProfileDir, removePipeFile, removeProfileDir } from './profile';
@@ -52,6 +52,8 @@ export interface InstanceOptions {
   noNetwork?: boolean;
   /** Start the helper (and so soffice) as this unprivileged account (core/tool-user.ts). */
   toolUser?: ToolUser | null;
+  /** What the helper and soffice take from the server's environment (PATH, the font configuration). */
+  toolEnv?: ToolEnvBase;
 }
 
 interface Pending {
@@ -141,7 +143,7 @@ export class OfficeInstance {
         cwd: this.profileDir,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: toolEnv({ PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' }, this.opts.toolUser),
+        env: toolEnv({ ...this.opts.toolEnv, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' }, this.opts.toolUser),
       },
     );
     this.child = child;
