@@ -206,7 +206,7 @@ export const ZCropPdfFields = ZPdfPasswordField.extend({
     .describe(
       'box: crop to `box`; content: crop to what is drawn on the page (found by rendering it) plus `margin`, a page with nothing drawn keeps its box; ' +
         'scale: scale each page, content and all, onto `size` paper, aspect ratio kept, centred, in the page’s own orientation. ' +
-        'Default: box when `box` is given, scale when `size` is given, else content',
+        'Default: box when `box` is given, scale when `size` is given, else content. Fields of another mode are ignored',
     ),
   box: z
     .string()

@@ -33,7 +33,10 @@ const CONTENT_WHITE_LEVEL = 250;
 const invalid = (field: string, message: string, details: Record<string, unknown> = {}) =>
   new EngineError('INVALID_INPUT', `${field}: ${message}`, { details: { field, ...details } });
 
-/** The mode the fields ask for, checked before any work: the field each mode needs, and none it would ignore. */
+/**
+ * The mode the fields ask for, checked before any work: the field each mode needs. A field of another mode is
+ * ignored when the mode is named (a form sends all its fields, filled in or not).
+ */
 export function cropModeOf(o: Pick<CropOptions, 'mode' | 'box' | 'size'>): CropMode {
   const mode = o.mode ?? (o.box !== undefined ? 'box' : o.size !== undefined ? 'scale' : 'content');
   if (mode === 'box' && o.box === undefined)
@@ -42,8 +45,6 @@ export function cropModeOf(o: Pick<CropOptions, 'mode' | 'box' | 'size'>): CropM
     throw invalid('size', `mode=scale needs a paper size (valid: ${Object.keys(paperSizes).join(', ')})`, {
       valid: Object.keys(paperSizes),
     });
-  if (mode !== 'box' && o.box !== undefined) throw invalid('box', `only with mode=box (mode is ${mode})`);
-  if (mode !== 'scale' && o.size !== undefined) throw invalid('size', `only with mode=scale (mode is ${mode})`);
   if (mode === 'box') parseBox(o.box!, 'pt');
   return mode;
 }
