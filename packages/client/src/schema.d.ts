@@ -745,6 +745,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/pdf/crop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Crop pages to a box or to their content, or scale them to a paper size
+     * @description mode=box crops to `box` ("x,y,width,height" in `unit`: pt, mm or in, from the bottom-left corner of the page as shown); mode=content crops to what is drawn (found by rendering the page) plus `margin`, and leaves a page with nothing drawn as it is; mode=scale scales each page, content and annotations, onto `size` paper (A3, A4, A5, Letter, Legal, Tabloid), aspect ratio kept, centred, landscape for a landscape page. MediaBox and CropBox are both set; the text stays text.
+     */
+    post: operations['pdfCrop'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/remove-blank-pages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Remove blank pages (no text, next to no ink), scanned ones included
+     * @description A page is blank when it has no text and at most `threshold` of it is darker than `whiteLevel`, measured on the rendered page in cells of 4 × 4 pt (so a scanned blank page with a little noise is blank, a page with a small drawn mark is not). Answers X-Removed-Pages (the removed page numbers, e.g. "2,5"; empty when none) and X-Removed-Count. A PDF whose every page is blank is refused: 422 ALL_PAGES_BLANK.
+     */
+    post: operations['pdfRemoveBlankPages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/qrcode/url': {
     parameters: {
       query?: never;
@@ -2573,6 +2613,7 @@ export interface components {
         | 'WRONG_PASSWORD'
         | 'PAGE_LIMIT_EXCEEDED'
         | 'PDF_CONTENT_TOO_LARGE'
+        | 'ALL_PAGES_BLANK'
         | 'KEY_LIMIT_REACHED'
         | 'PLAN_NOT_OWNED'
         | 'TOO_MANY_ATTEMPTS'
@@ -9581,6 +9622,438 @@ export interface operations {
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
               | 'PDF_CONTENT_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfCrop: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Password of an encrypted input PDF (user or owner password) */
+          password?: string;
+          /**
+           * @description box: crop to `box`; content: crop to what is drawn on the page (found by rendering it) plus `margin`, a page with nothing drawn keeps its box; scale: scale each page, content and all, onto `size` paper, aspect ratio kept, centred, in the page’s own orientation. Default: box when `box` is given, scale when `size` is given, else content. Fields of another mode are ignored
+           * @enum {string}
+           */
+          mode?: 'box' | 'content' | 'scale';
+          /** @description For mode=box: "x,y,width,height" in `unit`, x and y from the bottom-left corner of the page as it is shown (its visible box, rotation applied); it must lie within the page */
+          box?: string;
+          /**
+           * @description Unit of `box` and `margin`: pt (1/72 in), mm or in
+           * @default pt
+           * @enum {string}
+           */
+          unit?: 'pt' | 'mm' | 'in';
+          /**
+           * @description For mode=content: space kept around the content, in `unit` (never past the page’s box)
+           * @default 0
+           */
+          margin?: number;
+          /**
+           * @description For mode=scale: the paper size (A3 297×420 mm, A4 210×297 mm, A5, Letter, Legal, Tabloid)
+           * @enum {string}
+           */
+          size?: 'A3' | 'A4' | 'A5' | 'Letter' | 'Legal' | 'Tabloid';
+          /** @description Pages to crop or scale (the others are kept as they are): page numbers and ranges, e.g. "1-3,5,8-" ("8-" = to the last page); "all" or empty = every page */
+          pages?: string;
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The resulting file itself (application/pdf, image/*, or application/zip for several files) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfRemoveBlankPages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Password of an encrypted input PDF (user or owner password) */
+          password?: string;
+          /**
+           * @description A page without text is blank when at most this share of it is ink (0.001 = 0.1 %, about a 6 mm square on A4), measured on the page rendered in cells of 4 × 4 pt, each inked when its mean grey is darker than `whiteLevel` (so scanner specks average away)
+           * @default 0.001
+           */
+          threshold?: number;
+          /**
+           * @description Gray level (0 black, 255 white) from which a rendered pixel counts as paper, not ink: scanned paper is rarely pure white
+           * @default 200
+           */
+          whiteLevel?: number;
+          /** @description Pages that may be removed (the others are kept whatever they hold): page numbers and ranges, e.g. "1-3,5,8-" ("8-" = to the last page); "all" or empty = every page */
+          pages?: string;
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The resulting file itself (application/pdf, image/*, or application/zip for several files) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'ALL_PAGES_BLANK';
           };
         };
       };
@@ -21450,7 +21923,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -21466,7 +21939,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'ALL_PAGES_BLANK';
           };
         };
       };
@@ -21943,7 +22417,7 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/metadata/update, /pdf/flatten, /pdf/compress, /pdf/to-pdfa, /pdf/unlock, /pdf/protect). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
+          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/crop, /pdf/remove-blank-pages, /pdf/watermark, /pdf/page-numbers, /pdf/metadata/update, /pdf/flatten, /pdf/compress, /pdf/to-pdfa, /pdf/unlock, /pdf/protect). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
           stages: string;
           /**
            * Format: binary
@@ -22060,7 +22534,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22076,7 +22550,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'ALL_PAGES_BLANK';
           };
         };
       };

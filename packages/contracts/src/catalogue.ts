@@ -13,6 +13,7 @@ import {
 import { ZOcrEnhancedFields, ZOcrExtractFields, ZOcrQualityFields, ZOcrSearchablePdfFields } from './ocr';
 import {
   ZCompressPdfFields,
+  ZCropPdfFields,
   ZDeletePagesFields,
   ZExtractImagesFields,
   ZExtractPagesFields,
@@ -22,6 +23,7 @@ import {
   ZPageNumbersFields,
   ZPasswordOnlyFields,
   ZProtectPdfFields,
+  ZRemoveBlankPagesFields,
   ZReorderPdfFields,
   ZRotatePdfFields,
   ZSplitPdfFields,
@@ -92,6 +94,8 @@ const fieldsOf: Record<TCataloguePath, z.ZodObject | null> = {
   '/pdf/flatten': ZPasswordOnlyFields,
   '/pdf/repair': ZPasswordOnlyFields,
   '/pdf/to-pdfa': ZPasswordOnlyFields,
+  '/pdf/crop': ZCropPdfFields,
+  '/pdf/remove-blank-pages': ZRemoveBlankPagesFields,
   '/pipeline': ZPipelineFields,
   '/ocr/extract': ZOcrExtractFields,
   '/ocr/enhanced': ZOcrEnhancedFields,

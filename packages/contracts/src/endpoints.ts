@@ -132,6 +132,8 @@ export const processingEndpoints = [
   upload('pdf', '/pdf/flatten', 'Burn form fields and annotations into the pages'),
   upload('pdf', '/pdf/repair', 'Rebuild a damaged PDF where possible'),
   upload('pdf', '/pdf/to-pdfa', 'Convert to PDF/A-2b (archival)'),
+  upload('pdf', '/pdf/crop', 'Crop pages to a box or to their content, or scale them to a paper size'),
+  upload('pdf', '/pdf/remove-blank-pages', 'Remove blank pages (no text, next to no ink), scanned ones included'),
   upload(
     'pdf',
     '/pipeline',

@@ -47,6 +47,8 @@ export const errorStatus = {
   PAGE_LIMIT_EXCEEDED: 422,
   /** A PDF whose pages decode to more drawing instructions than the server reads (a decompression bomb). */
   PDF_CONTENT_TOO_LARGE: 422,
+  /** Every page of the PDF was found blank: removing them would leave no document (POST /pdf/remove-blank-pages). */
+  ALL_PAGES_BLANK: 422,
   KEY_LIMIT_REACHED: 422,
   PLAN_NOT_OWNED: 422,
   TOO_MANY_ATTEMPTS: 429,

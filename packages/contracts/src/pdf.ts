@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from './common';
+import type { TPaperSize } from './conversion';
 
 /**
  * PDF operations (group `pdf`): multipart forms (text fields arrive as strings and are coerced) and the JSON answers.
@@ -194,6 +195,66 @@ export const ZToImagesFields = ZPdfPasswordField.extend({
   quality: z.coerce.number().int().min(10).max(100).default(85).describe('JPEG quality'),
   pages: pageSpec('Pages to render').optional(),
 });
+
+/** Lengths of the crop fields: points (1/72 in), millimetres or inches. */
+export const ZLengthUnit = z.enum(['pt', 'mm', 'in']);
+
+export const ZCropPdfFields = ZPdfPasswordField.extend({
+  mode: z
+    .enum(['box', 'content', 'scale'])
+    .optional()
+    .describe(
+      'box: crop to `box`; content: crop to what is drawn on the page (found by rendering it) plus `margin`, a page with nothing drawn keeps its box; ' +
+        'scale: scale each page, content and all, onto `size` paper, aspect ratio kept, centred, in the page’s own orientation. ' +
+        'Default: box when `box` is given, scale when `size` is given, else content. Fields of another mode are ignored',
+    ),
+  box: z
+    .string()
+    .regex(
+      /^\s*-?\d+(\.\d+)?(\s*,\s*-?\d+(\.\d+)?){3}\s*$/,
+      'must be "x,y,width,height" (four numbers, e.g. "36,36,523,770")',
+    )
+    .optional()
+    .describe(
+      'For mode=box: "x,y,width,height" in `unit`, x and y from the bottom-left corner of the page as it is shown (its visible box, rotation applied); it must lie within the page',
+    ),
+  unit: ZLengthUnit.default('pt').describe('Unit of `box` and `margin`: pt (1/72 in), mm or in'),
+  margin: z.coerce
+    .number()
+    .min(0)
+    .max(500)
+    .default(0)
+    .describe('For mode=content: space kept around the content, in `unit` (never past the page’s box)'),
+  size: z
+    // conversion.ts's paperSizes, named here: that module imports this one, so its values are not loaded yet.
+    .enum(['A3', 'A4', 'A5', 'Letter', 'Legal', 'Tabloid'] as const satisfies readonly TPaperSize[])
+    .optional()
+    .describe('For mode=scale: the paper size (A3 297×420 mm, A4 210×297 mm, A5, Letter, Legal, Tabloid)'),
+  pages: pageSpec('Pages to crop or scale (the others are kept as they are)').optional(),
+});
+export type TCropPdfFields = z.infer<typeof ZCropPdfFields>;
+
+export const ZRemoveBlankPagesFields = ZPdfPasswordField.extend({
+  threshold: z.coerce
+    .number()
+    .min(0)
+    .max(0.5)
+    .default(0.001)
+    .describe(
+      'A page without text is blank when at most this share of it is ink (0.001 = 0.1 %, about a 6 mm square on A4), measured on the page rendered in cells of 4 × 4 pt, each inked when its mean grey is darker than `whiteLevel` (so scanner specks average away)',
+    ),
+  whiteLevel: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(255)
+    .default(200)
+    .describe(
+      'Gray level (0 black, 255 white) from which a rendered pixel counts as paper, not ink: scanned paper is rarely pure white',
+    ),
+  pages: pageSpec('Pages that may be removed (the others are kept whatever they hold)').optional(),
+});
+export type TRemoveBlankPagesFields = z.infer<typeof ZRemoveBlankPagesFields>;
 
 export const ZExtractImagesFields = ZPdfPasswordField.extend({ pages: pageSpec('Pages to read').optional() });
 export const ZPasswordOnlyFields = ZPdfPasswordField;

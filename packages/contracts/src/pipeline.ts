@@ -22,6 +22,8 @@ export const pipelinePdfOps = [
   '/pdf/delete-pages',
   '/pdf/rotate',
   '/pdf/reorder',
+  '/pdf/crop',
+  '/pdf/remove-blank-pages',
   '/pdf/watermark',
   '/pdf/page-numbers',
   '/pdf/metadata/update',

@@ -50,6 +50,7 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
   compress: { env: 'PDF_COMPRESS_ENGINES', defaults: ['ghostscript', 'qpdf'], what: 'compression' },
   render: { env: 'PDF_RENDER_ENGINES', defaults: ['poppler', 'ghostscript'], what: 'pages to images' },
   extractImages: { env: 'PDF_IMAGES_ENGINES', defaults: ['poppler'], what: 'image extraction' },
+  resizePages: { env: 'PDF_RESIZE_ENGINES', defaults: ['pdf-lib'], what: 'crop and scale pages' },
   flatten: { env: 'PDF_FLATTEN_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'flatten' },
   repair: { env: 'PDF_REPAIR_ENGINES', defaults: ['qpdf', 'ghostscript'], what: 'repair' },
   toPdfa: { env: 'PDF_PDFA_ENGINES', defaults: ['ghostscript'], what: 'PDF/A' },

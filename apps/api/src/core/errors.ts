@@ -19,6 +19,8 @@ export const engineErrorCodes = [
   'PAGE_LIMIT_EXCEEDED',
   /** A PDF whose pages' content decodes to more than the server reads (a flate bomb): pdf-scan/limits.ts. */
   'PDF_CONTENT_TOO_LARGE',
+  /** Every page of a PDF was found blank: removing the blank pages would leave no document. */
+  'ALL_PAGES_BLANK',
   'OUTPUT_TOO_LARGE',
   'TIMEOUT',
   'QUEUE_FULL',

@@ -228,6 +228,22 @@ export interface ImageExtractor {
   extractImages(input: string, outDir: string, opts: { pages: number[] }, ctx: OpContext): Promise<ExtractedImage[]>;
 }
 
+/** A rectangle in PDF points, in a page's own (unrotated) coordinates. */
+export interface PdfRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+/**
+ * A page's new geometry: `crop` sets its MediaBox and CropBox to the rectangle (its other boxes are kept within it);
+ * `fit` scales its content, annotations and boxes uniformly onto a sheet of that size (unrotated coordinates), centred.
+ */
+export type PageResize = { page: number; crop: PdfRect } | { page: number; fit: { width: number; height: number } };
+export interface PageResizer {
+  resizePages(input: string, output: string, opts: { pages: PageResize[] }, ctx: OpContext): Promise<void>;
+}
+
 export interface Flattener {
   flatten(input: string, output: string, ctx: OpContext): Promise<void>;
 }
@@ -501,6 +517,7 @@ export interface Operations {
   compress: Compressor;
   render: Renderer;
   extractImages: ImageExtractor;
+  resizePages: PageResizer;
   flatten: Flattener;
   repair: Repairer;
   toPdfa: PdfaConverter;

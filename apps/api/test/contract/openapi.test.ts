@@ -9,7 +9,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { endpointCatalogue, type TEndpointGroup } from '@docflow/contracts';
 import { processingApp } from '../fixtures/api';
 import { form, type FormFile } from '../fixtures/multipart';
-import { encryptedPdf, formPdf, numberedPdf } from '../fixtures/pdfs';
+import { blankPagesPdf, encryptedPdf, formPdf, numberedPdf } from '../fixtures/pdfs';
 import { makeZip } from '../fixtures/zip';
 import { testFolder } from '../fixtures/documents';
 import { textImage } from '../routes/ocr/ocr-images';
@@ -151,6 +151,9 @@ const processing: Record<string, () => Promise<InjectOptions & { method: string;
   '/pdf/flatten': async () => upload('/pdf/flatten', {}, [{ content: await formPdf() }]),
   '/pdf/repair': async () => upload('/pdf/repair', {}, [{ content: await numberedPdf(3) }]),
   '/pdf/to-pdfa': async () => upload('/pdf/to-pdfa', {}, [{ content: await numberedPdf(1) }]),
+  '/pdf/crop': async () => upload('/pdf/crop', { size: 'A5' }, [{ content: await numberedPdf(2) }]),
+  '/pdf/remove-blank-pages': async () =>
+    upload('/pdf/remove-blank-pages', {}, [{ content: await blankPagesPdf(), filename: 'scans.pdf' }]),
   '/pipeline': async () =>
     upload(
       '/pipeline',

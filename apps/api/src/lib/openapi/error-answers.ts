@@ -103,7 +103,20 @@ const routeCodes: Record<string, TErrorCode[]> = {
   jobsDeliveries: ['JOB_NOT_FOUND'],
   jobsWebhookResend: ['JOB_NOT_FOUND', 'CONFLICT'],
   // A failed job's result is the error answer its call gave: any refusal of the processing core.
-  jobsResult: ['JOB_NOT_FOUND', 'JOB_NOT_FINISHED', 'JOB_INTERRUPTED', ...engine, ...documents, ...fetchesUrls],
+  jobsResult: [
+    'JOB_NOT_FOUND',
+    'JOB_NOT_FINISHED',
+    'JOB_INTERRUPTED',
+    ...engine,
+    ...documents,
+    ...fetchesUrls,
+    'ALL_PAGES_BLANK',
+  ],
+};
+/** Processing endpoints with a refusal of their own, by path (a pipeline may run the same operation as a stage). */
+const endpointCodes: Record<string, TErrorCode[]> = {
+  '/pdf/remove-blank-pages': ['ALL_PAGES_BLANK'],
+  '/pipeline': ['ALL_PAGES_BLANK'],
 };
 /** Jobs are read with an API key (of their owner) or the dashboard's access token. */
 const jobReader: TErrorCode[] = [...accessToken, 'INVALID_API_KEY', 'TOO_MANY_ATTEMPTS'];
@@ -130,6 +143,7 @@ export function errorCodesOf(route: RouteTraits): TErrorCode[] {
       if (endpoint.group !== 'qrcode') codes.push(...documents);
       if (endpoint.group === 'conversion') codes.push(...fetchesUrls);
     }
+    codes.push(...(endpointCodes[endpoint.path] ?? []));
   } else {
     if (route.kind === 'jobs') codes.push(...jobReader);
     else if (route.kind !== 'public') codes.push(...accessToken);

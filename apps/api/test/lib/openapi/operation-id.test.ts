@@ -56,6 +56,8 @@ const expected: [string, string][] = [
   ['POST /api/v1/pdf/flatten', 'pdfFlatten'],
   ['POST /api/v1/pdf/repair', 'pdfRepair'],
   ['POST /api/v1/pdf/to-pdfa', 'pdfToPdfa'],
+  ['POST /api/v1/pdf/crop', 'pdfCrop'],
+  ['POST /api/v1/pdf/remove-blank-pages', 'pdfRemoveBlankPages'],
   ['POST /api/v1/qrcode/url', 'qrcodeUrl'],
   ['POST /api/v1/qrcode/wifi', 'qrcodeWifi'],
   ['POST /api/v1/qrcode/contact', 'qrcodeContact'],

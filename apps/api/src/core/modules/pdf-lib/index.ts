@@ -6,6 +6,7 @@ import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
 import type { Engine, MetadataUpdate, OpContext, PageBox, PdfMetadata } from '../../interfaces';
 import { syncXmp } from '../../pdf/xmp';
+import { resizePage } from './page-geometry';
 
 const ZConfig = z.object({
   /** Largest input pdf-lib loads (it works in memory, on the event loop): bigger files are left to other engines. */
@@ -47,7 +48,7 @@ const toIso = (d: Date | undefined) =>
 export const pdfLibModule = defineModule<PdfLibConfig>({
   id: 'pdf-lib',
   description:
-    'pdf-lib (pure JavaScript, in-process): metadata, and a fallback for page assembly, rotation, stamping, form flattening',
+    'pdf-lib (pure JavaScript, in-process): metadata, page crop and scale, and a fallback for page assembly, rotation, stamping, form flattening',
   license: 'MIT',
   envPrefix: 'PDFLIB',
   configSchema: ZConfig,
@@ -60,6 +61,7 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
     'stamp',
     'readMetadata',
     'writeMetadata',
+    'resizePages',
     'flatten',
   ],
   async healthCheck() {
@@ -194,6 +196,13 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
           apply(fields.creationDate, (v) => doc.setCreationDate(v), 'CreationDate');
           apply(fields.modificationDate, (v) => doc.setModificationDate(v), 'ModDate');
           syncXmp(doc, fields);
+          await save(doc, output);
+        }),
+      resizePages: (input, output, opts, c) =>
+        job(c, async () => {
+          const doc = await load(input);
+          const pages = doc.getPages();
+          for (const r of opts.pages) resizePage(pages[r.page - 1]!, r);
           await save(doc, output);
         }),
       flatten: (input, output, c) =>

@@ -322,4 +322,20 @@ export async function pdfRoutes(app: FastifyInstance): Promise<void> {
   });
 
   pdfStepRoute(app, '/pdf/to-pdfa', { summary: 'Convert to PDF/A-2b (archival)' });
+
+  pdfStepRoute(app, '/pdf/crop', {
+    summary: 'Crop pages to a box or to their content, or scale them to a paper size',
+    description:
+      'mode=box crops to `box` ("x,y,width,height" in `unit`: pt, mm or in, from the bottom-left corner of the page as shown); ' +
+      'mode=content crops to what is drawn (found by rendering the page) plus `margin`, and leaves a page with nothing drawn as it is; ' +
+      'mode=scale scales each page, content and annotations, onto `size` paper (A3, A4, A5, Letter, Legal, Tabloid), aspect ratio kept, centred, ' +
+      'landscape for a landscape page. MediaBox and CropBox are both set; the text stays text.',
+  });
+
+  pdfStepRoute(app, '/pdf/remove-blank-pages', {
+    summary: 'Remove blank pages (no text, next to no ink), scanned ones included',
+    description:
+      'A page is blank when it has no text and at most `threshold` of it is darker than `whiteLevel`, measured on the rendered page in cells of 4 × 4 pt (so a scanned blank page with a little noise is blank, a page with a small drawn mark is not). ' +
+      'Answers X-Removed-Pages (the removed page numbers, e.g. "2,5"; empty when none) and X-Removed-Count. A PDF whose every page is blank is refused: 422 ALL_PAGES_BLANK.',
+  });
 }

@@ -1,12 +1,14 @@
 import type { z } from 'zod';
 import {
   ZCompressPdfFields,
+  ZCropPdfFields,
   ZDeletePagesFields,
   ZExtractPagesFields,
   ZMetadataUpdateFields,
   ZPageNumbersFields,
   ZPasswordOnlyFields,
   ZProtectPdfFields,
+  ZRemoveBlankPagesFields,
   ZReorderPdfFields,
   ZRotatePdfFields,
   ZUnlockPdfFields,
@@ -19,6 +21,8 @@ import * as ops from '../../../core/pdf/operations';
 import type { MetadataUpdate, PdfPermissions } from '../../../core/interfaces';
 import type { ImageMark, TextMark } from '../../../core/pdf/stamp';
 import { watermarkImage } from '../../../core/pdf/watermark-image';
+import { cropModeOf, cropPdf } from '../../../core/operations/pdf/crop';
+import { removeBlankPages } from '../../../core/operations/pdf/remove-blank-pages';
 
 /**
  * The PDF-to-PDF operations as steps: one PDF in (prepared by the caller), one PDF out. The routes of
@@ -217,6 +221,18 @@ export const pdfSteps = {
   '/pdf/to-pdfa': step({
     fields: ZPasswordOnlyFields,
     run: (job, input) => ops.toPdfa(job, input),
+  }),
+  '/pdf/crop': step({
+    fields: ZCropPdfFields,
+    check: (f) => void cropModeOf(f),
+    run: (job, input, f) => cropPdf(job, input, f),
+  }),
+  '/pdf/remove-blank-pages': step({
+    fields: ZRemoveBlankPagesFields,
+    async run(job, input, f) {
+      const r = await removeBlankPages(job, input, f);
+      return { ...r, headers: { 'X-Removed-Pages': r.removed.join(','), 'X-Removed-Count': r.removed.length } };
+    },
   }),
 } satisfies Record<string, PdfStep>;
 

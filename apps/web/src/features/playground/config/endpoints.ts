@@ -1,11 +1,13 @@
 import {
   Camera,
   Combine,
+  Crop,
   Contact,
   Droplets,
   FileOutput,
   Files,
   FileText,
+  FileX,
   Workflow,
   ImageIcon,
   QrCode,
@@ -169,6 +171,8 @@ const qrSize: PlaygroundField = {
 };
 
 const watermark = catalogueEntry('/pdf/watermark').fields!;
+const crop = catalogueEntry('/pdf/crop').fields!;
+const removeBlank = catalogueEntry('/pdf/remove-blank-pages').fields!;
 const ocrExtract = catalogueEntry('/ocr/extract').fields!;
 const imageToPdf = catalogueEntry('/conversion/image-to-pdf').fields!;
 const urlToImage = catalogueEntry('/conversion/url-to-image').fields!;
@@ -325,6 +329,95 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
       sampleFiles: ['document.pdf'],
     },
     fields: [pageRange('Pages to read, e.g. 1-3,5; empty reads every page.')],
+  }),
+  endpoint('/pdf/crop', {
+    name: 'Crop or scale pages',
+    description: 'Crop pages to a box or to their content, or scale them to a paper size.',
+    icon: Crop,
+    output: { kind: 'file', fileName: 'cropped.pdf' },
+    upload: {
+      label: 'PDF file',
+      description: 'The document to crop or scale.',
+      accept: pdfAccept,
+      sampleFiles: ['document.pdf'],
+    },
+    fields: [
+      {
+        name: 'mode',
+        label: 'Mode',
+        description: 'box: crop to the box; content: crop to what is drawn; scale: fit to a paper size.',
+        type: 'select',
+        ...contract(crop, 'mode'),
+        default: 'content',
+      },
+      {
+        name: 'box',
+        label: 'Box',
+        description: 'For box: x,y,width,height from the bottom-left corner of the page as shown.',
+        type: 'text',
+        placeholder: '36,36,523,770',
+      },
+      {
+        name: 'unit',
+        label: 'Unit',
+        description: 'Unit of the box and the margin.',
+        type: 'select',
+        ...contract(crop, 'unit'),
+      },
+      {
+        name: 'margin',
+        label: 'Margin',
+        description: 'For content: space kept around what is drawn.',
+        type: 'number',
+        ...contract(crop, 'margin'),
+        step: 1,
+      },
+      {
+        name: 'size',
+        label: 'Paper size',
+        description: 'For scale: the paper the pages are scaled onto, in their own orientation.',
+        type: 'select',
+        ...contract(crop, 'size'),
+        default: 'A4',
+      },
+      {
+        name: 'pages',
+        label: 'Pages',
+        description: 'Pages to change, e.g. 1-3,5; empty changes every page.',
+        type: 'text',
+        placeholder: '1-3,5',
+      },
+    ],
+  }),
+  endpoint('/pdf/remove-blank-pages', {
+    name: 'Remove blank pages',
+    description: 'Drop the pages with no text and next to no ink, scanned blank sheets included.',
+    icon: FileX,
+    output: { kind: 'file', fileName: 'no-blank-pages.pdf' },
+    upload: {
+      label: 'PDF file',
+      description: 'The document to clean.',
+      accept: pdfAccept,
+      sampleFiles: ['scans.pdf'],
+    },
+    fields: [
+      {
+        name: 'threshold',
+        label: 'Ink threshold',
+        description: 'A page is blank when at most this share of it is ink (0.001 = 0.1 %).',
+        type: 'number',
+        ...contract(removeBlank, 'threshold'),
+        step: 0.0005,
+      },
+      {
+        name: 'whiteLevel',
+        label: 'White level',
+        description: 'Grey (0-255) from which a pixel counts as paper.',
+        type: 'number',
+        ...contract(removeBlank, 'whiteLevel'),
+        step: 1,
+      },
+    ],
   }),
   endpoint('/qrcode/url', {
     name: 'QR code for a URL',

@@ -18,6 +18,8 @@ describe('the endpoint definitions', () => {
       '/pdf/watermark',
       '/pdf/merge',
       '/pdf/extract-text',
+      '/pdf/crop',
+      '/pdf/remove-blank-pages',
       '/qrcode/url',
       '/qrcode/contact',
       '/ocr/extract',
