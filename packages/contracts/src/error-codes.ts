@@ -22,6 +22,8 @@ export const errorStatus = {
   EMAIL_NOT_VERIFIED: 403,
   ACCOUNT_DISABLED: 403,
   INSUFFICIENT_ROLE: 403,
+  /** An admin acting on their own account through the admin API (role, plan, status, keys): only names are theirs. */
+  SELF_ACTION_FORBIDDEN: 403,
   PASSWORD_CHANGE_REQUIRED: 403,
   ENDPOINT_NOT_ALLOWED: 403,
   URL_NOT_ALLOWED: 403,

@@ -12,7 +12,7 @@ import {
 import { AppError } from '../../../lib/app-error';
 import { authenticate } from '../../../plugins/authenticate';
 import { newApiKeyState } from '../../../plugins/processing-guard';
-import { cancelOrRemove, listOwnJobs, ownJob } from '../../../services/jobs/index';
+import { cancelOrRemove, listOwnJobs, ownJob, type JobReader } from '../../../services/jobs/index';
 import { jobView } from '../../../services/jobs/view';
 import { deliveriesOf, resendWebhook } from '../../../services/webhooks/deliveries';
 import { deliveryView } from '../../../services/webhooks/view';
@@ -21,18 +21,20 @@ const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
   /**
-   * Jobs are read with the API key that made them (any key of the same user) or from the dashboard (access token).
-   * Reading them is not a processing call: it is neither limited nor metered, but unknown keys are still counted.
+   * Jobs are read from the dashboard (access token) or with an API key: one the user made reads all their jobs, one
+   * an admin made for them only the jobs it made (services/jobs/index.ts, JobReader). Reading them is not a
+   * processing call: it is neither limited nor metered, but unknown keys are still counted.
    */
-  async function ownerOf(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+  async function ownerOf(request: FastifyRequest, reply: FastifyReply): Promise<JobReader> {
     const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
     if (request.headers['x-api-key'] || (bearer && !JWT.test(bearer))) {
       const state = (request.apiKeyState = newApiKeyState('*'));
       await app.apiKeyAuth.authenticate.call(app, request, reply, () => undefined);
-      return state.rec!.userId;
+      const rec = state.rec!;
+      return { userId: rec.userId, onlyKeyId: rec.madeByOwner ? null : rec.keyId };
     }
     await authenticate.call(app, request, reply);
-    return request.authUser!.id;
+    return { userId: request.authUser!.id, onlyKeyId: null };
   }
   const security: Array<Record<string, string[]>> = [{ apiKey: [] }, { accessToken: [] }];
   const common = { tags: ['jobs'], security };
