@@ -2140,7 +2140,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send an ended job's webhook again (a fresh set of attempts) */
+    /**
+     * Send an ended job's webhook again (a fresh set of attempts)
+     * @description At most WEBHOOK_RESENDS_PER_JOB_HOUR resends of one job (default 5) and WEBHOOK_RESENDS_PER_ACCOUNT_HOUR of all the account's jobs (default 60) in a rolling hour: 429 WEBHOOK_RESEND_LIMITED with Retry-After beyond. The job's webhook.resends counts them.
+     */
     post: operations['jobsWebhookResend'];
     delete?: never;
     options?: never;
@@ -2550,6 +2553,7 @@ export interface components {
         | 'EMAIL_NOT_VERIFIED'
         | 'ACCOUNT_DISABLED'
         | 'INSUFFICIENT_ROLE'
+        | 'SELF_ACTION_FORBIDDEN'
         | 'PASSWORD_CHANGE_REQUIRED'
         | 'ENDPOINT_NOT_ALLOWED'
         | 'URL_NOT_ALLOWED'
@@ -2578,6 +2582,7 @@ export interface components {
         | 'TOO_MANY_ATTEMPTS'
         | 'RATE_LIMIT_EXCEEDED'
         | 'QUOTA_EXCEEDED'
+        | 'WEBHOOK_RESEND_LIMITED'
         | 'CLIENT_CLOSED_REQUEST'
         | 'INTERNAL_ERROR'
         | 'ENGINE_FAILED'
@@ -3363,6 +3368,8 @@ export interface components {
         /** @enum {string} */
         status: 'waiting' | 'pending' | 'delivered' | 'failed';
         attempts: number;
+        /** @description Times it was sent again on request (POST /jobs/{id}/webhook/resend; limited per hour) */
+        resends: number;
       } | null;
     };
     JobAdmitted: {

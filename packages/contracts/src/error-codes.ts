@@ -54,6 +54,8 @@ export const errorStatus = {
   TOO_MANY_ATTEMPTS: 429,
   RATE_LIMIT_EXCEEDED: 429,
   QUOTA_EXCEEDED: 429,
+  /** A job's webhook resent too often (per job or per account in the hour): Retry-After says when. */
+  WEBHOOK_RESEND_LIMITED: 429,
   CLIENT_CLOSED_REQUEST: 499,
   INTERNAL_ERROR: 500,
   ENGINE_FAILED: 500,
