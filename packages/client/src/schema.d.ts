@@ -1222,7 +1222,7 @@ export interface paths {
     get: operations['adminUsersGet'];
     /**
      * Update a user (name, role, company, isActive, plan)
-     * @description 403 FORBIDDEN when a role rule refuses (details.rule: self, owner-protected, rank, grant-above-own); 409 CONFLICT for the last active owner (details.rule: last-owner). Deactivation ends their sessions and refuses their API keys on the next call.
+     * @description 403 FORBIDDEN when a role rule refuses (details.rule: owner-protected, rank, grant-above-own), 403 SELF_ACTION_FORBIDDEN for a change of your own role, plan or status (details.rule: self); 409 CONFLICT for the last active owner (details.rule: last-owner). Deactivation ends their sessions and refuses their API keys on the next call.
      */
     put: operations['adminUsersUpdate'];
     post?: never;
@@ -1314,7 +1314,10 @@ export interface paths {
     /** List custom keys (user, search, active, sort, pages) */
     get: operations['adminApiKeysCustomList'];
     put?: never;
-    /** Create a custom key for a user (the full key is in this answer only) */
+    /**
+     * Create a custom key for a user (the full key is in this answer only)
+     * @description Under the role rules of user management: only for a user of a lower rank (an owner also for another owner), never for yourself (403 FORBIDDEN details.rule owner-protected or rank; 403 SELF_ACTION_FORBIDDEN). The key reads only the jobs made with it, not the user’s other jobs.
+     */
     post: operations['adminApiKeysCustomCreate'];
     delete?: never;
     options?: never;

@@ -76,6 +76,10 @@ export const adminCustomKeyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...schemaBase,
         summary: 'Create a custom key for a user (the full key is in this answer only)',
+        description:
+          'Under the role rules of user management: only for a user of a lower rank (an owner also for another ' +
+          'owner), never for yourself (403 FORBIDDEN details.rule owner-protected or rank; 403 ' +
+          'SELF_ACTION_FORBIDDEN). The key reads only the jobs made with it, not the user’s other jobs.',
         body: ZCreateCustomKeyRequest,
         response: { 201: ZCustomKeyResponse, ...withErrors(404, 422) },
       },

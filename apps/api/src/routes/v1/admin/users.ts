@@ -107,7 +107,8 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
         ...schemaBase,
         summary: 'Update a user (name, role, company, isActive, plan)',
         description:
-          '403 FORBIDDEN when a role rule refuses (details.rule: self, owner-protected, rank, grant-above-own); ' +
+          '403 FORBIDDEN when a role rule refuses (details.rule: owner-protected, rank, grant-above-own), ' +
+          '403 SELF_ACTION_FORBIDDEN for a change of your own role, plan or status (details.rule: self); ' +
           '409 CONFLICT for the last active owner (details.rule: last-owner). Deactivation ends their sessions ' +
           'and refuses their API keys on the next call.',
         params: ZIdParam,
