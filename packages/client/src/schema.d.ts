@@ -1262,7 +1262,7 @@ export interface paths {
     get: operations['adminUsersGet'];
     /**
      * Update a user (name, role, company, isActive, plan)
-     * @description 403 FORBIDDEN when a role rule refuses (details.rule: self, owner-protected, rank, grant-above-own); 409 CONFLICT for the last active owner (details.rule: last-owner). Deactivation ends their sessions and refuses their API keys on the next call.
+     * @description 403 FORBIDDEN when a role rule refuses (details.rule: owner-protected, rank, grant-above-own), 403 SELF_ACTION_FORBIDDEN for a change of your own role, plan or status (details.rule: self); 409 CONFLICT for the last active owner (details.rule: last-owner). Deactivation ends their sessions and refuses their API keys on the next call.
      */
     put: operations['adminUsersUpdate'];
     post?: never;
@@ -1354,7 +1354,10 @@ export interface paths {
     /** List custom keys (user, search, active, sort, pages) */
     get: operations['adminApiKeysCustomList'];
     put?: never;
-    /** Create a custom key for a user (the full key is in this answer only) */
+    /**
+     * Create a custom key for a user (the full key is in this answer only)
+     * @description Under the role rules of user management: only for a user of a lower rank (an owner also for another owner), never for yourself (403 FORBIDDEN details.rule owner-protected or rank; 403 SELF_ACTION_FORBIDDEN). The key reads only the jobs made with it, not the user’s other jobs.
+     */
     post: operations['adminApiKeysCustomCreate'];
     delete?: never;
     options?: never;
@@ -2180,7 +2183,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send an ended job's webhook again (a fresh set of attempts) */
+    /**
+     * Send an ended job's webhook again (a fresh set of attempts)
+     * @description At most WEBHOOK_RESENDS_PER_JOB_HOUR resends of one job (default 5) and WEBHOOK_RESENDS_PER_ACCOUNT_HOUR of all the account's jobs (default 60) in a rolling hour: 429 WEBHOOK_RESEND_LIMITED with Retry-After beyond. The job's webhook.resends counts them.
+     */
     post: operations['jobsWebhookResend'];
     delete?: never;
     options?: never;
@@ -2590,6 +2596,7 @@ export interface components {
         | 'EMAIL_NOT_VERIFIED'
         | 'ACCOUNT_DISABLED'
         | 'INSUFFICIENT_ROLE'
+        | 'SELF_ACTION_FORBIDDEN'
         | 'PASSWORD_CHANGE_REQUIRED'
         | 'ENDPOINT_NOT_ALLOWED'
         | 'URL_NOT_ALLOWED'
@@ -2619,6 +2626,7 @@ export interface components {
         | 'TOO_MANY_ATTEMPTS'
         | 'RATE_LIMIT_EXCEEDED'
         | 'QUOTA_EXCEEDED'
+        | 'WEBHOOK_RESEND_LIMITED'
         | 'CLIENT_CLOSED_REQUEST'
         | 'INTERNAL_ERROR'
         | 'ENGINE_FAILED'
@@ -3404,6 +3412,8 @@ export interface components {
         /** @enum {string} */
         status: 'waiting' | 'pending' | 'delivered' | 'failed';
         attempts: number;
+        /** @description Times it was sent again on request (POST /jobs/{id}/webhook/resend; limited per hour) */
+        resends: number;
       } | null;
     };
     JobAdmitted: {

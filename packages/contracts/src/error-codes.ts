@@ -22,6 +22,8 @@ export const errorStatus = {
   EMAIL_NOT_VERIFIED: 403,
   ACCOUNT_DISABLED: 403,
   INSUFFICIENT_ROLE: 403,
+  /** An admin acting on their own account through the admin API (role, plan, status, keys): only names are theirs. */
+  SELF_ACTION_FORBIDDEN: 403,
   PASSWORD_CHANGE_REQUIRED: 403,
   ENDPOINT_NOT_ALLOWED: 403,
   URL_NOT_ALLOWED: 403,
@@ -54,6 +56,8 @@ export const errorStatus = {
   TOO_MANY_ATTEMPTS: 429,
   RATE_LIMIT_EXCEEDED: 429,
   QUOTA_EXCEEDED: 429,
+  /** A job's webhook resent too often (per job or per account in the hour): Retry-After says when. */
+  WEBHOOK_RESEND_LIMITED: 429,
   CLIENT_CLOSED_REQUEST: 499,
   INTERNAL_ERROR: 500,
   ENGINE_FAILED: 500,

@@ -65,6 +65,10 @@ export const ZJob = z
         url: z.string(),
         status: z.enum(['waiting', 'pending', 'delivered', 'failed']),
         attempts: z.number().int(),
+        resends: z
+          .number()
+          .int()
+          .describe('Times it was sent again on request (POST /jobs/{id}/webhook/resend; limited per hour)'),
       })
       .nullable()
       .describe('The callback of the job, when it has one: waiting (job not ended), pending, delivered or failed'),

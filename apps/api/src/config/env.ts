@@ -122,6 +122,13 @@ export const ZEnv = z.object({
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   /** The first webhook retry's delay; each next one doubles, with ±20 % jitter. */
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
+  /**
+   * Resends of one job's webhook in a rolling hour (POST /jobs/{id}/webhook/resend). Each resend is a fresh set of
+   * attempts, and a Gotenberg-style one posts the whole result again: 429 WEBHOOK_RESEND_LIMITED beyond.
+   */
+  WEBHOOK_RESENDS_PER_JOB_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Resends of all of one account's jobs in a rolling hour. */
+  WEBHOOK_RESENDS_PER_ACCOUNT_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Where jobs' inputs and results are kept: unset, DATA_DIR/jobs; `s3://bucket?endpoint=…`, an object store. */
   STORAGE_URL: z

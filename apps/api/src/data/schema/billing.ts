@@ -101,6 +101,11 @@ export const apiKeys = pgTable(
     keyType: text('key_type', { enum: ['standard', 'custom'] })
       .notNull()
       .default('standard'),
+    /**
+     * Who made the key: its user, or the admin who made it for them (a custom key; null once that admin is gone).
+     * Only a key its user made reads all their jobs (services/jobs/index.ts).
+     */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     /** Admin custom keys: limits replacing the plan's. */
     customLimits: jsonb('custom_limits').$type<TCustomLimits>(),
     lastUsedAt: ts('last_used_at'),

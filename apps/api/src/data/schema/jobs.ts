@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TJobStatus } from '@docflow/contracts';
 import { users } from './accounts';
 import { apiKeys } from './billing';
@@ -95,6 +95,8 @@ export const jobs = pgTable(
     webhookStatus: text('webhook_status').$type<'pending' | 'delivered' | 'failed'>(),
     webhookAttempts: integer('webhook_attempts').notNull().default(0),
     webhookNextAt: ts('webhook_next_at'),
+    /** Times the owner asked to send the webhook again (limited per hour: services/webhooks/resend.ts). */
+    webhookResends: integer('webhook_resends').notNull().default(0),
     /** Null: DocFlow's signed JSON event; otherwise the shape of the delivery (a Gotenberg client's webhook). */
     webhookFormat: jsonb('webhook_format').$type<GotenbergWebhookFormat>(),
     /** The calls it was counted as when admitted, given back by its run if the server fails it. */
@@ -135,3 +137,20 @@ export const webhookDeliveries = pgTable(
   (t) => [index('webhook_deliveries_job_idx').on(t.jobId, t.createdAt)],
 );
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** One row per webhook resend, read over a rolling hour per job and per account (no key on job_id: see 0034). */
+export const webhookResendLog = pgTable(
+  'webhook_resends',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    jobId: uuid('job_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('webhook_resends_user_idx').on(t.userId, t.createdAt),
+    index('webhook_resends_job_idx').on(t.jobId, t.createdAt),
+  ],
+);

@@ -17,7 +17,8 @@ export type AuditAction =
   | 'sessions_revoked'
   | 'user_created'
   | 'role_changed'
-  | AdminAuditAction;
+  | AdminAuditAction
+  | AdminRefusedAction;
 
 /** Actions made through the admin API: `userId` is the admin, `target` what they acted on. */
 export const adminAuditActions = [
@@ -37,6 +38,8 @@ export const adminAuditActions = [
   'admin.test_service',
 ] as const;
 export type AdminAuditAction = (typeof adminAuditActions)[number];
+/** An admin action the server refused (role rules, address rules, validation…): the attempt, with its reason. */
+export type AdminRefusedAction = `${AdminAuditAction}.refused`;
 
 export interface AuditTarget {
   type: 'user' | 'api_key' | 'plan' | 'system';

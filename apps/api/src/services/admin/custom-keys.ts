@@ -14,6 +14,8 @@ import { recordAudit, type AdminAuditAction } from '../accounts/audit';
 import { createApiKey, monthlyUsage, toApiKeyDto } from '../api-keys/index';
 import type { AdminContext } from './context';
 import { checkCustomLimits, requireValidLimits, suggestLimits } from './custom-limits';
+import { assertMayAct } from './role-rules';
+import { underRoleRules } from './under-role-rules';
 
 type Owner = { id: string; email: string; name: string };
 
@@ -45,29 +47,40 @@ function audit(ctx: AdminContext, action: AdminAuditAction, row: ApiKeyRow, owne
   });
 }
 
+/**
+ * A custom key for another user, under the role rules (an admin makes keys only for lower ranks, never for
+ * themselves: a key with custom limits is a plan). The key records its maker, so it reads only the jobs it makes:
+ * the admin saw its secret, and the user's own documents stay theirs (services/jobs/index.ts).
+ */
 export async function createCustomKey(ctx: AdminContext, input: TCreateCustomKeyRequest) {
   const v = ZCreateCustomKeyRequest.parse(input);
   const { limits } = requireValidLimits(v.customLimits);
-  const [owner] = await ctx.db
-    .select({ ...ownerColumns, isActive: users.isActive })
-    .from(users)
-    .where(eq(users.id, v.userId));
-  if (!owner) throw new AppError('NOT_FOUND', 'Utilisateur introuvable');
-  if (!owner.isActive) throw new AppError('VALIDATION_ERROR', 'Cet utilisateur est désactivé : réactivez-le d’abord');
-  const made = await createApiKey(ctx.db, owner.id, {
-    name: v.keyOptions.name,
-    environment: v.keyOptions.environment,
-    description: v.keyOptions.description,
-    planName: v.keyOptions.planName,
-    customLimits: limits,
-  });
-  const o = { id: owner.id, email: owner.email, name: owner.name };
-  await audit(ctx, 'admin.key.create', made.row, o, { limits });
+  const made = await underRoleRules(
+    ctx,
+    v.userId,
+    (actor, target) => assertMayAct(actor, target, 'manage-keys'),
+    async (tx, owner) => {
+      if (!owner.isActive)
+        throw new AppError('VALIDATION_ERROR', 'Cet utilisateur est désactivé : réactivez-le d’abord');
+      const key = await createApiKey(tx, owner.id, {
+        name: v.keyOptions.name,
+        environment: v.keyOptions.environment,
+        description: v.keyOptions.description,
+        planName: v.keyOptions.planName,
+        customLimits: limits,
+        createdBy: ctx.actor.id,
+      });
+      return { ...key, owner: { id: owner.id, email: owner.email, name: owner.name } };
+    },
+  );
+  await audit(ctx, 'admin.key.create', made.row, made.owner, { limits });
   return {
-    apiKey: toCustomKeyDto(made.row, made.plan, o, 0, made.key),
+    apiKey: toCustomKeyDto(made.row, made.plan, made.owner, 0, made.key),
     preview: await previewCustomLimits(ctx.db, v.customLimits),
   };
 }
+
+type CustomRow = Awaited<ReturnType<typeof customRow>>;
 
 async function customRow(db: Db, id: string) {
   const [r] = await db
@@ -117,18 +130,32 @@ export async function listCustomKeys(db: Db, q: z.infer<typeof ZCustomKeysQuery>
   };
 }
 
+/** A custom key and its owner, when the actor may manage that owner's keys (role-rules.ts). */
+async function underKeyRules<T>(ctx: AdminContext, id: string, change: (tx: Db, r: CustomRow) => Promise<T>) {
+  const r = await customRow(ctx.db, id);
+  return underRoleRules(
+    ctx,
+    r.owner.id,
+    (actor, target) => assertMayAct(actor, target, 'manage-keys'),
+    (tx) => change(tx, r),
+  );
+}
+
 /** New limits for a custom key: the next call runs under them (the key leaves this node's cache at once). */
 export async function updateCustomLimits(ctx: AdminContext, id: string, draft: TCustomLimitsDraft) {
-  const r = await customRow(ctx.db, id);
   const { limits } = requireValidLimits(draft);
-  const now = new Date();
-  // Validity counts from the key's creation, as when it was made with these limits.
-  const expiresAt = limits.validityDays ? new Date(r.key.createdAt.getTime() + limits.validityDays * 86_400_000) : null;
-  const [row] = await ctx.db
-    .update(apiKeys)
-    .set({ customLimits: limits, expiresAt, updatedAt: now })
-    .where(eq(apiKeys.id, id))
-    .returning();
+  const { r, row } = await underKeyRules(ctx, id, async (tx, r) => {
+    // Validity counts from the key's creation, as when it was made with these limits.
+    const expiresAt = limits.validityDays
+      ? new Date(r.key.createdAt.getTime() + limits.validityDays * 86_400_000)
+      : null;
+    const [row] = await tx
+      .update(apiKeys)
+      .set({ customLimits: limits, expiresAt, updatedAt: new Date() })
+      .where(eq(apiKeys.id, id))
+      .returning();
+    return { r, row };
+  });
   ctx.keys.evict(r.key.keyHash);
   await audit(ctx, 'admin.key.update_limits', row!, r.owner, { from: r.key.customLimits, to: limits });
   const usage = await monthlyUsage(ctx.db, [id]);
@@ -140,11 +167,13 @@ export async function updateCustomLimits(ctx: AdminContext, id: string, draft: T
 
 /** Deleting a custom key removes its limits with it (its "custom plan" lives on the key). */
 export async function deleteCustomKey(ctx: AdminContext, id: string) {
-  const r = await customRow(ctx.db, id);
-  await ctx.db
-    .update(apiKeys)
-    .set({ deletedAt: new Date(), isActive: false, customLimits: null, updatedAt: new Date() })
-    .where(eq(apiKeys.id, id));
+  const r = await underKeyRules(ctx, id, async (tx, r) => {
+    await tx
+      .update(apiKeys)
+      .set({ deletedAt: new Date(), isActive: false, customLimits: null, updatedAt: new Date() })
+      .where(eq(apiKeys.id, id));
+    return r;
+  });
   ctx.keys.evict(r.key.keyHash);
   await audit(ctx, 'admin.key.delete', r.key, r.owner);
   return { id };

@@ -11,15 +11,30 @@ export interface Target {
   role: TUserRole;
 }
 
-export type UserAction = 'update' | 'deactivate' | 'delete' | 'change-role';
+/**
+ * What an admin does to another user's account or resources. Every admin service acting on a user goes through
+ * `assertMayAct` with one of these: the user itself (update, deactivate, delete, change-role), the plan granted to
+ * them (change-plan), their API keys and custom limits (manage-keys).
+ */
+export type UserAction = 'update' | 'deactivate' | 'delete' | 'change-role' | 'change-plan' | 'manage-keys';
 
 const refuse = (rule: string, message: string): never => {
   throw new AppError('FORBIDDEN', message, { details: { rule } });
 };
 
+const selfMessages: Record<Exclude<UserAction, 'update'>, string> = {
+  deactivate: 'Vous ne pouvez pas désactiver votre propre compte',
+  delete: 'Vous ne pouvez pas supprimer votre propre compte',
+  'change-role': 'Vous ne pouvez pas changer votre propre rôle',
+  'change-plan': 'Vous ne pouvez pas changer votre propre plan par l’administration',
+  'manage-keys': 'Vous ne pouvez pas vous créer ni modifier une clé personnalisée par l’administration',
+};
+
 /**
  * The role hierarchy of user management, on the server (spec-2 section 6 checks only on the client):
- * - nobody deactivates, demotes or deletes themselves (they may edit their own name or company);
+ * - through the admin API nobody acts on their own account beyond its name and company: no deactivation, demotion,
+ *   deletion, plan or custom key for oneself (403 SELF_ACTION_FORBIDDEN, details.rule "self"), since an admin could
+ *   otherwise grant themselves any plan or limit;
  * - an admin acts only on users of a lower rank, except that owners act on other owners (so a second owner can
  *   hand over; only owners touch an owner: "the owner cannot be demoted, deactivated or deleted by anyone else");
  * - nobody grants a role above their own.
@@ -28,9 +43,11 @@ const refuse = (rule: string, message: string): never => {
 export function assertMayAct(actor: Actor, target: Target, action: UserAction, newRole?: TUserRole): void {
   const self = actor.id === target.id;
   if (self && action !== 'update')
-    refuse('self', 'Vous ne pouvez pas désactiver, rétrograder ou supprimer votre propre compte');
+    throw new AppError('SELF_ACTION_FORBIDDEN', selfMessages[action], { details: { rule: 'self', action } });
   if (self && newRole !== undefined && newRole !== target.role)
-    refuse('self', 'Vous ne pouvez pas changer votre propre rôle');
+    throw new AppError('SELF_ACTION_FORBIDDEN', selfMessages['change-role'], {
+      details: { rule: 'self', action: 'change-role' },
+    });
   if (!self) {
     const a = roleRank[actor.role];
     const t = roleRank[target.role];

@@ -6,7 +6,6 @@ import type {
   TAdminUserCounts,
   TAdminUsersQuery,
   TAdminUserStats,
-  TUserRole,
 } from '@docflow/contracts';
 import { ZAdminCreateUserRequest } from '@docflow/contracts';
 import type { Db } from '../../data/db';
@@ -24,9 +23,7 @@ import { dayStr, round1 } from '../usage/rollups';
 import type { AdminContext } from './context';
 import { assertMayAct, assertMayGrant, type UserAction } from './role-rules';
 import { temporaryPassword } from './temp-password';
-
-/** Admin changes to users take turns, so two owners demoting each other cannot leave none (see assertOwnerRemains). */
-const USER_ADMIN_LOCK = 727_002;
+import { underRoleRules } from './under-role-rules';
 
 async function keyCounts(db: Db, userIds: string[]): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
@@ -215,30 +212,6 @@ export async function createUserByAdmin(ctx: AdminContext, input: TAdminCreateUs
   return { user: await toAdminUser(ctx.db, row), tempPassword };
 }
 
-/**
- * Under the user-admin lock, re-read the actor (their role may have changed since their token was checked) and the
- * target, check the role rules, then run `change`.
- */
-async function underRules<T>(
-  ctx: AdminContext,
-  targetId: string,
-  check: (actor: { id: string; role: TUserRole }, target: UserRow) => void,
-  change: (tx: Db, target: UserRow) => Promise<T>,
-): Promise<T> {
-  return ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${USER_ADMIN_LOCK})`);
-    const [actor] = await tx
-      .select({ id: users.id, role: users.role, isActive: users.isActive })
-      .from(users)
-      .where(eq(users.id, ctx.actor.id));
-    if (!actor?.isActive) throw new AppError('ACCOUNT_DISABLED', 'This account has been deactivated');
-    const [target] = await tx.select().from(users).where(eq(users.id, targetId));
-    if (!target) throw new AppError('NOT_FOUND', 'Utilisateur introuvable');
-    check(actor, target);
-    return change(tx as unknown as Db, target);
-  });
-}
-
 /** "The last owner always remains": an owner demoted, deactivated or deleted must leave another active owner. */
 async function assertOwnerRemains(tx: Db, target: UserRow): Promise<void> {
   if (target.role !== 'owner' || !target.isActive) return;
@@ -264,7 +237,7 @@ async function cutOff(ctx: AdminContext, tx: Db, userId: string): Promise<void> 
 
 export async function updateUser(ctx: AdminContext, id: string, patch: TAdminUpdateUserRequest) {
   if (patch.plan) await activePlan(ctx.db, patch.plan);
-  const row = await underRules(
+  const row = await underRoleRules(
     ctx,
     id,
     (actor, target) => {
@@ -272,6 +245,8 @@ export async function updateUser(ctx: AdminContext, id: string, patch: TAdminUpd
       const deactivating = patch.isActive === false && target.isActive;
       const actions: UserAction[] = ['update'];
       if (roleChange) actions.push('change-role');
+      // Granting a plan renews it without end even when it is the current one: a change of plan either way.
+      if (patch.plan !== undefined) actions.push('change-plan');
       if (deactivating) actions.push('deactivate');
       for (const a of actions) assertMayAct(actor, target, a, a === 'change-role' ? roleChange : undefined);
     },
@@ -310,7 +285,7 @@ export async function updateUser(ctx: AdminContext, id: string, patch: TAdminUpd
 }
 
 export async function setUserStatus(ctx: AdminContext, id: string, isActive: boolean) {
-  const row = await underRules(
+  const row = await underRoleRules(
     ctx,
     id,
     (actor, target) => assertMayAct(actor, target, isActive ? 'update' : 'deactivate'),
@@ -331,7 +306,7 @@ export async function setUserStatus(ctx: AdminContext, id: string, isActive: boo
 }
 
 export async function deleteUser(ctx: AdminContext, id: string) {
-  const { deletedUser, deletedApiKeys, email } = await underRules(
+  const { deletedUser, deletedApiKeys, email } = await underRoleRules(
     ctx,
     id,
     (actor, target) => assertMayAct(actor, target, 'delete'),

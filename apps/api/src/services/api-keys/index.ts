@@ -82,6 +82,8 @@ export interface CreateApiKeyInput {
   description?: string;
   /** Admin custom keys (and tests): limits replacing the plan's. Skips the plan-ownership check. */
   customLimits?: TCustomLimits;
+  /** Who makes the key when it is not the user themselves (an admin's custom key): it then reads only its own jobs. */
+  createdBy?: string;
 }
 
 /**
@@ -174,6 +176,7 @@ export async function createApiKey(db: Db, userId: string, input: CreateApiKeyIn
         keyPrefix: prefix,
         keyType: input.customLimits ? 'custom' : 'standard',
         customLimits: input.customLimits ?? null,
+        createdBy: input.createdBy ?? userId,
         expiresAt: validityDays ? new Date(now.getTime() + validityDays * DAY) : null,
         createdAt: now,
         updatedAt: now,

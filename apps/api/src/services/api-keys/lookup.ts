@@ -14,6 +14,8 @@ export interface KeyRecord {
   keyPrefix: string;
   environment: 'development' | 'staging' | 'production';
   keyType: 'standard' | 'custom';
+  /** Whether the user made this key themselves (not an admin for them): only such a key reads all their jobs. */
+  madeByOwner: boolean;
   customLimits: TCustomLimits | null;
   /** The counters its calls go to: the user's subscription to the plan, or the custom key's own (limits/subject.ts). */
   limitSubject: string;
@@ -54,6 +56,7 @@ async function findKey(db: Db, where: SQL): Promise<KeyRecord | null> {
     keyPrefix: r.key.keyPrefix,
     environment: r.key.environment,
     keyType: r.key.keyType,
+    madeByOwner: r.key.createdBy === r.key.userId,
     customLimits: r.key.keyType === 'custom' ? r.key.customLimits : null,
     limitSubject: limitSubjectOf({
       keyId: r.key.id,

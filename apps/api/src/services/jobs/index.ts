@@ -6,17 +6,30 @@ import * as repo from './repository';
 import type { JobRunner } from './runner';
 import type { JobStore } from './store';
 
-/** A job of this user; another user's job does not exist for them (404, never 403). */
-export async function ownJob(db: Db, userId: string, id: string): Promise<JobRow> {
+/**
+ * Who reads jobs. A job holds a customer's documents, so it is seen by the key that made it and by its owner: their
+ * dashboard session and the keys they made themselves. A key someone else made for them (an admin's custom key,
+ * whose secret that admin saw) is not the owner's own credential: it sees only the jobs it made (`onlyKeyId`).
+ */
+export interface JobReader {
+  userId: string;
+  onlyKeyId: string | null;
+}
+
+const visibleTo = (reader: JobReader, row: JobRow) =>
+  row.userId === reader.userId && (reader.onlyKeyId === null || row.keyId === reader.onlyKeyId);
+
+/** A job this reader may see; any other job does not exist for them (404, never 403). */
+export async function ownJob(db: Db, reader: JobReader, id: string): Promise<JobRow> {
   const row = await repo.findJob(db, id);
-  if (!row || row.userId !== userId) throw new AppError('JOB_NOT_FOUND', `No job ${id} among your jobs`);
+  if (!row || !visibleTo(reader, row)) throw new AppError('JOB_NOT_FOUND', `No job ${id} among your jobs`);
   return row;
 }
 
-export function listOwnJobs(db: Db, userId: string, q: { status?: TJobStatus; limit: number; before?: string }) {
+export function listOwnJobs(db: Db, reader: JobReader, q: { status?: TJobStatus; limit: number; before?: string }) {
   const before = q.before ? new Date(q.before) : undefined;
   if (before && Number.isNaN(before.getTime())) throw new AppError('INVALID_INPUT', 'before: not an ISO date');
-  return repo.listJobs(db, userId, { status: q.status, limit: q.limit, before });
+  return repo.listJobs(db, reader.userId, { status: q.status, limit: q.limit, before, keyId: reader.onlyKeyId });
 }
 
 /**

@@ -61,7 +61,7 @@ export async function findJob(db: Db, id: string): Promise<JobRow | null> {
 export async function listJobs(
   db: Db,
   userId: string,
-  opts: { status?: TJobStatus; limit: number; before?: Date },
+  opts: { status?: TJobStatus; limit: number; before?: Date; keyId?: string | null },
 ): Promise<JobRow[]> {
   return db
     .select()
@@ -70,6 +70,7 @@ export async function listJobs(
       and(
         eq(jobs.userId, userId),
         eq(jobs.sync, false),
+        opts.keyId ? eq(jobs.keyId, opts.keyId) : undefined,
         opts.status ? eq(jobs.status, opts.status) : undefined,
         opts.before ? lt(jobs.createdAt, opts.before) : undefined,
       ),

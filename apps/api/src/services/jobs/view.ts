@@ -39,6 +39,7 @@ export function jobView(row: JobRow, base = '/api/v1/jobs'): TJob {
                 : row.callbackUrl,
             status: row.webhookStatus ?? 'waiting',
             attempts: row.webhookAttempts,
+            resends: row.webhookResends,
           }
         : null,
   };

@@ -45,16 +45,6 @@ export async function settleWebhook(
     .where(and(eq(jobs.id, id), eq(jobs.webhookStatus, 'pending')));
 }
 
-/** "Resend": the ended job's webhook is due again now, with a fresh set of attempts. */
-export async function resendWebhook(db: Db, id: string): Promise<boolean> {
-  const done = await db
-    .update(jobs)
-    .set({ webhookStatus: 'pending', webhookNextAt: new Date(), webhookAttempts: 0 })
-    .where(and(eq(jobs.id, id), inArray(jobs.status, ['succeeded', 'failed', 'cancelled'])))
-    .returning({ id: jobs.id });
-  return done.length > 0;
-}
-
 export function deliveriesOf(db: Db, jobIds: string[]): Promise<WebhookDeliveryRow[]> {
   if (!jobIds.length) return Promise.resolve([]);
   return db

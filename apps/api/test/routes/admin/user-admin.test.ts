@@ -27,7 +27,7 @@ describe('the role hierarchy, on the server', () => {
     expect(
       (await api(me.accessToken, 'PATCH', `/admin/users/${me.userId}/status`, { isActive: false })).json(),
     ).toMatchObject({
-      code: 'FORBIDDEN',
+      code: 'SELF_ACTION_FORBIDDEN',
       details: { rule: 'self' },
     });
     expect((await api(me.accessToken, 'PUT', `/admin/users/${me.userId}`, { role: 'admin' })).statusCode).toBe(403);

@@ -73,7 +73,7 @@ describe('signed webhooks (callbackUrl)', () => {
       expect(payload.job).toMatchObject({ id: jobId, status: 'succeeded', endpoint: '/pdf/merge' });
       expect(payload.job.result?.url).toMatch(new RegExp(`^https?://.+/api/v1/jobs/${jobId}/result$`));
       const job = (await asOwner(`/jobs/${jobId}`)).json().data as TJob;
-      expect(job.webhook).toEqual({ url, status: 'delivered', attempts: 3 });
+      expect(job.webhook).toEqual({ url, status: 'delivered', attempts: 3, resends: 0 });
 
       // Resend: one more attempt, logged too; after a rotation, signed with the new secret.
       const rotated = (
@@ -116,7 +116,7 @@ describe('signed webhooks (callbackUrl)', () => {
           job = (await t2.t.app.inject({ url: `/api/v1/jobs/${jobId}`, headers: { 'x-api-key': t2.apiKey } })).json()
             .data;
         } while (job.webhook?.status !== 'failed' && Date.now() < until);
-        expect(job.webhook).toEqual({ url, status: 'failed', attempts: 3 });
+        expect(job.webhook).toEqual({ url, status: 'failed', attempts: 3, resends: 0 });
         expect(closed.got).toHaveLength(3);
       } finally {
         await t2.t.close();

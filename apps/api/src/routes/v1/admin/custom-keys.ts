@@ -23,6 +23,7 @@ import {
   updateCustomLimits,
 } from '../../../services/admin/custom-keys';
 import { adminContext, adminRoute, withErrors } from './http';
+import { audited, targets } from './refusal-audit';
 
 /** Custom API keys (spec-2 "Custom keys (admin)"): limits of their own, enforced like a plan's. */
 export const adminCustomKeyRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -71,9 +72,14 @@ export const adminCustomKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/',
     {
       onRequest,
+      config: audited('admin.key.create', targets.userFromBody),
       schema: {
         ...schemaBase,
         summary: 'Create a custom key for a user (the full key is in this answer only)',
+        description:
+          'Under the role rules of user management: only for a user of a lower rank (an owner also for another ' +
+          'owner), never for yourself (403 FORBIDDEN details.rule owner-protected or rank; 403 ' +
+          'SELF_ACTION_FORBIDDEN). The key reads only the jobs made with it, not the user’s other jobs.',
         body: ZCreateCustomKeyRequest,
         response: { 201: ZCustomKeyResponse, ...withErrors(404, 422) },
       },
@@ -104,6 +110,7 @@ export const adminCustomKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id/limits',
     {
       onRequest,
+      config: audited('admin.key.update_limits', targets.keyFromParams),
       schema: {
         ...schemaBase,
         summary: "Change a custom key's limits (its next call runs under them)",
@@ -123,6 +130,7 @@ export const adminCustomKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id',
     {
       onRequest,
+      config: audited('admin.key.delete', targets.keyFromParams),
       schema: {
         ...schemaBase,
         summary: 'Delete a custom key and its limits',

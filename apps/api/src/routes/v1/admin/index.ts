@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { auditRefusals } from './refusal-audit';
 import { adminStatsRoutes } from './stats';
 import { adminUserRoutes } from './users';
 import { adminCustomKeyRoutes } from './custom-keys';
@@ -6,8 +7,12 @@ import { adminSystemRoutes } from './system';
 import { adminSearchRoutes } from './search';
 import { adminPlanRoutes } from './plans';
 
-/** /api/v1/admin: every route needs an access token (401) and an admin capability (403). */
+/**
+ * /api/v1/admin: every route needs an access token (401) and an admin capability (403). Actions are audited by their
+ * services when done, and here when refused (refusal-audit.ts), so the trail holds both.
+ */
 export const adminRoutes: FastifyPluginAsync = async (app) => {
+  app.addHook('onError', auditRefusals(app));
   await app.register(adminStatsRoutes, { prefix: '/stats' });
   await app.register(adminUserRoutes, { prefix: '/users' });
   await app.register(adminCustomKeyRoutes, { prefix: '/api-keys/custom' });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZAdminPlansResponse, ZAdminUpdatePlanRequest, ZPlanNameParam, ZPlanResponse } from '@docflow/contracts';
 import { listAllPlans, updatePlan } from '../../../services/admin/plans';
 import { adminContext, adminRoute, withErrors } from './http';
+import { audited, targets } from './refusal-audit';
 
 /** Plans as operators manage them: prices, limits, endpoints, visibility (super_admin and owner). */
 export const adminPlanRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -22,6 +23,7 @@ export const adminPlanRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:name',
     {
       onRequest,
+      config: audited('admin.plan.update', targets.planFromParams),
       schema: {
         ...schemaBase,
         summary: 'Change a plan: enforcement, the plans page and the landing page follow at once',

@@ -19,6 +19,7 @@ import {
 import { recordAudit } from '../../../services/accounts/audit';
 import { testService } from '../../../services/admin/test-service';
 import { adminContext, adminRoute, withErrors } from './http';
+import { audited, targets } from './refusal-audit';
 
 /** The system monitor and the operator's switches (spec-2 section 7 "System admin"). */
 export const adminSystemRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -90,6 +91,7 @@ export const adminSystemRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cache/clear',
     {
       onRequest: cache.onRequest,
+      config: audited('admin.cache.clear', targets.system('cache')),
       schema: {
         ...cache.schemaBase,
         summary: "Empty this node's caches: API keys (found and unknown), monitor probes",
@@ -114,6 +116,7 @@ export const adminSystemRoutes: FastifyPluginAsyncZod = async (app) => {
     '/metrics/refresh',
     {
       onRequest: watch.onRequest,
+      config: audited('admin.metrics.refresh', targets.system('metrics')),
       schema: {
         ...watch.schemaBase,
         summary: 'Measure everything again now (engine versions included) and answer the fresh monitor figures',
@@ -138,6 +141,13 @@ export const adminSystemRoutes: FastifyPluginAsyncZod = async (app) => {
     '/maintenance',
     {
       onRequest: maint.onRequest,
+      config: audited(
+        (r) =>
+          (r.body as { enabled?: unknown } | undefined)?.enabled === true
+            ? 'admin.maintenance.on'
+            : 'admin.maintenance.off',
+        targets.system('maintenance'),
+      ),
       schema: {
         ...maint.schemaBase,
         summary: 'Maintenance on or off: processing routes answer 503 MAINTENANCE with Retry-After, admins keep access',
@@ -155,6 +165,7 @@ export const adminSystemRoutes: FastifyPluginAsyncZod = async (app) => {
     '/test-service',
     {
       onRequest: watch.onRequest,
+      config: audited('admin.test_service', targets.urlFromBody),
       schema: {
         ...watch.schemaBase,
         summary: 'Whether a URL answers and how fast, under the same address rules as URL conversion',

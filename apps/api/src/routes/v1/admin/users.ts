@@ -25,6 +25,7 @@ import {
   userStats,
 } from '../../../services/admin/users';
 import { adminContext, adminRoute, withErrors } from './http';
+import { audited, targets } from './refusal-audit';
 
 /** User management (spec-2 section 7 "Admin users"), under the role rules of services/admin/role-rules.ts. */
 export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -34,6 +35,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     '/',
     {
       onRequest,
+      config: audited('admin.user.create', targets.newUserFromBody),
       schema: {
         ...schemaBase,
         summary: 'Create a user with a temporary password (shown once; changed at first sign-in)',
@@ -100,11 +102,13 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id',
     {
       onRequest,
+      config: audited('admin.user.update', targets.userFromParams),
       schema: {
         ...schemaBase,
         summary: 'Update a user (name, role, company, isActive, plan)',
         description:
-          '403 FORBIDDEN when a role rule refuses (details.rule: self, owner-protected, rank, grant-above-own); ' +
+          '403 FORBIDDEN when a role rule refuses (details.rule: owner-protected, rank, grant-above-own), ' +
+          '403 SELF_ACTION_FORBIDDEN for a change of your own role, plan or status (details.rule: self); ' +
           '409 CONFLICT for the last active owner (details.rule: last-owner). Deactivation ends their sessions ' +
           'and refuses their API keys on the next call.',
         params: ZIdParam,
@@ -123,6 +127,13 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id/status',
     {
       onRequest,
+      config: audited(
+        (r) =>
+          (r.body as { isActive?: unknown } | undefined)?.isActive === false
+            ? 'admin.user.deactivate'
+            : 'admin.user.activate',
+        targets.userFromParams,
+      ),
       schema: {
         ...schemaBase,
         summary: 'Activate or deactivate a user',
@@ -145,6 +156,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id',
     {
       onRequest,
+      config: audited('admin.user.delete', targets.userFromParams),
       schema: {
         ...schemaBase,
         summary: 'Delete a user with their keys, sessions and usage',

@@ -12,31 +12,38 @@ import {
 import { AppError } from '../../../lib/app-error';
 import { authenticate } from '../../../plugins/authenticate';
 import { newApiKeyState } from '../../../plugins/processing-guard';
-import { cancelOrRemove, listOwnJobs, ownJob } from '../../../services/jobs/index';
+import { cancelOrRemove, listOwnJobs, ownJob, type JobReader } from '../../../services/jobs/index';
 import { jobView } from '../../../services/jobs/view';
-import { deliveriesOf, resendWebhook } from '../../../services/webhooks/deliveries';
+import { deliveriesOf } from '../../../services/webhooks/deliveries';
+import { resendWebhook } from '../../../services/webhooks/resend';
 import { deliveryView } from '../../../services/webhooks/view';
 
 const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
   /**
-   * Jobs are read with the API key that made them (any key of the same user) or from the dashboard (access token).
-   * Reading them is not a processing call: it is neither limited nor metered, but unknown keys are still counted.
+   * Jobs are read from the dashboard (access token) or with an API key: one the user made reads all their jobs, one
+   * an admin made for them only the jobs it made (services/jobs/index.ts, JobReader). Reading them is not a
+   * processing call: it is neither limited nor metered, but unknown keys are still counted.
    */
-  async function ownerOf(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+  async function ownerOf(request: FastifyRequest, reply: FastifyReply): Promise<JobReader> {
     const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
     if (request.headers['x-api-key'] || (bearer && !JWT.test(bearer))) {
       const state = (request.apiKeyState = newApiKeyState('*'));
       await app.apiKeyAuth.authenticate.call(app, request, reply, () => undefined);
-      return state.rec!.userId;
+      const rec = state.rec!;
+      return { userId: rec.userId, onlyKeyId: rec.madeByOwner ? null : rec.keyId };
     }
     await authenticate.call(app, request, reply);
-    return request.authUser!.id;
+    return { userId: request.authUser!.id, onlyKeyId: null };
   }
   const security: Array<Record<string, string[]>> = [{ apiKey: [] }, { accessToken: [] }];
   const common = { tags: ['jobs'], security };
   const ttlMs = app.config.JOB_RESULT_TTL_HOURS * 3_600_000;
+  const resendLimits = {
+    perJobPerHour: app.config.WEBHOOK_RESENDS_PER_JOB_HOUR,
+    perAccountPerHour: app.config.WEBHOOK_RESENDS_PER_ACCOUNT_HOUR,
+  };
 
   app.get(
     '/',
@@ -130,14 +137,24 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         ...common,
         summary: "Send an ended job's webhook again (a fresh set of attempts)",
+        description:
+          'At most WEBHOOK_RESENDS_PER_JOB_HOUR resends of one job (default 5) and WEBHOOK_RESENDS_PER_ACCOUNT_HOUR of ' +
+          "all the account's jobs (default 60) in a rolling hour: 429 WEBHOOK_RESEND_LIMITED with Retry-After beyond. " +
+          "The job's webhook.resends counts them.",
         params: ZIdParam,
-        response: { 200: ZMessageResponse, 401: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse },
+        response: {
+          200: ZMessageResponse,
+          401: ZErrorResponse,
+          404: ZErrorResponse,
+          409: ZErrorResponse,
+          429: ZErrorResponse,
+        },
       },
     },
     async (request, reply) => {
       const job = await ownJob(app.db, await ownerOf(request, reply), request.params.id);
       if (!job.callbackUrl) throw new AppError('CONFLICT', `Job ${job.id} has no callbackUrl`);
-      if (!(await resendWebhook(app.db, job.id)))
+      if (!(await resendWebhook(app.db, job, resendLimits)))
         throw new AppError('CONFLICT', `Job ${job.id} is ${job.status}: its webhook is sent when it ends`);
       app.jobs.webhooks.kick();
       return { success: true as const, message: `Webhook of job ${job.id} queued again` };

@@ -23,6 +23,10 @@ const detailsText = (d: Record<string, unknown> | null) =>
         .join(' · ')
     : '';
 
+/** A refused action (`<action>.refused`, with its code and reason in the details) stands out from the done ones. */
+const actionTone = (action: string) =>
+  action.endsWith('.refused') ? 'rose' : action.startsWith('admin.') ? 'indigo' : 'slate';
+
 /** /admin/audit: who did what, on whom, when and from where (every admin action is written there). */
 export function AuditLogPage() {
   const role = useAuthStore((s) => s.user?.role ?? 'user');
@@ -103,7 +107,7 @@ export function AuditLogPage() {
                   </td>
                   <td className="px-5 py-3 text-slate-900">{e.actor?.email ?? e.actor?.id ?? '—'}</td>
                   <td className="px-5 py-3">
-                    <Badge tone={e.action.startsWith('admin.') ? 'indigo' : 'slate'}>{e.action}</Badge>
+                    <Badge tone={actionTone(e.action)}>{e.action}</Badge>
                   </td>
                   <td className="px-5 py-3 text-slate-700">
                     {e.target ? `${e.target.type}: ${e.target.label ?? e.target.id}` : '—'}

@@ -131,6 +131,11 @@ function Deliveries({ job }: { job: TJob }) {
         >
           <Send className="h-4 w-4" aria-hidden="true" /> Resend
         </Button>
+        {job.webhook.resends > 0 && (
+          <span className="text-xs text-slate-500" data-testid="webhook-resends">
+            Resent {job.webhook.resends} {job.webhook.resends === 1 ? 'time' : 'times'} (limited per hour)
+          </span>
+        )}
       </div>
       {deliveries.data && deliveries.data.length === 0 && <p className="text-sm text-slate-500">No attempt yet.</p>}
       {deliveries.data && deliveries.data.length > 0 && (

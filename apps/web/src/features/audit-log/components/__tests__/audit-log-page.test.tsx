@@ -65,4 +65,39 @@ describe('AuditLogPage', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: /Sign-ins/ }));
     await vi.waitFor(() => expect(calls.at(-1)!.url).toContain('adminOnly=false'));
   });
+
+  it('shows a refused action in its own colour, with the code and the reason', async () => {
+    mockFetch({
+      'GET /api/v1/admin/audit-log': () =>
+        json(200, {
+          success: true,
+          data: {
+            entries: [
+              {
+                id: 'r1',
+                at: '2026-11-25T01:00:00Z',
+                action: 'admin.test_service.refused',
+                actor: { id: 'u0', email: 'admin@example.test', name: 'Admin' },
+                target: { type: 'system', id: 'http://169.254.169.254/latest/meta-data/', label: null },
+                ip: '203.0.113.9',
+                details: {
+                  outcome: 'refused',
+                  status: 403,
+                  code: 'URL_NOT_ALLOWED',
+                  reason: 'url: 169.254.169.254 is not a public address',
+                },
+              },
+            ],
+            pagination: { page: 1, limit: 50, total: 1, totalPages: 1 },
+          },
+        }),
+    });
+    renderPage('admin');
+    const row = await screen.findByTestId('audit-row');
+    const badge = within(row).getByText('admin.test_service.refused');
+    expect(badge.className).toContain('bg-rose-50');
+    expect(within(row).getByText('system: http://169.254.169.254/latest/meta-data/')).toBeInTheDocument();
+    expect(row).toHaveTextContent('code: "URL_NOT_ALLOWED"');
+    expect(row).toHaveTextContent('reason: "url: 169.254.169.254 is not a public address"');
+  });
 });
