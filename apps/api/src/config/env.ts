@@ -144,6 +144,8 @@ export type Env = z.infer<typeof ZEnv>;
 export interface Config extends Env {
   dataDir: string;
   publicUrl: string;
+  /** PUBLIC_URL is https: cookies carry Secure (a browser then never sends them over plain http). */
+  secureCookies: boolean;
   jwtSecret: Uint8Array;
   /** Where request workspaces and other scratch files go. */
   tmpDir: string;
@@ -217,10 +219,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(parsed.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const jwtSecret = parsed.JWT_SECRET ?? loadOrCreateSecrets(dataDir).jwtSecret;
+  // Parsed, so that its scheme is known however it was written (HTTPS://… is https too).
+  const publicUrl = new URL(parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`);
   return {
     ...parsed,
     dataDir,
-    publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
+    publicUrl: publicUrl.href.replace(/\/$/, ''),
+    secureCookies: publicUrl.protocol === 'https:',
     jwtSecret: new TextEncoder().encode(jwtSecret),
     tmpDir: path.resolve(parsed.DOCFLOW_TMP_DIR ?? os.tmpdir()),
     engines,
