@@ -5359,7 +5359,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -5566,7 +5566,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -5765,7 +5765,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -5964,7 +5964,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6165,7 +6165,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6364,7 +6364,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6620,7 +6620,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6846,7 +6846,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7053,7 +7053,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7250,7 +7250,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7447,7 +7447,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7661,7 +7661,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7858,7 +7858,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8060,7 +8060,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8262,7 +8262,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8459,7 +8459,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8669,7 +8669,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8870,7 +8870,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -9067,7 +9067,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -9264,7 +9264,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -9461,7 +9461,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -9681,7 +9681,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -9904,7 +9904,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -10134,7 +10134,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -10356,7 +10356,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -10572,7 +10572,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -10786,7 +10786,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11002,7 +11002,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11215,7 +11215,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11428,7 +11428,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11642,7 +11642,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11948,7 +11948,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -16842,7 +16842,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17055,7 +17055,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17260,7 +17260,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17461,7 +17461,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17696,7 +17696,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17934,7 +17934,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -18167,7 +18167,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -18405,7 +18405,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -18634,7 +18634,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -18864,7 +18864,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19094,7 +19094,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19307,7 +19307,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19508,7 +19508,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19704,7 +19704,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -20032,7 +20032,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -20279,7 +20279,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -20526,7 +20526,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -20764,7 +20764,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -21787,7 +21787,7 @@ export interface operations {
             success: true;
             message?: string;
             data: {
-              /** @description Signs X-Webhook-Signature: HMAC-SHA256 of "<t>.<body>" */
+              /** @description whsec_ + base64 of the HMAC key (Standard Webhooks). Signs webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, keyed with the decoded bytes. Deprecated, for one release: X-Webhook-Signature: t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">, keyed with this text. */
               secret: string;
               createdAt: string;
             };
@@ -21852,7 +21852,7 @@ export interface operations {
             success: true;
             message?: string;
             data: {
-              /** @description Signs X-Webhook-Signature: HMAC-SHA256 of "<t>.<body>" */
+              /** @description whsec_ + base64 of the HMAC key (Standard Webhooks). Signs webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, keyed with the decoded bytes. Deprecated, for one release: X-Webhook-Signature: t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">, keyed with this text. */
               secret: string;
               createdAt: string;
             };
@@ -21957,7 +21957,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -22239,7 +22239,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -22369,7 +22369,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -22499,7 +22499,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -22629,7 +22629,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -22759,7 +22759,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -22892,7 +22892,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23022,7 +23022,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23152,7 +23152,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23282,7 +23282,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23421,7 +23421,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23560,7 +23560,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23699,7 +23699,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23839,7 +23839,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23979,7 +23979,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
