@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
-import { stdSerializers, type LoggerOptions } from 'pino';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { stdSerializers } from 'pino';
 
 /**
  * What the server's log must never hold: the secrets that ride in URLs (a password-reset or verification link's
@@ -58,7 +58,10 @@ const scrub = (v: unknown) => (typeof v === 'string' ? redactSecretsInText(v) : 
  * The Fastify logger's options, for every log line the server writes: request URLs without their secret query
  * values, no secret header or field, errors' messages and stacks and every top-level string scrubbed the same way.
  */
-export function loggerOptions(level: string, stream?: NodeJS.WritableStream): LoggerOptions & { stream?: unknown } {
+export function loggerOptions(
+  level: string,
+  stream?: NodeJS.WritableStream,
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level,
     ...(stream ? { stream } : {}),
@@ -73,7 +76,7 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Lo
       }),
       err: (err: Error) => {
         const out = stdSerializers.err(err);
-        return { ...out, message: scrub(out.message), stack: scrub(out.stack) };
+        return { ...out, message: redactSecretsInText(out.message), stack: redactSecretsInText(out.stack ?? '') };
       },
     },
     formatters: {
@@ -81,10 +84,7 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Lo
     },
     hooks: {
       logMethod(args, method) {
-        method.apply(
-          this,
-          args.map((a) => scrub(a)) as Parameters<typeof method>,
-        );
+        method.apply(this, args.map((a) => scrub(a)) as Parameters<typeof method>);
       },
     },
   };

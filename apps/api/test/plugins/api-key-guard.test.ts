@@ -150,7 +150,12 @@ describe('API-key guard on /ping and group-gated routes', () => {
       const cache = t.app.apiKeyGuard.cache;
       const { apiKey } = await createUserWithApiKey(t);
       const from = (key: string) =>
-        t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': key }, remoteAddress: '203.0.113.9' });
+        t.app.inject({
+          method: 'GET',
+          url: '/api/v1/ping',
+          headers: { 'x-api-key': key },
+          remoteAddress: '203.0.113.9',
+        });
       const answers = [];
       for (let i = 0; i < 25; i++) answers.push((await from(generateApiKey('development').key)).statusCode);
       expect(answers.slice(0, 20)).toEqual(Array(20).fill(401));

@@ -57,7 +57,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const shared = typeof opts.database === 'object' ? opts.database : undefined;
   const open = typeof opts.database === 'function' ? opts.database : openMigrated;
   const database = shared ?? (await open(config));
-  const app = await buildApp({ config, database, mailer: opts.mailer,
+  const app = await buildApp({
+    config,
+    database,
+    mailer: opts.mailer,
     logger: opts.logStream ? { stream: opts.logStream, level: 'info' } : false,
   });
   const routes = opts.routes;

@@ -23,7 +23,7 @@ export async function blankInvocationComments(file: string): Promise<number> {
     let blanked = 0;
     let changed = false;
     // Walk the header's comment lines; the first line that is not a comment ends the header.
-    for (let start = 0; start < bytesRead && head[start] === PERCENT; ) {
+    for (let start = 0; start < bytesRead && head[start] === PERCENT;) {
       let end = start;
       while (end < bytesRead && head[end] !== LF && head[end] !== CR) end++;
       if (end === bytesRead) break; // a line longer than the window: not Ghostscript's header
