@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config/env';
 import type { Database, Db } from './data/db';
+import { loggerOptions } from './lib/log-redaction';
 import { createMailQueue, type MailQueue } from './services/mail-queue';
 import { createMailer, type Mailer } from './services/mailer';
 import { createAccessTokens, type AccessTokens } from './services/access-tokens';
@@ -45,7 +46,8 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   mailer?: Mailer;
-  logger?: boolean | object;
+  /** false: no log (tests); a stream: the log written there (tests read it); default: stdout at LOG_LEVEL. */
+  logger?: false | { stream: NodeJS.WritableStream; level?: string };
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -58,7 +60,8 @@ const trustedProxies = (t: false | number | string) =>
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.LOG_LEVEL },
+    // Secrets never reach the log (lib/log-redaction.ts): set here, once, for every line the server writes.
+    logger: opts.logger === false ? false : loggerOptions(opts.logger?.level ?? config.LOG_LEVEL, opts.logger?.stream),
     trustProxy: trustedProxies(config.TRUST_PROXY),
     bodyLimit: config.BODY_LIMIT,
     genReqId: (req) => {

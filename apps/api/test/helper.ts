@@ -51,7 +51,7 @@ export type { TestApp } from './support/test-app';
 
 /** The whole app on a fresh database and DATA_DIR, answering through `app.inject`. */
 export function buildTestApp(
-  opts: { env?: Record<string, string>; driver?: Driver; mailer?: Mailer } = {},
+  opts: { env?: Record<string, string>; driver?: Driver; mailer?: Mailer; logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
   return createTestApp({
     env: {
@@ -62,6 +62,7 @@ export function buildTestApp(
     },
     database: () => openTestDatabase(opts.driver),
     mailer: opts.mailer,
+    logStream: opts.logStream,
   });
 }
 

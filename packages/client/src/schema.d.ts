@@ -5410,7 +5410,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -5617,7 +5617,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -5816,7 +5816,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6015,7 +6015,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6216,7 +6216,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6415,7 +6415,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6671,7 +6671,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -6897,7 +6897,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7104,7 +7104,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7301,7 +7301,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7498,7 +7498,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7712,7 +7712,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -7909,7 +7909,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8111,7 +8111,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8313,7 +8313,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8510,7 +8510,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8720,7 +8720,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -8921,7 +8921,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -9118,7 +9118,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -9315,7 +9315,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -9512,7 +9512,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -10164,7 +10164,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -10387,7 +10387,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -10617,7 +10617,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -10839,7 +10839,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11055,7 +11055,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11269,7 +11269,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11485,7 +11485,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11698,7 +11698,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -11911,7 +11911,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -12125,7 +12125,7 @@ export interface operations {
           async?: boolean | ('true' | 'false');
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -12431,7 +12431,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17325,7 +17325,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17538,7 +17538,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17743,7 +17743,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -17944,7 +17944,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -18179,7 +18179,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -18417,7 +18417,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -18650,7 +18650,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -18888,7 +18888,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19117,7 +19117,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19347,7 +19347,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19577,7 +19577,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19790,7 +19790,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -19991,7 +19991,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -20187,7 +20187,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -20515,7 +20515,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -20762,7 +20762,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -21009,7 +21009,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -21247,7 +21247,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -22271,7 +22271,7 @@ export interface operations {
             success: true;
             message?: string;
             data: {
-              /** @description Signs X-Webhook-Signature: HMAC-SHA256 of "<t>.<body>" */
+              /** @description whsec_ + base64 of the HMAC key (Standard Webhooks). Signs webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, keyed with the decoded bytes. Deprecated, for one release: X-Webhook-Signature: t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">, keyed with this text. */
               secret: string;
               createdAt: string;
             };
@@ -22336,7 +22336,7 @@ export interface operations {
             success: true;
             message?: string;
             data: {
-              /** @description Signs X-Webhook-Signature: HMAC-SHA256 of "<t>.<body>" */
+              /** @description whsec_ + base64 of the HMAC key (Standard Webhooks). Signs webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">, keyed with the decoded bytes. Deprecated, for one release: X-Webhook-Signature: t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">, keyed with this text. */
               secret: string;
               createdAt: string;
             };
@@ -22441,7 +22441,7 @@ export interface operations {
           async?: 'true' | 'false';
           /**
            * Format: uri
-           * @description Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
            */
           callbackUrl?: string;
         };
@@ -22724,7 +22724,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -22854,7 +22854,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -22984,7 +22984,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23114,7 +23114,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23244,7 +23244,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23377,7 +23377,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23507,7 +23507,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23637,7 +23637,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23767,7 +23767,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -23906,7 +23906,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -24045,7 +24045,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -24184,7 +24184,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -24324,7 +24324,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;
@@ -24464,7 +24464,7 @@ export interface operations {
         'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
         /** @description The method of the error’s delivery */
         'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"} */
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
         'Gotenberg-Webhook-Extra-Http-Headers'?: string;
       };
       path?: never;

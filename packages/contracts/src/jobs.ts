@@ -17,7 +17,10 @@ export const ZAsyncFields = z.object({
     .url()
     .optional()
     .describe(
-      'Webhook (plans with the webhook group): a signed POST to this URL when the job ends (implies async=true). Same address rules as url-to-pdf.',
+      'Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the ' +
+        'Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of ' +
+        '"<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated ' +
+        '(this release only). Same address rules as url-to-pdf.',
     ),
 });
 
@@ -112,7 +115,13 @@ export const ZWebhookDeliveriesResponse = successEnvelope(z.object({ deliveries:
 
 export const ZWebhookSecretResponse = successEnvelope(
   z.object({
-    secret: z.string().describe('Signs X-Webhook-Signature: HMAC-SHA256 of "<t>.<body>"'),
+    secret: z
+      .string()
+      .describe(
+        'whsec_ + base64 of the HMAC key (Standard Webhooks). Signs webhook-signature: v1,<base64 HMAC-SHA256 of ' +
+          '"<webhook-id>.<webhook-timestamp>.<body>">, keyed with the decoded bytes. Deprecated, for one release: ' +
+          'X-Webhook-Signature: t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">, keyed with this text.',
+      ),
     createdAt: z.string(),
   }),
 );

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { EnginesOptions } from '../core/engines';
+import { lockDownTree, privateDir } from '../data/private-files';
 import { ConfigError } from './config-error';
 import { loadEngineConfig } from './engines';
 import { parseStorageUrl, type StorageConfig } from './storage';
@@ -151,6 +152,8 @@ export type Env = z.infer<typeof ZEnv>;
 export interface Config extends Env {
   dataDir: string;
   publicUrl: string;
+  /** PUBLIC_URL is https: cookies carry Secure (a browser then never sends them over plain http). */
+  secureCookies: boolean;
   jwtSecret: Uint8Array;
   /** Where request workspaces and other scratch files go. */
   tmpDir: string;
@@ -222,12 +225,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const engines = attempt(() => loadEngineConfig(env));
   if (!parsed || !engines) throw new ConfigError(issues);
   const dataDir = path.resolve(parsed.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  // The server's own tree, closed to every other account before anything in it is read or written.
+  privateDir(dataDir);
+  lockDownTree(dataDir);
   const jwtSecret = parsed.JWT_SECRET ?? loadOrCreateSecrets(dataDir).jwtSecret;
+  // Parsed, so that its scheme is known however it was written (HTTPS://… is https too).
+  const publicUrl = new URL(parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`);
   return {
     ...parsed,
     dataDir,
-    publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
+    publicUrl: publicUrl.href.replace(/\/$/, ''),
+    secureCookies: publicUrl.protocol === 'https:',
     jwtSecret: new TextEncoder().encode(jwtSecret),
     tmpDir: path.resolve(parsed.DOCFLOW_TMP_DIR ?? os.tmpdir()),
     engines,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { PGLITE_CONF, seedFromTemplate } from './pglite-template';
+import { lockDownTree } from './private-files';
 import * as schema from './schema/index';
 
 export { schema };
@@ -55,6 +56,8 @@ async function openPglite(where: string, template?: Blob): Promise<Database> {
     ...(where === 'memory://' ? {} : { dataDir: where }),
     ...(template ? { loadDataDir: template } : {}),
   });
+  // PGlite writes some files (its initdb's, the relation cache's) readable by all: closed again once it is up.
+  if (where !== 'memory://') lockDownTree(where);
   const db = drizzlePglite(client, { schema });
   const sql: SqlClient = {
     exec: async (text) => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './db';
 import { migrate, migrationsDir } from './migrate';
+import { lockDownTree } from './private-files';
 
 /**
  * An embedded cluster with every migration applied, made once per installed tree and copied into each new data dir:
@@ -49,6 +50,7 @@ export function seedFromTemplate(dataDir: string): void {
   const template = pgliteTemplateDir();
   if (!existsSync(path.join(template, 'PG_VERSION'))) return;
   cpSync(template, dataDir, { recursive: true });
+  lockDownTree(dataDir); // the copy keeps the template's modes (0666 files as PGlite's initdb left them)
 }
 
 /** Make the template unless it exists; made beside and renamed, so a concurrent start never copies half of it. */
@@ -70,6 +72,7 @@ export async function ensurePgliteTemplate(): Promise<string> {
     },
   } as Database);
   await db.close();
+  lockDownTree(partial);
   try {
     renameSync(partial, dir);
   } catch (err) {

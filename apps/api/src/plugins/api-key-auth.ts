@@ -68,11 +68,13 @@ async function plugin(app: FastifyInstance, opts: ApiKeyAuthOptions) {
           ? 'API key required: send it as the HTTP Basic password (any user name) or as "x-api-key: <key>"'
           : 'API key required: send it as "x-api-key: <key>" or "Authorization: Bearer <key>"',
       );
-    // Anything that would need a lookup is refused while the address is over its unknown-key allowance.
+    // Over its unknown-key allowance, an address is refused only the keys that are no key: malformed, remembered as
+    // unknown (no query for either), or looked up and not found. A valid key is served: the address may be a NAT
+    // shared with whoever flooded it.
     let rec = cache.cached(key);
     if (!rec) {
       const retryAfter = await unknownKeys.retryAfter(request.ip);
-      if (retryAfter > 0)
+      if (retryAfter > 0 && !(isWellFormedApiKey(key) && (rec = (await cache.lookup(key)) ?? undefined)))
         throw new AppError(
           'TOO_MANY_ATTEMPTS',
           `Too many unknown or invalid API keys from this address; retry in ${retryAfter} s`,

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data/private-files';
 
 export interface Mail {
   to: string;
@@ -54,10 +55,11 @@ export function createMailer(opts: {
         text: mail.text,
         html: mail.html,
       });
-      await mkdir(outbox, { recursive: true });
+      // The outbox holds live sign-in and reset links: the server's alone (data/private-files.ts).
+      await mkdir(outbox, { recursive: true, mode: PRIVATE_DIR_MODE });
       const safeTo = mail.to.replace(/[^\w.@-]/g, '_');
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
-      await writeFile(file, info.message as Buffer);
+      await writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       opts.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the local outbox');
     },
   };

@@ -128,18 +128,47 @@ describe('API-key guard on /ping and group-gated routes', () => {
       expect(cache.queries - before).toBe(10); // repeated fakes are answered from the miss cache
       expect(cache.cached(apiKey)).toBeDefined(); // and evicted no valid key
 
-      // 20 unknown keys this minute from 198.51.100.1: the next is refused before any lookup.
-      const refused = await from(generateApiKey('development').key, '198.51.100.1');
+      // 20 unknown keys this minute from 198.51.100.1: the next unknown one is refused, looked up once at most.
+      const another = generateApiKey('development').key;
+      const refused = await from(another, '198.51.100.1');
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toMatchObject({ code: 'TOO_MANY_ATTEMPTS', details: { retryAfter: expect.any(Number) } });
       const retry = Number(refused.headers['retry-after']);
       expect(retry).toBeGreaterThan(0);
       expect(retry).toBeLessThanOrEqual(60);
-      expect(cache.queries - before).toBe(10);
+      expect(cache.queries - before).toBe(11);
+      // Malformed keys and keys remembered as unknown cost no query at all.
       expect((await from('nonsense', '198.51.100.1')).statusCode).toBe(429);
+      for (const k of [another, ...fakes]) expect((await from(k, '198.51.100.1')).statusCode).toBe(429);
+      expect(cache.queries - before).toBe(11);
       // A key cached as valid still works from there; other addresses are not affected.
       expect((await from(apiKey, '198.51.100.1')).statusCode).toBe(200);
       expect((await from(generateApiKey('development').key, '198.51.100.2')).statusCode).toBe(401);
+    });
+
+    it('a valid key from an address throttled for made-up keys is looked up and served (a shared NAT)', async () => {
+      const cache = t.app.apiKeyGuard.cache;
+      const { apiKey } = await createUserWithApiKey(t);
+      const from = (key: string) =>
+        t.app.inject({
+          method: 'GET',
+          url: '/api/v1/ping',
+          headers: { 'x-api-key': key },
+          remoteAddress: '203.0.113.9',
+        });
+      const answers = [];
+      for (let i = 0; i < 25; i++) answers.push((await from(generateApiKey('development').key)).statusCode);
+      expect(answers.slice(0, 20)).toEqual(Array(20).fill(401));
+      expect(answers.slice(20)).toEqual(Array(5).fill(429));
+      // Not in the cache (a key this node has not seen yet, or whose second of trust is over): looked up, served.
+      cache.clear();
+      const before = cache.queries;
+      const res = await from(apiKey);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.keyPrefix).toBe(apiKey.slice(0, 12));
+      expect(cache.queries - before).toBe(1);
+      // The address stays throttled for what is not a key.
+      expect((await from(generateApiKey('development').key)).statusCode).toBe(429);
     });
 
     it('a dashboard access token is not an API key', async () => {

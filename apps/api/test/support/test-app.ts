@@ -28,6 +28,8 @@ export interface TestAppOptions {
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** An owner account created at start (ADMIN_EMAIL / ADMIN_PASSWORD), as `npm start` does. */
   owner?: { email: string; password: string; name?: string };
+  /** Where the server's log goes (at info level); default: no log. */
+  logStream?: NodeJS.WritableStream;
   /** Listen on a free port of 127.0.0.1; PUBLIC_URL (the links in mails) becomes that address. */
   listen?: boolean;
 }
@@ -55,7 +57,12 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const shared = typeof opts.database === 'object' ? opts.database : undefined;
   const open = typeof opts.database === 'function' ? opts.database : openMigrated;
   const database = shared ?? (await open(config));
-  const app = await buildApp({ config, database, mailer: opts.mailer, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    mailer: opts.mailer,
+    logger: opts.logStream ? { stream: opts.logStream, level: 'info' } : false,
+  });
   const routes = opts.routes;
   if (routes) await app.register(async (scope) => routes(scope), { prefix: '/api/v1' });
   if (opts.owner) await ensureOwner(app.db, { ...opts.owner, name: opts.owner.name ?? 'Owner' });

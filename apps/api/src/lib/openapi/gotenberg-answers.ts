@@ -120,7 +120,9 @@ export const gotenbergRequestHeaders = {
       default: 'POST',
     }),
     'Gotenberg-Webhook-Extra-Http-Headers': header(
-      'A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}',
+      'A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are ' +
+        'signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); ' +
+        'webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only).',
     ),
   },
 };

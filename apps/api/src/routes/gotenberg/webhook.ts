@@ -79,7 +79,7 @@ export function readWebhook(request: FastifyRequest): GotenbergWebhook | undefin
   };
 }
 
-/** The headers sent with both deliveries; the signature's own (X-Webhook-*) are DocFlow's to set. */
+/** The headers sent with both deliveries; the signature's own (webhook-*, X-Webhook-*) are DocFlow's to set. */
 function readExtraHeaders(raw: string | undefined): Record<string, string> {
   if (raw === undefined) return {};
   let parsed: unknown;
@@ -88,7 +88,7 @@ function readExtraHeaders(raw: string | undefined): Record<string, string> {
   } catch {
     throw invalidHeader(WEBHOOK_HEADERS.extraHeaders, 'expected a JSON object such as {"Authorization": "Bearer …"}');
   }
-  const { headers, problems } = readHeaderMap(parsed, (h) => h.startsWith('x-webhook-'));
+  const { headers, problems } = readHeaderMap(parsed, (h) => h.startsWith('x-webhook-') || h.startsWith('webhook-'));
   if (problems.length) throw invalidHeader(WEBHOOK_HEADERS.extraHeaders, problems.join('; '));
   return headers;
 }

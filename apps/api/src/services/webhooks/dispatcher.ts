@@ -7,7 +7,7 @@ import type { JobStore } from '../jobs/store';
 import { claimDueWebhook, recordDelivery, settleWebhook } from './deliveries';
 import { deliveryOf, type Delivery } from './formats';
 import { webhookSecret } from './secrets';
-import { signWebhook } from './signature';
+import { signWebhook, standardWebhookHeaders } from './signature';
 
 export interface WebhookDispatcherOptions {
   /** Attempts of one webhook before it is given up (default 8). */
@@ -33,7 +33,7 @@ export function retryDelay(attempts: number, baseMs: number, random = Math.rando
  * Sends due webhooks (any node may: claims are exclusive), one attempt at a time per claim, each attempt recorded
  * with its status, latency and answer code; failures are retried with exponential backoff and jitter until the
  * attempts are used up. The URL is checked again at every attempt (a name may have moved to a private address).
- * Whatever its shape (formats.ts), every delivery is signed with the user's secret.
+ * Whatever its shape (formats.ts), every delivery is signed with the user's secret (Standard Webhooks, signature.ts).
  */
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
@@ -89,15 +89,18 @@ export class WebhookDispatcher {
     let answer: { statusCode: number | null; error: string | null; ms: number };
     try {
       delivery = await deliveryOf(job, this.opts);
-      const { secret } = await webhookSecret(this.db, job.userId);
+      const { secret, storedSecret } = await webhookSecret(this.db, job.userId);
       const checked = await checkUrl(delivery.url, this.opts.urlRules);
+      const at = new Date();
       answer = await pinnedRequest(checked, {
         method: delivery.method,
         timeoutMs: this.opts.timeoutMs ?? 10_000,
         headers: {
           'user-agent': 'DocFlow-webhooks/1',
           ...delivery.headers,
-          'x-webhook-signature': signWebhook(secret, delivery.body),
+          // The job's id names the message: a resend or a retry is the same message, told again.
+          ...standardWebhookHeaders(secret, job.id, delivery.body, at),
+          'x-webhook-signature': signWebhook(storedSecret, delivery.body, at), // deprecated: see signature.ts
           'x-webhook-id': job.id,
           'x-webhook-attempt': String(job.webhookAttempts),
         },

@@ -163,16 +163,40 @@ describe('POST /api/v1/auth/login', () => {
   });
 });
 
-describe('the refresh cookie behind https', () => {
+describe.each([
+  ['https://docflow.example.com', true],
+  // The scheme as an operator may write it: still https, so still Secure.
+  ['HTTPS://Docflow.Example.com/', true],
+  ['http://docflow.example.com', false],
+])('the refresh cookie with PUBLIC_URL %s', (publicUrl, secure) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await buildTestApp({ env: { PUBLIC_URL: 'https://docflow.example.com' } });
+    t = await buildTestApp({ env: { PUBLIC_URL: publicUrl } });
   });
   afterAll(() => t.close());
 
-  it('is Secure when PUBLIC_URL is https', async () => {
+  it(`is ${secure ? '' : 'not '}Secure where it is set, rotated and cleared`, async () => {
     const { email } = await registerAndVerify(t);
     const { cookie } = await login(t, email);
-    expect(cookie?.secure).toBe(true);
+    expect(Boolean(cookie?.secure)).toBe(secure);
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh',
+      payload: {},
+      cookies: { df_refresh: cookie!.value },
+    });
+    expect(refreshed.statusCode).toBe(200);
+    const rotated = refreshCookie(refreshed);
+    expect(rotated?.value).not.toBe(cookie!.value);
+    expect(Boolean(rotated?.secure)).toBe(secure);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      payload: {},
+      cookies: { df_refresh: rotated!.value },
+    });
+    expect(out.statusCode).toBe(200);
+    expect(refreshCookie(out)?.value).toBe('');
+    expect(Boolean(refreshCookie(out)?.secure)).toBe(secure);
   });
 });

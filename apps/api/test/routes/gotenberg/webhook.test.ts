@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TJob, TWebhookDelivery } from '@docflow/contracts';
-import { verifyWebhook } from '../../../src/services/webhooks/signature';
+import { verifyStandardWebhook, verifyWebhook } from '../../../src/services/webhooks/signature';
 import { numberedPdf, pageCount, pagesText } from '../../fixtures/pdfs';
 import { saveBody } from '../../fixtures/results';
 import { createUserWithApiKey } from '../../support/api-keys';
@@ -84,6 +84,10 @@ describe('Gotenberg-Webhook-* headers', () => {
         headers: { authorization: `Bearer ${api.accessToken}` },
       })
     ).json().data.secret as string;
+    // Standard Webhooks headers over the file's raw bytes: another id or another byte fails.
+    expect(verifyStandardWebhook(secret, got.raw, got.headers)).toBe(true);
+    expect(verifyStandardWebhook(secret, got.raw, { ...got.headers, 'webhook-id': 'another-id' })).toBe(false);
+    expect(verifyStandardWebhook(secret, Buffer.concat([got.raw, Buffer.from(' ')]), got.headers)).toBe(false);
     const signature = String(got.headers['x-webhook-signature']);
     expect(verifyWebhook(secret, got.raw, signature)).toBe(true);
     expect(verifyWebhook(secret, Buffer.concat([got.raw, Buffer.from(' ')]), signature)).toBe(false);
@@ -142,6 +146,14 @@ describe('Gotenberg-Webhook-* headers', () => {
           'gotenberg-webhook-extra-http-headers': '{"Host": "intranet"}',
         },
         /'Host' cannot be set by the caller/,
+      ],
+      [
+        {
+          'gotenberg-webhook-url': url,
+          'gotenberg-webhook-error-url': url,
+          'gotenberg-webhook-extra-http-headers': '{"Webhook-Id": "forged"}',
+        },
+        /'Webhook-Id' cannot be set by the caller/,
       ],
       [
         {

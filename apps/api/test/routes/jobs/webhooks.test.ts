@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
 import type { TJob, TWebhookDelivery } from '@docflow/contracts';
 import { verifyWebhook } from '../../../src/services/webhooks/signature';
 import { retryDelay } from '../../../src/services/webhooks/dispatcher';
@@ -92,6 +94,61 @@ describe('signed webhooks (callbackUrl)', () => {
     } finally {
       r.server.close();
     }
+  });
+
+  const shownSecret = async () =>
+    (
+      await api.t.app.inject({
+        method: 'GET',
+        url: '/api/v1/webhooks/secret',
+        headers: { authorization: `Bearer ${api.accessToken}` },
+      })
+    ).json().data.secret as string;
+
+  /** One delivery of a merge job to a fresh receiver: what the receiver got. */
+  async function oneDelivery() {
+    const r = receiver();
+    try {
+      const res = await merge({ callbackUrl: await r.url() });
+      expect(res.statusCode).toBe(202);
+      const [got] = await r.received(1);
+      return { got: got!, jobId: res.json().data.jobId as string };
+    } finally {
+      r.server.close();
+    }
+  }
+
+  it('is signed the Standard Webhooks way: the standardwebhooks library verifies it with the secret as shown', async () => {
+    const { got, jobId } = await oneDelivery();
+    const secret = await shownSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/); // standard base64 of 32 bytes, as the libraries decode it
+    const headers = got.headers as Record<string, string>;
+    expect(headers['webhook-id']).toBe(jobId);
+    expect(Number(headers['webhook-timestamp'])).toBeCloseTo(Date.now() / 1000, -2);
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+
+    const wh = new Webhook(secret);
+    expect(wh.verify(got.body, headers)).toMatchObject({ event: 'job.succeeded', job: { id: jobId } });
+    // A captured delivery replayed under another id, at another time or with another body does not verify.
+    expect(() => wh.verify(got.body, { ...headers, 'webhook-id': 'another-id' })).toThrow(/signature/i);
+    const later = String(Number(headers['webhook-timestamp']) + 60);
+    expect(() => wh.verify(got.body, { ...headers, 'webhook-timestamp': later })).toThrow(/signature/i);
+    expect(() => wh.verify(got.body.replace('merge', 'xerge'), headers)).toThrow(/signature/i);
+    expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(got.body, headers)).toThrow();
+    // The deprecated header still comes, for one release, signed as before.
+    expect(verifyWebhook(secret, got.body, headers['x-webhook-signature']!)).toBe(true);
+  });
+
+  it('a secret made before in base64url is shown in standard base64 (the same key) and keeps signing the old header as given', async () => {
+    const key = randomBytes(32);
+    const old = `whsec_${key.toString('base64url')}`;
+    await api.t.database.sql.query('UPDATE webhook_secrets SET secret = $1 WHERE user_id = $2', [old, api.userId]);
+    const secret = await shownSecret();
+    expect(secret).toBe(`whsec_${key.toString('base64')}`);
+    const { got } = await oneDelivery();
+    const headers = got.headers as Record<string, string>;
+    expect(new Webhook(secret).verify(got.body, headers)).toMatchObject({ event: 'job.succeeded' });
+    expect(verifyWebhook(old, got.body, headers['x-webhook-signature']!)).toBe(true);
   });
 
   it('gives up after the last attempt, each one logged', async () => {

@@ -7,6 +7,7 @@ import { EngineError, unsupported, INVALID_PDF_MESSAGE } from '../../errors';
 import type { CompressionLevel, Engine, OpContext, RenderedPage } from '../../interfaces';
 import { pageRuns } from '../../pages';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
+import { blankInvocationComments } from './invocation-comment';
 import { rewrittenByQpdf } from './qpdf-gate';
 
 const ZConfig = z.object({
@@ -93,12 +94,10 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
       await rewrittenByQpdf(ctx, config.QPDF_BIN, input, file, c);
       return file;
     };
-    const pdfwrite = async (extra: string[], input: string, output: string, c: OpContext) => {
-      const safe = await rewritten(input, c);
-      return run(
-        ['-sDEVICE=pdfwrite', '-dCompatibilityLevel=1.7', ...extra, `-sOutputFile=${outName(output)}`, safe],
-        c,
-      );
+    // Every PDF Ghostscript writes leaves with nothing of the server in it (invocation-comment.ts).
+    const pdfwrite = async (extra: string[], inputs: string[], output: string, c: OpContext) => {
+      await run(['-sDEVICE=pdfwrite', ...extra, `-sOutputFile=${outName(output)}`, ...inputs], c);
+      await blankInvocationComments(output);
     };
 
     return {
@@ -107,32 +106,36 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
         const preset = presets[opts.level];
         if (!preset) throw unsupported(`ghostscript leaves level "${opts.level}" to a lossless engine`, 'ghostscript');
         await pdfwrite(
-          [`-dPDFSETTINGS=${preset}`, '-dDetectDuplicateImages=true', '-dCompressFonts=true', '-dSubsetFonts=true'],
-          input,
+          [
+            '-dCompatibilityLevel=1.7',
+            `-dPDFSETTINGS=${preset}`,
+            '-dDetectDuplicateImages=true',
+            '-dCompressFonts=true',
+            '-dSubsetFonts=true',
+          ],
+          [await rewritten(input, c)],
           output,
           c,
         );
       },
       async repair(input, output, c) {
-        await pdfwrite(['-dPDFSETTINGS=/default'], input, output, c);
+        await pdfwrite(['-dCompatibilityLevel=1.7', '-dPDFSETTINGS=/default'], [await rewritten(input, c)], output, c);
       },
       async toPdfa(input, output, _opts, c) {
         const icc = findIccProfile(config.ICC_PROFILE);
         if (!icc) throw new EngineError('ENGINE_FAILED', 'No ICC profile found for PDF/A output', {});
         const def = path.join(c.scratch, 'pdfa-def.ps');
         await writeFile(def, pdfaDef(icc));
-        await run(
+        await pdfwrite(
           [
             `--permit-file-read=${icc}`,
-            '-sDEVICE=pdfwrite',
             '-dPDFA=2',
             '-dPDFACompatibilityPolicy=1',
             '-sColorConversionStrategy=RGB',
             '-sProcessColorModel=DeviceRGB',
-            `-sOutputFile=${outName(output)}`,
-            def,
-            await rewritten(input, c),
           ],
+          [def, await rewritten(input, c)],
+          output,
           c,
         );
       },

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZErrorResponse } from '@docflow/contracts';
 import type { ClientInfo } from '../../../services/accounts/context';
 
-/** The web app's refresh token: httpOnly, SameSite=Strict, sent only to the auth routes. */
+/** The web app's refresh token: httpOnly, SameSite=Strict, Secure behind https, sent only to the auth routes. */
 export const REFRESH_COOKIE = 'df_refresh';
 const COOKIE_PATH = '/api/v1/auth';
 
@@ -20,7 +20,7 @@ export function setRefreshCookie(
   reply.setCookie(REFRESH_COOKIE, token, {
     httpOnly: true,
     sameSite: 'strict',
-    secure: app.config.publicUrl.startsWith('https://'),
+    secure: app.config.secureCookies,
     path: COOKIE_PATH,
     maxAge: maxAgeSeconds,
   });
@@ -30,7 +30,7 @@ export function clearRefreshCookie(app: FastifyInstance, reply: FastifyReply): v
   reply.clearCookie(REFRESH_COOKIE, {
     httpOnly: true,
     sameSite: 'strict',
-    secure: app.config.publicUrl.startsWith('https://'),
+    secure: app.config.secureCookies,
     path: COOKIE_PATH,
   });
 }

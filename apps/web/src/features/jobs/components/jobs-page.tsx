@@ -72,8 +72,9 @@ function SecretCard() {
       <CardHeader>
         <CardTitle>Webhook signing secret</CardTitle>
         <CardDescription>
-          Every webhook carries <code>X-Webhook-Signature: t=…,v1=…</code>, the HMAC-SHA256 of <code>t.body</code> with
-          this secret. Check it before trusting a callback (the README shows how).
+          Every webhook is signed the Standard Webhooks way: <code>webhook-signature: v1,…</code> is the HMAC-SHA256 of{' '}
+          <code>id.timestamp.body</code> with this secret, so any Standard Webhooks library checks it. Check it before
+          trusting a callback (the README shows how).
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap items-center gap-3">
