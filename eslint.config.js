@@ -39,11 +39,11 @@ export const apiLayers = {
   ],
   // Account, billing and job logic over the database: no engine, no Fastify at run time; config comes in as a value.
   services: ['config', 'core', 'data', 'lib'],
-  // The database: schema, connection, migrations.
-  data: [],
+  // The database: schema, connection, migrations (its files kept private with lib's helper).
+  data: ['lib'],
   // Read once at boot and passed in. Engine settings are checked against each module's schema, which config reads
   // from the modules' wiring list (ids, operations, settings), never from an engine module itself.
-  config: ['core', 'core/modules/index.ts'],
+  config: ['core', 'core/modules/index.ts', 'lib'],
   // Processing: engines, chains, tools. Nothing from the layers above it.
   core: [],
   // Small shared helpers.

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { EnginesOptions } from '../core/engines';
-import { lockDownTree, privateDir } from '../data/private-files';
+import { lockDownTree, privateDir } from '../lib/private-files';
 import { ConfigError } from './config-error';
 import { loadEngineConfig } from './engines';
 import { parseStorageUrl, type StorageConfig } from './storage';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { PGLITE_CONF, seedFromTemplate } from './pglite-template';
-import { lockDownTree } from './private-files';
+import { lockDownTree } from '../lib/private-files';
 import * as schema from './schema/index';
 
 export { schema };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './db';
 import { migrate, migrationsDir } from './migrate';
-import { lockDownTree } from './private-files';
+import { lockDownTree } from '../lib/private-files';
 
 /**
  * An embedded cluster with every migration applied, made once per installed tree and copied into each new data dir:
