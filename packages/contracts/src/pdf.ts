@@ -349,6 +349,11 @@ export const ZPdfAnalysis = z
     ),
     fileSize: z.number().int(),
     sizeBreakdown: ZSizeBreakdown.nullable(),
+    missing: z
+      .array(z.object({ part: z.enum(['sizeBreakdown']), code: z.string(), message: z.string() }))
+      .describe(
+        'Parts of the analysis that could not be made for this file, and why (their fields are null); the rest stands',
+      ),
   })
   .meta({ id: 'PdfAnalysis' });
 export const ZPdfAnalysisResponse = successEnvelope(ZPdfAnalysis);
