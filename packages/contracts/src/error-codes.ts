@@ -51,6 +51,8 @@ export const errorStatus = {
   PDF_CONTENT_TOO_LARGE: 422,
   /** Every page of the PDF was found blank: removing them would leave no document (POST /pdf/remove-blank-pages). */
   ALL_PAGES_BLANK: 422,
+  /** A document that needs more time (the plan's deadline) or memory than one conversion may take: the caller's. */
+  DOCUMENT_TOO_COMPLEX: 422,
   KEY_LIMIT_REACHED: 422,
   PLAN_NOT_OWNED: 422,
   TOO_MANY_ATTEMPTS: 429,

@@ -21,6 +21,8 @@ export const engineErrorCodes = [
   'PDF_CONTENT_TOO_LARGE',
   /** Every page of a PDF was found blank: removing the blank pages would leave no document. */
   'ALL_PAGES_BLANK',
+  /** A document that needs more time (the plan's deadline) or memory than one conversion may take. */
+  'DOCUMENT_TOO_COMPLEX',
   'OUTPUT_TOO_LARGE',
   'TIMEOUT',
   'QUEUE_FULL',
@@ -92,7 +94,7 @@ function chainCode(errors: EngineError[]): EngineErrorCode {
   if (errors.length === 0) return 'UNSUPPORTED_OPERATION';
   if (errors.every((e) => e.code === 'UNSUPPORTED_OPERATION')) return 'UNSUPPORTED_OPERATION';
   const tried = errors.filter((e) => e.code !== 'UNSUPPORTED_OPERATION');
-  for (const c of ['INVALID_PDF', 'INVALID_DOCUMENT', 'OUTPUT_TOO_LARGE', 'TIMEOUT'] as const)
+  for (const c of ['INVALID_PDF', 'INVALID_DOCUMENT', 'DOCUMENT_TOO_COMPLEX', 'OUTPUT_TOO_LARGE', 'TIMEOUT'] as const)
     if (tried.some((e) => e.code === c)) return c;
   // Every engine's tool ran and rejected the document: the document is at fault, not the server (422, not 500).
   if (tried.every((e) => e.documentFault)) return 'INVALID_PDF';

@@ -294,6 +294,8 @@ export interface OfficeConvertOptions {
   fitToPage?: boolean;
   /** Password of a protected office document. */
   password?: string;
+  /** The caller's plan's deadline for one document, under the engine's own (past it: the document's fault). */
+  timeoutMs?: number;
 }
 export interface OfficeConverter {
   /** An office document (doc, docx, odt, rtf, txt, xls, xlsx, ods, csv, ppt, pptx, odp…) to PDF. */

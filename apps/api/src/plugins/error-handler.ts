@@ -22,6 +22,7 @@ const engineCodes: Record<EngineErrorCode, TErrorCode> = {
   PAGE_LIMIT_EXCEEDED: 'PAGE_LIMIT_EXCEEDED',
   PDF_CONTENT_TOO_LARGE: 'PDF_CONTENT_TOO_LARGE',
   ALL_PAGES_BLANK: 'ALL_PAGES_BLANK',
+  DOCUMENT_TOO_COMPLEX: 'DOCUMENT_TOO_COMPLEX',
   TIMEOUT: 'TIMEOUT',
   QUEUE_FULL: 'QUEUE_FULL',
   // The caller's own share of the server is full: theirs to slow down (429), not the server's overload (503).

@@ -18,6 +18,7 @@ import {
   testDocument,
   type DocumentName,
 } from '../fixtures/documents';
+import { repeatedCellsFods } from '../fixtures/office-bombs';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'docflow-lo-test-'));
 const out = (name: string) => path.join(dir, `${name}-${randomBytes(3).toString('hex')}.pdf`);
@@ -273,4 +274,31 @@ describe('libreoffice: concurrency', () => {
     });
     expect(engine.pool.stats()).toMatchObject({ size: 2, running: 2, busy: 0, waiting: 0, started });
   });
+});
+
+describe('libreoffice: a document past what one conversion may take', () => {
+  const bomb = path.join(dir, 'bomb.fods');
+  beforeAll(() => writeFileSync(bomb, repeatedCellsFods()));
+
+  it("past the plan's deadline: DOCUMENT_TOO_COMPLEX naming it (the caller's document), the instance replaced", async () => {
+    const err = await rejection(convert(bomb, 'bomb-deadline', { kind: 'spreadsheet', timeoutMs: 1500 }));
+    expect(err.code).toBe('DOCUMENT_TOO_COMPLEX');
+    expect(err.details).toEqual({ limit: 'processingTimeoutSeconds', value: 1.5 });
+    expect(pages(await convert(await doc('page_1.docx'), 'after-deadline', { kind: 'document' }))).toBe(1);
+  }, 60_000);
+
+  it('past the memory cap of one conversion: DOCUMENT_TOO_COMPLEX naming it', async () => {
+    const small = libreofficeModule.create(
+      libreofficeModule.configSchema.parse({ JOB_MEMORY_MB: '1', INSTANCES: '1' }),
+      ctx,
+    ) as LibreOfficeEngine;
+    try {
+      const err = await rejection(small.convertOffice(bomb, out('bomb-memory'), { kind: 'spreadsheet' }, op));
+      expect(err.code).toBe('DOCUMENT_TOO_COMPLEX');
+      expect(err.details).toEqual({ limit: 'memory', value: 1_048_576 });
+      expect(err.message).toMatch(/more than 1 MB of memory/);
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
 });

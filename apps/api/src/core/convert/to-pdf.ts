@@ -67,7 +67,7 @@ export async function officeToPdf(
   const { kind, landscape, fitToPage, password } = opts;
   await job.engines.run(
     'convertOffice',
-    (f) => f(input, pdf, { kind, landscape, fitToPage, password }, job.ctx),
+    (f) => f(input, pdf, { kind, landscape, fitToPage, password, timeoutMs: job.render.timeoutMs }, job.ctx),
     job.signal,
   );
   return finishPdf(job, pdf, 'converted', opts);

@@ -56,6 +56,7 @@ const documents: TErrorCode[] = [
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',
   'PDF_CONTENT_TOO_LARGE',
+  'DOCUMENT_TOO_COMPLEX',
 ];
 /** Conversions that load pages fetch URLs, and refuse private or non-public addresses. */
 const fetchesUrls: TErrorCode[] = ['URL_NOT_ALLOWED'];

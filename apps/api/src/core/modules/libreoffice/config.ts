@@ -27,6 +27,11 @@ export const ZLibreOfficeConfig = z.object({
   MAX_JOBS: z.coerce.number().int().min(1).default(200),
   /** Resident size of soffice past which it is replaced between jobs; 0: no limit. */
   MAX_RSS_MB: z.coerce.number().int().min(0).default(600),
+  /**
+   * Resident size soffice may reach while it converts one document; past it the conversion is stopped as the
+   * document's (a few hundred bytes of repeated cells can ask for gigabytes) and the instance replaced. 0: no limit.
+   */
+  JOB_MEMORY_MB: z.coerce.number().int().min(0).default(1024),
   /** Time a conversion may take; 0: the server's PROCESSING_TIMEOUT_MS. */
   TIMEOUT_MS: z.coerce.number().int().min(0).default(0),
   /** Time soffice may take to start and accept its connection. */

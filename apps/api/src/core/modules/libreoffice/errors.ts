@@ -48,14 +48,28 @@ export function invalidDocument(kind: OfficeKind, cause: unknown): EngineError {
 }
 
 /** A job that ended with its instance killed. */
-export function lostError(e: InstanceLost, timeoutMs: number, stderr: string): EngineError {
+export function lostError(
+  e: InstanceLost,
+  limits: { timeoutMs: number; planBound: boolean; memoryLimit: number },
+  stderr: string,
+): EngineError {
   const cause = new Error(`libreoffice: ${e.reason}: ${e.message}; stderr: ${stderr.slice(-1000)}`);
+  const seconds = Math.round(limits.timeoutMs / 100) / 10;
   switch (e.reason) {
     case 'timeout':
-      return new EngineError(
-        'TIMEOUT',
-        `Processing took longer than ${Math.round(timeoutMs / 100) / 10} s and was stopped`,
-        { cause },
+      // Past the plan's own deadline the document asked for more than the plan buys: the caller's (422, counted).
+      if (limits.planBound)
+        return tooMuch(
+          `The document took longer than this plan's ${seconds} s a document to convert and was stopped`,
+          { limit: 'processingTimeoutSeconds', value: seconds },
+          cause,
+        );
+      return new EngineError('TIMEOUT', `Processing took longer than ${seconds} s and was stopped`, { cause });
+    case 'memory':
+      return tooMuch(
+        `The document needed more than ${Math.round(limits.memoryLimit / 1_048_576)} MB of memory to convert and was stopped (repeated rows or columns, or very large images)`,
+        { limit: 'memory', value: limits.memoryLimit },
+        cause,
       );
     case 'aborted':
       return aborted();
@@ -66,4 +80,11 @@ export function lostError(e: InstanceLost, timeoutMs: number, stderr: string): E
         cause,
       });
   }
+}
+
+/** A document that exceeds what one conversion may take: the caller's document, named with the limit it passed. */
+function tooMuch(message: string, details: { limit: string; value: number }, cause: Error): EngineError {
+  const e = new EngineError('DOCUMENT_TOO_COMPLEX', message, { cause, details });
+  e.documentFault = true;
+  return e;
 }

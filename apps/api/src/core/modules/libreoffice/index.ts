@@ -51,6 +51,7 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
     toolEnv: ctx.toolEnv,
   });
   const timeoutMs = config.TIMEOUT_MS || ctx.tools.timeoutMs;
+  const memoryLimit = config.JOB_MEMORY_MB * 1_048_576;
 
   const convertOffice = (input: string, output: string, opts: OfficeConvertOptions, c: OpContext): Promise<void> =>
     // Through the server's limiter: a conversion holds a processing slot like any tool, and a full queue says so.
@@ -62,11 +63,15 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
           await stat(job.input).catch((err: unknown) => {
             throw new EngineError('ENGINE_FAILED', 'The document could not be processed', { cause: err });
           });
+          // The plan's deadline when it is the shorter: past it, the document is too much for the plan.
+          const planBound = opts.timeoutMs !== undefined && opts.timeoutMs < timeoutMs;
+          const deadline = planBound ? opts.timeoutMs! : timeoutMs;
           let r;
           try {
-            r = await inst.convert(job, timeoutMs, c.signal);
+            r = await inst.convert(job, deadline, c.signal, memoryLimit);
           } catch (err) {
-            if (err instanceof InstanceLost) throw lostError(err, timeoutMs, inst.stderr);
+            if (err instanceof InstanceLost)
+              throw lostError(err, { timeoutMs: deadline, planBound, memoryLimit }, inst.stderr);
             throw err;
           }
           if (!r.ok) throw helperError(r, opts.kind);

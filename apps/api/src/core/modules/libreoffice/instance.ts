@@ -33,10 +33,13 @@ export type HelperResult =
       ms: number;
     };
 
+/** How often a converting instance's size is looked at. */
+const MEMORY_WATCH_MS = 200;
+
 /** How a job ended without an answer from the helper. */
 export class InstanceLost extends Error {
   constructor(
-    readonly reason: 'timeout' | 'aborted' | 'crashed' | 'closed' | 'start-failed',
+    readonly reason: 'timeout' | 'memory' | 'aborted' | 'crashed' | 'closed' | 'start-failed',
     detail: string,
   ) {
     super(detail);
@@ -205,7 +208,7 @@ export class OfficeInstance {
   }
 
   /** Run one job; rejects with InstanceLost when the instance had to be killed (it is then dead). */
-  convert(job: OfficeJob, timeoutMs: number, signal?: AbortSignal): Promise<HelperResult> {
+  convert(job: OfficeJob, timeoutMs: number, signal?: AbortSignal, memoryLimitBytes = 0): Promise<HelperResult> {
     if (this.dead || !this.child) return Promise.reject(new InstanceLost('crashed', 'instance is not running'));
     if (this.pending) return Promise.reject(new Error('instance is busy'));
     const id = this.nextId++;
@@ -213,6 +216,7 @@ export class OfficeInstance {
     return new Promise<HelperResult>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
+        clearInterval(watch);
         signal?.removeEventListener('abort', onAbort);
         this.pending = null;
         this.idle();
@@ -221,6 +225,16 @@ export class OfficeInstance {
       const timer = setTimeout(() => {
         this.fail(new InstanceLost('timeout', `conversion exceeded ${timeoutMs} ms`));
       }, timeoutMs);
+      // Its size is looked at while it works: a document that makes it grow past the limit is stopped there, not
+      // when the machine runs out.
+      const watch = setInterval(() => {
+        if (!memoryLimitBytes) return;
+        void this.rss().then((rss) => {
+          if (rss > memoryLimitBytes && this.pending?.id === id)
+            this.fail(new InstanceLost('memory', `soffice reached ${Math.round(rss / 1_048_576)} MB`));
+        });
+      }, MEMORY_WATCH_MS);
+      watch.unref();
       const onAbort = () => this.fail(new InstanceLost('aborted', 'request cancelled'));
       this.pending = {
         id,

@@ -246,7 +246,11 @@ export class OfficePool {
     } catch (err) {
       throw this.closed
         ? shuttingDown()
-        : lostError(err instanceof InstanceLost ? err : new InstanceLost('start-failed', String(err)), 0, inst.stderr);
+        : lostError(
+            err instanceof InstanceLost ? err : new InstanceLost('start-failed', String(err)),
+            { timeoutMs: 0, planBound: false, memoryLimit: 0 },
+            inst.stderr,
+          );
     }
     return inst;
   }
