@@ -2621,6 +2621,7 @@ export interface components {
         | 'PAGE_LIMIT_EXCEEDED'
         | 'PDF_CONTENT_TOO_LARGE'
         | 'ALL_PAGES_BLANK'
+        | 'DOCUMENT_TOO_COMPLEX'
         | 'KEY_LIMIT_REACHED'
         | 'PLAN_NOT_OWNED'
         | 'TOO_MANY_ATTEMPTS'
@@ -5520,7 +5521,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5536,7 +5537,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -5727,7 +5729,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5743,7 +5745,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -5926,7 +5929,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5942,7 +5945,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -6125,7 +6129,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6141,7 +6145,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -6326,7 +6331,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6342,7 +6347,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -6525,7 +6531,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6541,7 +6547,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -6781,7 +6788,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6797,7 +6804,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -7007,7 +7015,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7023,7 +7031,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -7214,7 +7223,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7230,7 +7239,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -7411,7 +7421,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7427,7 +7437,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -7607,7 +7618,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7623,7 +7634,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -7822,7 +7834,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7838,7 +7850,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -8018,7 +8031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8034,7 +8047,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -8220,7 +8234,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8236,7 +8250,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -8423,7 +8438,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8439,7 +8454,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -8619,7 +8635,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8635,7 +8651,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -8832,7 +8849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8848,7 +8865,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -9031,7 +9049,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -9047,7 +9065,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -9228,7 +9247,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -9244,7 +9263,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -9425,7 +9445,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -9441,7 +9461,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -9622,7 +9643,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -9638,7 +9659,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -9844,7 +9866,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -9860,7 +9882,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -10053,7 +10076,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -10070,7 +10093,8 @@ export interface operations {
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
               | 'PDF_CONTENT_TOO_LARGE'
-              | 'ALL_PAGES_BLANK';
+              | 'ALL_PAGES_BLANK'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -17447,7 +17471,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17463,7 +17487,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -17648,7 +17673,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17664,7 +17689,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -17853,7 +17879,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -17869,7 +17895,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -18054,7 +18081,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18070,7 +18097,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -18289,7 +18317,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18305,7 +18333,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -18527,7 +18556,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18543,7 +18572,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -18762,7 +18792,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -18778,7 +18808,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -19000,7 +19031,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19016,7 +19047,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -19227,7 +19259,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19243,7 +19275,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -19457,7 +19490,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19473,7 +19506,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -19687,7 +19721,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19703,7 +19737,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -19900,7 +19935,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -19916,7 +19951,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -20101,7 +20137,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -20117,7 +20153,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -20297,7 +20334,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -20313,7 +20350,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -20660,7 +20698,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -20676,7 +20714,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -20920,7 +20959,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -20936,7 +20975,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -21147,7 +21187,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -21163,7 +21203,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -21357,7 +21398,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -21373,7 +21414,8 @@ export interface operations {
               | 'PASSWORD_REQUIRED'
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE';
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -21940,7 +21982,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -21957,7 +21999,8 @@ export interface operations {
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
               | 'PDF_CONTENT_TOO_LARGE'
-              | 'ALL_PAGES_BLANK';
+              | 'ALL_PAGES_BLANK'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -22551,7 +22594,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22568,7 +22611,8 @@ export interface operations {
               | 'WRONG_PASSWORD'
               | 'PAGE_LIMIT_EXCEEDED'
               | 'PDF_CONTENT_TOO_LARGE'
-              | 'ALL_PAGES_BLANK';
+              | 'ALL_PAGES_BLANK'
+              | 'DOCUMENT_TOO_COMPLEX';
           };
         };
       };
@@ -22771,7 +22815,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22901,7 +22945,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23031,7 +23075,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23161,7 +23205,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23294,7 +23338,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23424,7 +23468,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23554,7 +23598,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23684,7 +23728,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23814,7 +23858,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23953,7 +23997,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24092,7 +24136,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24232,7 +24276,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24372,7 +24416,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24512,7 +24556,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE` */
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
       400: {
         headers: {
           [name: string]: unknown;
