@@ -63,8 +63,8 @@ describe('the API playground in the browser', () => {
     const { page, watch, context } = await newPage(browser, viewports.desktop);
     await signIn(page, server.url, email);
     await openPlayground(page, server.url);
-    // The spec's nine, the two screenshots and the pipeline.
-    expect(await page.getByTestId('endpoint-option').count()).toBe(12);
+    // The spec's nine, the two screenshots, the pipeline, crop and remove-blank-pages.
+    expect(await page.getByTestId('endpoint-option').count()).toBe(14);
     await page.getByText('The response will appear here after you send a request.').waitFor();
 
     // A wrong key: the server's 401 answer, shown in red.

@@ -34,7 +34,7 @@ const selfMessages: Record<Exclude<UserAction, 'update'>, string> = {
  * The role hierarchy of user management, on the server (spec-2 section 6 checks only on the client):
  * - through the admin API nobody acts on their own account beyond its name and company: no deactivation, demotion,
  *   deletion, plan or custom key for oneself (403 SELF_ACTION_FORBIDDEN, details.rule "self"), since an admin could
- *   otherwise grant themselves any plan or limit;
+ *   otherwise grant themselves any plan or limit; the owner alone may make their own custom key;
  * - an admin acts only on users of a lower rank, except that owners act on other owners (so a second owner can
  *   hand over; only owners touch an owner: "the owner cannot be demoted, deactivated or deleted by anyone else");
  * - nobody grants a role above their own.
@@ -42,7 +42,10 @@ const selfMessages: Record<Exclude<UserAction, 'update'>, string> = {
  */
 export function assertMayAct(actor: Actor, target: Target, action: UserAction, newRole?: TUserRole): void {
   const self = actor.id === target.id;
-  if (self && action !== 'update')
+  // The owner answers to nobody above: the keys page's Custom type (spec-2) makes their own key with its limits. An
+  // admin or super_admin doing so would grant themselves a plan.
+  const ownerOwnKey = self && action === 'manage-keys' && actor.role === 'owner';
+  if (self && action !== 'update' && !ownerOwnKey)
     throw new AppError('SELF_ACTION_FORBIDDEN', selfMessages[action], { details: { rule: 'self', action } });
   if (self && newRole !== undefined && newRole !== target.role)
     throw new AppError('SELF_ACTION_FORBIDDEN', selfMessages['change-role'], {

@@ -47,12 +47,16 @@ describe('403: custom keys follow the rank rules', () => {
     const forSelf = await customKeyFor(admin.accessToken, admin.userId);
     expect(forSelf.statusCode).toBe(403);
     expect(forSelf.json()).toMatchObject({ code: 'SELF_ACTION_FORBIDDEN', details: { rule: 'self' } });
+    const superForSelf = await customKeyFor(superAdmin.accessToken, superAdmin.userId);
+    expect(superForSelf.json()).toMatchObject({ code: 'SELF_ACTION_FORBIDDEN', details: { rule: 'self' } });
 
     // Nothing was made for the refused ones.
     const list = await api(owner.accessToken, 'GET', `/admin/api-keys/custom?limit=100`);
     const owners = (list.json().data.apiKeys as Array<{ owner: { id: string } }>).map((k) => k.owner.id);
     expect(owners).not.toContain(owner.userId);
     expect(owners).not.toContain(admin.userId);
+    // The owner, whom nobody ranks above, makes their own (the keys page's Custom type).
+    expect((await customKeyFor(owner.accessToken, owner.userId)).statusCode).toBe(201);
 
     const forUser = await customKeyFor(admin.accessToken, user.userId);
     expect(forUser.statusCode, forUser.body).toBe(201);

@@ -43,10 +43,12 @@ afterEach(() => {
 });
 
 describe('PlaygroundPage', { timeout: 20_000 }, () => {
-  it('lists the twelve endpoints with method, category and description, and starts empty', () => {
+  it('lists the fourteen endpoints with method, category and description, and starts empty', () => {
     renderPage();
     const options = screen.getAllByTestId('endpoint-option');
-    expect(options).toHaveLength(12);
+    expect(options).toHaveLength(14);
+    for (const path of ['/pdf/crop', '/pdf/remove-blank-pages'])
+      expect(options.some((o) => o.textContent?.includes(path))).toBe(true);
     expect(options[0]).toHaveTextContent('Watermark PDF');
     expect(options[0]).toHaveTextContent('POST/pdf/watermark');
     expect(options[0]).toHaveTextContent('PDF');
