@@ -3,14 +3,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TEndpointGroup, TJobAdmitted } from '@docflow/contracts';
+import type { TJobAdmitted } from '@docflow/contracts';
 import type { UploadedFile } from '../lib/uploads';
 import type { GotenbergWebhookFormat, JobInput, JobResult, JobRow } from '../data/schema/index';
 import { findKeyById, type KeyRecord } from '../services/api-keys/lookup';
-import { effectiveLimits } from '../services/api-keys/index';
-import { groupRefusal, keyStateRefusal, planStateRefusal } from '../services/api-keys/key-admission';
+import { startRefusal } from '../services/api-keys/key-admission';
 import type { LimitReceipt } from '../services/limits/index';
-import { ANY_GROUP } from './processing-guard';
 import { multipartBody } from '../services/jobs/multipart-body';
 import { cancelJob, deleteJob, findJob, insertJob } from '../services/jobs/repository';
 import { contentDisposition } from '../lib/send-result';
@@ -41,15 +39,6 @@ export interface JobReplayEntry {
   pages: number | null;
   /** The calls counted at its admission, given back if the run fails on the server's side. */
   receipts: LimitReceipt[];
-}
-
-/** Why a job admitted earlier may not start now: its key, its account, its plan, or the plan's groups changed. */
-function jobStartRefusal(rec: KeyRecord, group: string): AppError | null {
-  const refused = keyStateRefusal(rec) ?? planStateRefusal(rec);
-  if (refused) return refused;
-  const allowed = effectiveLimits(rec.plan, rec.customLimits).allowedEndpoints;
-  if (group === ANY_GROUP || allowed.includes(group as TEndpointGroup)) return null;
-  return groupRefusal(rec, allowed, group as TEndpointGroup);
 }
 
 export interface Jobs {
@@ -127,7 +116,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     const rec = job.keyId ? await findKeyById(app.db, job.keyId) : null;
     // The gate again, as the job starts: a key or account that may no longer call runs nothing (its job is cancelled).
     if (!rec) return { refused: { code: 'INVALID_API_KEY', message: 'The API key that created this job was deleted' } };
-    const refusal = jobStartRefusal(rec, job.endpointGroup);
+    const refusal = startRefusal(rec, job.endpointGroup);
     if (refusal) return { refused: { code: refusal.code, message: refusal.message } };
     const token = randomBytes(24).toString('base64url');
     const entry: JobReplayEntry = { rec, run, pages: null, receipts: job.limitReceipts };

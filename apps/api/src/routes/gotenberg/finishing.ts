@@ -3,7 +3,7 @@ import type { MetadataUpdate, PdfMetadata, PdfPermissions } from '../../core/int
 import { parsePageList } from '../../core/pages';
 import * as ops from '../../core/pdf/operations';
 import type { GotenbergForm } from './form';
-import { invalidForm } from './form';
+import { invalidForm, isTrue } from './form';
 import type { NamedFile } from './output';
 
 /**
@@ -40,7 +40,7 @@ export interface Finishing {
  */
 export function finishingGroups(fields: Record<string, string>, files: number): TEndpointGroup[] {
   const set = (k: string) => (fields[k] ?? '') !== '';
-  const on = (k: string) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(fields[k] ?? '');
+  const on = (k: string) => isTrue(fields[k] ?? '');
   const pdfWork =
     (on('merge') && files > 1) ||
     set('splitMode') ||

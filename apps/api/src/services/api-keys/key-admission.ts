@@ -1,5 +1,6 @@
-import type { TEndpointGroup } from '@docflow/contracts';
+import { ANY_ENDPOINT_GROUP, type TEndpointGroup } from '@docflow/contracts';
 import { AppError } from '../../lib/app-error';
+import { effectiveLimits } from './index';
 import { planState, type KeyRecord } from './lookup';
 
 /**
@@ -59,4 +60,13 @@ export function groupRefusal(
       },
     },
   );
+}
+
+/** Why work admitted earlier (a queued job) may not start now: its key, its account, its plan or the plan's groups. */
+export function startRefusal(rec: KeyRecord, group: string, now = new Date()): AppError | null {
+  const refused = keyStateRefusal(rec, now) ?? planStateRefusal(rec, now);
+  if (refused) return refused;
+  const allowed = effectiveLimits(rec.plan, rec.customLimits).allowedEndpoints;
+  if (group === ANY_ENDPOINT_GROUP || allowed.includes(group as TEndpointGroup)) return null;
+  return groupRefusal(rec, allowed, group as TEndpointGroup);
 }
