@@ -18,25 +18,13 @@ const root = import.meta.dirname;
 // core/modules/ is reached by core alone (`core` below means core/ without core/modules/). `.` is the top-level
 // files (server, app, cli, the OpenAPI document): the wiring, which builds the app from every layer.
 export const apiLayers = {
-  '.': ['config', 'core', 'data', 'lib', 'plugins', 'routes', 'services'],
+  '.': ['config', 'core', 'data', 'endpoints', 'lib', 'plugins', 'routes', 'services'],
   // HTTP adapters: a route speaks HTTP and calls core operations and services.
-  routes: [
-    'core',
-    'lib',
-    'plugins',
-    'services',
-    // TODO(issue 27): routes/gotenberg/webhook.ts reads the jobs table itself (being rewritten: a service does it).
-    { file: 'routes/gotenberg/webhook.ts', imports: 'data/schema/index.ts' },
-  ],
+  routes: ['core', 'endpoints', 'lib', 'plugins', 'services'],
   // HTTP adapters: hooks, decorators and the doors over the endpoint values.
-  plugins: [
-    'core',
-    'lib',
-    'services',
-    // TODO(issue 27): plugins/jobs.ts and plugins/plan-gate.ts query tables themselves (being rewritten: services do).
-    { file: 'plugins/jobs.ts', imports: 'data/schema/index.ts' },
-    { file: 'plugins/plan-gate.ts', imports: 'data/schema/index.ts' },
-  ],
+  plugins: ['core', 'endpoints', 'lib', 'services'],
+  // Endpoints as values: what each operation takes, draws on and answers, and its transport-free run. No HTTP.
+  endpoints: ['core', 'lib', 'services'],
   // Account, billing and job logic over the database: no engine, no Fastify at run time; config comes in as a value.
   services: ['config', 'core', 'data', 'lib'],
   // The database: schema, connection, migrations (its files kept private with lib's helper).
@@ -53,15 +41,17 @@ export const apiLayers = {
 // apps/web/src (test files aside: they may use testing/ anywhere). A feature never imports another either: what two
 // features share lives in components, hooks or lib, which never import a feature.
 export const webLayers = {
-  '.': ['app'],
-  app: ['components', 'config', 'features', 'hooks', 'lib', 'testing', 'utils'],
-  features: ['components', 'config', 'hooks', 'lib', 'utils'],
-  components: ['config', 'hooks', 'lib', 'utils'],
-  hooks: ['config', 'lib', 'utils'],
-  lib: ['config', 'utils'],
-  utils: [],
-  config: [],
-  testing: ['config', 'lib', 'utils'],
+  '.': ['app', 'i18n'],
+  app: ['components', 'config', 'features', 'hooks', 'i18n', 'lib', 'testing', 'utils'],
+  features: ['components', 'config', 'hooks', 'i18n', 'lib', 'utils'],
+  components: ['config', 'hooks', 'i18n', 'lib', 'utils'],
+  hooks: ['config', 'i18n', 'lib', 'utils'],
+  lib: ['config', 'i18n', 'utils'],
+  utils: ['i18n'],
+  config: ['i18n'],
+  // The catalogues and the language in use: read by every layer, reading none (app keeps it in step with the user).
+  i18n: [],
+  testing: ['config', 'i18n', 'lib', 'utils'],
 };
 
 // Engine libraries (and their sub-paths): only core/ may load them; the other layers ask a core operation.
@@ -218,7 +208,7 @@ export default tseslint.config(
   },
   {
     // Services, data and config are called by the HTTP layer and know nothing of it.
-    files: ['apps/api/src/{services,data,config}/**/*.ts'],
+    files: ['apps/api/src/{services,data,config,endpoints}/**/*.ts'],
     rules: restrictedImports({ fastifyValues: true }),
   },
   {

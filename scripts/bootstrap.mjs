@@ -26,11 +26,15 @@ export const debianPackages = [
   'tesseract-ocr-osd',
   'qpdf',
   'poppler-utils',
+  // The signature tests make their certificates and time-stamp authority with the openssl command.
+  'openssl',
   'ghostscript',
   'zbar-tools',
   'fonts-dejavu-core',
   'fonts-liberation2',
   'fonts-noto-core',
+  // CJK in filled form fields (core/modules/pdf-lib/form-fonts.ts).
+  'fonts-noto-cjk',
   'fonts-crosextra-carlito',
   'fonts-crosextra-caladea',
 ];
@@ -74,29 +78,42 @@ export function ensureDebianPackages() {
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
 }
 
+/** How many pool accounts the set-up creates: each live request (and each LibreOffice instance) holds one. */
+export const toolAccountCount = () => Math.max(0, Number(process.env.PROCESSING_TOOL_ACCOUNTS ?? 16) || 0);
+
 /**
- * The unprivileged account the engines' tools run as when DocFlow runs as root (apps/api/src/core/tool-user.ts):
- * a system account with no home, no shell and no password. Without it the server falls back to `nobody`.
+ * The unprivileged accounts the engines' tools run as when DocFlow runs as root (apps/api/src/core/tool-user.ts and
+ * tool-accounts.ts): `docflow-tools` (Chromium, probes), and the pool `docflow-tools-1`… that requests and
+ * LibreOffice instances lease one of, so that a tool reaches only its own request's files. System accounts with no
+ * home, no shell and no password. Without them the server falls back to `nobody`, shared by every request.
  */
 export function ensureToolUser() {
   const name = process.env.PROCESSING_TOOL_USER ?? 'docflow-tools';
   if (process.getuid?.() !== 0 || name !== 'docflow-tools') return;
-  if (spawnSync('id', ['-u', name], { stdio: 'ignore' }).status === 0) return;
-  const r = spawnSync(
-    'useradd',
-    [
-      '--system',
-      '--user-group',
-      '--no-create-home',
-      '--home-dir',
-      '/nonexistent',
-      '--shell',
-      '/usr/sbin/nologin',
-      name,
-    ],
-    { stdio: 'inherit' },
-  );
-  if (r.status !== 0) log(`could not create the ${name} account: the tools will run as nobody`);
+  const names = [name, ...Array.from({ length: toolAccountCount() }, (_, i) => `${name}-${i + 1}`)];
+  for (const account of names) {
+    if (spawnSync('id', ['-u', account], { stdio: 'ignore' }).status === 0) continue;
+    const r = spawnSync(
+      'useradd',
+      [
+        '--system',
+        '--user-group',
+        '--no-create-home',
+        '--home-dir',
+        '/nonexistent',
+        '--shell',
+        '/usr/sbin/nologin',
+        account,
+      ],
+      { stdio: 'inherit' },
+    );
+    if (r.status !== 0) {
+      log(
+        `could not create the ${account} account: ${account === name ? 'the tools will run as nobody' : "every request's tools will share one account"}`,
+      );
+      return;
+    }
+  }
 }
 
 function hashFiles(files) {

@@ -14,5 +14,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/testing/setup-tests.ts'],
     passWithNoTests: true,
+    // Component tests render and type as a user does: on a machine loaded by other work, 5 s is not enough.
+    testTimeout: 30_000,
   },
 });

@@ -12,7 +12,11 @@ export default defineProject({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // One file at a time (one server and browser each) runs as its own group, after the projects that use both
+    // workers: vitest needs a group of its own for a project whose worker count differs.
+    sequence: { groupOrder: 1 },
     pool: 'forks',
+    // A fresh process per file: see apps/api/vitest.config.ts.
     passWithNoTests: true,
   },
 });

@@ -10,5 +10,6 @@ export default defineProject({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A fresh process per file: see apps/api/vitest.config.ts.
   },
 });

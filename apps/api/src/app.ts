@@ -29,6 +29,8 @@ import { healthRoutes } from './routes/health';
 import { metricsPlugin } from './plugins/metrics';
 import { v1Routes } from './routes/v1/index';
 import { gotenbergRoutes } from './routes/gotenberg/index';
+import { mcpRoutes } from './routes/mcp/index';
+import type { EndpointRegistry } from './endpoints/processing-endpoint';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +41,8 @@ declare module 'fastify' {
     accessTokens: AccessTokens;
     /** Clean-up run when the server closes (flush meters, close pools). */
     onShutdown(fn: () => Promise<void> | void): void;
+    /** The processing endpoints by full route, filled as their v1 routes register: a job's run finds its own here. */
+    endpoints: EndpointRegistry;
   }
 }
 
@@ -108,10 +112,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     app.log.warn('tools run with the network: this machine allows no network namespace (see README, Isolation)');
   const unreachable = openToTools(config.tmpDir, config.engines.toolUser);
   if (unreachable) app.log.error(unreachable);
+  if (config.engines.toolUser && !app.engines.accounts.isolated)
+    app.log.warn(
+      `tools of every request run as the one account ${config.engines.toolUser.name}: a tool turned by one request's document could read another's files (create the accounts ${config.engines.toolUser.name}-1… with the set-up script; see README, Isolation)`,
+    );
   app.decorateRequest('usage', null as never);
   app.addHook('onRequest', async (request) => {
     request.usage = { bytesIn: 0, bytesOut: 0 };
   });
+  app.decorate('endpoints', new Map() as EndpointRegistry);
+  app.decorate('jobDoors', new Map());
   await app.register(maintenancePlugin); // maintenance mode, checked by the guard after the key
   await app.register(jobsPlugin); // async=true: jobs stored and run by this node (services/jobs)
   await app.register(apiKeyGuard); // app.processingGuard(group): API-key auth, plan gate, limits, metering
@@ -122,6 +132,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(metricsPlugin);
   await app.register(v1Routes, { prefix: '/api/v1' });
   await app.register(gotenbergRoutes, { prefix: '/gotenberg' }); // the Gotenberg 8 compatible API (issue 14)
+  await app.register(mcpRoutes); // /mcp: the processing endpoints as MCP tools, for AI agents
   await serveWeb(app, config.WEB_DIST ? path.resolve(config.WEB_DIST) : defaultWebDist);
   return app;
 }

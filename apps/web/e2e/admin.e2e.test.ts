@@ -68,7 +68,7 @@ describe('administration', () => {
     });
     await create.click();
     const secret = (await page.getByTestId('secret-api-key').textContent())!.trim();
-    await toastText(page, 'Clé API personnalisée créée avec succès !');
+    await toastText(page, 'Custom API key created successfully!');
     // Its limits are enforced: 3 per minute.
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await ping(server, secret)).status);
@@ -84,13 +84,13 @@ describe('administration', () => {
     await signIn(page, server.url, owner.email, owner.password);
     await page.goto(`${server.url}/admin/users`);
     await page.getByTestId('user-row').first().waitFor();
-    await page.getByLabel('Rechercher des utilisateurs').fill('searchable');
+    await page.getByLabel('Search users').fill('searchable');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=user-row]').length === 2);
     await page.getByLabel('Source').selectOption('admin');
     await page.getByTestId('users-empty').waitFor();
     await page.getByLabel('Source').selectOption('api');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=user-row]').length === 2);
-    await page.getByLabel('Rechercher des utilisateurs').fill('');
+    await page.getByLabel('Search users').fill('');
     await page.getByLabel('Source').selectOption('all');
 
     // Create: the temporary password is shown once.
@@ -98,14 +98,14 @@ describe('administration', () => {
     await page.getByRole('button', { name: 'Add User' }).click();
     const form = page.getByTestId('user-form-dialog');
     await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Nom').fill('Made By Admin');
-    await form.getByRole('button', { name: 'Créer' }).click();
+    await form.getByLabel('Name').fill('Made By Admin');
+    await form.getByRole('button', { name: 'Create' }).click();
     const temp = (await page.getByTestId('temp-password').textContent())!.trim();
-    await toastText(page, 'Utilisateur créé avec succès !');
-    await form.getByRole('button', { name: 'Terminé' }).click();
+    await toastText(page, 'User created successfully!');
+    await form.getByRole('button', { name: 'Done' }).click();
     const row = page.locator(`[data-testid=user-row][data-email="${email}"]`);
     await row.waitFor();
-    expect(await row.getByTestId('user-status').textContent()).toContain('Actif');
+    expect(await row.getByTestId('user-status').textContent()).toContain('Active');
 
     // The new user signs in with it and must choose a password first.
     const second = await newPage(browser);
@@ -125,23 +125,23 @@ describe('administration', () => {
     await second.context.close();
 
     // Deactivate: confirmation in the spec's words.
-    await page.getByRole('button', { name: 'Désactiver Made By Admin' }).click();
+    await page.getByRole('button', { name: 'Deactivate Made By Admin' }).click();
     await page
       .getByTestId('confirm-dialog')
-      .getByText('Êtes-vous sûr de vouloir désactiver "Made By Admin" ?')
+      .getByText('Are you sure you want to deactivate "Made By Admin"?')
       .waitFor();
-    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Désactiver' }).click();
-    await toastText(page, 'Utilisateur désactivé avec succès !');
-    await row.getByTestId('user-status').filter({ hasText: 'Inactif' }).waitFor();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Deactivate' }).click();
+    await toastText(page, 'User deactivated successfully!');
+    await row.getByTestId('user-status').filter({ hasText: 'Inactive' }).waitFor();
 
     // Delete.
-    await page.getByRole('button', { name: 'Supprimer Made By Admin' }).click();
+    await page.getByRole('button', { name: 'Delete Made By Admin' }).click();
     await page
       .getByTestId('confirm-dialog')
-      .getByText('Êtes-vous sûr de vouloir supprimer "Made By Admin" ? Cette action est irréversible.')
+      .getByText('Are you sure you want to delete "Made By Admin"? This action cannot be undone.')
       .waitFor();
-    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Supprimer' }).click();
-    await toastText(page, 'Utilisateur supprimé avec succès (0 clés API supprimées)');
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
+    await toastText(page, 'User deleted successfully (0 API keys deleted)');
     await row.waitFor({ state: 'detached' });
     // All of it is in the audit log, with who did it.
     await page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name: 'Audit Log' }).click();
@@ -184,13 +184,13 @@ describe('administration', () => {
 
     await page.getByLabel('Maintenance message').fill('Maintenance de test');
     await page.getByTestId('maintenance-toggle').click();
-    await toastText(page, 'Mode maintenance activé');
+    await toastText(page, 'Maintenance mode enabled');
     await page.getByTestId('maintenance-banner').filter({ hasText: 'Maintenance de test' }).waitFor();
     const refused = await ping(server, userKey);
     expect(refused.status).toBe(503);
     expect(refused.error?.code).toBe('MAINTENANCE');
     await page.getByTestId('maintenance-toggle').filter({ hasText: 'End maintenance' }).click();
-    await toastText(page, 'Mode maintenance désactivé');
+    await toastText(page, 'Maintenance mode disabled');
     expect((await ping(server, userKey)).status).toBe(200);
     watch.assertClean();
     await context.close();
@@ -204,7 +204,7 @@ describe('administration', () => {
     await pro.getByRole('button', { name: /Edit/ }).click();
     await page.getByLabel('Description').fill('Edited from the admin page');
     await page.getByRole('button', { name: 'Save plan' }).click();
-    await toastText(page, 'Plan mis à jour avec succès !');
+    await toastText(page, 'Plan updated successfully!');
     const pub = await apiClient(server.url).api.GET('/api/v1/plans/{name}', { params: { path: { name: 'pro' } } });
     expect(dataOf(pub, 'plan pro').plan.description).toBe('Edited from the admin page');
     watch.assertClean();
@@ -217,10 +217,10 @@ describe('administration', () => {
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
     await page.goto(`${server.url}/admin/plans`);
-    await page.getByTestId('plans-restricted').getByText('Accès refusé').waitFor();
+    await page.getByTestId('plans-restricted').getByText('Access denied').waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/plans');
     await page.goto(`${server.url}/admin/users`);
-    await page.getByTestId('users-restricted').getByText('Accès refusé').waitFor();
+    await page.getByTestId('users-restricted').getByText('Access denied').waitFor();
     expect(await page.getByTestId('users-restricted').textContent()).toContain('admin, super_admin, owner');
     await page.goto(`${server.url}/admin/monitor`);
     await page.getByTestId('monitor-restricted').getByText('Access Restricted').waitFor();

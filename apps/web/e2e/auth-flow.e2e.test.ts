@@ -39,7 +39,7 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Create Account' }).click();
 
     await page.waitForURL(/\/check-email$/);
-    await toastText(page, "Compte créé ! Vérifiez votre email pour l'activer.");
+    await toastText(page, 'Account created! Check your email to activate it.');
     await page.getByText(email).waitFor();
 
     // Resend really calls the API and shows 'Sending...' for at least 2 s.
@@ -53,13 +53,13 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Sending...' }).waitFor();
     await page.getByRole('button', { name: 'Resend Verification Email' }).waitFor();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
-    await toastText(page, 'Email de vérification renvoyé');
+    await toastText(page, 'Verification email sent again');
 
     const link = await waitForLink(server.dataDir, email, '/verify-email');
     expect(link.startsWith(`${server.url}/verify-email?token=`)).toBe(true);
     await page.goto(link);
     await page.getByRole('heading', { name: 'Email verified!' }).waitFor();
-    await toastText(page, 'Email vérifié avec succès');
+    await toastText(page, 'Email verified successfully');
     const countdown = page.getByTestId('verify-countdown');
     const first = Number(/(\d+)/.exec((await countdown.textContent()) ?? '')?.[1]);
     expect(first).toBeGreaterThanOrEqual(4);
@@ -94,11 +94,11 @@ describe('accounts in the browser', () => {
 
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
-    await toastText(page, 'Connexion réussie !');
+    await toastText(page, 'Signed in successfully!');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Grace');
 
     await signOut(page);
-    await toastText(page, 'Déconnexion réussie');
+    await toastText(page, 'Signed out successfully');
     // Signed out for real: the application pages send back to /login.
     await page.goto(`${server.url}/dashboard`);
     await page.waitForURL(/\/login$/);
@@ -167,7 +167,7 @@ describe('accounts in the browser', () => {
     await page.waitForURL(/\/forgot-password$/);
     await page.getByLabel('Email address').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
-    await toastText(page, 'Email de réinitialisation envoyé');
+    await toastText(page, 'Reset email sent');
     await page.getByTestId('forgot-password-sent').waitFor();
 
     const link = await waitForLink(server.dataDir, email, '/reset-password');
@@ -177,7 +177,7 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Confirm new password').fill(newPassword);
     await page.getByRole('button', { name: 'Reset password' }).click();
     await page.waitForURL(/\/dashboard$/);
-    await toastText(page, 'Mot de passe réinitialisé avec succès');
+    await toastText(page, 'Password reset successfully');
 
     await signOut(page);
     await signIn(page, server.url, email, newPassword);

@@ -177,7 +177,7 @@ describe('route gates, shell and session', () => {
     );
     expect(await item.getAttribute('data-read')).toBe('true');
     await page.getByRole('menuitem', { name: 'Mark all as read' }).click();
-    await toastText(page, 'Toutes les notifications ont été marquées comme lues');
+    await toastText(page, 'All notifications were marked as read');
     expect(await page.getByTestId('notifications-badge').count()).toBe(0);
     const [counted] = await server.sql<{ unread: number }>(
       'SELECT count(*)::int AS unread FROM notifications WHERE user_id = $1 AND read_at IS NULL',
@@ -205,7 +205,7 @@ describe('route gates, shell and session', () => {
     await page.waitForLoadState('networkidle');
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     expect(refreshes).toEqual(['{}']); // one refresh, with an empty body: the cookie carries the token
-    expect(await page.locator('[data-sonner-toast]', { hasText: 'Session expirée' }).count()).toBe(0);
+    expect(await page.locator('[data-sonner-toast]', { hasText: 'Session expired' }).count()).toBe(0);
     watch.assertClean();
     await context.close();
   });
@@ -225,7 +225,7 @@ describe('route gates, shell and session', () => {
     watch.expect(/\/api\/v1\/auth\/refresh$/, 401);
     // A client-side navigation to a page that calls the API.
     await page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name: 'Settings' }).click();
-    await toastText(page, 'Session expirée. Veuillez vous reconnecter.');
+    await toastText(page, 'Session expired. Please sign in again.');
     await page.waitForURL(/\/login$/);
     const state = await page.evaluate(() => JSON.parse(localStorage.getItem('auth-store')!).state);
     expect(state).toEqual({ isAuthenticated: false, user: null });

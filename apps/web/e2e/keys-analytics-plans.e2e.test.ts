@@ -68,7 +68,6 @@ describe('plans, API keys and analytics in the browser', () => {
 
     // Dashboard: the welcome banner with the plan badge.
     await page.getByRole('heading', { name: 'Welcome back, Grace!' }).waitFor();
-    await page.getByText('All systems operational').waitFor();
     expect(await page.getByTestId('dashboard-plan-badge').textContent()).toBe('Free');
 
     // Plans: start the Pro trial; the badges change.
@@ -79,6 +78,10 @@ describe('plans, API keys and analytics in the browser', () => {
     const pro = page.getByRole('article', { name: 'Pro' });
     await pro.getByText('Most Popular').waitFor();
     await pro.getByRole('button', { name: 'Upgrade Now' }).click();
+    await page
+      .getByRole('dialog', { name: 'Start the Pro trial?' })
+      .getByRole('button', { name: 'Start the trial' })
+      .click();
     await page.waitForFunction(
       () => document.querySelector('[data-testid="current-plan-badge"]')?.textContent === 'Pro +1',
     );
@@ -109,9 +112,9 @@ describe('plans, API keys and analytics in the browser', () => {
     const created = page.getByRole('dialog', { name: 'API key created' });
     const secret = (await created.getByTestId('secret-api-key').textContent())!.trim();
     expect(secret).toMatch(/^dfk_/);
-    await toastText(page, 'Clé API créée avec succès !');
+    await toastText(page, 'API key created successfully!');
     await created.getByRole('button', { name: 'Copy API key' }).click();
-    await toastText(page, 'Clé API copiée dans le presse-papiers !');
+    await toastText(page, 'API key copied to the clipboard!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await shot(page, 'keys-created-desktop');
     await created.getByRole('button', { name: 'Done' }).click();
@@ -179,13 +182,13 @@ describe('plans, API keys and analytics in the browser', () => {
     const confirm = page.getByRole('dialog', { name: 'Regenerate API key?' });
     expect(await confirm.getByRole('listitem').count()).toBe(5);
     await confirm.getByRole('button', { name: 'Regenerate key' }).click();
-    const regenerated = page.getByRole('dialog', { name: 'Clé API regénérée' });
-    await regenerated.getByText('Nouvellement générée').waitFor();
+    const regenerated = page.getByRole('dialog', { name: 'API key regenerated' });
+    await regenerated.getByText('Newly generated').waitFor();
     const fresh = (await regenerated.getByTestId('secret-api-key').textContent())!.trim();
     expect(fresh).not.toBe(secret);
-    await toastText(page, 'Clé API regénérée avec succès !');
+    await toastText(page, 'API key regenerated successfully!');
     await shot(page, 'keys-regenerated-desktop');
-    await regenerated.getByRole('button', { name: "J'ai copié la clé" }).click();
+    await regenerated.getByRole('button', { name: 'I have copied the key' }).click();
     expect(await ping(server, secret)).toBe(401);
     expect(await ping(server, fresh)).toBe(200);
     // Usage moved with the key.
@@ -193,7 +196,7 @@ describe('plans, API keys and analytics in the browser', () => {
 
     // Disable: the key stops working.
     await keyMenu(page, 'Invoice service', 'Disable');
-    await toastText(page, 'Clé API désactivée avec succès !');
+    await toastText(page, 'API key disabled successfully!');
     await card.getByText('Inactive').waitFor();
     expect(await ping(server, fresh)).not.toBe(200);
 
@@ -204,7 +207,7 @@ describe('plans, API keys and analytics in the browser', () => {
       void d.accept();
     });
     await keyMenu(page, 'Invoice service', 'Delete');
-    await toastText(page, 'Clé API supprimée avec succès !');
+    await toastText(page, 'API key deleted successfully!');
     expect(asked).toBe('Are you sure you want to delete this API key? This action cannot be undone.');
     await page.getByText('No API keys found').waitFor();
     expect(await ping(server, fresh)).toBe(401);

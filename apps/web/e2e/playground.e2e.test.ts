@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointCatalogue } from '@docflow/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { numberedPagesPdf } from './support/documents';
 import { startServer, type E2eServer } from './support/server';
@@ -63,8 +64,9 @@ describe('the API playground in the browser', () => {
     const { page, watch, context } = await newPage(browser, viewports.desktop);
     await signIn(page, server.url, email);
     await openPlayground(page, server.url);
-    // The spec's nine, the two screenshots, the pipeline, crop and remove-blank-pages.
-    expect(await page.getByTestId('endpoint-option').count()).toBe(14);
+    // Every processing endpoint of the API: the hand-written forms, and one generated from its schema for the others.
+    const posts = endpointCatalogue.filter((e) => e.method === 'POST').length;
+    expect(await page.getByTestId('endpoint-option').count()).toBe(posts);
     await page.getByText('The response will appear here after you send a request.').waitFor();
 
     // A wrong key: the server's 401 answer, shown in red.
@@ -145,6 +147,24 @@ describe('the API playground in the browser', () => {
     // The watermark is drawn diagonally: its letters come out in pieces.
     expect(pipedText.replace(/\s+/g, '')).toContain('PIPELINED');
     for (const n of [1, 2, 3]) expect(pipedText).toContain(`Page ${n} of 3`);
+
+    // A form generated from the server's schema: found with the filter, its choices the schema's, its call real.
+    await endpoints(page).getByRole('searchbox', { name: 'Filter endpoints' }).fill('rotate');
+    expect(await page.getByTestId('endpoint-option').count()).toBe(1);
+    await endpoints(page)
+      .getByRole('button', { name: /Rotate/ })
+      .click();
+    await page.getByLabel(/^PDF file/).setInputFiles(samplePdf);
+    await page.getByRole('combobox', { name: /Angle/ }).selectOption('90');
+    await page.getByRole('textbox', { name: /Pages/ }).fill('2');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await page.locator('[data-testid="response-body"][data-state="success"]').waitFor();
+    const [rotated] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: /Download/ }).click(),
+    ]);
+    const rotations = execFileSync('pdfinfo', ['-f', '1', '-l', '3', await rotated.path()], { encoding: 'utf8' });
+    expect([...rotations.matchAll(/rot:\s+(\d+)/g)].map((m) => m[1])).toEqual(['0', '90', '0']);
 
     // The key is remembered for the tab: a reload keeps it.
     await openPlayground(page, server.url);

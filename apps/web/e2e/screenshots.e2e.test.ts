@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { startServer, waitForLink, type E2eServer } from './support/server';
 import { verifyByLink } from './support/api';
 import { launchBrowser, newPage, screenshot, viewports } from './support/browser';
@@ -7,7 +7,8 @@ import { registerByApi, signIn, uniqueEmail } from './support/flows';
 
 /**
  * Every page at desktop (1280×800) and phone (390×844) width, saved to e2e/artifacts/ (gitignored) for review.
- * Each page must render without a browser error and without horizontal overflow on a phone.
+ * Each page must show what it is for (its heading, the values it lists), render without a browser error and without
+ * horizontal overflow on a phone: a blank or wrong page with a clean console fails.
  */
 describe('screenshots', () => {
   let server: E2eServer;
@@ -28,6 +29,12 @@ describe('screenshots', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} overflows horizontally by ${overflow}px`).toBeLessThanOrEqual(0);
       };
+      /** The visible text of the one element a locator finds (waiting for it to be visible). */
+      const shown = async (locator: Locator) => {
+        await locator.waitFor();
+        return (await locator.innerText()).replace(/\s+/g, ' ').trim();
+      };
+      const h1 = () => shown(page.getByRole('heading', { level: 1 }));
       const shot = async (name: string) => {
         await page.waitForLoadState('networkidle');
         await noOverflow(name);
@@ -35,17 +42,21 @@ describe('screenshots', () => {
       };
 
       await page.goto(`${server.url}/`);
-      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await h1()).toBe('The document API developers enjoy');
+      expect(await page.title()).toMatch(/DocFlow/);
       await shot('landing');
       if (size === 'phone') {
         await page.getByRole('button', { name: 'Open menu' }).click();
-        await page.locator('#landing-mobile-menu').waitFor();
+        const menu = await shown(page.locator('#landing-mobile-menu'));
+        for (const item of ['Features', 'Pricing', 'Sign In']) expect(menu).toContain(item);
         await page.screenshot({ path: `${(await import('./support/browser')).artifactsDir}/landing-menu-phone.png` });
         await page.getByRole('button', { name: 'Close menu' }).click();
       }
 
       await page.goto(`${server.url}/login`);
       await page.getByRole('button', { name: 'Sign In' }).waitFor();
+      expect(await h1()).toBe('Welcome back');
+      expect(await page.getByLabel('Email address').isVisible()).toBe(true);
       await shot('login');
 
       await page.goto(`${server.url}/register`);
@@ -56,6 +67,7 @@ describe('screenshots', () => {
         .waitFor();
       await page.getByRole('button', { name: 'Create Account' }).click();
       await page.getByText('Please accept the terms and conditions').waitFor();
+      expect(await h1()).toBe('Create your account');
       await shot('register');
 
       // A real account waiting for verification, then its link.
@@ -68,40 +80,49 @@ describe('screenshots', () => {
       await page.getByRole('checkbox', { name: /I agree/ }).click();
       await page.getByRole('button', { name: 'Create Account' }).click();
       await page.waitForURL(/\/check-email$/);
+      expect(await h1()).toBe('Check your email');
+      expect(await shown(page.getByText(email))).toBe(email);
       await shot('check-email');
 
       const link = await waitForLink(server.dataDir, email, '/verify-email');
       await page.goto(link);
       await page.getByRole('heading', { name: 'Email verified!' }).waitFor();
+      expect(await shown(page.getByText('Your account is active.'))).toBe(
+        'Your account is active. Welcome to DocFlow.',
+      );
       await shot('verify-email');
       // The verification page with a bad token: the API answers 400 on purpose.
       watch.expect(/\/api\/v1\/auth\/verify-email\?token=not-a-real-token$/, 400);
       await page.goto(`${server.url}/verify-email?token=not-a-real-token`);
       await page.getByRole('heading', { name: 'Verification failed' }).waitFor();
+      expect(await shown(page.getByTestId('verify-error'))).not.toBe('');
       await shot('verify-email-error');
 
       // Signed in by the verification: the shell.
       await page.goto(`${server.url}/dashboard`);
-      await page.getByTestId('shell-title').waitFor();
+      expect(await shown(page.getByTestId('shell-title'))).toBe('Dashboard');
       await shot('dashboard');
       if (size === 'phone') {
         await page.getByRole('button', { name: 'Open navigation' }).click();
-        await page.getByRole('dialog').waitFor();
+        const nav = await shown(page.getByRole('dialog'));
+        for (const item of ['Dashboard', 'Settings']) expect(nav).toContain(item);
         await screenshot(page, 'dashboard-nav-phone');
         await page.getByRole('button', { name: 'Close navigation' }).click();
       } else {
         await page.getByTestId('user-menu').click();
-        await page.getByRole('menu').waitFor();
+        expect(await shown(page.getByRole('menu'))).toContain('Profile Settings');
         await screenshot(page, 'user-menu-desktop');
         await page.keyboard.press('Escape');
       }
 
       await page.goto(`${server.url}/settings`);
-      await page.getByTestId('session-row').first().waitFor();
+      // The one session there is: this browser's, marked as such.
+      expect(await shown(page.getByTestId('session-row').first())).toContain('This device');
+      expect(await h1()).toBe('Settings');
       await shot('settings');
 
       await page.goto(`${server.url}/support`);
-      await page.getByRole('heading', { name: 'How can we help?' }).waitFor();
+      expect(await shown(page.getByRole('heading', { name: 'How can we help?' }))).toBe('How can we help?');
       await shot('support');
 
       // Unknown path while signed in → /dashboard; signed out → /.
@@ -114,12 +135,15 @@ describe('screenshots', () => {
       await context.clearCookies();
       await page.goto(`${server.url}/this/does/not/exist`);
       await page.waitForURL((u) => u.pathname === '/');
-      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await h1()).toBe('The document API developers enjoy');
       await shot('404-redirect');
 
       await page.goto(`${server.url}/forgot-password`);
+      expect(await h1()).toBe('Forgot your password?');
+      expect(await page.getByLabel('Email address').isVisible()).toBe(true);
       await shot('forgot-password');
       await page.goto(`${server.url}/reset-password?token=x`);
+      expect(await h1()).toBe('Choose a new password');
       await shot('reset-password');
 
       watch.assertClean();
@@ -134,8 +158,10 @@ describe('screenshots', () => {
     const { page, watch, context } = await newPage(browser);
     await signIn(page, server.url, email);
     await page.goto(`${server.url}/support`);
+    await page.getByRole('heading', { name: 'How can we help?' }).waitFor();
     await page.getByRole('link', { name: 'Open Playground' }).click();
     await page.waitForURL(/\/playground$/);
+    await page.getByRole('heading', { level: 1, name: 'API Playground' }).waitFor();
     watch.assertClean();
     await context.close();
   });

@@ -33,7 +33,14 @@ describe('settings', () => {
     await profile.getByLabel('Time zone').selectOption('Europe/Paris');
     await profile.getByLabel('Language').selectOption('fr');
     await profile.getByRole('button', { name: 'Save changes' }).click();
+    // Français: the whole interface changes at once, without a reload.
     await toastText(page, 'Profil mis à jour avec succès');
+    await page
+      .getByRole('form', { name: 'Profil' })
+      .getByRole('button', { name: 'Enregistrer les modifications' })
+      .waitFor();
+    await page.getByRole('link', { name: 'Clés API' }).first().waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('fr');
     const [row] = await server.sql<Record<string, string>>(
       'SELECT name, company, country, timezone, language FROM users WHERE email = $1',
       [email],
@@ -48,7 +55,10 @@ describe('settings', () => {
     // The header follows the store.
     expect(await page.getByTestId('user-menu').textContent()).toContain('Renamed User');
     await page.reload();
-    expect(await page.getByRole('form', { name: 'Profile' }).getByLabel('Full name').inputValue()).toBe('Renamed User');
+    // The setting is the account's: still French after a reload.
+    expect(await page.getByRole('form', { name: 'Profil' }).getByLabel('Nom complet').inputValue()).toBe(
+      'Renamed User',
+    );
     watch.assertClean();
     await context.close();
   });
@@ -73,7 +83,7 @@ describe('settings', () => {
       .first()
       .getByRole('button', { name: /Revoke session/ })
       .click();
-    await toastText(page, 'Session révoquée avec succès');
+    await toastText(page, 'Session revoked successfully');
     await page.waitForFunction(
       (n) => document.querySelectorAll('[data-testid="session-row"]').length === n,
       before - 1,
@@ -81,7 +91,7 @@ describe('settings', () => {
 
     await page.getByRole('button', { name: 'Revoke all other sessions' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke sessions' }).click();
-    await toastText(page, 'Sessions révoquées avec succès');
+    await toastText(page, 'Sessions revoked successfully');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 1);
     expect(await rows.first().textContent()).toContain('This device');
     watch.assertClean();
@@ -101,13 +111,18 @@ describe('settings', () => {
     await form.getByLabel('New password', { exact: true }).fill('Fresh-Otter-55%');
     await form.getByLabel('Confirm new password').fill('Fresh-Otter-55%');
     await form.getByRole('button', { name: 'Update password' }).click();
-    await page.getByTestId('change-password-error').waitFor();
+    // Beside its field, in the server's words without the field's name in front.
+    await form
+      .getByRole('alert')
+      .filter({ hasText: /^Current password is incorrect$/ })
+      .waitFor();
+    expect(await page.getByTestId('change-password-error').count()).toBe(0);
     // Still signed in: a wrong current password is not a session failure.
     expect(new URL(page.url()).pathname).toBe('/settings');
 
     await form.getByLabel('Current password').fill(strongPassword);
     await form.getByRole('button', { name: 'Update password' }).click();
-    await toastText(page, 'Mot de passe modifié avec succès');
+    await toastText(page, 'Password changed successfully');
     expect(await form.getByLabel('Current password').inputValue()).toBe('');
     watch.assertClean();
     await context.close();

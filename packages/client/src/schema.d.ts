@@ -109,7 +109,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with e-mail and password
-     * @description Opens a session and returns an access token (JWT) and a refresh token, also set as the httpOnly df_refresh cookie. rememberMe lengthens the refresh life. 401 INVALID_CREDENTIALS (same for an unknown e-mail), 403 EMAIL_NOT_VERIFIED or ACCOUNT_DISABLED (only after a right password), 429 TOO_MANY_ATTEMPTS with Retry-After after repeated failures.
+     * @description Opens a session and returns an access token (JWT) and a refresh token, also set as the httpOnly df_refresh cookie. rememberMe lengthens the refresh life. 401 INVALID_CREDENTIALS (same for an unknown e-mail), 403 EMAIL_NOT_VERIFIED or ACCOUNT_DISABLED (only after a right password), 429 TOO_MANY_ATTEMPTS with Retry-After after repeated failures. A sign-in also sets the httpOnly df_device cookie (signed, bound to the account): a later sign-in to that account presenting it is judged by the failures of that device alone, not by the daily cap of the address nor the lock of the account.
      */
     post: operations['authLogin'];
     delete?: never;
@@ -623,6 +623,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/pdf/to-markdown': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Markdown of a PDF or any convertible document: headings, paragraphs in reading order, lists, tables; scans OCR-ed
+     * @description Headings come from font size and weight (the body size is the size most text is set in; larger, or bold and short, lines are headings, their level the rank of their size); multi-column pages are read column by column; lists (•, -, –, ◦, *, 1., 1), a)) nest by indent; rows whose words fall in the same column positions with wide gaps are tables. Pages with no text layer are read by OCR (`languages`). A non-PDF upload is converted to PDF first. Tables become Markdown tables, images references (`![image p2-1](image-p2-1)`), and each page starts with `<!-- page N -->`. Answers X-Ocr-Pages.
+     */
+    post: operations['pdfToMarkdown'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/to-json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Blocks of a document (heading, paragraph, list item, table) with boxes, fonts, sizes
+     * @description Headings come from font size and weight (the body size is the size most text is set in; larger, or bold and short, lines are headings, their level the rank of their size); multi-column pages are read column by column; lists (•, -, –, ◦, *, 1., 1), a)) nest by indent; rows whose words fall in the same column positions with wide gaps are tables. Pages with no text layer are read by OCR (`languages`). A non-PDF upload is converted to PDF first. Each block has its type, text, page, box (points from the page's top-left), font and size; tables have rows of cells with their boxes.
+     */
+    post: operations['pdfToJson'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/tables': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Every table of a document as CSV (one file, or a ZIP of one per table) or XLSX (a sheet per table)
+     * @description Every table of the pages asked (found as /pdf/to-markdown finds them). format=csv: one table answers its CSV file, several a ZIP of one CSV per table (table-p<page>-<n>.csv); format=xlsx: one workbook, a sheet per table (p<page>-<n>), numbers as numbers. 422 when there is none.
+     */
+    post: operations['pdfTables'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/pdf/compress': {
     parameters: {
       query?: never;
@@ -765,6 +825,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/pdf/add-margins': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add white margins around the pages (binding, notes, printers that clip)
+     * @description Each page grows by the margins on the sides as it is shown (rotation applied): its MediaBox and CropBox are widened, the content stays where it is, unscaled, and its text stays text. `margin` sets every side; `top`, `right`, `bottom` and `left` one side each.
+     */
+    post: operations['pdfAddMargins'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/redact': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Redact text and areas: the content under them is removed, not only covered
+     * @description Finds `text` (literal or a regular expression; `caseSensitive`, `wholeWords`) with the page's word boxes, and takes the `areas` given, then removes what lies under them from the file: the glyphs are taken out of the page's drawing instructions (the text around them keeps its place), image pixels under them are painted with `color` (an image in a format that cannot be repainted is removed whole), annotations and form fields that meet them are removed; `color` is then painted over them, with `label` on top. `scrub=true` also removes the document information and XMP metadata, attachments, JavaScript, and what optional-content layers hidden by default draw (hidden is not removed: a reader can switch a layer on); it may be sent alone. Answers X-Redactions: JSON {"matches": total matches of `text`, "pages": [{"page", "matches", "areas"}] for each page with any, "glyphs", "imagesPainted", "imagesRemoved", "hiddenContent", "annotationsRemoved", with ocr "ocrPages", with scrub "scrubbed": {"metadata", "attachments", "javascript", "hiddenLayers"}}, the page list cut short with "pagesTruncated": true past 8000 characters; X-Redaction-Matches: the total alone. a PDF where `text` matches nowhere is answered 200 with "matches": 0 and its content unchanged. A regular expression that runs too long (nested repetition such as "(a+)+") is refused: 422 naming `text`. The answer is read back before it is sent: a match still found where one was redacted (glyphs this redaction could not place, e.g. in forms nested more than 8 deep) is refused with 422 DOCUMENT_TOO_COMPLEX naming the pages, never answered only covered.
+     */
+    post: operations['pdfRedact'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/pdf/remove-blank-pages': {
     parameters: {
       query?: never;
@@ -779,6 +879,126 @@ export interface paths {
      * @description A page is blank when it has no text and at most `threshold` of it is darker than `whiteLevel`, measured on the rendered page in cells of 4 × 4 pt (so a scanned blank page with a little noise is blank, a page with a small drawn mark is not). Answers X-Removed-Pages (the removed page numbers, e.g. "2,5"; empty when none) and X-Removed-Count. A PDF whose every page is blank is refused: 422 ALL_PAGES_BLANK.
      */
     post: operations['pdfRemoveBlankPages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/forms/fields': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List the fields of a fillable form: type, value, options, flags, page and place
+     * @description Every field of the form: its full name (the key POST /pdf/forms/fill takes), type (text, checkbox, radio, choice, signature, button), value, options (export values of checkboxes and radio buttons, choices of a choice field), required and read-only flags, and the page (1-based) and rectangle (PDF points from the lower left) of its first widget, all widgets under `widgets`. A PDF without fields: 422 NO_FORM_FIELDS.
+     */
+    post: operations['pdfFormsFields'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/forms/fill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fill a form from JSON (Unicode values drawn in), optionally flattened
+     * @description Fields are set by their full names (as POST /pdf/forms/fields lists them) and their appearances drawn, so every viewer shows the values: text in Helvetica when it fits Western European text, else in a Unicode font of the server, embedded as a subset (Latin, Greek, Cyrillic, Chinese, Japanese, Korean). Checkboxes take true/false (or yes/no, x, 1/0) or their export value, radio groups and choices an export value. A name the form lacks is refused with 422 naming it; a PDF without fields with 422 NO_FORM_FIELDS. Read-only fields are filled too (the flag stops a person typing, not the server). `flatten` burns the values into the pages.
+     */
+    post: operations['pdfFormsFill'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/forms/merge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail merge: fill one form once per row (JSON or CSV), a zip of PDFs or one PDF
+     * @description One filled copy of the form per row, rows as a JSON array in `rows` or a CSV file in `csv` (first line: the field names; comma or semicolon), at most 100 rows. Each row counts as one call against the limits, all counted before any work (refused whole, 429, when they do not all fit), and is metered as one (a usage event per row). output=zip answers a zip of one PDF per row (named by `nameField` or by row number); output=merged one PDF of every copy, flattened. A row with a field the form lacks or a value it cannot take is refused, the message starting with `rows[n]:` (1-based).
+     */
+    post: operations['pdfFormsMerge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/sign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign with a PKCS#12 certificate: PAdES (CAdES detached), visible or not, incremental
+     * @description PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`. An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.
+     */
+    post: operations['pdfSign'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/timestamp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A document time-stamp (RFC 3161) from the server's time-stamp authority, incremental
+     * @description A document time-stamp (SubFilter ETSI.RFC3161): the server's time-stamp authority (SIGN_TSA_URL) signs the SHA-256 of the whole file, added as an incremental update, so the signatures already in the file stay valid and are proved to have existed at that time. A server without an authority answers 422.
+     */
+    post: operations['pdfTimestamp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/pdf/verify-signatures': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Every signature of a PDF: signer, time, integrity, what was changed after, trust
+     * @description For each signature and document time-stamp: the signer (subject, issuer, validity), the signing time (a time-stamp's when there is one), whether the signed bytes are intact (digest and signature value), whether the signature covers the whole file or later revisions were appended, whether the certificate was valid at the signing time, and whether it chains to the server's trust anchors (SIGN_TRUST_ANCHORS). Without anchors a good signature is "intact-untrusted": the server does not guess who is trustworthy.
+     */
+    post: operations['pdfVerifySignatures'];
     delete?: never;
     options?: never;
     head?: never;
@@ -985,23 +1205,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v1/qrcode/types': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The QR code types, their fields and the common options */
-    get: operations['qrcodeTypes'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/v1/qrcode/decode': {
     parameters: {
       query?: never;
@@ -1013,6 +1216,23 @@ export interface paths {
     put?: never;
     /** Find and decode the QR codes (and barcodes) in an image */
     post: operations['qrcodeDecode'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/qrcode/types': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The QR code types, their fields and the common options */
+    get: operations['qrcodeTypes'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1723,23 +1943,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v1/conversion/detect': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Detect the format of an uploaded file (magic numbers, zip contents, text sniffing) with a confidence */
-    post: operations['conversionDetect'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/v1/conversion/word-to-pdf': {
     parameters: {
       query?: never;
@@ -1994,6 +2197,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/conversion/detect': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Detect the format of an uploaded file (magic numbers, zip contents, text sniffing) with a confidence */
+    post: operations['conversionDetect'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/conversion/formats': {
     parameters: {
       query?: never;
@@ -2076,7 +2296,7 @@ export interface paths {
     put?: never;
     /**
      * A PDF with an invisible text layer over the original pages
-     * @description PDF input: every page keeps its content unchanged and gets the recognised text as an invisible layer; pages that already have text are left as they are unless force=true. Image input: one page per image (each TIFF frame), the image with the text over it. Answers X-Ocr-Pages, X-Ocr-Skipped-Pages and X-Ocr-Confidence.
+     * @description PDF input: every page keeps its content unchanged and gets the recognised text as an invisible layer; pages that already have text are left as they are (mode skip-text) unless mode=force (every page rasterised and OCR-ed). OCRmyPDF's options: deskew, rotatePages, clean, sidecar (a ZIP with the text), outputType pdfa, optimize 0-3. Image input: one page per image (each TIFF frame), the image with the text over it. Answers X-Ocr-Pages, X-Ocr-Skipped-Pages, X-Ocr-Rotated-Pages, X-Ocr-Deskewed-Pages and X-Ocr-Confidence.
      */
     post: operations['ocrSearchablePdf'];
     delete?: never;
@@ -2299,7 +2519,7 @@ export interface paths {
     put?: never;
     /**
      * Merge PDFs
-     * @description Form fields: `files` (PDFs, in name order), `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on the watermark and stamp routes), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesMerge'];
     delete?: never;
@@ -2319,7 +2539,7 @@ export interface paths {
     put?: never;
     /**
      * Split PDFs
-     * @description Form fields: `files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesSplit'];
     delete?: never;
@@ -2359,7 +2579,7 @@ export interface paths {
     put?: never;
     /**
      * PDFs to PDF/A
-     * @description Form fields: `files` (PDFs), `pdfa` (PDF/A-2b), `pdfua` (false). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesConvert'];
     delete?: never;
@@ -2428,6 +2648,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/gotenberg/forms/pdfengines/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate pages of PDFs
+     * @description Form fields: `files` (PDFs), `rotateAngle` (90, 180 or 270, clockwise; required), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     */
+    post: operations['gotenbergPdfenginesRotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/watermark': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Watermark PDFs (beneath the content)
+     * @description Form fields: `files` (PDFs), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     */
+    post: operations['gotenbergPdfenginesWatermark'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/stamp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stamp PDFs (over the content)
+     * @description Form fields: `files` (PDFs), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     */
+    post: operations['gotenbergPdfenginesStamp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/bookmarks/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read PDFs' bookmarks
+     * @description Form fields: `files` (PDFs). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     */
+    post: operations['gotenbergPdfenginesBookmarksRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/bookmarks/write': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Write PDFs' bookmarks
+     * @description Form fields: `files` (PDFs), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     */
+    post: operations['gotenbergPdfenginesBookmarksWrite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/embed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Embed files in PDFs (attachments)
+     * @description Form fields: `files` (PDFs), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     */
+    post: operations['gotenbergPdfenginesEmbed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/gotenberg/forms/libreoffice/convert': {
     parameters: {
       query?: never;
@@ -2439,7 +2779,7 @@ export interface paths {
     put?: never;
     /**
      * Office documents to PDF (LibreOffice)
-     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergLibreofficeConvert'];
     delete?: never;
@@ -2459,7 +2799,7 @@ export interface paths {
     put?: never;
     /**
      * HTML to PDF (Chromium)
-     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumConvertHtml'];
     delete?: never;
@@ -2479,7 +2819,7 @@ export interface paths {
     put?: never;
     /**
      * A web page to PDF (Chromium)
-     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumConvertUrl'];
     delete?: never;
@@ -2499,7 +2839,7 @@ export interface paths {
     put?: never;
     /**
      * Markdown to PDF (Chromium)
-     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumConvertMarkdown'];
     delete?: never;
@@ -2621,7 +2961,11 @@ export interface components {
         | 'PAGE_LIMIT_EXCEEDED'
         | 'PDF_CONTENT_TOO_LARGE'
         | 'ALL_PAGES_BLANK'
+        | 'NO_FORM_FIELDS'
         | 'DOCUMENT_TOO_COMPLEX'
+        | 'CERTIFICATE_PASSWORD_WRONG'
+        | 'INVALID_CERTIFICATE'
+        | 'CERTIFICATE_EXPIRED'
         | 'KEY_LIMIT_REACHED'
         | 'PLAN_NOT_OWNED'
         | 'TOO_MANY_ATTEMPTS'
@@ -2631,6 +2975,7 @@ export interface components {
         | 'CLIENT_CLOSED_REQUEST'
         | 'INTERNAL_ERROR'
         | 'ENGINE_FAILED'
+        | 'TSA_UNAVAILABLE'
         | 'SERVICE_UNAVAILABLE'
         | 'QUEUE_FULL'
         | 'MAINTENANCE'
@@ -2707,6 +3052,20 @@ export interface components {
       type: 'success' | 'warning' | 'info';
       title: string;
       message: string;
+      /** @enum {string} */
+      code?:
+        | 'api-key.created'
+        | 'api-key.regenerated'
+        | 'trial.started'
+        | 'trial.ending'
+        | 'trial.ended'
+        | 'plan.renewed'
+        | 'plan.renewed-open'
+        | 'usage.key-quota-80'
+        | 'usage.plan-quota-80';
+      params?: {
+        [key: string]: string | number;
+      };
       timestamp: string;
       read: boolean;
     };
@@ -3059,6 +3418,46 @@ export interface components {
       /** @enum {string} */
       recommendation: 'low' | 'medium' | 'high';
       reason: string;
+    };
+    FormField: {
+      /** @description Full name (parents joined with dots): the key to fill it by */
+      name: string;
+      /** @enum {string} */
+      type: 'text' | 'checkbox' | 'radio' | 'choice' | 'signature' | 'button';
+      /** @description Text; the export value of a checked checkbox or a radio group; the choice(s); null when empty or off */
+      value: string | string[] | null;
+      /** @description Export values of a checkbox or a radio group, the choices of a choice field */
+      options: string[];
+      required: boolean;
+      readOnly: boolean;
+      multiline?: boolean;
+      maxLength?: number;
+      /** @description A choice field that takes several values */
+      multiSelect?: boolean;
+      /** @description A combo box that takes text of its own */
+      editable?: boolean;
+      /** @description Page (1-based) of its first widget; null when it has none on a page */
+      page: number | null;
+      /** @description Rectangle of its first widget, in PDF points from the page’s lower left */
+      rect: {
+        x: number;
+        y: number;
+        width: number;
+        height: number;
+      } | null;
+      widgets: {
+        page: number | null;
+        rect: {
+          x: number;
+          y: number;
+          width: number;
+          height: number;
+        };
+      }[];
+    };
+    FormFields: {
+      count: number;
+      fields: components['schemas']['FormField'][];
     };
     QrCode: {
       type: string;
@@ -8305,6 +8704,682 @@ export interface operations {
       };
     };
   };
+  pdfToMarkdown: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Pages to read, e.g. "1-3,5,8-"; empty = every page */
+          pages?: string;
+          /**
+           * @description OCR languages for pages without a text layer (scans), tesseract codes joined by "+" (default eng)
+           * @default eng
+           */
+          languages?: string;
+          /** @description Password of an encrypted input PDF */
+          password?: string;
+          /**
+           * Format: binary
+           * @description A PDF, or any document the converters take (Word, Excel, PowerPoint, OpenDocument, HTML, Markdown…)
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The Markdown file itself (text/markdown); with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/markdown': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfToJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Pages to read, e.g. "1-3,5,8-"; empty = every page */
+          pages?: string;
+          /**
+           * @description OCR languages for pages without a text layer (scans), tesseract codes joined by "+" (default eng)
+           * @default eng
+           */
+          languages?: string;
+          /** @description Password of an encrypted input PDF */
+          password?: string;
+          /**
+           * Format: binary
+           * @description A PDF, or any document the converters take (Word, Excel, PowerPoint, OpenDocument, HTML, Markdown…)
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              /** @description Pages of the document read (after conversion when it was not a PDF) */
+              pageCount: number;
+              /** @description The upload was not a PDF and was converted first */
+              converted: boolean;
+              pages: {
+                page: number;
+                width: number;
+                height: number;
+                /** @description The page had no text layer and was read by OCR */
+                ocr: boolean;
+                blocks: {
+                  /** @enum {string} */
+                  type: 'heading' | 'paragraph' | 'list-item' | 'table' | 'image';
+                  text: string;
+                  page: number;
+                  /** @description In points from the top-left corner of the page */
+                  box: {
+                    x: number;
+                    y: number;
+                    width: number;
+                    height: number;
+                  };
+                  font?: string;
+                  /** @description Font size in points (OCR pages: the line height) */
+                  size?: number;
+                  bold?: boolean;
+                  /** @description Heading: 1-6. List item: nesting depth from 0 */
+                  level?: number;
+                  /** @description List item: its marker as printed */
+                  marker?: string;
+                  ordered?: boolean;
+                  /** @description Image: p<page>-<n> */
+                  id?: string;
+                  /** @description Table: rows of cells, each with its box */
+                  rows?: {
+                    box: {
+                      x: number;
+                      y: number;
+                      width: number;
+                      height: number;
+                    };
+                    cells: {
+                      text: string;
+                      box: {
+                        x: number;
+                        y: number;
+                        width: number;
+                        height: number;
+                      };
+                    }[];
+                  }[];
+                }[];
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfTables: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Pages to read, e.g. "1-3,5,8-"; empty = every page */
+          pages?: string;
+          /**
+           * @description OCR languages for pages without a text layer (scans), tesseract codes joined by "+" (default eng)
+           * @default eng
+           */
+          languages?: string;
+          /** @description Password of an encrypted input PDF */
+          password?: string;
+          /**
+           * @description csv: one CSV file for one table, a ZIP of one CSV per table for several; xlsx: one workbook, a sheet per table
+           * @default csv
+           * @enum {string}
+           */
+          format?: 'csv' | 'xlsx';
+          /**
+           * Format: binary
+           * @description A PDF, or any document the converters take (Word, Excel, PowerPoint, OpenDocument, HTML, Markdown…)
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The CSV file (text/csv), a ZIP of them, or the XLSX workbook; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+          'application/zip': string;
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
   pdfCompress: {
     parameters: {
       query?: never;
@@ -9937,6 +11012,451 @@ export interface operations {
       };
     };
   };
+  pdfAddMargins: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Password of an encrypted input PDF (user or owner password) */
+          password?: string;
+          /**
+           * @description White space added on every side of each page, in `unit` (a side given on its own wins)
+           * @default 36
+           */
+          margin?: number;
+          /** @description White space added at the top of each page as shown, in `unit` (default: `margin`) */
+          top?: number;
+          /** @description White space added at the right of each page as shown, in `unit` (default: `margin`) */
+          right?: number;
+          /** @description White space added at the bottom of each page as shown, in `unit` (default: `margin`) */
+          bottom?: number;
+          /** @description White space added at the left of each page as shown, in `unit` (default: `margin`) */
+          left?: number;
+          /**
+           * @description Unit of the margins: pt (1/72 in), mm or in
+           * @default pt
+           * @enum {string}
+           */
+          unit?: 'pt' | 'mm' | 'in';
+          /** @description Pages to widen (the others are kept as they are): page numbers and ranges, e.g. "1-3,5,8-" ("8-" = to the last page); "all" or empty = every page */
+          pages?: string;
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The resulting file itself (application/pdf, image/*, or application/zip for several files) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfRedact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Password of an encrypted input PDF (user or owner password) */
+          password?: string;
+          /** @description Text to redact wherever it appears: literal, or a regular expression with `regex=true` */
+          text?: string;
+          /** @description true: `text` is a JavaScript regular expression */
+          regex?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description true: `text` matches only with the same upper and lower case */
+          caseSensitive?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description true: `text` matches only whole words (not inside a longer word) */
+          wholeWords?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description Areas to redact, "page:x,y,width,height" separated by ";" (pt, from the bottom-left corner of the page as shown), e.g. "1:72,700,200,20;3:0,0,100,50" */
+          areas?: string;
+          /** @description Pages searched for `text` (areas name their own page): page numbers and ranges, e.g. "1-3,5,8-" ("8-" = to the last page); "all" or empty = every page */
+          pages?: string;
+          /** @description true: pages without a text layer (scans) are read with OCR, so `text` is found on them too (their image is painted over) */
+          ocr?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /**
+           * @description OCR languages for `ocr`, tesseract codes joined by "+" (GET /ocr/languages lists them)
+           * @default eng
+           */
+          languages?: string;
+          /**
+           * @description Colour painted over the redacted areas
+           * @default #000000
+           */
+          color?: string;
+          /** @description Text written over each redacted area, e.g. "REDACTED" (Latin-1 characters) */
+          label?: string;
+          /** @description true: also remove the document information and XMP metadata, attachments, JavaScript, and the content of layers hidden by default */
+          scrub?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The resulting file itself (application/pdf, image/*, or application/zip for several files) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
   pdfRemoveBlankPages: {
     parameters: {
       query?: never;
@@ -10094,6 +11614,1332 @@ export interface operations {
               | 'PAGE_LIMIT_EXCEEDED'
               | 'PDF_CONTENT_TOO_LARGE'
               | 'ALL_PAGES_BLANK'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfFormsFields: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Password of an encrypted input PDF (user or owner password) */
+          password?: string;
+          /**
+           * Format: binary
+           * @description The PDF form (AcroForm fields)
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FormFields'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `NO_FORM_FIELDS`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'NO_FORM_FIELDS'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfFormsFill: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Password of an encrypted input PDF (user or owner password) */
+          password?: string;
+          /** @description JSON object of values by field name (the full name POST /pdf/forms/fields lists), e.g. {"name":"Zoë","agree":true,"color":"blue"}: text as a string; a checkbox true/false (or yes/no, x, 1/0, its export value, "Off"); a radio group or a choice by export value (a list for a multiple choice). A name the form does not have is refused (422 naming it). */
+          values: string;
+          /** @description Burn the filled fields into the pages: the values stay visible, the form is no longer fillable */
+          flatten?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The resulting file itself (application/pdf, image/*, or application/zip for several files) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `NO_FORM_FIELDS`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'NO_FORM_FIELDS'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfFormsMerge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Password of an encrypted input PDF (user or owner password) */
+          password?: string;
+          /** @description JSON array of value objects, one filled copy per row (as `values` of POST /pdf/forms/fill), at most 100; or send a CSV file as `csv` instead */
+          rows?: string;
+          /**
+           * @description zip: one PDF per row in a zip; merged: one PDF of every copy in row order (each copy flattened, as copies of one form would share their fields)
+           * @default zip
+           * @enum {string}
+           */
+          output?: 'zip' | 'merged';
+          /** @description Burn the filled fields into the pages: the values stay visible, the form is no longer fillable */
+          flatten?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description For output=zip: the column whose value names each PDF (default: row numbers, 001.pdf…) */
+          nameField?: string;
+          /**
+           * Format: binary
+           * @description The PDF form (AcroForm fields)
+           */
+          file: string;
+          /**
+           * Format: binary
+           * @description The rows as CSV (UTF-8): a header of field names, then one line per copy; instead of `rows`
+           */
+          csv?: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A zip of the filled PDFs (output=zip) or one PDF (output=merged) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/zip': string;
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `NO_FORM_FIELDS`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'NO_FORM_FIELDS'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfSign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * @description Password of the PKCS#12 file sent in `certificate` (empty for a file without one)
+           * @default
+           */
+          password?: string;
+          /** @description Why the document is signed (the signature dictionary's /Reason) */
+          reason?: string;
+          /** @description Where it is signed (/Location) */
+          location?: string;
+          /** @description How to reach the signer (/ContactInfo) */
+          contact?: string;
+          /** @description true: draw the signature on `page` in the rectangle x, y, width, height (name, date, reason); false: an invisible signature */
+          visible?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /**
+           * @description Page of a visible signature (1 = the first)
+           * @default 1
+           */
+          page?: number;
+          /**
+           * @description Left edge of a visible signature, in pt from the page's left
+           * @default 36
+           */
+          x?: number;
+          /**
+           * @description Bottom edge of a visible signature, in pt from the page's bottom
+           * @default 36
+           */
+          y?: number;
+          /**
+           * @description Width of a visible signature, in pt
+           * @default 200
+           */
+          width?: number;
+          /**
+           * @description Height of a visible signature, in pt
+           * @default 60
+           */
+          height?: number;
+          /** @description true: add an RFC 3161 time-stamp from the server's time-stamp authority (SIGN_TSA_URL) to the signature (PAdES B-T) */
+          timestamp?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * Format: binary
+           * @description PKCS#12 file (.p12, .pfx) with the private key and its certificate
+           */
+          certificate?: string;
+          /**
+           * Format: binary
+           * @description PNG or JPEG drawn at the left of a visible signature (a hand-written signature, a seal)
+           */
+          image?: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The signed PDF itself; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX`, `CERTIFICATE_PASSWORD_WRONG`, `INVALID_CERTIFICATE`, `CERTIFICATE_EXPIRED` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX'
+              | 'CERTIFICATE_PASSWORD_WRONG'
+              | 'INVALID_CERTIFICATE'
+              | 'CERTIFICATE_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `TSA_UNAVAILABLE` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TSA_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfTimestamp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The time-stamped PDF itself; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `TSA_UNAVAILABLE` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TSA_UNAVAILABLE';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfVerifySignatures: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              signatures: {
+                /** @description 1 = the first signature made */
+                index: number;
+                /** @description Name of the signature field */
+                field: string | null;
+                /** @enum {string} */
+                kind: 'signature' | 'document-timestamp';
+                subFilter: string | null;
+                /**
+                 * @description valid: the signed bytes are intact and the signer chains to a trust anchor of this server; intact-untrusted: intact, but the signer is not trusted (no anchor configured, or none matches); invalid: the signed bytes or the signature do not match
+                 * @enum {string}
+                 */
+                status: 'valid' | 'intact-untrusted' | 'invalid';
+                message: string;
+                signer: {
+                  commonName: string | null;
+                  subject: string;
+                  issuer: string;
+                  serialNumber: string;
+                  validFrom: string;
+                  validTo: string;
+                } | null;
+                /** @description ISO 8601: the time-stamp's time when there is one, else the claimed time */
+                signingTime: string | null;
+                signingTimeSource: ('timestamp' | 'signed-attribute' | 'pdf') | null;
+                timestamp: {
+                  time: string;
+                  authority: string | null;
+                } | null;
+                /** @description The digest of the signed byte ranges matches the signature's, and the signature verifies */
+                integrity: boolean;
+                /** @description The signed ranges reach the end of the file: nothing was appended after */
+                coversWholeDocument: boolean;
+                /** @description Bytes were appended after this signature (a later revision) */
+                modifiedAfterSigning: boolean;
+                certificateValidAtSigningTime: boolean | null;
+                /** @description null when the server has no trust anchors configured */
+                trusted: boolean | null;
+                /** @description The signing-certificate(-v2) attribute PAdES requires is signed */
+                hasSigningCertificateAttribute: boolean;
+              }[];
+              count: number;
+              trustAnchorsConfigured: boolean;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
               | 'DOCUMENT_TOO_COMPLEX';
           };
         };
@@ -12322,124 +15168,6 @@ export interface operations {
       };
     };
   };
-  qrcodeTypes: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              types: {
-                type: string;
-                route: string;
-                description: string;
-                encodes: string;
-                fields: {
-                  name: string;
-                  type: string;
-                  required: boolean;
-                  description?: string;
-                  enum?: string[];
-                }[];
-              }[];
-              options: {
-                name: string;
-                type: string;
-                required: boolean;
-                description?: string;
-                enum?: string[];
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
-          };
-        };
-      };
-      /** @description Error codes: `PLAN_EXPIRED` */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'PLAN_EXPIRED';
-          };
-        };
-      };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
-          };
-        };
-      };
-      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-      /** @description Error codes: `MAINTENANCE` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'MAINTENANCE';
-          };
-        };
-      };
-    };
-  };
   qrcodeDecode: {
     parameters: {
       query?: never;
@@ -12621,6 +15349,124 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
             code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  qrcodeTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              types: {
+                type: string;
+                route: string;
+                description: string;
+                encodes: string;
+                fields: {
+                  name: string;
+                  type: string;
+                  required: boolean;
+                  description?: string;
+                  enum?: string[];
+                }[];
+              }[];
+              options: {
+                name: string;
+                type: string;
+                required: boolean;
+                description?: string;
+                enum?: string[];
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'MAINTENANCE';
           };
         };
       };
@@ -17334,214 +20180,6 @@ export interface operations {
       };
     };
   };
-  conversionDetect: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'multipart/form-data': {
-          /**
-           * Format: binary
-           * @description The file to identify
-           */
-          file: string;
-          /**
-           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
-           * @enum {string}
-           */
-          async?: 'true' | 'false';
-          /**
-           * Format: uri
-           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
-           */
-          callbackUrl?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              fileName: string;
-              size: number;
-              /** @description Extension of the detected format, e.g. docx */
-              format: string | null;
-              mimeType: string;
-              category: string;
-              confidence: number;
-              /** @enum {string} */
-              method: 'container' | 'magic' | 'text' | 'extension' | 'none';
-              /** @description The conversion route auto-to-pdf would use */
-              route: string | null;
-              supported: boolean;
-            };
-          };
-        };
-      };
-      /** @description Default Response */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['JobAdmitted'];
-        };
-      };
-      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
-          };
-        };
-      };
-      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
-          };
-        };
-      };
-      /** @description Error codes: `PLAN_EXPIRED` */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'PLAN_EXPIRED';
-          };
-        };
-      };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
-          };
-        };
-      };
-      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
-          };
-        };
-      };
-      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
-          };
-        };
-      };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?:
-              | 'VALIDATION_ERROR'
-              | 'INVALID_INPUT'
-              | 'INVALID_PDF'
-              | 'INVALID_DOCUMENT'
-              | 'PASSWORD_REQUIRED'
-              | 'WRONG_PASSWORD'
-              | 'PAGE_LIMIT_EXCEEDED'
-              | 'PDF_CONTENT_TOO_LARGE'
-              | 'DOCUMENT_TOO_COMPLEX';
-          };
-        };
-      };
-      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
-          };
-        };
-      };
-      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
-          };
-        };
-      };
-      /** @description Error codes: `TIMEOUT` */
-      504: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'TIMEOUT';
-          };
-        };
-      };
-    };
-  };
   conversionWordToPdf: {
     parameters: {
       query?: never;
@@ -20405,6 +23043,214 @@ export interface operations {
       };
     };
   };
+  conversionDetect: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The file to identify
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              fileName: string;
+              size: number;
+              /** @description Extension of the detected format, e.g. docx */
+              format: string | null;
+              mimeType: string;
+              category: string;
+              confidence: number;
+              /** @enum {string} */
+              method: 'container' | 'magic' | 'text' | 'extension' | 'none';
+              /** @description The conversion route auto-to-pdf would use */
+              route: string | null;
+              supported: boolean;
+            };
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
   conversionFormats: {
     parameters: {
       query?: never;
@@ -21281,8 +24127,33 @@ export interface operations {
           pageRange?: string;
           /** @description Password of an encrypted input PDF */
           password?: string;
-          /** @description PDF: also OCR pages that already have text (by default they are left as they are) */
+          /**
+           * @description PDF: skip-text leaves pages that already have text exactly as they are; redo-ocr replaces an earlier invisible OCR layer (pages with visible text are kept); force rasterises every page and OCRs it (its old text goes, the page becomes its image with the new text)
+           * @default skip-text
+           * @enum {string}
+           */
+          mode?: 'skip-text' | 'redo-ocr' | 'force';
+          /** @description The same as mode=force (kept for older clients) */
           force?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description Straighten skewed scans: a page found more than 0.2° off is replaced by its straightened image under the text */
+          deskew?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description Turn pages upright (tesseract's orientation detection): the page's rotation is set, its content kept */
+          rotatePages?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description Remove background noise before recognition; the output keeps the original image */
+          clean?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /** @description Answer a ZIP of the PDF and a .txt of the recognised text (pages separated by form feeds) */
+          sidecar?: boolean | ('0' | '1' | 'true' | 'false' | 'yes' | 'no' | 'on' | 'off');
+          /**
+           * @description pdfa: an archival PDF/A-2b (converted after the text layer is added)
+           * @default pdf
+           * @enum {string}
+           */
+          outputType?: 'pdf' | 'pdfa';
+          /**
+           * @description 0: as made; 1: lossless (streams recompressed); 2: images to 150 dpi; 3: images to 72 dpi
+           * @default 0
+           */
+          optimize?: number;
           /**
            * Format: binary
            * @description An image (png, jpg, tiff, bmp, webp) or a PDF
@@ -21919,6 +24790,9 @@ export interface operations {
           'image/png': string;
           'image/jpeg': string;
           'image/svg+xml': string;
+          'text/markdown': string;
+          'text/csv': string;
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
           'application/json': unknown;
         };
       };
@@ -21982,7 +24856,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK`, `DOCUMENT_TOO_COMPLEX` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK`, `NO_FORM_FIELDS`, `DOCUMENT_TOO_COMPLEX`, `CERTIFICATE_PASSWORD_WRONG`, `INVALID_CERTIFICATE`, `CERTIFICATE_EXPIRED` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22000,7 +24874,11 @@ export interface operations {
               | 'PAGE_LIMIT_EXCEEDED'
               | 'PDF_CONTENT_TOO_LARGE'
               | 'ALL_PAGES_BLANK'
-              | 'DOCUMENT_TOO_COMPLEX';
+              | 'NO_FORM_FIELDS'
+              | 'DOCUMENT_TOO_COMPLEX'
+              | 'CERTIFICATE_PASSWORD_WRONG'
+              | 'INVALID_CERTIFICATE'
+              | 'CERTIFICATE_EXPIRED';
           };
         };
       };
@@ -22025,6 +24903,18 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
             code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED' | 'JOB_INTERRUPTED';
+          };
+        };
+      };
+      /** @description Error codes: `TSA_UNAVAILABLE` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TSA_UNAVAILABLE';
           };
         };
       };
@@ -22477,7 +25367,7 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/crop, /pdf/remove-blank-pages, /pdf/watermark, /pdf/page-numbers, /pdf/metadata/update, /pdf/flatten, /pdf/compress, /pdf/to-pdfa, /pdf/unlock, /pdf/protect). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
+          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/protect, /pdf/unlock, /pdf/metadata/update, /pdf/compress, /pdf/flatten, /pdf/to-pdfa, /pdf/crop, /pdf/add-margins, /pdf/redact, /pdf/remove-blank-pages, /pdf/forms/fill). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
           stages: string;
           /**
            * Format: binary
@@ -22594,7 +25484,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK`, `DOCUMENT_TOO_COMPLEX` */
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `ALL_PAGES_BLANK`, `NO_FORM_FIELDS`, `DOCUMENT_TOO_COMPLEX` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -22612,6 +25502,7 @@ export interface operations {
               | 'PAGE_LIMIT_EXCEEDED'
               | 'PDF_CONTENT_TOO_LARGE'
               | 'ALL_PAGES_BLANK'
+              | 'NO_FORM_FIELDS'
               | 'DOCUMENT_TOO_COMPLEX';
           };
         };
@@ -22786,6 +25677,10 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+          /** @description The `watermark` files (see the form fields) */
+          watermark?: string[];
+          /** @description The `stamp` files (see the form fields) */
+          stamp?: string[];
         } & {
           [key: string]: string;
         };
@@ -23672,6 +26567,799 @@ export interface operations {
       };
     };
   };
+  gotenbergPdfenginesRotate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesWatermark: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+          /** @description The `watermark` files (see the form fields) */
+          watermark?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesStamp: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+          /** @description The `stamp` files (see the form fields) */
+          stamp?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesBookmarksRead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Each PDF's bookmarks (its outline, as a tree), by file name */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: {
+              title: string;
+              /** @description The page it opens, from 1 (0: none) */
+              page: number;
+              /** @description Entries under it, of the same shape */
+              children?: Record<string, never>[];
+            }[];
+          };
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesBookmarksWrite: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesEmbed: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+          /** @description The `embeds` files (see the form fields) */
+          embeds?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
   gotenbergLibreofficeConvert: {
     parameters: {
       query?: never;
@@ -23699,6 +27387,10 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+          /** @description The `watermark` files (see the form fields) */
+          watermark?: string[];
+          /** @description The `stamp` files (see the form fields) */
+          stamp?: string[];
         } & {
           [key: string]: string;
         };
@@ -23829,6 +27521,10 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+          /** @description The `watermark` files (see the form fields) */
+          watermark?: string[];
+          /** @description The `stamp` files (see the form fields) */
+          stamp?: string[];
         } & {
           [key: string]: string;
         };
@@ -23968,6 +27664,10 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+          /** @description The `watermark` files (see the form fields) */
+          watermark?: string[];
+          /** @description The `stamp` files (see the form fields) */
+          stamp?: string[];
         } & {
           [key: string]: string;
         };
@@ -24107,6 +27807,10 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (see the form fields), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+          /** @description The `watermark` files (see the form fields) */
+          watermark?: string[];
+          /** @description The `stamp` files (see the form fields) */
+          stamp?: string[];
         } & {
           [key: string]: string;
         };

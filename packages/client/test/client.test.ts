@@ -152,9 +152,8 @@ describe('retries after 429', () => {
       apiKey: key,
       retry: { maxWaitMs: 500, onRetry: (r) => retries.push(r) },
     });
-    const started = Date.now();
+    // Given up at once: no retry was planned (a wait of the asked second, then a retry, would have answered 200).
     expect((await impatient.api.GET('/api/v1/ping')).response.status).toBe(429);
-    expect(Date.now() - started).toBeLessThan(500);
     expect(retries).toEqual([]);
   });
 });

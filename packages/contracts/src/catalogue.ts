@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   ZBatchFields,
   ZHtmlFields,
@@ -11,26 +11,10 @@ import {
   ZUrlImageFields,
 } from './conversion';
 import { ZOcrEnhancedFields, ZOcrExtractFields, ZOcrQualityFields, ZOcrSearchablePdfFields } from './ocr';
-import {
-  ZCompressPdfFields,
-  ZCropPdfFields,
-  ZDeletePagesFields,
-  ZExtractImagesFields,
-  ZExtractPagesFields,
-  ZExtractTextFields,
-  ZMergePdfFields,
-  ZMetadataUpdateFields,
-  ZPageNumbersFields,
-  ZPasswordOnlyFields,
-  ZProtectPdfFields,
-  ZRemoveBlankPagesFields,
-  ZReorderPdfFields,
-  ZRotatePdfFields,
-  ZSplitPdfFields,
-  ZToImagesFields,
-  ZUnlockPdfFields,
-  ZWatermarkPdfFields,
-} from './pdf';
+import { formEndpointFields } from './forms';
+import { pdfEndpointFields } from './pdf';
+import { signatureEndpointFields } from './signatures';
+import { extractEndpointFields } from './extract';
 import { ZPipelineFields } from './pipeline';
 import { ZQrOptions, qrTypes } from './qrcode';
 import {
@@ -49,14 +33,21 @@ export * from './endpoints';
  * the server validates with. The API reference, the playground, the usage categories and the landing page read it.
  */
 export interface CatalogueEntry<P extends string = string> extends EndpointInfo<P> {
-  /** The non-file fields, as the server validates them; null when the route takes none. */
+  /** The non-file fields, as the server validates them; null for the GET listings. */
   fields: z.ZodObject | null;
 }
+
+/** A call that sends only its file. */
+const ZNoFields = z.object({});
 
 const qrFields = (type: TQrType) => (qrTypes[type].schema as z.ZodObject).extend(ZQrOptions.shape);
 
 /** Every endpoint's fields: a path missing here is a type error. */
-const fieldsOf: Record<TCataloguePath, z.ZodObject | null> = {
+const fieldsOf = {
+  ...pdfEndpointFields,
+  ...formEndpointFields,
+  ...signatureEndpointFields,
+  ...extractEndpointFields,
   '/ping': null,
   '/conversion/auto-to-pdf': ZOfficeFields,
   '/conversion/word-to-pdf': ZOfficeFields,
@@ -71,31 +62,8 @@ const fieldsOf: Record<TCataloguePath, z.ZodObject | null> = {
   '/conversion/epub-to-pdf': ZPrintFields,
   '/conversion/image-to-pdf': ZImageToPdfFields,
   '/conversion/batch-to-pdf': ZBatchFields,
-  '/conversion/detect': null,
+  '/conversion/detect': ZNoFields,
   '/conversion/formats': null,
-  '/pdf/merge': ZMergePdfFields,
-  '/pdf/split': ZSplitPdfFields,
-  '/pdf/extract-pages': ZExtractPagesFields,
-  '/pdf/delete-pages': ZDeletePagesFields,
-  '/pdf/rotate': ZRotatePdfFields,
-  '/pdf/reorder': ZReorderPdfFields,
-  '/pdf/watermark': ZWatermarkPdfFields,
-  '/pdf/page-numbers': ZPageNumbersFields,
-  '/pdf/protect': ZProtectPdfFields,
-  '/pdf/unlock': ZUnlockPdfFields,
-  '/pdf/metadata': ZPasswordOnlyFields,
-  '/pdf/metadata/update': ZMetadataUpdateFields,
-  '/pdf/analyze': ZPasswordOnlyFields,
-  '/pdf/extract-text': ZExtractTextFields,
-  '/pdf/compress': ZCompressPdfFields,
-  '/pdf/compression-analysis': ZPasswordOnlyFields,
-  '/pdf/to-images': ZToImagesFields,
-  '/pdf/extract-images': ZExtractImagesFields,
-  '/pdf/flatten': ZPasswordOnlyFields,
-  '/pdf/repair': ZPasswordOnlyFields,
-  '/pdf/to-pdfa': ZPasswordOnlyFields,
-  '/pdf/crop': ZCropPdfFields,
-  '/pdf/remove-blank-pages': ZRemoveBlankPagesFields,
   '/pipeline': ZPipelineFields,
   '/ocr/extract': ZOcrExtractFields,
   '/ocr/enhanced': ZOcrEnhancedFields,
@@ -113,8 +81,11 @@ const fieldsOf: Record<TCataloguePath, z.ZodObject | null> = {
   '/qrcode/text': qrFields('text'),
   '/qrcode/generic': qrFields('generic'),
   '/qrcode/types': null,
-  '/qrcode/decode': null,
-};
+  '/qrcode/decode': ZNoFields,
+} as const satisfies Record<TCataloguePath, z.ZodObject | null>;
+
+/** The fields schema of one endpoint, typed as the server parses it. */
+export type CatalogueFields<P extends TCataloguePath> = (typeof fieldsOf)[P];
 
 export const endpointCatalogue: readonly CatalogueEntry<TCataloguePath>[] = processingEndpoints.map((e) => ({
   ...e,

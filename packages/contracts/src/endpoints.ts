@@ -29,16 +29,48 @@ export interface EndpointInfo<P extends string = string> {
   body: 'multipart' | 'json' | 'none';
   /** Uploaded files; absent when the route takes none. */
   files?: CatalogueFiles;
+  /**
+   * Where a pipeline may run it: `first` (a conversion of the upload to PDF, first stage only) or `pdf` (a PDF in,
+   * a PDF out, at any stage); absent when a pipeline cannot.
+   */
+  stage?: PipelineStageKind;
+  /**
+   * What a success answers: `file` (the document or image itself; its JSON form on Accept: application/json) or
+   * `data` (JSON only). The playground's forms and code samples read it.
+   */
+  answer: 'file' | 'data';
 }
+
+export type PipelineStageKind = 'first' | 'pdf';
 
 const oneFile: CatalogueFiles = { field: 'file', min: 1, max: 1 };
 
-const upload = <P extends string>(
+const upload = <P extends string, S extends PipelineStageKind | undefined = undefined>(
   group: TEndpointGroup,
   path: P,
   summary: string,
   files: CatalogueFiles = oneFile,
-): EndpointInfo<P> => ({ method: 'POST', path, group, summary, body: 'multipart', files });
+  stage?: S,
+): EndpointInfo<P> & { stage: S } => ({
+  method: 'POST',
+  path,
+  group,
+  summary,
+  body: 'multipart',
+  files,
+  stage: stage!,
+  answer: 'file',
+});
+
+/** A route that answers JSON data rather than a file. */
+const answersData = <E extends EndpointInfo>(e: E): E => ({ ...e, answer: 'data' });
+
+/** A PDF in, a PDF out: also a pipeline stage. */
+const pdfStage = <P extends string>(path: P, summary: string) => upload('pdf', path, summary, oneFile, 'pdf');
+
+/** One upload converted to PDF: also a pipeline's first stage. */
+const conversionStage = <P extends string>(path: P, summary: string) =>
+  upload('conversion', path, summary, oneFile, 'first');
 
 const listing = <P extends string>(group: TCatalogueGroup, path: P, summary: string): EndpointInfo<P> => ({
   method: 'GET',
@@ -46,6 +78,7 @@ const listing = <P extends string>(group: TCatalogueGroup, path: P, summary: str
   group,
   summary,
   body: 'none',
+  answer: 'data',
 });
 
 const qrRoute = <T extends TQrType>(type: T): EndpointInfo<`/qrcode/${T}`> => ({
@@ -54,15 +87,16 @@ const qrRoute = <T extends TQrType>(type: T): EndpointInfo<`/qrcode/${T}`> => ({
   group: 'qrcode',
   summary: `QR code: ${qrTypeInfo[type].description.toLowerCase()}`,
   body: 'json',
+  answer: 'file',
 });
 
 export const processingEndpoints = [
   listing(ANY_ENDPOINT_GROUP, '/ping', 'Check an API key and see what is left of its limits'),
 
-  upload('conversion', '/conversion/auto-to-pdf', 'Any supported document to PDF, its format detected from the bytes'),
-  upload('conversion', '/conversion/word-to-pdf', 'Word processing documents to PDF'),
-  upload('conversion', '/conversion/excel-to-pdf', 'Spreadsheets to PDF'),
-  upload('conversion', '/conversion/powerpoint-to-pdf', 'Presentations to PDF'),
+  conversionStage('/conversion/auto-to-pdf', 'Any supported document to PDF, its format detected from the bytes'),
+  conversionStage('/conversion/word-to-pdf', 'Word processing documents to PDF'),
+  conversionStage('/conversion/excel-to-pdf', 'Spreadsheets to PDF'),
+  conversionStage('/conversion/powerpoint-to-pdf', 'Presentations to PDF'),
   upload('conversion', '/conversion/html-to-pdf', 'HTML to PDF (Chromium)', { field: 'files', min: 0, max: 100 }),
   upload('conversion', '/conversion/url-to-pdf', 'A web page to PDF (Chromium)', { field: 'file', min: 0, max: 0 }),
   upload('conversion', '/conversion/html-to-image', 'HTML to an image: a screenshot (Chromium)', {
@@ -80,8 +114,8 @@ export const processingEndpoints = [
     min: 1,
     max: 50,
   }),
-  upload('conversion', '/conversion/text-to-pdf', 'Plain text to PDF (UTF-8, UTF-16 or Latin-1; long lines wrap)'),
-  upload('conversion', '/conversion/epub-to-pdf', 'EPUB e-books to PDF (chapters in spine order)'),
+  conversionStage('/conversion/text-to-pdf', 'Plain text to PDF (UTF-8, UTF-16 or Latin-1; long lines wrap)'),
+  conversionStage('/conversion/epub-to-pdf', 'EPUB e-books to PDF (chapters in spine order)'),
   upload('conversion', '/conversion/image-to-pdf', 'Images to PDF, one page per image', {
     field: 'files',
     min: 1,
@@ -92,10 +126,12 @@ export const processingEndpoints = [
     min: 1,
     max: 50,
   }),
-  upload(
-    'conversion',
-    '/conversion/detect',
-    'Detect the format of an uploaded file (magic numbers, zip contents, text sniffing) with a confidence',
+  answersData(
+    upload(
+      'conversion',
+      '/conversion/detect',
+      'Detect the format of an uploaded file (magic numbers, zip contents, text sniffing) with a confidence',
+    ),
   ),
   listing(
     'conversion',
@@ -105,55 +141,106 @@ export const processingEndpoints = [
 
   upload('pdf', '/pdf/merge', 'Merge 2-20 PDFs into one', { field: 'files', min: 2, max: 20 }),
   upload('pdf', '/pdf/split', 'Split a PDF into several (zip)'),
-  upload('pdf', '/pdf/extract-pages', 'Keep only some pages'),
-  upload('pdf', '/pdf/delete-pages', 'Remove pages'),
-  upload('pdf', '/pdf/rotate', 'Rotate pages by 90, 180 or 270 degrees clockwise'),
-  upload('pdf', '/pdf/reorder', 'Put the pages in a new order'),
-  upload('pdf', '/pdf/watermark', 'Add a text or image watermark'),
-  upload('pdf', '/pdf/page-numbers', 'Number the pages'),
-  upload('pdf', '/pdf/protect', 'Encrypt with AES-256 and set permissions'),
-  upload('pdf', '/pdf/unlock', 'Remove the password and restrictions'),
-  upload('pdf', '/pdf/metadata', 'Read the document information'),
-  upload('pdf', '/pdf/metadata/update', 'Write the document information'),
-  upload(
-    'pdf',
-    '/pdf/analyze',
-    'Pages, sizes, version, encryption, fonts, images, forms, text or scanned, size breakdown',
+  pdfStage('/pdf/extract-pages', 'Keep only some pages'),
+  pdfStage('/pdf/delete-pages', 'Remove pages'),
+  pdfStage('/pdf/rotate', 'Rotate pages by 90, 180 or 270 degrees clockwise'),
+  pdfStage('/pdf/reorder', 'Put the pages in a new order'),
+  pdfStage('/pdf/watermark', 'Add a text or image watermark'),
+  pdfStage('/pdf/page-numbers', 'Number the pages'),
+  pdfStage('/pdf/protect', 'Encrypt with AES-256 and set permissions'),
+  pdfStage('/pdf/unlock', 'Remove the password and restrictions'),
+  answersData(upload('pdf', '/pdf/metadata', 'Read the document information')),
+  pdfStage('/pdf/metadata/update', 'Write the document information'),
+  answersData(
+    upload(
+      'pdf',
+      '/pdf/analyze',
+      'Pages, sizes, version, encryption, fonts, images, forms, text or scanned, size breakdown',
+    ),
   ),
-  upload('pdf', '/pdf/extract-text', 'Text per page, with word boxes on request'),
-  upload('pdf', '/pdf/compress', 'Make the file smaller (never larger)'),
+  answersData(upload('pdf', '/pdf/extract-text', 'Text per page, with word boxes on request')),
   upload(
     'pdf',
-    '/pdf/compression-analysis',
-    'Estimated size per compression level, image and font weight, a recommendation',
+    '/pdf/to-markdown',
+    'Markdown of a PDF or any convertible document: headings, paragraphs in reading order, lists, tables; scans OCR-ed',
+  ),
+  answersData(
+    upload(
+      'pdf',
+      '/pdf/to-json',
+      'Blocks of a document (heading, paragraph, list item, table) with boxes, fonts, sizes',
+    ),
+  ),
+  upload(
+    'pdf',
+    '/pdf/tables',
+    'Every table of a document as CSV (one file, or a ZIP of one per table) or XLSX (a sheet per table)',
+  ),
+  pdfStage('/pdf/compress', 'Make the file smaller (never larger)'),
+  answersData(
+    upload(
+      'pdf',
+      '/pdf/compression-analysis',
+      'Estimated size per compression level, image and font weight, a recommendation',
+    ),
   ),
   upload('pdf', '/pdf/to-images', 'Render pages to PNG or JPEG (one image, or a zip)'),
   upload('pdf', '/pdf/extract-images', 'Extract the embedded images (zip)'),
-  upload('pdf', '/pdf/flatten', 'Burn form fields and annotations into the pages'),
+  pdfStage('/pdf/flatten', 'Burn form fields and annotations into the pages'),
   upload('pdf', '/pdf/repair', 'Rebuild a damaged PDF where possible'),
-  upload('pdf', '/pdf/to-pdfa', 'Convert to PDF/A-2b (archival)'),
-  upload('pdf', '/pdf/crop', 'Crop pages to a box or to their content, or scale them to a paper size'),
-  upload('pdf', '/pdf/remove-blank-pages', 'Remove blank pages (no text, next to no ink), scanned ones included'),
+  pdfStage('/pdf/to-pdfa', 'Convert to PDF/A-2b (archival)'),
+  pdfStage('/pdf/crop', 'Crop pages to a box or to their content, or scale them to a paper size'),
+  pdfStage('/pdf/add-margins', 'Add white margins around the pages (binding, notes, printers that clip)'),
+  pdfStage('/pdf/redact', 'Redact text and areas: the content under them is removed, not only covered'),
+  pdfStage('/pdf/remove-blank-pages', 'Remove blank pages (no text, next to no ink), scanned ones included'),
+  answersData(
+    upload(
+      'pdf',
+      '/pdf/forms/fields',
+      'List the fields of a fillable form: type, value, options, flags, page and place',
+    ),
+  ),
+  pdfStage('/pdf/forms/fill', 'Fill a form from JSON (Unicode values drawn in), optionally flattened'),
+  upload('pdf', '/pdf/forms/merge', 'Mail merge: fill one form once per row (JSON or CSV), a zip of PDFs or one PDF'),
+  upload('pdf', '/pdf/sign', 'Sign with a PKCS#12 certificate: PAdES (CAdES detached), visible or not, incremental'),
+  upload(
+    'pdf',
+    '/pdf/timestamp',
+    "A document time-stamp (RFC 3161) from the server's time-stamp authority, incremental",
+  ),
+  answersData(
+    upload(
+      'pdf',
+      '/pdf/verify-signatures',
+      'Every signature of a PDF: signer, time, integrity, what was changed after, trust',
+    ),
+  ),
   upload(
     'pdf',
     '/pipeline',
     'One upload through several stages in one call: a conversion to PDF, then PDF operations (watermark, page numbers, protect…)',
   ),
 
-  upload(
-    'ocr',
-    '/ocr/extract',
-    'Text of an image or a scanned PDF: per page lines (and words) with boxes and confidence',
+  answersData(
+    upload(
+      'ocr',
+      '/ocr/extract',
+      'Text of an image or a scanned PDF: per page lines (and words) with boxes and confidence',
+    ),
   ),
-  upload(
-    'ocr',
-    '/ocr/enhanced',
-    'OCR of poor scans: deskew, denoise, binarize, upscale; several passes, the most confident kept',
+  answersData(
+    upload(
+      'ocr',
+      '/ocr/enhanced',
+      'OCR of poor scans: deskew, denoise, binarize, upscale; several passes, the most confident kept',
+    ),
   ),
-  upload(
-    'ocr',
-    '/ocr/analyze-quality',
-    'How fit a scan is for OCR: resolution, contrast, blur, skew, a 0-100 score and advice',
+  answersData(
+    upload(
+      'ocr',
+      '/ocr/analyze-quality',
+      'How fit a scan is for OCR: resolution, contrast, blur, skew, a 0-100 score and advice',
+    ),
   ),
   upload('ocr', '/ocr/searchable-pdf', 'A PDF with an invisible text layer over the original pages'),
   listing('ocr', '/ocr/languages', 'The installed OCR languages (codes for the `languages` field)'),
@@ -169,14 +256,25 @@ export const processingEndpoints = [
   qrRoute('text'),
   qrRoute('generic'),
   listing('qrcode', '/qrcode/types', 'The QR code types, their fields and the common options'),
-  upload('qrcode', '/qrcode/decode', 'Find and decode the QR codes (and barcodes) in an image', {
-    field: 'image',
-    min: 1,
-    max: 1,
-  }),
+  answersData(
+    upload('qrcode', '/qrcode/decode', 'Find and decode the QR codes (and barcodes) in an image', {
+      field: 'image',
+      min: 1,
+      max: 1,
+    }),
+  ),
 ] as const;
 
 export type TCataloguePath = (typeof processingEndpoints)[number]['path'];
+
+/** The paths a pipeline stage of `kind` may run, in catalogue order. */
+export type TStagePath<K extends PipelineStageKind> = Extract<
+  (typeof processingEndpoints)[number],
+  { stage: K }
+>['path'];
+
+export const stagePaths = <K extends PipelineStageKind>(kind: K): TStagePath<K>[] =>
+  processingEndpoints.filter((e) => e.stage === kind).map((e) => e.path as TStagePath<K>);
 
 /** The endpoint of a path (under /api/v1, or with the /api/v1 prefix), if there is one. */
 export function findEndpoint(path: string, method?: EndpointInfo['method']): EndpointInfo | undefined {

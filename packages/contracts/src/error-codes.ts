@@ -51,8 +51,16 @@ export const errorStatus = {
   PDF_CONTENT_TOO_LARGE: 422,
   /** Every page of the PDF was found blank: removing them would leave no document (POST /pdf/remove-blank-pages). */
   ALL_PAGES_BLANK: 422,
+  /** A form operation on a PDF that has no fillable fields (POST /pdf/forms/*). */
+  NO_FORM_FIELDS: 422,
   /** A document that needs more time (the plan's deadline) or memory than one conversion may take: the caller's. */
   DOCUMENT_TOO_COMPLEX: 422,
+  /** The PKCS#12 file sent to sign with does not open with the password given. */
+  CERTIFICATE_PASSWORD_WRONG: 422,
+  /** The file sent as a certificate is not a PKCS#12 holding a private key and its certificate. */
+  INVALID_CERTIFICATE: 422,
+  /** The signing certificate is expired (or not valid yet): a signature made with it would not be valid. */
+  CERTIFICATE_EXPIRED: 422,
   KEY_LIMIT_REACHED: 422,
   PLAN_NOT_OWNED: 422,
   TOO_MANY_ATTEMPTS: 429,
@@ -63,6 +71,8 @@ export const errorStatus = {
   CLIENT_CLOSED_REQUEST: 499,
   INTERNAL_ERROR: 500,
   ENGINE_FAILED: 500,
+  /** The time-stamp authority the operator configured did not answer with a time-stamp. */
+  TSA_UNAVAILABLE: 502,
   SERVICE_UNAVAILABLE: 503,
   QUEUE_FULL: 503,
   MAINTENANCE: 503,

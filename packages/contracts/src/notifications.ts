@@ -2,12 +2,29 @@ import { z } from 'zod';
 import { successEnvelope } from './common';
 
 export const ZNotificationType = z.enum(['success', 'warning', 'info']);
+
+/** The events a notification reports: a reader renders one from its code and params in their own language. */
+export const ZNotificationCode = z.enum([
+  'api-key.created',
+  'api-key.regenerated',
+  'trial.started',
+  'trial.ending',
+  'trial.ended',
+  'plan.renewed',
+  'plan.renewed-open',
+  'usage.key-quota-80',
+  'usage.plan-quota-80',
+]);
+export type TNotificationCode = z.infer<typeof ZNotificationCode>;
 export const ZNotification = z
   .object({
     id: z.string(),
     type: ZNotificationType,
     title: z.string(),
     message: z.string(),
+    /** Absent on notifications older than the codes: title and message are then the only words. */
+    code: ZNotificationCode.optional(),
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
     timestamp: z.string(),
     read: z.boolean(),
   })

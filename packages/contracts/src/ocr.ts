@@ -87,11 +87,41 @@ export const ZOcrEnhancedFields = ZOcrExtractFields.omit({ preprocessImage: true
 
 export const ZOcrQualityFields = z.object({ pageRange, password: recognition.password });
 
+/** OCRmyPDF's modes for pages that already have text. */
+export const ocrTextModes = ['skip-text', 'redo-ocr', 'force'] as const;
+
 export const ZOcrSearchablePdfFields = z.object({
   ...recognition,
-  force: ZFormBoolean.default(false).describe(
-    'PDF: also OCR pages that already have text (by default they are left as they are)',
+  mode: z
+    .enum(ocrTextModes)
+    .default('skip-text')
+    .describe(
+      'PDF: skip-text leaves pages that already have text exactly as they are; redo-ocr replaces an earlier invisible OCR layer (pages with visible text are kept); force rasterises every page and OCRs it (its old text goes, the page becomes its image with the new text)',
+    ),
+  force: ZFormBoolean.default(false).describe('The same as mode=force (kept for older clients)'),
+  deskew: ZFormBoolean.default(false).describe(
+    'Straighten skewed scans: a page found more than 0.2° off is replaced by its straightened image under the text',
   ),
+  rotatePages: ZFormBoolean.default(false).describe(
+    "Turn pages upright (tesseract's orientation detection): the page's rotation is set, its content kept",
+  ),
+  clean: ZFormBoolean.default(false).describe(
+    'Remove background noise before recognition; the output keeps the original image',
+  ),
+  sidecar: ZFormBoolean.default(false).describe(
+    'Answer a ZIP of the PDF and a .txt of the recognised text (pages separated by form feeds)',
+  ),
+  outputType: z
+    .enum(['pdf', 'pdfa'])
+    .default('pdf')
+    .describe('pdfa: an archival PDF/A-2b (converted after the text layer is added)'),
+  optimize: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3)
+    .default(0)
+    .describe('0: as made; 1: lossless (streams recompressed); 2: images to 150 dpi; 3: images to 72 dpi'),
 });
 
 const box = { x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() };

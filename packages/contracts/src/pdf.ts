@@ -234,6 +234,73 @@ export const ZCropPdfFields = ZPdfPasswordField.extend({
 });
 export type TCropPdfFields = z.infer<typeof ZCropPdfFields>;
 
+const marginSide = (side: string) =>
+  z.coerce
+    .number()
+    .min(0)
+    .max(1000)
+    .optional()
+    .describe(`White space added at the ${side} of each page as shown, in \`unit\` (default: \`margin\`)`);
+
+export const ZAddMarginsFields = ZPdfPasswordField.extend({
+  margin: z.coerce
+    .number()
+    .min(0)
+    .max(1000)
+    .default(36)
+    .describe('White space added on every side of each page, in `unit` (a side given on its own wins)'),
+  top: marginSide('top'),
+  right: marginSide('right'),
+  bottom: marginSide('bottom'),
+  left: marginSide('left'),
+  unit: ZLengthUnit.default('pt').describe('Unit of the margins: pt (1/72 in), mm or in'),
+  pages: pageSpec('Pages to widen (the others are kept as they are)').optional(),
+});
+export type TAddMarginsFields = z.infer<typeof ZAddMarginsFields>;
+
+export const ZRedactPdfFields = ZPdfPasswordField.extend({
+  text: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('Text to redact wherever it appears: literal, or a regular expression with `regex=true`'),
+  regex: ZFormBoolean.default(false).describe('true: `text` is a JavaScript regular expression'),
+  caseSensitive: ZFormBoolean.default(false).describe('true: `text` matches only with the same upper and lower case'),
+  wholeWords: ZFormBoolean.default(false).describe('true: `text` matches only whole words (not inside a longer word)'),
+  areas: z
+    .string()
+    .max(10_000)
+    .optional()
+    .describe(
+      'Areas to redact, "page:x,y,width,height" separated by ";" (pt, from the bottom-left corner of the page as shown), e.g. "1:72,700,200,20;3:0,0,100,50"',
+    ),
+  pages: pageSpec('Pages searched for `text` (areas name their own page)').optional(),
+  ocr: ZFormBoolean.default(false).describe(
+    'true: pages without a text layer (scans) are read with OCR, so `text` is found on them too (their image is painted over)',
+  ),
+  languages: z
+    .string()
+    .trim()
+    .max(200)
+    // As the OCR group's `languages` (ocr.ts, which imports this module: not imported back).
+    .regex(
+      /^[A-Za-z][A-Za-z0-9_]{1,39}(\+[A-Za-z][A-Za-z0-9_]{1,39}){0,7}$/,
+      'must be language codes joined by "+", e.g. "eng" or "eng+fra" (at most 8)',
+    )
+    .default('eng')
+    .describe('OCR languages for `ocr`, tesseract codes joined by "+" (GET /ocr/languages lists them)'),
+  color: hexColor.default('#000000').describe('Colour painted over the redacted areas'),
+  label: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('Text written over each redacted area, e.g. "REDACTED" (Latin-1 characters)'),
+  scrub: ZFormBoolean.default(false).describe(
+    'true: also remove the document information and XMP metadata, attachments, JavaScript, and the content of layers hidden by default',
+  ),
+});
+export type TRedactPdfFields = z.infer<typeof ZRedactPdfFields>;
+
 export const ZRemoveBlankPagesFields = ZPdfPasswordField.extend({
   threshold: z.coerce
     .number()
@@ -401,3 +468,32 @@ export const ZCompressionAnalysis = z
   })
   .meta({ id: 'PdfCompressionAnalysis' });
 export const ZCompressionAnalysisResponse = successEnvelope(ZCompressionAnalysis);
+
+/** The fields of each PDF endpoint (the catalogue's entries for /pdf/…). */
+export const pdfEndpointFields = {
+  '/pdf/merge': ZMergePdfFields,
+  '/pdf/split': ZSplitPdfFields,
+  '/pdf/extract-pages': ZExtractPagesFields,
+  '/pdf/delete-pages': ZDeletePagesFields,
+  '/pdf/rotate': ZRotatePdfFields,
+  '/pdf/reorder': ZReorderPdfFields,
+  '/pdf/watermark': ZWatermarkPdfFields,
+  '/pdf/page-numbers': ZPageNumbersFields,
+  '/pdf/protect': ZProtectPdfFields,
+  '/pdf/unlock': ZUnlockPdfFields,
+  '/pdf/metadata': ZPasswordOnlyFields,
+  '/pdf/metadata/update': ZMetadataUpdateFields,
+  '/pdf/analyze': ZPasswordOnlyFields,
+  '/pdf/extract-text': ZExtractTextFields,
+  '/pdf/compress': ZCompressPdfFields,
+  '/pdf/compression-analysis': ZPasswordOnlyFields,
+  '/pdf/to-images': ZToImagesFields,
+  '/pdf/extract-images': ZExtractImagesFields,
+  '/pdf/flatten': ZPasswordOnlyFields,
+  '/pdf/repair': ZPasswordOnlyFields,
+  '/pdf/to-pdfa': ZPasswordOnlyFields,
+  '/pdf/crop': ZCropPdfFields,
+  '/pdf/remove-blank-pages': ZRemoveBlankPagesFields,
+  '/pdf/add-margins': ZAddMarginsFields,
+  '/pdf/redact': ZRedactPdfFields,
+} as const;

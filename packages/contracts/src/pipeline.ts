@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stagePaths, type TStagePath } from './endpoints';
 
 /**
  * POST /pipeline: one upload through an ordered list of stages in one call. A stage is `{ "op": <endpoint path>,
@@ -6,36 +7,14 @@ import { z } from 'zod';
  * stage may be a conversion to PDF; every other stage is a PDF-to-PDF operation.
  */
 
-/** Conversions that take one uploaded file: only the first stage. */
-export const pipelineConversionOps = [
-  '/conversion/auto-to-pdf',
-  '/conversion/word-to-pdf',
-  '/conversion/excel-to-pdf',
-  '/conversion/powerpoint-to-pdf',
-  '/conversion/text-to-pdf',
-  '/conversion/epub-to-pdf',
-] as const;
+/** Conversions that take one uploaded file: only the first stage (the catalogue marks them). */
+export const pipelineConversionOps = stagePaths('first');
 
-/** PDF-to-PDF operations: any number, in any order. */
-export const pipelinePdfOps = [
-  '/pdf/extract-pages',
-  '/pdf/delete-pages',
-  '/pdf/rotate',
-  '/pdf/reorder',
-  '/pdf/crop',
-  '/pdf/remove-blank-pages',
-  '/pdf/watermark',
-  '/pdf/page-numbers',
-  '/pdf/metadata/update',
-  '/pdf/flatten',
-  '/pdf/compress',
-  '/pdf/to-pdfa',
-  '/pdf/unlock',
-  '/pdf/protect',
-] as const;
+/** PDF-to-PDF operations: any number, in any order (the catalogue marks them). */
+export const pipelinePdfOps = stagePaths('pdf');
 
-export const pipelineOps = [...pipelineConversionOps, ...pipelinePdfOps] as const;
-export type TPipelineOp = (typeof pipelineOps)[number];
+export const pipelineOps = [...pipelineConversionOps, ...pipelinePdfOps];
+export type TPipelineOp = TStagePath<'first' | 'pdf'>;
 
 export const MAX_PIPELINE_STAGES = 10;
 

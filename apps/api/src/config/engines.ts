@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from './config-error';
 import { engineModules } from '../core/modules/index';
 import type { Engines, EnginesOptions } from '../core/engines';
-import { resolveToolUser } from '../core/tool-user';
+import { resolveToolPool, resolveToolUser } from '../core/tool-user';
 import type { OperationName } from '../core/interfaces';
 import type { EngineModule } from '../core/engine-module';
 
@@ -40,6 +40,9 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
   splitEvery: { env: 'PDF_SPLIT_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'split every N pages' },
   rotate: { env: 'PDF_ROTATE_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'rotate' },
   stamp: { env: 'PDF_STAMP_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'watermarks and page numbers' },
+  readOutline: { env: 'PDF_OUTLINE_READ_ENGINES', defaults: ['qpdf'], what: 'bookmarks (outline) reading' },
+  writeOutline: { env: 'PDF_OUTLINE_WRITE_ENGINES', defaults: ['pdf-lib'], what: 'bookmarks (outline) writing' },
+  attachFiles: { env: 'PDF_ATTACH_ENGINES', defaults: ['qpdf'], what: 'file attachments' },
   encrypt: { env: 'PDF_ENCRYPT_ENGINES', defaults: ['qpdf'], what: 'protect' },
   decrypt: { env: 'PDF_DECRYPT_ENGINES', defaults: ['qpdf'], what: 'unlock' },
   readMetadata: { env: 'PDF_METADATA_READ_ENGINES', defaults: ['poppler', 'pdf-lib'], what: 'metadata' },
@@ -47,11 +50,18 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
   analyze: { env: 'PDF_ANALYZE_ENGINES', defaults: ['poppler'], what: 'analyze' },
   sizeBreakdown: { env: 'PDF_SIZE_BREAKDOWN_ENGINES', defaults: ['qpdf'], what: 'size breakdown' },
   extractText: { env: 'PDF_TEXT_ENGINES', defaults: ['poppler'], what: 'text extraction' },
+  readLayout: {
+    env: 'PDF_LAYOUT_ENGINES',
+    defaults: ['poppler'],
+    what: 'text layout with fonts (structured extraction)',
+  },
   compress: { env: 'PDF_COMPRESS_ENGINES', defaults: ['ghostscript', 'qpdf'], what: 'compression' },
   render: { env: 'PDF_RENDER_ENGINES', defaults: ['poppler', 'ghostscript'], what: 'pages to images' },
   extractImages: { env: 'PDF_IMAGES_ENGINES', defaults: ['poppler'], what: 'image extraction' },
   resizePages: { env: 'PDF_RESIZE_ENGINES', defaults: ['pdf-lib'], what: 'crop and scale pages' },
   flatten: { env: 'PDF_FLATTEN_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'flatten' },
+  readFormFields: { env: 'PDF_FORM_READ_ENGINES', defaults: ['pdf-lib'], what: 'form fields listing' },
+  fillForm: { env: 'PDF_FORM_FILL_ENGINES', defaults: ['pdf-lib'], what: 'form filling' },
   repair: { env: 'PDF_REPAIR_ENGINES', defaults: ['qpdf', 'ghostscript'], what: 'repair' },
   toPdfa: { env: 'PDF_PDFA_ENGINES', defaults: ['ghostscript'], what: 'PDF/A' },
   encodeQr: { env: 'QR_ENCODE_ENGINES', defaults: ['qrcode'], what: 'QR generation' },
@@ -64,6 +74,7 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
   imagesToPdf: { env: 'CONVERT_IMAGE_ENGINES', defaults: ['images'], what: 'images to PDF' },
   ocr: { env: 'OCR_ENGINES', defaults: ['tesseract'], what: 'OCR' },
   ocrLanguages: { env: 'OCR_ENGINES', defaults: ['tesseract'], what: 'OCR languages' },
+  detectOrientation: { env: 'OCR_ENGINES', defaults: ['tesseract'], what: 'page orientation' },
 };
 
 const mb = (n: number) => n * 1_048_576;
@@ -95,8 +106,10 @@ export const ZProcessingEnv = z.object({
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
   /**
-   * The account the tools run as when the server runs as root (core/tool-user.ts); the set-up script creates
-   * `docflow-tools`, and `nobody` stands in where it does not exist. `none`: the server's own account.
+   * The base account the tools run as when the server runs as root (core/tool-user.ts); the set-up script creates
+   * `docflow-tools`, and `nobody` stands in where it does not exist. `none`: the server's own account. The accounts
+   * `<name>-1`, `<name>-2`… found beside it (the set-up script creates PROCESSING_TOOL_ACCOUNTS of them) are the pool
+   * each request and each LibreOffice instance leases one of (core/tool-accounts.ts).
    */
   PROCESSING_TOOL_USER: z.string().default('docflow-tools'),
   /**
@@ -167,6 +180,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv): EnginesOptions {
 
   if (issues.length || !parsed.success) throw new ConfigError(issues);
   const p = parsed.data;
+  const toolUser = resolveToolUser(p.PROCESSING_TOOL_USER);
   return {
     chains,
     moduleConfig,
@@ -179,7 +193,8 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv): EnginesOptions {
     speculate: p.PROCESSING_SPECULATE,
     toolHost: p.PROCESSING_TOOL_HOST,
     noNetwork: p.PROCESSING_NO_NETWORK,
-    toolUser: resolveToolUser(p.PROCESSING_TOOL_USER),
+    toolUser,
+    toolAccounts: resolveToolPool(toolUser),
     toolEnv: { PATH: p.PATH, FONTCONFIG_PATH: p.FONTCONFIG_PATH, FONTCONFIG_FILE: p.FONTCONFIG_FILE },
   };
 }

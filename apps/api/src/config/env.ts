@@ -7,6 +7,9 @@ import type { EnginesOptions } from '../core/engines';
 import { lockDownTree, privateDir } from '../lib/private-files';
 import { ConfigError } from './config-error';
 import { loadEngineConfig } from './engines';
+import { parseAllowList } from '../core/net/allow-list';
+import type { OutboundRules } from '../core/net/public-address';
+import { loadSignatureConfig, type SignatureConfig } from './signatures';
 import { parseStorageUrl, type StorageConfig } from './storage';
 
 const bool = z
@@ -89,16 +92,49 @@ export const ZEnv = z.object({
   LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(900),
   LOGIN_DAILY_IP_CAP: z.coerce.number().int().min(1).default(100),
   LOGIN_ACCOUNT_HOURLY_CAP: z.coerce.number().int().min(1).default(50),
+  /** Life of the device cookie a right password leaves in the browser (services/device-cookies.ts). */
+  LOGIN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   /** Accounts one IP may create per hour. */
   REGISTER_MAX_PER_IP_HOUR: z.coerce.number().int().min(1).default(10),
   /** Password-reset and verification mails one IP may ask for per hour. */
   MAIL_REQUESTS_MAX_PER_IP_HOUR: z.coerce.number().int().min(1).default(20),
   /** Bearer token for GET /metrics from other hosts; without it only loopback clients may read the metrics. */
+  /**
+   * Intranet hosts and address ranges the server may fetch from on a client's behalf (URL conversion, Gotenberg's
+   * downloadFrom, webhooks, time-stamp authorities), beside the public internet: "intranet.example, *.corp.example,
+   * 10.20.0.0/16, fd00::/8". Empty (the default): public addresses only.
+   */
+  OUTBOUND_ALLOW_LIST: z
+    .string()
+    .default('')
+    .transform((raw, ctx) => {
+      try {
+        return parseAllowList(raw);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** url-to-pdf may reach private, loopback and link-local addresses (an intranet deployment); never on the internet. */
   URL_TO_PDF_ALLOW_PRIVATE: z
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /**
+   * RFC 3161 time-stamp authority for signatures (POST /pdf/sign with timestamp=true): reached under the same address
+   * rules as url-to-pdf (URL_TO_PDF_ALLOW_PRIVATE). Unset: signing with a time-stamp is refused.
+   */
+  SIGN_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The time-stamp authority may be on a private or loopback address (the operator's own TSA on the intranet),
+   * without opening url-to-pdf to them; unset: as URL_TO_PDF_ALLOW_PRIVATE.
+   */
+  SIGN_TSA_ALLOW_PRIVATE: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  /** PEM bundle of the certificates POST /pdf/verify-signatures trusts; unset: signers are reported as not trusted. */
+  SIGN_TRUST_ANCHORS: z.string().optional(),
   /**
    * What this process does: `all` (HTTP and jobs, the `npm start` default), `api` (HTTP only: its jobs are run by
    * worker processes on the same database), `worker` (runs jobs and sends webhooks, takes no HTTP: `npm run worker`).
@@ -161,6 +197,10 @@ export interface Config extends Env {
   engines: EnginesOptions;
   /** Where jobs' files live (STORAGE_URL, else DATA_DIR/jobs). */
   storage: StorageConfig;
+  /** What the server may fetch on a client's behalf: URL_TO_PDF_ALLOW_PRIVATE and OUTBOUND_ALLOW_LIST. */
+  outbound: OutboundRules;
+  /** The time-stamp authority and the trust anchors of the signature endpoints. */
+  signatures: SignatureConfig;
 }
 
 /** Parse the environment. Throws ConfigError naming each bad variable. */
@@ -223,7 +263,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const parsed = attempt(() => parseEnv(env));
   const engines = attempt(() => loadEngineConfig(env));
-  if (!parsed || !engines) throw new ConfigError(issues);
+  const signatures = parsed && attempt(() => loadSignatureConfig(parsed));
+  if (!parsed || !engines || !signatures) throw new ConfigError(issues);
   const dataDir = path.resolve(parsed.DATA_DIR);
   // The server's own tree, closed to every other account before anything in it is read or written.
   privateDir(dataDir);
@@ -238,8 +279,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secureCookies: publicUrl.protocol === 'https:',
     jwtSecret: new TextEncoder().encode(jwtSecret),
     tmpDir: path.resolve(parsed.DOCFLOW_TMP_DIR ?? os.tmpdir()),
-    engines,
+    // The pages Chromium loads follow the same outbound rules as the URLs the server checks itself.
+    engines: { ...engines, outboundAllowList: parsed.OUTBOUND_ALLOW_LIST },
     storage: storageConfig(parsed, dataDir),
+    outbound: { allowPrivate: parsed.URL_TO_PDF_ALLOW_PRIVATE, allowList: parsed.OUTBOUND_ALLOW_LIST },
+    signatures,
   };
 }
 

@@ -1,6 +1,8 @@
+import type { AllowList } from './net/allow-list';
 import type { z } from 'zod';
 import type { Engine, OperationName } from './interfaces';
 import type { ToolRunner } from './run-tool';
+import type { ToolAccounts } from './tool-accounts';
 import type { ToolEnvBase } from './tool-env';
 import type { ToolUser } from './tool-user';
 
@@ -13,8 +15,12 @@ export interface EngineContext {
   noNetwork?: boolean;
   /** Start long-lived tools (LibreOffice, Chromium) as this unprivileged account too (core/tool-user.ts). */
   toolUser?: ToolUser | null;
+  /** The tools' accounts, for an engine whose instances each hold one for good (LibreOffice: `reserve`). */
+  accounts?: ToolAccounts;
   /** What long-lived tools take from the server's environment too (PATH, the font configuration). */
   toolEnv?: ToolEnvBase;
+  /** The operator's intranet hosts and ranges a fetch may reach beside public addresses (OUTBOUND_ALLOW_LIST). */
+  outboundAllowList?: AllowList;
 }
 
 export interface EngineHealth {

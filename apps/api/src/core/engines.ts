@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { runChain, type ChainLink } from './chain';
 import type { EngineContext, EngineHealth, EngineModule } from './engine-module';
 import type { Engine, EngineStatus, OperationFn, OperationName } from './interfaces';
@@ -5,8 +6,15 @@ import { Limiter, type LimiterStats } from './limiter';
 import { createToolRunner, prlimitArgs, type ToolRunner } from './run-tool';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
 import { ToolHost } from './tool-host';
-import type { ToolEnvBase } from './tool-env';
-import type { ToolUser } from './tool-user';
+import { ToolAccounts } from './tool-accounts';
+import { toolEnv, type ToolEnvBase } from './tool-env';
+import type { AllowList } from './net/allow-list';
+import { runAsPrefix, type ToolUser } from './tool-user';
+
+/** Run as an account being given back (HOME and TMPDIR are its own: tool-env.ts). */
+const SWEEP =
+  'kill -9 -1; find "$HOME" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} + ; ' +
+  'find "$TMPDIR" /dev/shm -xdev -mindepth 1 -maxdepth 1 -user "$(id -u)" ! -path "$HOME" -exec rm -rf -- {} + ; true';
 
 export interface EnginesOptions {
   /** Ordered engine ids per operation (already validated against the modules). */
@@ -25,10 +33,19 @@ export interface EnginesOptions {
   toolHost?: boolean;
   /** Start the tools in a network namespace of their own where the machine allows (core/isolation.ts). */
   noNetwork?: boolean;
-  /** The unprivileged account tools run as when the server is root (core/tool-user.ts); null: the server's own. */
+  /**
+   * The unprivileged base account tools run as when the server is root (core/tool-user.ts); null: the server's own.
+   * Chromium and the probes run as it; it owns no workspace.
+   */
   toolUser?: ToolUser | null;
+  /** The pool requests and LibreOffice instances lease an account of their own from (core/tool-accounts.ts). */
+  toolAccounts?: ToolUser[];
+  /** How long a request waits for a free account before it is refused as busy (QUEUE_FULL; tool-accounts.ts). */
+  toolAccountWaitMs?: number;
   /** What every tool takes from the server's environment: PATH and the font configuration (config/engines.ts). */
   toolEnv?: ToolEnvBase;
+  /** The operator's intranet hosts and ranges a page may load from (OUTBOUND_ALLOW_LIST). */
+  outboundAllowList?: AllowList;
 }
 
 /** One operation through its chain, as metrics see it. */
@@ -54,6 +71,8 @@ export interface RunResult<R> {
 export class Engines {
   readonly limiter: Limiter;
   readonly tools: ToolRunner;
+  /** The tools' accounts: each request's workspace leases one (core/workspace.ts). */
+  readonly accounts: ToolAccounts;
   private readonly spawner: ProcessSpawner;
   /** Told of every operation run (the metrics plugin listens). */
   readonly observers: Array<(r: RunRecord) => void> = [];
@@ -88,6 +107,28 @@ export class Engines {
       toolUser: options.toolUser,
       toolEnv: options.toolEnv,
     });
+    // A returned account is swept, as that account: its processes killed (`kill -9 -1` signals every process it may),
+    // then what it left in its home and the temp folder removed, so that its next holder finds nothing of this one.
+    this.accounts = new ToolAccounts(options.toolUser ?? null, options.toolAccounts ?? [], {
+      sweep: async (user) => {
+        await this.tools.run('sh', ['-c', SWEEP], {
+          runAs: user,
+          limiter: null,
+          timeoutMs: 10_000,
+          okExitCodes: [0, 1, 137],
+        });
+      },
+      // At exit the tool host may be gone and no promise will settle: the sweep runs straight from this process.
+      sweepNow: (user) => {
+        const [cmd = 'setpriv', ...args] = runAsPrefix(user);
+        spawnSync(cmd, [...args, 'sh', '-c', SWEEP], {
+          env: toolEnv(options.toolEnv ? { ...options.toolEnv } : {}, user),
+          stdio: 'ignore',
+          timeout: 10_000,
+        });
+      },
+      waitMs: options.toolAccountWaitMs,
+    });
     for (const [op, ids] of Object.entries(options.chains) as Array<[OperationName, string[]]>) {
       const links: ChainLink<unknown>[] = [];
       for (const id of ids) {
@@ -106,7 +147,9 @@ export class Engines {
       maxOutputBytes: this.options.maxOutputBytes,
       noNetwork: this.options.noNetwork,
       toolUser: this.options.toolUser,
+      accounts: this.accounts,
       toolEnv: this.options.toolEnv,
+      outboundAllowList: this.options.outboundAllowList,
     };
   }
 

@@ -17,10 +17,18 @@ export const engineErrorCodes = [
   'PASSWORD_REQUIRED',
   'WRONG_PASSWORD',
   'PAGE_LIMIT_EXCEEDED',
+  /** Signing: the PKCS#12 file does not open with the password, is no PKCS#12, or its certificate is expired. */
+  'CERTIFICATE_PASSWORD_WRONG',
+  'INVALID_CERTIFICATE',
+  'CERTIFICATE_EXPIRED',
+  /** The configured time-stamp authority gave no time-stamp. */
+  'TSA_UNAVAILABLE',
   /** A PDF whose pages' content decodes to more than the server reads (a flate bomb): pdf-scan/limits.ts. */
   'PDF_CONTENT_TOO_LARGE',
   /** Every page of a PDF was found blank: removing the blank pages would leave no document. */
   'ALL_PAGES_BLANK',
+  /** A form operation on a PDF that has no fillable fields. */
+  'NO_FORM_FIELDS',
   /** A document that needs more time (the plan's deadline) or memory than one conversion may take. */
   'DOCUMENT_TOO_COMPLEX',
   'OUTPUT_TOO_LARGE',

@@ -1,3 +1,5 @@
+import type { ToolAccount } from './tool-user';
+
 /**
  * The operations of the processing core, one small interface each (files in, files out). An engine module
  * implements the ones it can; the chain for an operation is built from the engines that implement it, in the
@@ -9,6 +11,12 @@ export interface OpContext {
   signal?: AbortSignal;
   /** A scratch directory of the request (inside its workspace) for intermediate files. */
   scratch: string;
+  /**
+   * The account the request's workspace is leased to (core/tool-accounts.ts), leased when its first tool gets a
+   * processing slot: its tools run as it, and no other request's can. Unset: the runner's base account, which can
+   * reach no workspace (health checks, tests).
+   */
+  runAs?: ToolAccount;
 }
 
 export interface PageCount {
@@ -75,6 +83,32 @@ export interface Stamper {
     opts: { stamp: string; map: Array<{ page: number; stampPage: number }>; under?: boolean },
     ctx: OpContext,
   ): Promise<void>;
+}
+
+/** An entry of a PDF's outline (its bookmarks): the page it opens, numbered from 1, and its own entries. */
+export interface Bookmark {
+  title: string;
+  page: number;
+  children?: Bookmark[];
+}
+export interface OutlineReader {
+  /** The outline as a tree; an entry without a page destination has page 0. No outline: []. */
+  readOutline(input: string, ctx: OpContext): Promise<Bookmark[]>;
+}
+export interface OutlineWriter {
+  /** Replace the outline with `bookmarks` (pages already checked against the document). */
+  writeOutline(input: string, output: string, bookmarks: Bookmark[], ctx: OpContext): Promise<void>;
+}
+
+/** A file to embed in a PDF as an attachment, under the name a reader shows. */
+export interface Attachment {
+  path: string;
+  name: string;
+  mimeType?: string;
+}
+export interface Attacher {
+  /** Add the files to the document's embedded files (a name already there is replaced). */
+  attachFiles(input: string, output: string, files: Attachment[], ctx: OpContext): Promise<void>;
 }
 
 export interface PdfPermissions {
@@ -201,6 +235,38 @@ export interface TextExtractor {
   ): Promise<PageText[]>;
 }
 
+/** A line of text as laid out on the page: its box in points from the page's top-left, its font. */
+export interface LayoutText {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** Font size in points. */
+  size: number;
+  font: string;
+  bold: boolean;
+  italic: boolean;
+}
+/** An image drawn on the page, its box in points from the page's top-left. */
+export interface LayoutImage {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+export interface PageLayout {
+  page: number;
+  width: number;
+  height: number;
+  texts: LayoutText[];
+  images: LayoutImage[];
+}
+export interface LayoutReader {
+  /** The text lines (with their fonts) and images of `pages`; `workDir` is for the tool's own files. */
+  readLayout(input: string, workDir: string, opts: { pages: number[] }, ctx: OpContext): Promise<PageLayout[]>;
+}
+
 export type CompressionLevel = 'low' | 'medium' | 'high';
 export interface Compressor {
   compress(input: string, output: string, opts: { level: CompressionLevel }, ctx: OpContext): Promise<void>;
@@ -247,11 +313,51 @@ export interface PageResizer {
 export interface Flattener {
   flatten(input: string, output: string, ctx: OpContext): Promise<void>;
 }
+
+/** An AcroForm field as a form reader lists it (the shape of contracts' ZFormField). */
+export interface FormFieldInfo {
+  /** Full name, parents joined with dots: the key to fill it by. */
+  name: string;
+  type: 'text' | 'checkbox' | 'radio' | 'choice' | 'signature' | 'button';
+  /** Text; the export value of a checked checkbox or a radio group; the choice(s); null when empty or off. */
+  value: string | string[] | null;
+  /** Export values of a checkbox or radio group, choices of a choice field. */
+  options: string[];
+  required: boolean;
+  readOnly: boolean;
+  multiline?: boolean;
+  maxLength?: number;
+  multiSelect?: boolean;
+  editable?: boolean;
+  /** Page (1-based) and rectangle of its first widget. */
+  page: number | null;
+  rect: PdfRect | null;
+  widgets: Array<{ page: number | null; rect: PdfRect }>;
+}
+export type FormValue = string | boolean | number | string[] | null;
+export interface FormReader {
+  /** The form's fields; a PDF with none: NO_FORM_FIELDS. */
+  readFormFields(input: string, ctx: OpContext): Promise<FormFieldInfo[]>;
+}
+export interface FormFiller {
+  /**
+   * Set the fields of `values` (by full name) with appearance streams drawn, optionally flattened. A name the form
+   * lacks, or a value its field cannot take: INVALID_INPUT naming it; a PDF with no fields: NO_FORM_FIELDS.
+   */
+  fillForm(
+    input: string,
+    output: string,
+    opts: { values: Record<string, FormValue>; flatten: boolean },
+    ctx: OpContext,
+  ): Promise<void>;
+}
 export interface Repairer {
   repair(input: string, output: string, ctx: OpContext): Promise<void>;
 }
+export type PdfaPart = 1 | 2 | 3;
 export interface PdfaConverter {
-  toPdfa(input: string, output: string, opts: { part: 2; conformance: 'b' }, ctx: OpContext): Promise<void>;
+  /** PDF/A-1b (PDF 1.4, no transparency), 2b (the default everywhere) or 3b (2b that may embed any file). */
+  toPdfa(input: string, output: string, opts: { part: PdfaPart; conformance: 'b' }, ctx: OpContext): Promise<void>;
 }
 
 export type QrErrorCorrection = 'L' | 'M' | 'Q' | 'H';
@@ -288,7 +394,7 @@ export type OfficeKind = 'document' | 'spreadsheet' | 'presentation';
 export interface OfficeConvertOptions {
   /** Which office module imports the file (writer, calc, impress): from the detected format. */
   kind: OfficeKind;
-  /** Spreadsheets: pages in landscape. */
+  /** Pages in landscape (every page style of a text or spreadsheet, every slide of a presentation). */
   landscape?: boolean;
   /** Spreadsheets: each sheet scaled to fit one page wide. */
   fitToPage?: boolean;
@@ -296,6 +402,11 @@ export interface OfficeConvertOptions {
   password?: string;
   /** The caller's plan's deadline for one document, under the engine's own (past it: the document's fault). */
   timeoutMs?: number;
+  /**
+   * LibreOffice's PDF export filter options by their own names (Quality, SinglePageSheets, ExportNotes…), as
+   * `soffice --convert-to 'pdf:writer_pdf_Export:{...}'` takes them; checked by the caller.
+   */
+  exportOptions?: Record<string, boolean | number | string>;
 }
 export interface OfficeConverter {
   /** An office document (doc, docx, odt, rtf, txt, xls, xlsx, ods, csv, ppt, pptx, odp…) to PDF. */
@@ -331,6 +442,8 @@ export interface PageChecks {
   ignoreResourceHttpStatusDomains?: string[];
   /** Fail when a resource of the page could not be loaded at all (unreachable, refused by the URL rules, aborted). */
   failOnResourceLoadingFailed?: boolean;
+  /** CSS media features the page is laid out with (`prefers-color-scheme: dark`, `prefers-reduced-motion`…). */
+  emulatedMediaFeatures?: Array<{ name: string; value: string }>;
 }
 
 export interface PageCookie {
@@ -354,6 +467,8 @@ export interface PrintOptions extends PageChecks {
   scale: number;
   /** The page's own CSS `@page { size }` wins over paperWidth/paperHeight (default false). */
   preferCssPageSize?: boolean;
+  /** An outline (bookmarks) built from the page's headings (default false). */
+  outline?: boolean;
   /** The CSS media type the page is printed with (default print). */
   emulatedMediaType?: 'print' | 'screen';
   /** Milliseconds to wait once the page has loaded, before printing (for late scripts); within the render's deadline. */
@@ -361,6 +476,8 @@ export interface PrintOptions extends PageChecks {
   /** Chromium's header and footer templates (HTML drawn in each page's top and bottom margins). */
   headerTemplate?: string;
   footerTemplate?: string;
+  /** The whole page on one sheet: the paper as tall as the content (as wide too, in landscape) plus the margins. */
+  singlePage?: boolean;
 }
 /** What the caller's plan allows a render (plans/processing): scripts, and a deadline under the engine's own. */
 export interface RenderLimits {
@@ -495,6 +612,15 @@ export interface OcrRecognizer {
     ctx: OpContext,
   ): Promise<OcrPage>;
 }
+export interface OcrOrientation {
+  /** Degrees clockwise the image must be turned to be upright. */
+  rotate: 0 | 90 | 180 | 270;
+  confidence: number;
+}
+export interface OrientationDetector {
+  /** How far a page image is turned from upright (tesseract's orientation and script detection). */
+  detectOrientation(image: string, opts: { dpi?: number }, ctx: OpContext): Promise<OcrOrientation>;
+}
 export interface OcrLanguageLister {
   /** The installed recognition languages (eng, fra…), sorted, without osd. */
   ocrLanguages(ctx: OpContext): Promise<string[]>;
@@ -509,6 +635,9 @@ export interface Operations {
   splitEvery: Splitter;
   rotate: Rotator;
   stamp: Stamper;
+  readOutline: OutlineReader;
+  writeOutline: OutlineWriter;
+  attachFiles: Attacher;
   encrypt: Encryptor;
   decrypt: Decryptor;
   readMetadata: MetadataReader;
@@ -516,11 +645,14 @@ export interface Operations {
   analyze: Analyzer;
   sizeBreakdown: StructureInspector;
   extractText: TextExtractor;
+  readLayout: LayoutReader;
   compress: Compressor;
   render: Renderer;
   extractImages: ImageExtractor;
   resizePages: PageResizer;
   flatten: Flattener;
+  readFormFields: FormReader;
+  fillForm: FormFiller;
   repair: Repairer;
   toPdfa: PdfaConverter;
   encodeQr: QrEncoder;
@@ -533,6 +665,7 @@ export interface Operations {
   imagesToPdf: ImageConverter;
   ocr: OcrRecognizer;
   ocrLanguages: OcrLanguageLister;
+  detectOrientation: OrientationDetector;
 }
 export type OperationName = keyof Operations;
 /** The function of operation K (e.g. `Merger['merge']`). */

@@ -2,7 +2,7 @@ import { EngineError } from './errors';
 import { aborted, type Limiter } from './limiter';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
 import type { ToolEnvBase } from './tool-env';
-import type { ToolUser } from './tool-user';
+import { resolveAccount, type ToolAccount, type ToolUser } from './tool-user';
 
 export interface RunToolOptions {
   /** Kill the whole process group after this long (TIMEOUT). */
@@ -32,8 +32,12 @@ export interface RunToolOptions {
   spawner?: ProcessSpawner;
   /** false: start the tool in a network namespace of its own (core/isolation.ts). Default: the runner's setting. */
   network?: boolean;
-  /** Run the tool as this unprivileged account (core/tool-user.ts). Default: the runner's setting. */
-  runAs?: ToolUser | null;
+  /**
+   * Run the tool as this unprivileged account (core/tool-user.ts): the request's leased one (OpContext.runAs), leased
+   * once the tool holds its slot when it is still to be.
+   * Unset or null: the runner's base account (which owns no workspace).
+   */
+  runAs?: ToolAccount;
 }
 
 export interface ToolResult {
@@ -69,7 +73,8 @@ const DEFAULT_MAX_STDOUT = 32 * 1024 * 1024;
  * process is started by `opts.spawner` (the tool host in the server; in this process by default).
  */
 export async function runTool(cmd: string, args: string[], opts: RunToolOptions = {}): Promise<ToolResult> {
-  const exec = () => execute(cmd, args, opts);
+  // In the slot: a request waiting for its turn holds no account (tool-user.ts, ToolAccount).
+  const exec = async () => execute(cmd, args, { ...opts, runAs: await resolveAccount(opts.runAs, opts.signal) });
   return opts.limiter ? opts.limiter.run(exec, opts.signal) : exec();
 }
 
@@ -81,7 +86,11 @@ export function prlimitArgs(o: Pick<RunToolOptions, 'memoryLimitBytes' | 'fileSi
   ];
 }
 
-async function execute(cmd: string, args: string[], opts: RunToolOptions): Promise<ToolResult> {
+async function execute(
+  cmd: string,
+  args: string[],
+  opts: RunToolOptions & { runAs?: ToolUser | null },
+): Promise<ToolResult> {
   if (opts.signal?.aborted) throw aborted();
   const prlimit = opts.rlimits === false ? [] : prlimitArgs(opts);
   const maxStdout = opts.maxStdout ?? DEFAULT_MAX_STDOUT;
@@ -172,8 +181,9 @@ export function createToolRunner(defaults: {
         limiter: defaults.limiter,
         spawner: defaults.spawner,
         network: !defaults.noNetwork,
-        runAs: defaults.toolUser,
         ...opts,
+        // A request's account (its OpContext's runAs) or else the base one: never the server's by omission.
+        runAs: opts.runAs ?? defaults.toolUser,
         env: { ...defaults.toolEnv, ...opts.env },
       }),
   };

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { shareWithToolsSync, type ToolUser } from './tool-user';
@@ -47,7 +47,11 @@ function toolHome(runAs?: ToolUser | null): string {
   if (!home) {
     home = path.join(os.tmpdir(), `docflow-tools-home-${owner}`);
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    shareWithToolsSync(home, runAs);
+    // Never through a link someone planted at that name (root would hand its target to the tools' account).
+    const st = lstatSync(home);
+    if (!st.isDirectory()) throw new Error(`${home} is not a folder`);
+    // Already the account's (the tool host, which may not chown, finds it so: the server made it first).
+    if (runAs && st.uid !== runAs.uid) shareWithToolsSync(home, runAs);
     homes.set(owner, home);
   }
   return home;

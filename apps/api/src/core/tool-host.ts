@@ -15,29 +15,43 @@ import type { ToolUser } from './tool-user';
  * What every tool of the server is started with, given to the host itself: it starts inside it (its own network
  * namespace, no new privileges, the ceilings), its tools inherit it, and a tool costs one process start instead of
  * four (unshare, setpriv and prlimit each exec; ~4 ms apiece on a small VM). The host stays root to switch each
- * tool to the tools' account, which then cannot signal or trace it.
+ * tool to the account its request leased (core/tool-accounts.ts), which then cannot signal or trace it.
  */
 export interface HostConfinement {
   noNetwork: boolean;
+  /** Tools run as unprivileged accounts (the base one or a request's): the host switches each to its own. */
   runAs: ToolUser | null;
   /** prlimit(1) arguments, as runTool builds them. */
   prlimit: string[];
 }
 
-/** Whether a request asks for exactly the confinement the host runs in. */
+/**
+ * The only capabilities the host keeps, when it is root: switching a tool's user and group ids (setuid, setgid: the
+ * spawn's own switch) and killing a tool's process group once it runs as another account (kill). Its bounding set
+ * is empty, so no tool it starts can gain any (with no-new-privs, not even through a setuid binary); the server
+ * keeps root's full set, and the host none of the rest (no reading other accounts' files, no mounts, no ptrace).
+ */
+export const HOST_CAPABILITIES = ['setuid', 'setgid', 'kill'] as const;
+
+/** Whether a request asks for exactly the confinement the host runs in (any tools' account: the host switches). */
 const fitsConfinement = (req: SpawnRequest, c: HostConfinement): boolean =>
   !!req.noNetwork === c.noNetwork &&
-  req.runAs?.uid === c.runAs?.uid &&
-  req.runAs?.gid === c.runAs?.gid &&
+  !!req.runAs === !!c.runAs &&
+  req.runAs?.uid !== 0 &&
   req.prlimit.join(' ') === c.prlimit.join(' ');
 
 /** The command that starts the host confined (empty: unconfined). */
 function confinementPrefix(c: HostConfinement | undefined): string[] {
   if (!c) return [];
+  const caps = HOST_CAPABILITIES.map((cap) => `+${cap}`).join(',');
   return confinementWrappers({
     noNetwork: c.noNetwork,
-    // Root keeps its power to switch accounts; no-new-privs holds for every tool it starts.
-    account: c.runAs ? ['setpriv', '--no-new-privs', '--'] : [],
+    // Root keeps its power to switch accounts and nothing else; no-new-privs holds for every tool it starts. Two
+    // steps, because setpriv empties the bounding set before it sets the inheritable set: the first makes the three
+    // inheritable (so that root's exec of node keeps them, and only them), the second empties the bounding set.
+    account: c.runAs
+      ? ['setpriv', `--inh-caps=-all,${caps}`, '--', 'setpriv', '--bounding-set=-all', '--no-new-privs', '--']
+      : [],
     prlimit: c.prlimit,
   });
 }
@@ -102,7 +116,13 @@ export class ToolHost implements ProcessSpawner {
       this.pending.set(id, entry);
       this.setRef(true);
       signal?.addEventListener('abort', onAbort, { once: true });
-      const req: SpawnRequest = this.confinement ? { ...request, confined: true } : request;
+      // The tool's environment is made here: its home is created and handed to its account by this process (the
+      // host may not chown).
+      const req: SpawnRequest = {
+        ...request,
+        env: toolEnv(request.env, request.runAs),
+        ...(this.confinement ? { confined: true } : {}),
+      };
       child.send({ type: 'run', id, req } satisfies HostMessage, (err) => {
         if (err && this.pending.has(id)) this.runHere(entry);
       });

@@ -3,16 +3,33 @@ import { chown } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * The unprivileged account the tools run as when the server itself runs as root (a container's default, this
- * project's CI). A converter turned by a hostile document then holds none of root's powers: it cannot read the
- * server's secrets file, the embedded database or another request's workspace (those are root's, mode 0700), nor
- * signal or trace the server. Its own files (the request's workspace, its home, LibreOffice's profile, Chromium's
- * data dir) are handed to it; the server, as root, still reads and removes them.
+ * An unprivileged account tools run as when the server itself runs as root (a container's default, this project's
+ * CI). A converter turned by a hostile document then holds none of root's powers: it cannot read the server's
+ * secrets file or the embedded database (root's, mode 0700), nor signal or trace the server. The base account
+ * (`docflow-tools`) runs Chromium and the probes that touch no request's files; each request's tools and each
+ * LibreOffice instance run as an account of the pool that it alone holds meanwhile (core/tool-accounts.ts). The
+ * files an account is handed (a workspace, its home, a profile) are chowned to it; the server, as root, still reads
+ * and removes them.
  */
 export interface ToolUser {
   name: string;
   uid: number;
   gid: number;
+}
+
+/**
+ * Who a tool runs as, as an operation is given it: an account, or a request's account still to be leased, which the
+ * runner asks for once the tool holds its processing slot (core/workspace.ts). A request waiting for its turn holds
+ * no account, so a queue of one owner's requests cannot take the pool from everyone else's.
+ */
+export type ToolAccount = ToolUser | null | { resolve(signal?: AbortSignal): Promise<ToolUser | null> };
+
+/** The account itself (leasing it now, when it is a request's still to be leased). */
+export async function resolveAccount(
+  account: ToolAccount | undefined,
+  signal?: AbortSignal,
+): Promise<ToolUser | null | undefined> {
+  return account && 'resolve' in account ? account.resolve(signal) : account;
 }
 
 /** The account `name` from /etc/passwd, or null when it does not exist. */
@@ -31,6 +48,33 @@ function lookup(name: string): ToolUser | null {
 }
 
 /**
+ * The accounts `<base>-1`, `<base>-2`… (the set-up script creates them beside `base`), in order: the pool each
+ * request's workspace and each long-lived engine instance leases one of (core/tool-accounts.ts), so that a tool
+ * reaches only the files of the request it serves. Empty when this process is not root or none exist.
+ */
+export function resolveToolPool(base: ToolUser | null, uid = process.getuid?.()): ToolUser[] {
+  if (uid !== 0 || !base || base.name === 'nobody') return [];
+  let passwd: string;
+  try {
+    passwd = readFileSync('/etc/passwd', 'utf8');
+  } catch {
+    return [];
+  }
+  const prefix = `${base.name}-`;
+  const pool: Array<ToolUser & { n: number }> = [];
+  for (const line of passwd.split('\n')) {
+    const [name = '', , uidText, gidText] = line.split(':');
+    const n = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
+    if (!Number.isInteger(n) || n < 1 || uidText === undefined || gidText === undefined) continue;
+    const user = { name, uid: Number(uidText), gid: Number(gidText), n };
+    // An account that is root, or shares an id with the base or another member, would let two tenants meet.
+    if (user.uid === 0 || user.uid === base.uid || pool.some((p) => p.uid === user.uid)) continue;
+    pool.push(user);
+  }
+  return pool.sort((a, b) => a.n - b.n).map(({ n: _n, ...u }) => u);
+}
+
+/**
  * Who the tools run as: `wanted` (the set-up script creates it) or else `nobody`, when this process is root; nobody
  * else can switch users, so a non-root server's tools run as the server's own user (the README says what that
  * means). `''`/`none` turns the switch off.
@@ -43,8 +87,9 @@ export function resolveToolUser(wanted: string, uid = process.getuid?.()): ToolU
 
 /**
  * The command prefix that starts a process as `user` (setpriv, from util-linux, as the set-up installs it): real and
- * effective ids switched, root's supplementary groups dropped, and no way back up through a setuid binary.
- * `newPrivs` is kept for Chromium, whose sandbox may need its setuid helper where user namespaces are off.
+ * effective ids switched, root's supplementary groups dropped, an empty capability bounding set, and no way back up
+ * through a setuid binary. `newPrivs` is kept for Chromium, whose sandbox may need its setuid helper where user
+ * namespaces are off (and so the bounding set that helper needs).
  */
 export function runAsPrefix(user: ToolUser | null | undefined, opts: { newPrivs?: boolean } = {}): string[] {
   if (!user) return [];
@@ -53,7 +98,7 @@ export function runAsPrefix(user: ToolUser | null | undefined, opts: { newPrivs?
     `--reuid=${user.uid}`,
     `--regid=${user.gid}`,
     '--clear-groups',
-    ...(opts.newPrivs ? [] : ['--no-new-privs']),
+    ...(opts.newPrivs ? [] : ['--bounding-set=-all', '--no-new-privs']),
     '--',
   ];
 }

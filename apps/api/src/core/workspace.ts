@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chown, lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { shareWithTools, type ToolUser } from './tool-user';
+import type { AccountLeaser, Lease } from './tool-accounts';
+import type { ToolAccount, ToolUser } from './tool-user';
 
 /** A private temporary directory for one piece of work; every file of that work lives in it. */
 export interface Workspace {
@@ -9,19 +10,61 @@ export interface Workspace {
   file(name: string): string;
   /** A fresh sub-directory (for tools that write several files), created on call; the name is made unique. */
   subdir(name: string): Promise<string>;
+  /**
+   * The account this workspace's tools run as (null: the server's own), leased on first call, when the processing
+   * starts (an upload still arriving holds none), and the workspace handed to it. Held until `dispose`.
+   */
+  toolUser(signal?: AbortSignal): Promise<ToolUser | null>;
+  /**
+   * The same account, to be leased when a tool first needs it (an operation's OpContext.runAs): the runner asks for
+   * it once the tool holds its processing slot.
+   */
+  readonly account: ToolAccount;
   dispose(): Promise<void>;
 }
 
 let counter = 0;
 
+/** chown -R, symbolic links left alone (the server's own files: nothing here follows what a tool wrote). */
+async function handOver(p: string, user: ToolUser): Promise<void> {
+  const st = await lstat(p);
+  if (st.isSymbolicLink()) return;
+  await chown(p, user.uid, user.gid);
+  if (st.isDirectory()) for (const name of await readdir(p)) await handOver(path.join(p, name), user);
+}
+
 /**
- * A fresh workspace under `root` (the configured temp dir), owned by the tools' account when they run as one
- * (core/tool-user.ts): they write their outputs there, and can reach no other request's workspace.
+ * A fresh workspace under `root` (the configured temp dir): mode 0700, the server's while the upload arrives, then
+ * the account its request leased from `accounts` (core/tool-accounts.ts) once its tools are to run. No other
+ * request's tools run as that account meanwhile, so none can reach this workspace; it is removed, and the account
+ * given back, by `dispose`.
  */
-export async function createWorkspace(root: string, toolUser?: ToolUser | null): Promise<Workspace> {
+export async function createWorkspace(root: string, accounts?: AccountLeaser | null): Promise<Workspace> {
   const dir = await mkdtemp(path.join(root, 'docflow-ws-'));
-  await shareWithTools(dir, toolUser);
   let disposed = false;
+  let leasing: Promise<Lease | null> | undefined;
+  const toolUser = async (signal?: AbortSignal): Promise<ToolUser | null> => {
+    leasing ??= (async () => {
+      const lease = (await accounts?.lease(signal)) ?? null;
+      if (lease) {
+        try {
+          if (disposed) throw new Error('workspace removed');
+          await handOver(dir, lease.user);
+        } catch (err) {
+          await lease.release();
+          throw err;
+        }
+      }
+      return lease;
+    })();
+    // A lease that failed (a cancelled wait) may be asked for again.
+    const pending = leasing;
+    const lease = await pending.catch((err: unknown) => {
+      if (leasing === pending) leasing = undefined;
+      throw err;
+    });
+    return lease?.user ?? null;
+  };
   return {
     dir,
     file(name: string) {
@@ -40,13 +83,19 @@ export async function createWorkspace(root: string, toolUser?: ToolUser | null):
           .replace(/^\.+/, '') || 'dir';
       const dirPath = path.join(dir, `${base}-${++counter}`);
       await mkdir(dirPath);
-      await shareWithTools(dirPath, toolUser);
+      // Sub-directories are where tools write. Not leased yet: the lease hands the whole workspace over, this too.
+      const user = leasing ? await toolUser() : null;
+      if (user) await chown(dirPath, user.uid, user.gid);
       return dirPath;
     },
+    toolUser,
+    account: { resolve: toolUser },
     async dispose() {
       if (disposed) return;
       disposed = true;
       await rm(dir, { recursive: true, force: true });
+      const lease = await leasing?.catch(() => null);
+      await lease?.release();
     },
   };
 }

@@ -28,6 +28,9 @@ export interface UploadLimits {
   fileFields?: string[];
 }
 
+/** The file size cap of a call without a key context (never in production: the guard sets one). */
+export const FALLBACK_MAX_FILE_SIZE = 50 * 1_048_576;
+
 const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
 
 /**
@@ -100,8 +103,13 @@ export async function receiveUpload(request: FastifyRequest, limits: UploadLimit
   return { files, fields };
 }
 
-function tooLarge(max: number): AppError {
-  return new AppError('FILE_TOO_LARGE', `File too large: your plan allows files up to ${mb(max)}`, {
-    details: { maxFileSize: max },
-  });
+/** A file over the plan's size limit; `field` names the input when the door knows which (an MCP file argument). */
+export function tooLarge(max: number, field?: string): AppError {
+  return new AppError(
+    'FILE_TOO_LARGE',
+    `${field ? `${field}: file` : 'File'} too large: your plan allows files up to ${mb(max)}`,
+    {
+      details: field ? { field, maxFileSize: max } : { maxFileSize: max },
+    },
+  );
 }

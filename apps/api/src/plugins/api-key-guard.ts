@@ -1,11 +1,13 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, onResponseHookHandler, onSendHookHandler } from 'fastify';
 import { apiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth';
 import { planGate } from './plan-gate';
 import { enforceRateLimits, rateLimits, refundServerFailures, type RateLimitsOptions } from './rate-limits';
 import { usageMetering, type UsageMeteringOptions } from './usage-metering';
 import {
+  ANY_GROUP,
   newApiKeyState,
+  type DeferredGuard,
   type GuardGroup,
   type ProcessingGuardHooks,
   type ProcessingGuardOptions,
@@ -52,7 +54,6 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
   const remind = createUsageReminders(app.db);
   const afterCounted: onRequestHookHandler = async (request) => {
     const state = request.apiKeyState!;
-    if (state.replay) return;
     remind(state.rec!, state.decision!, state.context!.limits.maxRequestsPerMonth);
   };
   const timing: onSendHookHandler = async (_request, reply, payload) => {
@@ -60,41 +61,42 @@ async function plugin(app: FastifyInstance, opts: ApiKeyGuardOptions) {
     return payload;
   };
 
+  /** The steps that let a call of `group` through once its key is known: plan, limits, reminders. */
+  const admitting = (group: GuardGroup): onRequestHookHandler[] => [app.planGate(group), enforce, afterCounted];
+
   app.decorate('processingGuard', (group: GuardGroup, opts: ProcessingGuardOptions = {}): ProcessingGuardHooks => {
     const begin: onRequestHookHandler = async (request) => {
-      const replay = app.jobs.replayOf(request);
-      if (replay) request.jobRun = replay.run;
-      request.apiKeyState = newApiKeyState(group, { ...opts, replay: replay !== undefined });
-      if (replay) {
-        request.apiKeyState.rec = replay.rec;
-        request.apiKeyState.receipts = [...replay.receipts];
-      }
-    };
-    // A job's replayed call runs as the key that was checked, limited and counted at its admission.
-    const unlessReplay = (hook: onRequestHookHandler): onRequestHookHandler =>
-      async function (request, reply) {
-        if (request.apiKeyState?.replay) return;
-        return hook.call(this, request, reply, () => undefined);
-      };
-    const admitted: onRequestHookHandler = async (request) => {
-      const state = request.apiKeyState!;
-      if (!state.replay) return;
-      state.counted = true;
-      request.apiKey = state.context!;
+      request.apiKeyState = newApiKeyState(group, opts);
     };
     return {
-      onRequest: [
-        begin,
-        unlessReplay(authenticate),
-        unlessReplay(app.maintenanceGate),
-        app.planGate(group),
-        unlessReplay(enforce),
-        admitted,
-        afterCounted,
-      ],
+      onRequest: [begin, authenticate, app.maintenanceGate, ...admitting(group)],
       onSend: [timing, refund],
       onError: [noteError],
       onResponse: [record],
+    };
+  });
+
+  app.decorate('deferredGuard', (): DeferredGuard => {
+    // Until a call is presented the request is of no group: nothing counted, and nothing metered either.
+    const begin: onRequestHookHandler = async (request) => {
+      request.apiKeyState = newApiKeyState(ANY_GROUP);
+    };
+    const recordCall: onResponseHookHandler = async function (request, reply) {
+      if (request.apiKeyState?.group !== ANY_GROUP) await record.call(this, request, reply, () => undefined);
+    };
+    return {
+      hooks: {
+        onRequest: [begin, authenticate, app.maintenanceGate],
+        onSend: [timing, refund],
+        onError: [noteError],
+        onResponse: [recordCall],
+      },
+      async admit(request, reply, group, meterAs) {
+        const state = request.apiKeyState!;
+        state.group = group;
+        state.meterAs = meterAs;
+        for (const step of admitting(group)) await step.call(app, request, reply, () => undefined);
+      },
     };
   });
 }

@@ -54,12 +54,18 @@ const accessTokenSecurity: Record<string, string[]>[] = [{ accessToken: [] }];
 /** Gotenberg clients send the key as their Basic-auth password; x-api-key works too. */
 const gotenbergSecurity: Record<string, string[]>[] = [{ gotenbergBasic: [] }, { apiKey: [] }];
 
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** What a processing route answers as a file, unless the client asks for JSON (lib/send-result.ts). */
 function fileMediaTypes(path: string): string[] {
   if (path === '/pdf/to-images') return ['image/png', 'image/jpeg', 'application/zip'];
   if (['/conversion/html-to-image', '/conversion/url-to-image'].includes(path))
     return ['image/png', 'image/jpeg', 'image/webp'];
   if (['/pdf/split', '/pdf/extract-images', '/conversion/batch-to-pdf'].includes(path)) return ['application/zip'];
+  // A zip of the filled copies, or (output=merged) one PDF.
+  if (path === '/pdf/forms/merge') return ['application/zip', 'application/pdf'];
+  if (path === '/pdf/to-markdown') return ['text/markdown'];
+  if (path === '/pdf/tables') return ['text/csv', 'application/zip', XLSX];
   return ['application/pdf'];
 }
 const binary = { type: 'string', format: 'binary' };
@@ -90,10 +96,16 @@ const jobResultAnswer = {
   description: "The job's result: the file (its type is the call's) or the JSON data answer",
   content: {
     ...Object.fromEntries(
-      ['application/pdf', 'application/zip', 'image/png', 'image/jpeg', 'image/svg+xml'].map((t) => [
-        t,
-        { schema: binary },
-      ]),
+      [
+        'application/pdf',
+        'application/zip',
+        'image/png',
+        'image/jpeg',
+        'image/svg+xml',
+        'text/markdown',
+        'text/csv',
+        XLSX,
+      ].map((t) => [t, { schema: binary }]),
     ),
     'application/json': { schema: {} },
   },
@@ -187,6 +199,22 @@ const transform: typeof jsonSchemaTransform = (input) => {
   };
 };
 
+/** How to add this server to an MCP client (/mcp is not a REST operation: it is told here, not listed). */
+const mcpDescription = (origin: string) =>
+  '**AI agents (MCP).** Every processing endpoint is also a tool of the Model Context Protocol server at `/mcp` ' +
+  '(Streamable HTTP), with the same keys, plans, limits and usage. Add it to an MCP client:\n\n' +
+  '```json\n' +
+  JSON.stringify(
+    {
+      mcpServers: {
+        docflow: { type: 'http', url: `${origin}/mcp`, headers: { Authorization: 'Bearer YOUR_API_KEY' } },
+      },
+    },
+    null,
+    2,
+  ) +
+  '\n```';
+
 /** OpenAPI 3.1 generated from the routes' zod schemas: a reference page at /api-docs, the JSON beside it. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -199,7 +227,8 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
           'Document processing (conversion to PDF, PDF operations, OCR, QR codes) and the account, key and usage API ' +
           'of the DocFlow dashboard. Processing endpoints take an API key (`x-api-key` or `Authorization: Bearer`); ' +
           'dashboard endpoints take the access token returned by /auth/login. Every error answers the same JSON ' +
-          'body (`ErrorResponse`) with a machine-readable `code`; each operation lists the codes it can answer.',
+          'body (`ErrorResponse`) with a machine-readable `code`; each operation lists the codes it can answer.\n\n' +
+          mcpDescription(app.config.publicUrl),
         // The repository grants no licence (every package is private); SPDX's LicenseRef- form names that.
         license: { name: 'Proprietary (UNLICENSED): all rights reserved', identifier: 'LicenseRef-Proprietary' },
         // The operator of this server: its dashboard is where its users get help.

@@ -2,48 +2,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorStatus, type TErrorCode, type TErrorResponse } from '@docflow/contracts';
 import { AppError } from '../lib/app-error';
-import { EngineError, type EngineErrorCode } from '../core/errors';
-
-/**
- * The processing core's codes as API codes (their statuses come from the contracts' table). A chain where no engine
- * can do the job is the server's lack, not the client's fault; a client that left gets no answer.
- */
-const engineCodes: Record<EngineErrorCode, TErrorCode> = {
-  UNSUPPORTED_OPERATION: 'SERVICE_UNAVAILABLE',
-  UNSUPPORTED_FORMAT: 'UNSUPPORTED_FORMAT',
-  INVALID_INPUT: 'INVALID_INPUT',
-  OUTPUT_TOO_LARGE: 'INVALID_INPUT',
-  INVALID_PDF: 'INVALID_PDF',
-  INVALID_DOCUMENT: 'INVALID_DOCUMENT',
-  URL_NOT_ALLOWED: 'URL_NOT_ALLOWED',
-  NOT_IN_PLAN: 'ENDPOINT_NOT_ALLOWED',
-  PASSWORD_REQUIRED: 'PASSWORD_REQUIRED',
-  WRONG_PASSWORD: 'WRONG_PASSWORD',
-  PAGE_LIMIT_EXCEEDED: 'PAGE_LIMIT_EXCEEDED',
-  PDF_CONTENT_TOO_LARGE: 'PDF_CONTENT_TOO_LARGE',
-  ALL_PAGES_BLANK: 'ALL_PAGES_BLANK',
-  DOCUMENT_TOO_COMPLEX: 'DOCUMENT_TOO_COMPLEX',
-  TIMEOUT: 'TIMEOUT',
-  QUEUE_FULL: 'QUEUE_FULL',
-  // The caller's own share of the server is full: theirs to slow down (429), not the server's overload (503).
-  FAIR_SHARE_EXCEEDED: 'RATE_LIMIT_EXCEEDED',
-  ABORTED: 'CLIENT_CLOSED_REQUEST',
-  ENGINE_FAILED: 'ENGINE_FAILED',
-};
-
-/** Refusals a client should retry later, told when (Retry-After). */
-const retryLater = new Set<EngineErrorCode>(['QUEUE_FULL', 'FAIR_SHARE_EXCEEDED']);
-
-function fromEngineError(err: EngineError): AppError {
-  const code = engineCodes[err.code];
-  // Never the tool's own words: they may carry paths or internals.
-  if (code === 'ENGINE_FAILED') return new AppError(code, 'The document could not be processed', { cause: err });
-  return new AppError(code, err.message, {
-    cause: err,
-    details: err.details,
-    headers: retryLater.has(err.code) ? { 'Retry-After': err.retryAfter ?? 1 } : undefined,
-  });
-}
+import { EngineError } from '../core/errors';
+import { callError } from '../endpoints/call-errors';
+import { requestLanguage } from '../lib/i18n/language';
+import { localiseError } from '../lib/i18n/localise-error';
 
 const fastifyCodes: Record<string, TErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
@@ -61,8 +23,7 @@ const fastifyCodes: Record<string, TErrorCode> = {
 
 /** Turn anything thrown into the AppError the client sees. Unknown errors become a generic 500. */
 export function toAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  if (err instanceof EngineError) return fromEngineError(err);
+  if (err instanceof AppError || err instanceof EngineError) return callError(err);
   const fe = err as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fe)) {
     const issues = fe.validation.map((v) => {
@@ -95,15 +56,22 @@ export function toAppError(err: unknown): AppError {
     const code = (Object.entries(errorStatus).find(([, s]) => s === fe.statusCode)?.[0] ?? 'BAD_REQUEST') as TErrorCode;
     return new AppError(code, fe.message, { cause: err });
   }
-  return new AppError('INTERNAL_ERROR', 'Internal server error', { cause: err });
+  return callError(err);
 }
 
+/** The answer to a request: its human words in the caller's language (Accept-Language), its codes unchanged. */
 export function errorBody(request: FastifyRequest, err: AppError): TErrorResponse {
+  const lang = requestLanguage(request.headers['accept-language']);
+  return errorAnswer(String(request.id), lang ? localiseError(err, lang) : err);
+}
+
+/** The JSON error answer of a call, whatever the door (a job's run answers it with its job id). */
+export function errorAnswer(requestId: string, err: AppError): TErrorResponse {
   return {
     success: false,
     error: err.message,
     code: err.code,
-    requestId: String(request.id),
+    requestId,
     ...(err.details !== undefined ? { details: err.details } : {}),
   };
 }
@@ -120,6 +88,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(499).send();
     }
     if (appErr.headers) reply.headers(appErr.headers);
+    const lang = requestLanguage(request.headers['accept-language']);
+    if (lang) reply.header('Content-Language', lang);
+    const vary = reply.getHeader('vary');
+    reply.header('Vary', vary ? `${String(vary)}, Accept-Language` : 'Accept-Language');
     return reply.code(appErr.statusCode).type('application/json').send(errorBody(request, appErr));
   });
   app.setNotFoundHandler((request, reply) => {

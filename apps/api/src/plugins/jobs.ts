@@ -1,19 +1,18 @@
 import { createReadStream } from 'node:fs';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TJobAdmitted } from '@docflow/contracts';
 import type { UploadedFile } from '../lib/uploads';
-import type { GotenbergWebhookFormat, JobInput, JobResult, JobRow } from '../data/schema/index';
-import { findKeyById, type KeyRecord } from '../services/api-keys/lookup';
+import type { GotenbergWebhookFormat, JobInput, JobResult, JobRow } from '../services/jobs/types';
+import { findKeyById } from '../services/api-keys/lookup';
 import { startRefusal } from '../services/api-keys/key-admission';
-import type { LimitReceipt } from '../services/limits/index';
-import { multipartBody } from '../services/jobs/multipart-body';
 import { cancelJob, deleteJob, findJob, insertJob } from '../services/jobs/repository';
 import { contentDisposition } from '../lib/send-result';
-import { requestSignal } from './processing-routes';
-import { JobRunner, type JobRun, type Replay } from '../services/jobs/runner';
+import { requestSignal } from './request-signal';
+import { JobRunner, type JobExecution } from '../services/jobs/runner';
+import { JSON_BODY } from './job-call';
 import type { JobStore } from '../services/jobs/store';
 import { createJobStore } from '../services/jobs/store-factory';
 import { WebhookDispatcher } from '../services/webhooks/dispatcher';
@@ -21,32 +20,15 @@ import { checkUrl } from '../core/net/public-address';
 import { EngineError } from '../core/errors';
 import { AppError } from '../lib/app-error';
 
-/** The header carrying a replayed job call's one-time token (never trusted from outside: the token is in memory). */
-const RUN_HEADER = 'x-docflow-job-run';
-
 /** The notification channel of jobs' ends (PostgreSQL NOTIFY: API nodes hear the workers' ends). */
 const JOB_ENDED = 'docflow_job_ended';
 /** A waiting API node looks at its job this often anyway, in case a notification was lost with a connection. */
 const ENDED_FALLBACK_MS = 5_000;
 
-/** The input that is a JSON call's whole body (the QR codes' routes), sent again as the body itself. */
-const JSON_BODY = '#body';
-
-/** A job call being sent again on this node: who it runs as, and its run. */
-export interface JobReplayEntry {
-  rec: KeyRecord;
-  run: JobRun;
-  pages: number | null;
-  /** The calls counted at its admission, given back if the run fails on the server's side. */
-  receipts: LimitReceipt[];
-}
-
 export interface Jobs {
   store: JobStore;
   runner: JobRunner;
   webhooks: WebhookDispatcher;
-  /** The replayed job call this request is, if it is one. */
-  replayOf(request: FastifyRequest): JobReplayEntry | undefined;
   /** Whether a processing call asks to run as a job (`async=true`, in the query or the form). */
   wanted(request: FastifyRequest, fields: Record<string, unknown>): boolean;
   /**
@@ -73,6 +55,16 @@ export interface Jobs {
     body: Record<string, unknown>,
     opts?: { wait?: boolean },
   ): Promise<FastifyReply>;
+  /**
+   * A call of another door stored as a job of `route` (a v1 processing route, whose job door runs it), its files or
+   * JSON body as its input, its files answered as files; the job's id. The guard counted the call before.
+   */
+  enqueue(
+    request: FastifyRequest,
+    call: { route: string; fields: Record<string, string>; files: UploadedFile[]; body?: Record<string, unknown> },
+  ): Promise<string>;
+  /** The job once it ended, or as it is after `ms` (or when `left` aborts); null when it is gone. */
+  ended(id: string, ms: number, left: AbortSignal): Promise<JobRow | null>;
   /** This node runs no processing (PROCESSING_MODE=api): every upload call goes to a worker. */
   remoteOnly: boolean;
   /** A job's stored answer sent as it was given (its status, type and file name; not through the serializer). */
@@ -83,10 +75,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     jobs: Jobs;
   }
-  interface FastifyRequest {
-    /** Set on a job's replayed call: its cancellation and progress. */
-    jobRun: JobRun | null;
-  }
 }
 
 export interface JobsOptions {
@@ -94,7 +82,7 @@ export interface JobsOptions {
   ttlHours?: number;
 }
 
-/** The request headers that shape a call's answer, kept with its job and sent again with its run. */
+/** The request headers that shape a call's answer, kept with its job for its run. */
 const ANSWER_HEADERS = ['accept', 'gotenberg-output-filename', 'gotenberg-trace'];
 
 const answerHeaders = (request: FastifyRequest): Record<string, string> =>
@@ -109,38 +97,17 @@ const truthy = (v: unknown) => v === 'true' || v === '1' || v === true;
 
 async function plugin(app: FastifyInstance, opts: JobsOptions) {
   const store = await createJobStore(app.config.storage);
-  const replays = new Map<string, JobReplayEntry>();
-  app.decorateRequest('jobRun', null);
 
-  const replay: Replay = async (job, run) => {
+  const execute: JobExecution = async (job, run) => {
     const rec = job.keyId ? await findKeyById(app.db, job.keyId) : null;
     // The gate again, as the job starts: a key or account that may no longer call runs nothing (its job is cancelled).
     if (!rec) return { refused: { code: 'INVALID_API_KEY', message: 'The API key that created this job was deleted' } };
     const refusal = startRefusal(rec, job.endpointGroup);
     if (refusal) return { refused: { code: refusal.code, message: refusal.message } };
-    const token = randomBytes(24).toString('base64url');
-    const entry: JobReplayEntry = { rec, run, pages: null, receipts: job.limitReceipts };
-    replays.set(token, entry);
-    try {
-      const { contentType, body } =
-        job.inputs.length === 1 && job.inputs[0]!.field === JSON_BODY
-          ? { contentType: 'application/json', body: await store.openInput(job.id, 0) }
-          : multipartBody(
-              job.fields,
-              job.inputs.map((input, i) => ({ ...input, open: () => store.openInput(job.id, i) })),
-            );
-      const res = await app.inject({
-        method: 'POST',
-        url: job.route,
-        headers: { ...job.requestHeaders, 'content-type': contentType, [RUN_HEADER]: token },
-        payload: body,
-        // The answer (a result file up to the plan's size) flows to the store as the route writes it.
-        payloadAsStream: true,
-      });
-      return { statusCode: res.statusCode, headers: res.headers, body: res.stream(), pages: entry.pages };
-    } finally {
-      replays.delete(token);
-    }
+    const door = app.jobDoors.get(job.route);
+    if (door) return door(job, run, rec);
+    // Every route that takes jobs registered its door (routes/v1/processing-door.ts, routes/gotenberg/route.ts).
+    throw new Error(`no job door for ${job.route}`);
   };
 
   const webhooks = new WebhookDispatcher(
@@ -148,7 +115,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     {
       maxAttempts: app.config.WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: app.config.WEBHOOK_RETRY_BASE_MS,
-      urlRules: { allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE },
+      urlRules: app.config.outbound,
       publicUrl: app.config.publicUrl,
       store,
     },
@@ -157,7 +124,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
   const runner = new JobRunner(
     app.db,
     store,
-    replay,
+    execute,
     {
       concurrency: opts.concurrency ?? app.config.JOB_CONCURRENCY,
       ttlMs: (opts.ttlHours ?? app.config.JOB_RESULT_TTL_HOURS) * 3_600_000,
@@ -204,18 +171,6 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     return { ended, stop };
   };
 
-  const replayOf = (request: FastifyRequest) => {
-    const token = request.headers[RUN_HEADER];
-    return typeof token === 'string' ? replays.get(token) : undefined;
-  };
-
-  // onSend, not onResponse: the replay's answer is back in the runner's hands as soon as it is sent.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    const entry = request.jobRun ? replayOf(request) : undefined;
-    if (entry) entry.pages = request.usage?.pages ?? null;
-    return payload;
-  });
-
   /** A stored input of a job being admitted: what the job row says of it, and its bytes. */
   interface Staged {
     input: JobInput;
@@ -235,7 +190,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     // The same rules as URL conversion, checked now (and again at every delivery); the refusal names what gave it.
     for (const { name, url } of urls) {
       try {
-        await checkUrl(url, { allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE });
+        await checkUrl(url, app.config.outbound);
       } catch (err) {
         if (!(err instanceof EngineError) || !err.message.startsWith('url:')) throw err;
         throw new EngineError(err.code, `${name}:${err.message.slice('url:'.length)}`, {
@@ -245,20 +200,29 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     }
   };
 
-  const admitCall = async (
+  /**
+   * The call stored as a job and queued: counted by the guard before, so its receipts go with it (given back by its
+   * run if the server fails it) unless the request answers the run itself (`wait`). `route`: the route whose job
+   * door runs it, when not the request's own (the MCP door stores calls of the v1 routes).
+   */
+  const storeCall = async (
     request: FastifyRequest,
-    reply: FastifyReply,
     fields: Record<string, string>,
     inputs: Staged[],
-    opts: { wait?: boolean; webhook?: { url: string; format: GotenbergWebhookFormat } } = {},
-  ): Promise<FastifyReply> => {
+    opts: {
+      wait?: boolean;
+      webhook?: { url: string; format: GotenbergWebhookFormat };
+      route?: string;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<string> => {
     const state = request.apiKeyState!;
     const callbackUrl = opts.webhook?.url ?? (fields.callbackUrl?.trim() || null);
     if (callbackUrl && !opts.webhook) await allowWebhook(request, [{ name: 'callbackUrl', url: callbackUrl }]);
     const id = randomUUID();
     let bytesIn = 0;
     for (const [i, f] of inputs.entries()) bytesIn += await store.putInput(id, i, f.open());
-    const route = (request.routeOptions.url ?? request.url.split('?')[0])!;
+    const route = opts.route ?? (request.routeOptions.url ?? request.url.split('?')[0])!;
     // A Gotenberg form is kept whole: its webhook came in headers, and a field it does not take is refused at the run.
     const { async: _async, callbackUrl: _callback, ...own } = fields;
     const kept = opts.webhook ? fields : own;
@@ -272,7 +236,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
         route,
         fields: kept,
         inputs: inputs.map((f) => f.input),
-        requestHeaders: answerHeaders(request),
+        requestHeaders: opts.headers ?? answerHeaders(request),
         bytesIn,
         callbackUrl,
         webhookFormat: opts.webhook?.format ?? null,
@@ -286,6 +250,17 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     // The job's own run writes the call's one usage event (with its pages and outcome), not this answer.
     state.jobAdmitted = true;
     await runner.enqueue(id);
+    return id;
+  };
+
+  const admitCall = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fields: Record<string, string>,
+    inputs: Staged[],
+    opts: { wait?: boolean; webhook?: { url: string; format: GotenbergWebhookFormat } } = {},
+  ): Promise<FastifyReply> => {
+    const id = await storeCall(request, fields, inputs, opts);
     if (opts.wait) return answerWhenDone(id, request, reply);
     if (opts.webhook) return reply.code(204).send();
     const location = `/api/v1/jobs/${id}`;
@@ -293,33 +268,52 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     return reply.code(202).header('Location', location).send({ success: true, data });
   };
 
+  const staged = (files: UploadedFile[]): Staged[] =>
+    files.map((f) => ({
+      input: { field: f.field, fileName: f.filename, mimeType: f.mimetype, size: f.size },
+      open: () => createReadStream(f.path),
+    }));
+  const stagedBody = (call: Record<string, unknown>): Staged[] => {
+    const bytes = Buffer.from(JSON.stringify(call));
+    return [
+      {
+        input: { field: JSON_BODY, fileName: 'body.json', mimeType: 'application/json', size: bytes.length },
+        open: () => Readable.from([bytes]),
+      },
+    ];
+  };
+
   const admit: Jobs['admit'] = (request, reply, files, fields, opts) =>
-    admitCall(
-      request,
-      reply,
-      fields,
-      files.map((f) => ({
-        input: { field: f.field, fileName: f.filename, mimeType: f.mimetype, size: f.size },
-        open: () => createReadStream(f.path),
-      })),
-      opts,
-    );
+    admitCall(request, reply, fields, staged(files), opts);
 
   const admitJson: Jobs['admitJson'] = (request, reply, body, opts) => {
     const { async: _async, callbackUrl, ...call } = body;
-    const bytes = Buffer.from(JSON.stringify(call));
-    return admitCall(
-      request,
-      reply,
-      typeof callbackUrl === 'string' ? { callbackUrl } : {},
-      [
-        {
-          input: { field: JSON_BODY, fileName: 'body.json', mimeType: 'application/json', size: bytes.length },
-          open: () => Readable.from([bytes]),
-        },
-      ],
-      opts,
-    );
+    return admitCall(request, reply, typeof callbackUrl === 'string' ? { callbackUrl } : {}, stagedBody(call), opts);
+  };
+
+  const enqueue: Jobs['enqueue'] = (request, call) =>
+    storeCall(request, call.fields, call.body ? stagedBody(call.body) : staged(call.files), {
+      route: call.route,
+      headers: {},
+    });
+
+  /**
+   * The job once it ended (or as it is when `ms` pass or `left` aborts). Woken by the worker's notification of the
+   * end (asked for before each look, so none falls between); the slow look is only a fallback for a notification
+   * lost with a connection.
+   */
+  const jobEnded: Jobs['ended'] = async (id, ms, left) => {
+    await hearEnds();
+    const until = Date.now() + ms;
+    for (;;) {
+      const wait = endOf(id, Math.min(ENDED_FALLBACK_MS, Math.max(0, until - Date.now())), left);
+      const job = await findJob(app.db, id);
+      if (!job || (job.status !== 'queued' && job.status !== 'running') || left.aborted || Date.now() >= until) {
+        wait.stop();
+        return job;
+      }
+      await wait.ended;
+    }
   };
 
   /**
@@ -328,19 +322,7 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
    */
   async function answerWhenDone(id: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const left = requestSignal(reply);
-    await hearEnds();
-    // Woken by the worker's notification of the end (asked for before each look, so none falls between); the slow
-    // look is only a fallback for a notification lost with a connection.
-    let job: JobRow | null;
-    for (;;) {
-      const wait = endOf(id, ENDED_FALLBACK_MS, left);
-      job = await findJob(app.db, id);
-      if (!job || (job.status !== 'queued' && job.status !== 'running') || left.aborted) {
-        wait.stop();
-        break;
-      }
-      await wait.ended;
-    }
+    const job = await jobEnded(id, Infinity, left);
     const forget = async () => {
       await store.remove(id).catch(() => undefined);
       await deleteJob(app.db, id).catch(() => undefined);
@@ -370,7 +352,6 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
     sendAnswer,
     runner,
     webhooks,
-    replayOf,
     allowWebhook,
     wanted: (request, fields) =>
       (typeof fields.callbackUrl === 'string' && fields.callbackUrl.trim() !== '') ||
@@ -378,6 +359,8 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
       truthy(fields.async),
     admit,
     admitJson,
+    enqueue,
+    ended: jobEnded,
   });
   // An API node (PROCESSING_MODE=api) only admits jobs: the workers on the same database run them.
   if (app.config.PROCESSING_MODE !== 'api')
@@ -396,8 +379,8 @@ async function plugin(app: FastifyInstance, opts: JobsOptions) {
 }
 
 /**
- * Async jobs (`async=true` on any processing route): admitted after the key's limits counted the call, stored, and
- * run by this node's JobRunner, which sends the stored call through the same route again as the same key, marked so
- * that it is neither limited nor counted a second time.
+ * Async jobs (`async=true` on any processing route, a Gotenberg webhook): admitted after the key's limits counted the
+ * call, stored, and run by a JobRunner, which checks the key again and hands the stored call to its route's job door
+ * (plugins/job-call.ts): the endpoint's own run, neither limited nor counted a second time.
  */
 export const jobsPlugin = fp(plugin, { name: 'jobs' });

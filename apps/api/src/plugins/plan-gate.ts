@@ -7,7 +7,7 @@ import { groupRefusal, missingGroups, planStateRefusal } from '../services/api-k
 import type { KeyRecord } from '../services/api-keys/lookup';
 import { listPublicPlans } from '../services/plans/index';
 import { planProcessing } from '../services/plans/processing';
-import type { PlanRow } from '../data/schema/index';
+import type { PlanRow } from '../services/plans/index';
 import { ANY_GROUP, type ApiKeyContext, type GuardGroup } from './processing-guard';
 
 declare module 'fastify' {
@@ -20,6 +20,27 @@ declare module 'fastify' {
      */
     requireGroups(request: FastifyRequest, reply: FastifyReply, groups: readonly TEndpointGroup[]): Promise<void>;
   }
+}
+
+/** What a key may do, from its record: what every door and a job's run read (its plan's groups, limits, render). */
+export function keyContextOf(rec: KeyRecord): ApiKeyContext {
+  const lim = effectiveLimits(rec.plan, rec.customLimits);
+  return {
+    keyId: rec.keyId,
+    userId: rec.userId,
+    planName: rec.plan.name,
+    environment: rec.environment,
+    allowedEndpoints: lim.allowedEndpoints,
+    limits: {
+      maxFileSize: lim.maxFileSize,
+      maxPagesPerPdf: lim.maxPagesPerPdf,
+      maxRequestsPerMinute: lim.maxRequestsPerMinute,
+      maxRequestsPerHour: lim.maxRequestsPerHour,
+      maxRequestsPerMonth: lim.maxRequestsPerMonth,
+      burstLimit: lim.burstLimit,
+    },
+    processing: planProcessing(rec.plan),
+  };
 }
 
 async function plugin(app: FastifyInstance) {
@@ -63,23 +84,7 @@ async function plugin(app: FastifyInstance) {
       const expired = planStateRefusal(rec);
       if (expired) await refuse(rec, reply, expired);
       if (group !== ANY_GROUP) await refuseGroups(rec, reply, lim.allowedEndpoints, [group]);
-      const context: ApiKeyContext = {
-        keyId: rec.keyId,
-        userId: rec.userId,
-        planName: rec.plan.name,
-        environment: rec.environment,
-        allowedEndpoints: lim.allowedEndpoints,
-        limits: {
-          maxFileSize: lim.maxFileSize,
-          maxPagesPerPdf: lim.maxPagesPerPdf,
-          maxRequestsPerMinute: lim.maxRequestsPerMinute,
-          maxRequestsPerHour: lim.maxRequestsPerHour,
-          maxRequestsPerMonth: lim.maxRequestsPerMonth,
-          burstLimit: lim.burstLimit,
-        },
-        processing: planProcessing(rec.plan),
-      };
-      state.context = context;
+      state.context = keyContextOf(rec);
     };
   });
 }

@@ -1,4 +1,6 @@
 import type {
+  FastifyReply,
+  FastifyRequest,
   onErrorHookHandler,
   onRequestHookHandler,
   onResponseHookHandler,
@@ -9,6 +11,7 @@ import type { TEndpointGroup } from '@docflow/contracts';
 import type { KeyRecord } from '../services/api-keys/lookup';
 import type { LimitDecision, LimitReceipt } from '../services/limits/index';
 import type { PlanProcessing } from '../services/plans/processing';
+import type { StageUsage } from '../services/usage/call-events';
 
 /** The pseudo-group of routes every plan may call (GET /ping). */
 export const ANY_GROUP = '*' as const;
@@ -40,22 +43,8 @@ export interface UsageFacts {
   pages?: number;
 }
 
-/**
- * One stage of a call that counts as several (POST /pipeline's stages, a Gotenberg route's files): metered as its
- * endpoint, one usage event each. `statusCode`/`errorCode` null: the call's own (the stage never ran: an earlier one
- * failed). `durationMs`/`bytesOut` null: a share of the call's (its time split evenly; its output and pages on the
- * first such stage), for stages that run together and are not timed apart.
- */
-export interface StageUsage {
-  endpoint: string;
-  group: TEndpointGroup;
-  statusCode: number | null;
-  errorCode: string | null;
-  durationMs: number | null;
-  bytesIn: number;
-  bytesOut: number | null;
-  pages: number | null;
-}
+/** One stage of a call metered apart (endpoints/processing-endpoint.ts). */
+export type { StageUsage };
 
 /**
  * What the guard's steps learn about a processing call, in order: the key (api-key-auth), its limits and plan
@@ -77,24 +66,23 @@ export interface ApiKeyState {
   refunded: boolean;
   /**
    * Every call counted for this request (its own, and one per stage or file beyond the first), given back together
-   * when the server fails it. A job's run holds those of its admission (none for a synchronous call handed to a
-   * worker: the node that answers it gives them back).
+   * when the server fails it; a job keeps those of its admission for its run (plugins/job-call.ts).
    */
   receipts: LimitReceipt[];
   /** Set by a pipeline once its stages are counted: one usage event per stage instead of the call's own. */
   stages: StageUsage[] | null;
   errorCode: string | null;
-  /** A job's stored call sent again by its runner: it was limited and counted when the job was admitted. */
-  replay: boolean;
+  /**
+   * The status the call ended with, when its door answers it inside another (an MCP tool call's error travels in a
+   * 200 JSON-RPC answer): what the refund and the usage event read instead of the reply's status.
+   */
+  callStatus: number | null;
   /** The call was admitted as a job (202): its run writes the usage event. */
   jobAdmitted: boolean;
 }
 
 /** The state a call starts with at the guard (nothing known yet). */
-export function newApiKeyState(
-  group: GuardGroup,
-  opts: { basicAuth?: boolean; meterAs?: string; replay?: boolean } = {},
-): ApiKeyState {
+export function newApiKeyState(group: GuardGroup, opts: { basicAuth?: boolean; meterAs?: string } = {}): ApiKeyState {
   return {
     group,
     basicAuth: opts.basicAuth === true,
@@ -107,7 +95,7 @@ export function newApiKeyState(
     receipts: [],
     stages: null,
     errorCode: null,
-    replay: opts.replay === true,
+    callStatus: null,
     jobAdmitted: false,
   };
 }
@@ -127,6 +115,17 @@ export interface ProcessingGuardHooks {
   onResponse: onResponseHookHandler[];
 }
 
+/**
+ * The guard of a door whose calls are known only once its body is read (the MCP door: one route, a tool per
+ * endpoint): the key is checked by `hooks` as the request comes, each call is let through by `admit` with its own
+ * group, in the order and with the very steps of `processingGuard`. Only a request that presented a call is metered.
+ */
+export interface DeferredGuard {
+  hooks: ProcessingGuardHooks;
+  /** The plan gate, limits and reminders for a call of `group`, metered as `meterAs` (refusals are thrown). */
+  admit(request: FastifyRequest, reply: FastifyReply, group: TEndpointGroup, meterAs: string): Promise<void>;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey?: ApiKeyContext;
@@ -136,5 +135,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** `app.get(path, { ...app.processingGuard('pdf'), schema }, handler)`. */
     processingGuard(group: GuardGroup, opts?: ProcessingGuardOptions): ProcessingGuardHooks;
+    deferredGuard(): DeferredGuard;
   }
 }

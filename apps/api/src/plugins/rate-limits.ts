@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { Limits, type LimitDecision, type LimitReceipt } from '../services/limits/index';
 import { monthUsedBySubject } from '../services/limits/month-usage';
 import { limitRefusal } from '../services/limits/refusal';
+import type { ApiKeyContext } from './processing-guard';
 
 export interface RateLimitsOptions {
   /** Redis URL for the limiters (default config.REDIS_URL); null forces memory. */
@@ -74,15 +75,24 @@ export async function consumeExtraCalls(
 export function refundServerFailures(limits: Limits): onSendHookHandler {
   return async (request, reply, payload) => {
     const state = request.apiKeyState;
-    if (state?.counted && reply.statusCode >= 500 && request.apiKey) {
+    if (state?.counted && (state.callStatus ?? reply.statusCode) >= 500 && request.apiKey) {
       state.refunded = true;
-      let after: LimitDecision | null = null;
-      for (const receipt of state.receipts)
-        after = (await limits.refund(receipt, request.apiKey.limits).catch(() => null)) ?? after;
+      const after = await giveBack(limits, state.receipts, request.apiKey.limits);
       if (after) reply.headers(after.headers);
     }
     return payload;
   };
+}
+
+/** The calls of `receipts` given back (a server failure, whatever the door); the last decision tells the headers. */
+export async function giveBack(
+  limits: Limits,
+  receipts: readonly LimitReceipt[],
+  keyLimits: ApiKeyContext['limits'],
+): Promise<LimitDecision | null> {
+  let after: LimitDecision | null = null;
+  for (const receipt of receipts) after = (await limits.refund(receipt, keyLimits).catch(() => null)) ?? after;
+  return after;
 }
 
 async function plugin(app: FastifyInstance, opts: RateLimitsOptions) {

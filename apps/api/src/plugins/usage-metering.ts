@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, onErrorHookHandler, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onErrorHookHandler, onResponseHookHandler } from 'fastify';
 import { toAppError } from './error-handler';
 import { ANY_GROUP } from './processing-guard';
+import type { CallMeter } from '../endpoints/processing-endpoint';
+import { callUsageEvents } from '../services/usage/call-events';
 import { UsageMeter } from '../services/usage/meter';
 
 export interface UsageMeteringOptions {
@@ -22,6 +24,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     usageMetering: UsageMetering;
   }
+}
+
+/** What a run told its meter, handed to this request's usage event (pages, bytes out, stages metered apart). */
+export function meterRequest(request: FastifyRequest, meter: CallMeter): void {
+  if (meter.pages !== undefined) request.usage.pages = meter.pages;
+  if (meter.bytesOut !== undefined) request.usage.bytesOut = meter.bytesOut;
+  if (meter.stages && request.apiKeyState) request.apiKeyState.stages = meter.stages;
 }
 
 async function plugin(app: FastifyInstance, opts: UsageMeteringOptions) {
@@ -49,51 +58,26 @@ async function plugin(app: FastifyInstance, opts: UsageMeteringOptions) {
     const usage = request.usage ?? { bytesIn: 0, bytesOut: 0 };
     const sentLength = Number(reply.getHeader('content-length') ?? 0);
     const counted = state.counted && !state.refunded; // refunded calls stay as errors, not as billable calls
-    if (state.stages) {
-      // A pipeline, a Gotenberg call of several files: each stage is metered as its endpoint (and counted, as it was
-      // against the limits).
-      const shared = state.stages.filter((s) => s.durationMs === null).length;
-      let first = true;
-      for (const s of state.stages) {
-        const statusCode = s.statusCode ?? reply.statusCode;
-        const share = s.durationMs === null;
-        const lead = share && first;
-        if (share) first = false;
-        meter.record({
-          keyId: state.rec.keyId,
-          userId: state.rec.userId,
-          endpoint: s.endpoint,
-          group: s.group,
-          method: request.method,
-          statusCode,
-          durationMs: s.durationMs ?? reply.elapsedTime / shared,
-          bytesIn: s.bytesIn,
-          bytesOut: s.bytesOut ?? (lead ? usage.bytesOut || (Number.isFinite(sentLength) ? sentLength : 0) : 0),
-          pages: share ? (lead ? (usage.pages ?? null) : null) : s.pages,
-          errorCode: statusCode >= 400 ? (s.errorCode ?? state.errorCode) : null,
-          counted,
-          requestId: String(request.id),
-          createdAt: new Date(),
-        });
-      }
-      return;
-    }
-    meter.record({
+    const statusCode = state.callStatus ?? reply.statusCode;
+    for (const event of callUsageEvents({
       keyId: state.rec.keyId,
       userId: state.rec.userId,
       endpoint: state.meterAs ?? (route.replace(/^\/api\/v1/, '') || '/'),
       group: state.group === ANY_GROUP ? 'system' : state.group,
       method: request.method,
-      statusCode: reply.statusCode,
+      statusCode,
       durationMs: reply.elapsedTime,
       bytesIn: usage.bytesIn || Number(request.headers['content-length'] ?? 0) || 0,
       bytesOut: usage.bytesOut || (Number.isFinite(sentLength) ? sentLength : 0),
       pages: usage.pages ?? null,
-      errorCode: reply.statusCode >= 400 ? state.errorCode : null,
+      errorCode: statusCode >= 400 ? state.errorCode : null,
       counted,
       requestId: String(request.id),
-      createdAt: new Date(),
-    });
+      // A pipeline, a Gotenberg call of several files: each stage is metered as its endpoint (and counted, as it was
+      // against the limits).
+      stages: state.stages ?? undefined,
+    }))
+      meter.record(event);
   };
 
   app.decorate('usageMetering', { meter, noteError, record });

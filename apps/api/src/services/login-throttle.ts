@@ -25,18 +25,19 @@ export interface LoginThrottleOptions {
 
 /** One password check that holds its place in every count until it is settled. */
 export interface LoginAttempt {
-  /** The right password: the account+address starts again from zero, and this attempt counts nowhere. */
+  /** The right password: the account+address (or the device) starts again from zero; this attempt counts nowhere. */
   succeeded(): Promise<void>;
-  /** A wrong password (or an unknown account): the attempt stays counted; a full account+address count locks. */
+  /** A wrong password (or an unknown account): the attempt stays counted; a full account+address (or device) locks. */
   failed(): Promise<void>;
 }
 
 export interface LoginThrottle {
   /**
    * Take a place for one password check, before the check: 429 TOO_MANY_ATTEMPTS (with Retry-After) when the
-   * account+address is locked, the address spent its daily failures, or the account its hourly ones.
+   * account+address is locked, the address spent its daily failures, or the account its hourly ones. With `device`
+   * (the id of a device cookie already verified for this account) only that device's own count applies.
    */
-  reserve(email: string, ip: string): Promise<LoginAttempt>;
+  reserve(email: string, ip: string, device?: string): Promise<LoginAttempt>;
   close(): Promise<void>;
 }
 
@@ -47,6 +48,9 @@ const HOUR = 3600;
 
 const accountOf = (email: string) => email.trim().toLowerCase();
 
+/** A limiter and the key one attempt takes a point of. */
+type Count = [RateLimiterAbstract, string];
+
 /**
  * Brute-force protection for password checks. Three counts, each taken before the password is verified (argon2
  * takes tens of ms: a check-then-record throttle lets a thousand parallel guesses through the check together, a
@@ -56,6 +60,10 @@ const accountOf = (email: string) => email.trim().toLowerCase();
  * - an address, whatever the accounts: LOGIN_DAILY_IP_CAP failures a day (credential stuffing);
  * - an account, whatever the addresses: LOGIN_ACCOUNT_HOURLY_CAP failures an hour, the slow-down that a botnet
  *   spreading its guesses over many addresses meets (the owner too, while such an attack lasts: the price of a bound).
+ * Those three judge untrusted clients. A device that signed in to the account before (its device cookie, verified by
+ * the caller) is judged by its own count alone: LOGIN_MAX_FAILURES, then locked for LOGIN_LOCK_SECONDS. So neither
+ * an attacker behind the same NAT (who fills the address's cap) nor one who knows the e-mail (who fills the account's
+ * counts) locks out the account's known devices, and their guesses count nowhere a device's would.
  *
  * With REDIS_URL the counters live in Redis (shared by every API node); if Redis is unreachable an in-memory limiter
  * takes over (insuranceLimiter) rather than failing the login.
@@ -92,6 +100,7 @@ export function createLoginThrottle(opts: LoginThrottleOptions): LoginThrottle {
   const byAccountIp = limiter(`${prefix}:login_fail_account_ip`, opts.maxFailures, FAILURE_WINDOW_SECONDS);
   const byIp = limiter(`${prefix}:login_fail_ip_day`, opts.dailyIpCap, DAY);
   const byAccount = limiter(`${prefix}:login_fail_account_hour`, opts.accountHourlyCap, HOUR);
+  const byDevice = limiter(`${prefix}:login_fail_device`, opts.maxFailures, FAILURE_WINDOW_SECONDS);
 
   const refuse = (res: RateLimiterRes): never => {
     const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
@@ -104,17 +113,16 @@ export function createLoginThrottle(opts: LoginThrottleOptions): LoginThrottle {
   };
 
   return {
-    async reserve(email, ip) {
+    async reserve(email, ip, device) {
       await firstConnection;
       const address = clientKey(ip);
       const account = accountOf(email);
       const pairKey = `${account}_${address}`;
-      const counts: Array<[RateLimiterAbstract, string]> = [
-        [byIp, address],
-        [byAccountIp, pairKey],
-        [byAccount, account],
-      ];
-      const taken: typeof counts = [];
+      // The count that locks for LOGIN_LOCK_SECONDS when full and starts again from zero after a success; the
+      // others give their point back after a success.
+      const lock: Count = device ? [byDevice, device] : [byAccountIp, pairKey];
+      const counts: Count[] = device ? [lock] : [[byIp, address], lock, [byAccount, account]];
+      const taken: Count[] = [];
       try {
         for (const [l, key] of counts) {
           await l.consume(key, 1);
@@ -128,12 +136,12 @@ export function createLoginThrottle(opts: LoginThrottleOptions): LoginThrottle {
       }
       return {
         async succeeded() {
-          await Promise.all([byAccountIp.delete(pairKey), byIp.reward(address, 1), byAccount.reward(account, 1)]);
+          await Promise.all(counts.map((c) => (c === lock ? c[0].delete(c[1]) : c[0].reward(c[1], 1))));
         },
         async failed() {
           // The lock runs from the failure that filled the count, for LOGIN_LOCK_SECONDS.
-          const pair = await byAccountIp.get(pairKey);
-          if (pair && pair.consumedPoints >= opts.maxFailures) await byAccountIp.block(pairKey, opts.lockSeconds);
+          const count = await lock[0].get(lock[1]);
+          if (count && count.consumedPoints >= opts.maxFailures) await lock[0].block(lock[1], opts.lockSeconds);
         },
       };
     },

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { TNotification } from '@docflow/contracts';
+import type { TNotification, TNotificationCode } from '@docflow/contracts';
 import type { Db } from '../data/db';
 import { notifications } from '../data/schema/index';
 
@@ -7,6 +7,12 @@ export interface NewNotification {
   type: 'success' | 'warning' | 'info';
   title: string;
   message: string;
+  /**
+   * The event and its values: the dashboard renders the notification from them in its reader's language; title and
+   * message are kept for other readers.
+   */
+  code?: TNotificationCode;
+  params?: Record<string, string | number>;
   /** Set for events that must be told once only (e.g. `usage-80:<keyId>:<yyyy-mm>`). */
   dedupeKey?: string;
 }
@@ -16,7 +22,15 @@ export async function notify(db: Db, userId: string, n: NewNotification): Promis
   try {
     await db
       .insert(notifications)
-      .values({ userId, type: n.type, title: n.title, message: n.message, dedupeKey: n.dedupeKey ?? null })
+      .values({
+        userId,
+        type: n.type,
+        title: n.title,
+        message: n.message,
+        code: n.code ?? null,
+        params: n.params ?? {},
+        dedupeKey: n.dedupeKey ?? null,
+      })
       .onConflictDoNothing();
   } catch {
     /* best effort */
@@ -28,6 +42,7 @@ const toDto = (r: typeof notifications.$inferSelect): TNotification => ({
   type: r.type,
   title: r.title,
   message: r.message,
+  ...(r.code ? { code: r.code as TNotificationCode, params: r.params } : {}),
   timestamp: r.createdAt.toISOString(),
   read: r.readAt !== null,
 });

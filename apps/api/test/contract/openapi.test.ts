@@ -10,7 +10,10 @@ import { endpointCatalogue, type TEndpointGroup } from '@docflow/contracts';
 import { processingApp } from '../fixtures/api';
 import { form, type FormFile } from '../fixtures/multipart';
 import { blankPagesPdf, encryptedPdf, formPdf, numberedPdf } from '../fixtures/pdfs';
+import { sharedTestPki, startTestTsa } from '../fixtures/certificates';
 import { makeZip } from '../fixtures/zip';
+import { fillableFormPdf } from '../fixtures/forms';
+import { structuredDocx } from '../fixtures/structured-docs';
 import { testFolder } from '../fixtures/documents';
 import { textImage } from '../routes/ocr/ocr-images';
 import { createTestUser } from '../support/api-keys';
@@ -106,8 +109,14 @@ const office = (name: string, contentType: string): FormFile => ({
 });
 const docx = office('page_1.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
 
+// A local time-stamp authority, so /pdf/timestamp (and signing with a time-stamp) answers its documented 200.
+let tsa: Awaited<ReturnType<typeof startTestTsa>> | undefined;
 beforeAll(async () => {
-  const app = await processingApp({ allowedEndpoints: allGroups });
+  tsa = await startTestTsa(sharedTestPki());
+  const app = await processingApp({
+    allowedEndpoints: allGroups,
+    env: { SIGN_TSA_URL: tsa.url, SIGN_TSA_ALLOW_PRIVATE: 'true' },
+  });
   t = app.t;
   apiKey = app.apiKey;
   doc = (await t.app.inject({ url: '/api-docs/openapi.json' })).json() as OpenApi;
@@ -119,7 +128,10 @@ beforeAll(async () => {
     for (const [method, op] of Object.entries(ops))
       operations.set(op.operationId, { method: method.toUpperCase(), template, op });
 }, 60_000);
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await tsa?.close();
+});
 
 /** Successful calls of each processing endpoint, by catalogue path: fields and files as a client sends them. */
 const processing: Record<string, () => Promise<InjectOptions & { method: string; url: string }>> = {
@@ -143,6 +155,9 @@ const processing: Record<string, () => Promise<InjectOptions & { method: string;
     upload('/pdf/metadata/update', { title: 'Contract' }, [{ content: await numberedPdf(3) }]),
   '/pdf/analyze': async () => upload('/pdf/analyze', {}, [{ content: await numberedPdf(3) }]),
   '/pdf/extract-text': async () => upload('/pdf/extract-text', {}, [{ content: await numberedPdf(3) }]),
+  '/pdf/to-markdown': async () => upload('/pdf/to-markdown', {}, [{ content: await numberedPdf(2) }]),
+  '/pdf/to-json': async () => upload('/pdf/to-json', {}, [{ content: await numberedPdf(2) }]),
+  '/pdf/tables': async () => upload('/pdf/tables', {}, [{ content: structuredDocx(), filename: 'report.docx' }]),
   '/pdf/compress': async () => upload('/pdf/compress', {}, [{ content: await numberedPdf(3) }]),
   '/pdf/compression-analysis': async () => upload('/pdf/compression-analysis', {}, [{ content: await numberedPdf(3) }]),
   '/pdf/to-images': async () => upload('/pdf/to-images', { pages: '1' }, [{ content: await numberedPdf(3) }]),
@@ -152,8 +167,22 @@ const processing: Record<string, () => Promise<InjectOptions & { method: string;
   '/pdf/repair': async () => upload('/pdf/repair', {}, [{ content: await numberedPdf(3) }]),
   '/pdf/to-pdfa': async () => upload('/pdf/to-pdfa', {}, [{ content: await numberedPdf(1) }]),
   '/pdf/crop': async () => upload('/pdf/crop', { size: 'A5' }, [{ content: await numberedPdf(2) }]),
+  '/pdf/add-margins': async () => upload('/pdf/add-margins', { margin: 10 }, [{ content: await numberedPdf(2) }]),
+  '/pdf/redact': async () => upload('/pdf/redact', { text: 'Page 1' }, [{ content: await numberedPdf(2) }]),
+  '/pdf/sign': async () =>
+    upload('/pdf/sign', { password: sharedTestPki().p12Password, reason: 'Approved' }, [
+      { content: await numberedPdf(1) },
+      { field: 'certificate', content: sharedTestPki().leafP12, filename: 'signer.p12' },
+    ]),
+  '/pdf/timestamp': async () => upload('/pdf/timestamp', {}, [{ content: await numberedPdf(1) }]),
+  '/pdf/verify-signatures': async () => upload('/pdf/verify-signatures', {}, [{ content: await numberedPdf(1) }]),
   '/pdf/remove-blank-pages': async () =>
     upload('/pdf/remove-blank-pages', {}, [{ content: await blankPagesPdf(), filename: 'scans.pdf' }]),
+  '/pdf/forms/fields': async () => upload('/pdf/forms/fields', {}, [{ content: await fillableFormPdf() }]),
+  '/pdf/forms/fill': async () =>
+    upload('/pdf/forms/fill', { values: '{"name":"Ada","agree":true}' }, [{ content: await fillableFormPdf() }]),
+  '/pdf/forms/merge': async () =>
+    upload('/pdf/forms/merge', { rows: '[{"name":"Ada"},{"name":"Zoë"}]' }, [{ content: await fillableFormPdf() }]),
   '/pipeline': async () =>
     upload(
       '/pipeline',
@@ -365,6 +394,27 @@ const gotenbergCalls: Record<string, () => Promise<ReturnType<typeof gotenberg>>
     gotenberg('/forms/pdfengines/metadata/write', { metadata: '{"Author":"DocFlow"}' }, [await namedPdf('a.pdf', 1)]),
   '/forms/pdfengines/encrypt': async () =>
     gotenberg('/forms/pdfengines/encrypt', { userPassword: 'open' }, [await namedPdf('a.pdf', 1)]),
+  '/forms/pdfengines/rotate': async () =>
+    gotenberg('/forms/pdfengines/rotate', { rotateAngle: '90' }, [await namedPdf('a.pdf', 1)]),
+  '/forms/pdfengines/watermark': async () =>
+    gotenberg('/forms/pdfengines/watermark', { watermarkSource: 'text', watermarkExpression: 'DRAFT' }, [
+      await namedPdf('a.pdf', 1),
+    ]),
+  '/forms/pdfengines/stamp': async () =>
+    gotenberg('/forms/pdfengines/stamp', { stampSource: 'text', stampExpression: 'PAID' }, [
+      await namedPdf('a.pdf', 1),
+    ]),
+  '/forms/pdfengines/bookmarks/read': async () =>
+    gotenberg('/forms/pdfengines/bookmarks/read', {}, [await namedPdf('a.pdf', 1)]),
+  '/forms/pdfengines/bookmarks/write': async () =>
+    gotenberg('/forms/pdfengines/bookmarks/write', { bookmarks: '[{"title":"One","page":1}]' }, [
+      await namedPdf('a.pdf', 1),
+    ]),
+  '/forms/pdfengines/embed': async () =>
+    gotenberg('/forms/pdfengines/embed', {}, [
+      await namedPdf('a.pdf', 1),
+      { field: 'embeds', content: Buffer.from('note'), filename: 'note.txt', contentType: 'text/plain' },
+    ]),
 };
 
 describe('Gotenberg-compatible routes', () => {

@@ -212,12 +212,17 @@ describe('renderHtml', () => {
     await cp(await testFolder('feature-rich-html'), d, { recursive: true });
     const t0 = performance.now();
     await engine.renderHtml!(path.join(d, 'index.html'), out('feature'), { ...A4, baseDir: d }, c);
+    const featureMs = performance.now() - t0;
     const t = text(out('feature'));
     expect(t).toContain("Emulated media type is 'print'.");
     expect(t).toContain('JavaScript is enabled.');
     expect(t).not.toContain("Emulated media type is 'screen'.");
     expect(t).not.toContain('root:');
-    expect(performance.now() - t0).toBeLessThan(15_000);
+    // The missing and unreachable sheets and the uncaught error hold nothing up: measured against a bare page
+    // rendered just after, so that a loaded machine slows both.
+    const t1 = performance.now();
+    await html('bare-reference', '<!doctype html><p>bare</p>');
+    expect(featureMs).toBeLessThan(10 * (performance.now() - t1));
   });
 
   it('loads assets from its directory: the image is in the PDF', async () => {
@@ -416,21 +421,18 @@ describe('renderUrl', () => {
 
 describe('lifecycle', () => {
   it('times out a page that never finishes loading, and an endless script; the next render works', async () => {
-    const t0 = performance.now();
+    // Each stopped by the engine's own deadline (TIMEOUT_MS 2.5 s), named in the error: neither ever ends by itself.
     expect(
-      (
-        await failure(
-          slowEngine.renderUrl!(`http://site.test:${pagePort}/hang`, out('hang'), { ...A4, allowPrivate: false }, c),
-        )
-      ).code,
-    ).toBe('TIMEOUT');
+      await failure(
+        slowEngine.renderUrl!(`http://site.test:${pagePort}/hang`, out('hang'), { ...A4, allowPrivate: false }, c),
+      ),
+    ).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/took longer than 2.5 s/) });
     const d = path.join(dir, 'loop');
     await import('node:fs/promises').then((fs) => fs.mkdir(d, { recursive: true }));
     await writeFile(path.join(d, 'index.html'), '<p>loop</p><script>for(;;){}</script>');
     expect(
-      (await failure(slowEngine.renderHtml!(path.join(d, 'index.html'), out('loop'), { ...A4, baseDir: d }, c))).code,
-    ).toBe('TIMEOUT');
-    expect(performance.now() - t0).toBeLessThan(12_000);
+      await failure(slowEngine.renderHtml!(path.join(d, 'index.html'), out('loop'), { ...A4, baseDir: d }, c)),
+    ).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/took longer than 2.5 s/) });
     const asset = await testFolder('html-with-asset');
     await slowEngine.renderHtml!(path.join(asset, 'index.html'), out('after-timeout'), { ...A4, baseDir: asset }, c);
     expect(text(out('after-timeout'))).toContain('Asset test');

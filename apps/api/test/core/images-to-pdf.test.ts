@@ -810,9 +810,8 @@ describe('refusals and limits', () => {
   });
 
   it('a 1×1 PNG claiming 100000×100000 is refused at once from its header', async () => {
-    const t = performance.now();
     const e = await failure(convert([file('bomb.png', bombPng(100_000, 100_000))]));
-    expect(performance.now() - t).toBeLessThan(1000);
+    // The message names the size the header claims: nothing but the header was read (the data holds one pixel).
     expect(e.code).toBe('INVALID_INPUT');
     expect(e.message).toMatch(
       /100000×100000 pixels, more than the 100 megapixels allowed per image \(IMAGES_MAX_PIXELS\)/,
@@ -841,13 +840,18 @@ describe('refusals and limits', () => {
     early.abort();
     expect((await failure(convert([img], {}, early.signal))).code).toBe('ABORTED');
 
+    // What one image costs on this machine now: the abort must land within a few images, not after all thirty.
+    let t = performance.now();
+    await convert([img]);
+    const oneImage = performance.now() - t;
     const ac = new AbortController();
     const out = path.join(dir, 'aborted.pdf');
     const p = engine.imagesToPdf!(Array(30).fill(img), out, A4, { scratch: dir, signal: ac.signal });
-    setTimeout(() => ac.abort(), 150);
-    const t = performance.now();
+    await new Promise((r) => setTimeout(r, 150));
+    t = performance.now();
+    ac.abort();
     expect((await failure(p)).code).toBe('ABORTED');
-    expect(performance.now() - t).toBeLessThan(3000);
+    expect(performance.now() - t).toBeLessThan(10 * oneImage);
     expect(existsSync(out)).toBe(false);
   });
 

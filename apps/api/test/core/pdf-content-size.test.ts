@@ -10,8 +10,7 @@ import { Ascii85Decoder, AsciiHexDecoder } from '../../src/core/modules/pdf-scan
 import { contentLimits } from '../../src/core/modules/pdf-scan/limits';
 import { pageContentSize } from '../../src/core/modules/pdf-scan/scan';
 import { preparePdf } from '../../src/core/pdf/operations';
-import type { Workspace } from '../../src/core/workspace';
-import { testEngines, testJob } from '../fixtures/engines';
+import { testEngines, testJob, workspacesDisposedAfterEach } from '../fixtures/engines';
 import { testDocument } from '../fixtures/documents';
 import { encryptedPdf, flateBombPdf, numberedPdf, rawPdf, truncatedPdf } from '../fixtures/pdfs';
 
@@ -20,7 +19,7 @@ import { encryptedPdf, flateBombPdf, numberedPdf, rawPdf, truncatedPdf } from '.
 const MB = 1024 * 1024;
 let tmp: string;
 let engines: Engines;
-const workspaces: Workspace[] = [];
+const workspaces = workspacesDisposedAfterEach();
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'docflow-content-size-'));
@@ -28,7 +27,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  await Promise.all([engines.close(), ...workspaces.map((w) => w.dispose())]);
+  await engines.close();
   rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -5,22 +5,19 @@ import type { Engines } from '../../src/core/engines';
 import * as ops from '../../src/core/pdf/operations';
 import type { FontFamily } from '../../src/core/pdf/fonts';
 import type { PageNumberSpec, WatermarkSpec } from '../../src/core/pdf/stamp';
-import type { Workspace } from '../../src/core/workspace';
 import { errorOf, processingAppForSuite } from '../fixtures/api';
-import { testEngines, testJob } from '../fixtures/engines';
+import { testEngines, testJob, workspacesDisposedAfterEach } from '../fixtures/engines';
 import { numberedPdf, pagesText, qpdfCheck, run } from '../fixtures/pdfs';
 import { saveBody } from '../fixtures/results';
 
 /** Watermarks and page numbers in the scripts the server's fonts cover; the others refused with the field named. */
 
 let engines: Engines;
-const workspaces: Workspace[] = [];
+const workspaces = workspacesDisposedAfterEach();
 beforeAll(() => {
   engines = testEngines();
 });
-afterAll(async () => {
-  await Promise.all(workspaces.map((w) => w.dispose()));
-});
+afterAll(() => engines.close());
 
 async function prepared(file: string, e = engines) {
   const { job, ws } = await testJob(e);

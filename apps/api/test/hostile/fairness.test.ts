@@ -75,9 +75,11 @@ describe('fair share under a flood of slow jobs', () => {
     expect(JSON.parse(refused[0]!.body)).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', details: { maxRunning: 1 } });
     expect(Number(refused[0]!.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(answers.filter((a) => a.status >= 500)).toEqual([]);
-    // A generous factor over the same call measured alone in this test, no absolute figure.
+    // Without the fair share the rotate waits for a slot that only an endless render's deadline frees (seconds);
+    // with it, it keeps the order of its own time. A factor over the same call measured alone in this test, wide
+    // enough for a machine loaded by other work, no absolute figure.
     expect(median(busy), `alone ${alone.map(Math.round)} ms, during the flood ${busy.map(Math.round)} ms`).toBeLessThan(
-      median(alone) * 5,
+      median(alone) * 15,
     );
   }, 120_000);
 });

@@ -53,11 +53,10 @@ describe('JavaScript in HTML conversions follows the plan', () => {
   }, 60_000);
 
   it("a script that never ends is stopped at the plan's deadline (504), not the server's", async () => {
-    const started = performance.now();
     const res = await htmlToPdf(pro, { html: '<!doctype html><p>x</p><script>for (;;) {}</script>' });
     expect(res.statusCode).toBe(504);
-    expect(res.json()).toMatchObject({ code: 'TIMEOUT' });
-    expect(performance.now() - started).toBeLessThan(30_000);
+    // The error names the deadline that stopped it: the plan's 3 s, not the server's PROCESSING_TIMEOUT_MS.
+    expect(res.json()).toMatchObject({ code: 'TIMEOUT', error: expect.stringMatching(/longer than 3 s/) });
   }, 60_000);
 });
 

@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sendZip } from '../../src/lib/send-result';
+import { zipOutcome } from '../../src/lib/outcome';
+import { sendOutcome } from '../../src/lib/send-result';
 import { unzip } from '../fixtures/results';
 
 /** Zip answers: small sets are read into memory at once, large ones streamed; both give the same archive. */
-describe('sendZip', () => {
+describe('zip outcomes', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'docflow-zip-'));
   const files = Array.from({ length: 30 }, (_, i) => {
     const p = path.join(dir, `f${i}`);
@@ -17,7 +18,7 @@ describe('sendZip', () => {
   const app = Fastify();
   app.get('/zip', (req, reply) => {
     const q = req.query as { mem?: string };
-    return sendZip(req, reply, files, 'out.zip', { inMemoryBytes: q.mem === '1' ? Infinity : 0 });
+    return sendOutcome(req, reply, zipOutcome(files, 'out.zip', { inMemoryBytes: q.mem === '1' ? Infinity : 0 }));
   });
   afterAll(() => app.close());
 

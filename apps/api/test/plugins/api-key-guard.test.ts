@@ -28,6 +28,26 @@ describe('API-key guard on /ping and group-gated routes', () => {
       app.get('/test/bad-input', { ...app.processingGuard('conversion') }, async () => {
         throw new EngineError('INVALID_INPUT', 'pages: "x" is not a page range');
       });
+      // A door whose calls are known in its handler (the MCP door): ?group= presents a call, ?fail= ends it 503
+      // inside a 200 answer.
+      const deferred = app.deferredGuard();
+      app.get('/test/deferred', { ...deferred.hooks }, async (request, reply) => {
+        const { group, fail } = request.query as { group?: 'pdf' | 'conversion'; fail?: string };
+        if (!group) return { listed: true };
+        try {
+          await deferred.admit(request, reply, group, '/deferred/op');
+        } catch (err) {
+          const e = err as EngineError & { statusCode: number };
+          request.apiKeyState!.callStatus = e.statusCode;
+          request.apiKeyState!.errorCode = e.code;
+          return { refused: e.code };
+        }
+        if (fail) {
+          request.apiKeyState!.callStatus = 503;
+          request.apiKeyState!.errorCode = 'QUEUE_FULL';
+        }
+        return { ran: true };
+      });
     });
   });
   afterAll(() => t.close());
@@ -121,12 +141,14 @@ describe('API-key guard on /ping and group-gated routes', () => {
       const from = (key: string, remoteAddress: string) =>
         t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': key }, remoteAddress });
       expect((await from(apiKey, '198.51.100.1')).statusCode).toBe(200);
+      // Read back at this moment, whatever time the misses below take on a busy machine (a found key lives 1 s).
+      const cachedAt = Date.now();
       const fakes = Array.from({ length: 10 }, () => generateApiKey('development').key);
       const before = cache.queries;
       for (let round = 0; round < 2; round++)
         for (const k of fakes) expect((await from(k, '198.51.100.1')).json().code).toBe('INVALID_API_KEY');
       expect(cache.queries - before).toBe(10); // repeated fakes are answered from the miss cache
-      expect(cache.cached(apiKey)).toBeDefined(); // and evicted no valid key
+      expect(cache.cached(apiKey, cachedAt)).toBeDefined(); // and evicted no valid key
 
       // 20 unknown keys this minute from 198.51.100.1: the next unknown one is refused, looked up once at most.
       const another = generateApiKey('development').key;
@@ -426,6 +448,52 @@ describe('API-key guard on /ping and group-gated routes', () => {
         [keyId],
       );
       expect(daily).toEqual({ requests: 7, counted: 4, errors: 4 });
+    });
+  });
+
+  describe('a deferred guard (the calls known in the handler)', () => {
+    it('checks the key first; a presented call passes the plan and limits; failures inside a 200 are given back', async () => {
+      const { apiKey, keyId } = await createUserWithApiKey(t, { plan: 'free' });
+      const get = (query: string, key = apiKey) =>
+        t.app.inject({ method: 'GET', url: `/api/v1/test/deferred${query}`, headers: { 'x-api-key': key } });
+      expect((await get('', 'dfk_test_nope')).statusCode).toBe(401);
+      expect((await ping(apiKey)).json().data.remaining.month).toBe(999);
+      expect((await get('')).json()).toEqual({ listed: true });
+      expect((await get('?group=pdf')).json()).toEqual({ refused: 'ENDPOINT_NOT_ALLOWED' });
+      const ran = await get('?group=conversion');
+      expect(ran.json()).toEqual({ ran: true });
+      expect(ran.headers['ratelimit-remaining']).toBeDefined();
+      expect((await get('?group=conversion&fail=1')).json()).toEqual({ ran: true });
+      // The ping, the call that ran, this ping: the listing and the refusal cost nothing, the failure was given back.
+      expect((await ping(apiKey)).json().data.remaining.month).toBe(997);
+      await t.app.apiKeyGuard.meter.flush();
+      const rows = await t.database.sql.query<{
+        endpoint: string;
+        endpoint_group: string;
+        status_code: number;
+        error_code: string | null;
+        counted: boolean;
+      }>(
+        `select endpoint, endpoint_group, status_code, error_code, counted from usage_events where key_id = $1 and endpoint <> '/ping' order by id`,
+        [keyId],
+      );
+      expect(rows).toEqual([
+        {
+          endpoint: '/deferred/op',
+          endpoint_group: 'pdf',
+          status_code: 403,
+          error_code: 'ENDPOINT_NOT_ALLOWED',
+          counted: false,
+        },
+        { endpoint: '/deferred/op', endpoint_group: 'conversion', status_code: 200, error_code: null, counted: true },
+        {
+          endpoint: '/deferred/op',
+          endpoint_group: 'conversion',
+          status_code: 503,
+          error_code: 'QUEUE_FULL',
+          counted: false,
+        },
+      ]);
     });
   });
 

@@ -17,12 +17,17 @@ function sample(text: string, name: string, labels: Record<string, string | RegE
   return undefined;
 }
 
-/** Scrape as Prometheus would; onResponse hooks run once an answer is flushed, a moment after inject resolves. */
-async function scrape(t: TestApp) {
-  await new Promise((r) => setTimeout(r, 50));
-  const res = await t.app.inject({ method: 'GET', url: '/metrics' });
-  expect(res.statusCode).toBe(200);
-  return res;
+/**
+ * Scrape as Prometheus would. onResponse hooks run once an answer is flushed, after inject resolves and after the
+ * request's workspace is removed (its tool account given back): scrape again, for a few seconds, until `until` holds.
+ */
+async function scrape(t: TestApp, until: (text: string) => boolean = () => true) {
+  for (let i = 0; ; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    if (until(res.body) || i >= 100) return res;
+  }
 }
 
 describe('GET /metrics', () => {
@@ -34,7 +39,10 @@ describe('GET /metrics', () => {
     await app.inject({ method: 'GET', url: '/no/such/page/123' });
     const ok = await api.post('/pdf/rotate', { angle: 90 }, [{ content: await testDocument('page_1.pdf') }]);
     expect(ok.statusCode).toBe(200);
-    const res = await scrape(api.t);
+    const res = await scrape(
+      api.t,
+      (text) => sample(text, 'docflow_http_requests_total', { route: '/api/v1/pdf/rotate', status: '200' }) === 1,
+    );
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.body;
     expect(sample(text, 'docflow_http_requests_total', { method: 'GET', route: '/health', status: '200' })).toBe(3);
@@ -59,7 +67,12 @@ describe('GET /metrics', () => {
       { content: Buffer.from('%PDF-1.7\nnot really'), filename: 'x.pdf' },
     ]);
     expect(bad.statusCode).toBe(422);
-    const text = (await scrape(api.t)).body;
+    const text = (
+      await scrape(
+        api.t,
+        (body) => sample(body, 'docflow_http_requests_total', { route: '/api/v1/pdf/rotate', status: '422' }) === 1,
+      )
+    ).body;
     expect(
       sample(text, 'docflow_engine_operations_total', {
         operation: 'countPages',

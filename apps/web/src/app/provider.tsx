@@ -4,6 +4,7 @@ import { TooltipProvider } from '@radix-ui/react-tooltip';
 import { Toaster } from '@/components/ui/toaster';
 import { queryClient } from '@/lib/react-query';
 import { useAuthStore } from '@/lib/auth/auth-store';
+import { LanguageSync } from './language-sync';
 import { getNotificationsQueryOptions } from '@/features/notifications/api/notifications';
 
 /** Start-up (spec-1 §4): a stored token counts as signed in and the user is re-read; notifications are fetched once. */
@@ -25,6 +26,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <TooltipProvider delayDuration={200}>
         <Bootstrap />
+        <LanguageSync />
         {children}
         <Toaster />
       </TooltipProvider>

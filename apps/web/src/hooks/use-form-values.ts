@@ -1,6 +1,7 @@
 import { useState, type ChangeEvent } from 'react';
 import type { z } from 'zod';
 import { validate, type FieldErrors } from '@/lib/auth/form-schemas';
+import { fieldErrors } from '@/lib/api-client';
 
 type StringKeys<T> = { [K in keyof T]: T[K] extends string | undefined ? K : never }[keyof T] & string;
 
@@ -31,5 +32,12 @@ export function useFormValues<T extends Record<string, unknown>>(schema: z.ZodTy
     return !found;
   };
 
-  return { values, errors, set, bind, check, reset: () => setValues(initial) };
+  /** Show the server's field errors (a 422's details.fields) beside the form's fields; false when it named none. */
+  const showServerErrors = (err: unknown): boolean => {
+    const found = Object.entries(fieldErrors(err)).filter(([k]) => k in initial);
+    if (found.length > 0) setErrors(Object.fromEntries(found) as FieldErrors<T>);
+    return found.length > 0;
+  };
+
+  return { values, errors, set, bind, check, showServerErrors, reset: () => setValues(initial) };
 }

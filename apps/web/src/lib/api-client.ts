@@ -1,6 +1,7 @@
 import { errorStatus, type TErrorCode } from '@docflow/contracts/error-codes';
 import { constants, messages } from '@/config/messages';
 import { toast } from '@/lib/toast';
+import { currentLanguage } from '@/i18n';
 
 /**
  * The one HTTP client of the dashboard (spec-1 §7, §8): base `/api/v1`, the bearer access token on every call,
@@ -32,9 +33,13 @@ const SESSION_CODES = new Set<ApiErrorCode>(['UNAUTHORIZED', 'INVALID_TOKEN', 'T
 
 /** Wording for failures that never reached the server (the specification is silent on these). */
 export const transportMessages = {
-  timeout: "Délai d'attente dépassé. Veuillez réessayer.",
-  network: messages.store.connection,
-} as const;
+  get timeout() {
+    return messages.http.timeout;
+  },
+  get network() {
+    return messages.store.connection;
+  },
+};
 
 export class ApiError extends Error {
   readonly status: number;
@@ -211,7 +216,11 @@ export function refreshAccessToken(): Promise<string> {
         buildUrl('/auth/refresh'),
         {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json',
+            'Accept-Language': currentLanguage(),
+          },
           body: '{}',
           credentials: 'include',
         },
@@ -263,6 +272,8 @@ async function doRequest<T>(path: string, opts: RequestOptions): Promise<T> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'X-DocFlow-Client': 'dashboard',
+    // The server's human messages (errors, notifications) come back in the interface's language.
+    'Accept-Language': currentLanguage(),
     ...opts.headers,
   };
   let body: BodyInit | undefined;
@@ -365,4 +376,18 @@ export function errorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError) return err.serverMessage ?? err.message ?? fallback;
   if (err instanceof Error && err.message) return err.message;
   return fallback;
+}
+
+/**
+ * The field errors of an answer (a 422's `details.fields`), by field path: a form shows each beside its field, in
+ * the server's words without the `field:` prefix of the overall message. Empty when the answer names no field.
+ */
+export function fieldErrors(err: unknown): Record<string, string> {
+  if (!(err instanceof ApiError)) return {};
+  const fields = (err.details as { fields?: unknown } | undefined)?.fields;
+  if (!Array.isArray(fields)) return {};
+  const out: Record<string, string> = {};
+  for (const f of fields as Array<{ field?: unknown; message?: unknown }>)
+    if (typeof f?.field === 'string' && typeof f.message === 'string' && !(f.field in out)) out[f.field] = f.message;
+  return out;
 }

@@ -2,9 +2,14 @@ import '@testing-library/jest-dom/vitest';
 import { Blob as NodeBlob, File as NodeFile } from 'node:buffer';
 import { afterEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
+import { setLanguage } from '@/i18n';
+
+// Tests read the English texts unless they switch language themselves.
+setLanguage('en');
 
 afterEach(() => {
   cleanup();
+  setLanguage('en');
 });
 
 // jsdom lacks what Radix and our layout use.

@@ -1,7 +1,12 @@
-export const formatNumber = (n: number): string => new Intl.NumberFormat('en-US').format(Math.round(n));
+import { currentLanguage } from '@/i18n';
+import { tr } from '@/i18n/localised';
+/** The formatting locale of the interface's language. */
+export const locale = (): string => (currentLanguage() === 'fr' ? 'fr-FR' : 'en-US');
+
+export const formatNumber = (n: number): string => new Intl.NumberFormat(locale()).format(Math.round(n));
 
 export const formatCompact = (n: number): string =>
-  new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+  new Intl.NumberFormat(locale(), { notation: 'compact', maximumFractionDigits: 1 }).format(n);
 
 /** 99.5 → `99.5%`, 100 → `100%`, 0.04 → `<0.1%`. */
 export function formatRate(p: number): string {
@@ -22,7 +27,7 @@ export function formatDate(
 ): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleDateString('en-US', opts);
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleDateString(locale(), opts);
 }
 
 /** A `YYYY-MM-DD` day of a series, as `Jan 5` (read in UTC: the server's days are UTC). */
@@ -30,17 +35,17 @@ export function formatDay(day: string): string {
   const d = new Date(`${day}T00:00:00Z`);
   return Number.isNaN(d.getTime())
     ? day
-    : d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    : d.toLocaleDateString(locale(), { month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
 
 /** "3 minutes ago", "yesterday", or the date. */
 export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
-  if (!iso) return 'Never';
+  if (!iso) return tr('format.never');
   const t = new Date(iso).getTime();
-  if (Number.isNaN(t)) return 'Never';
+  if (Number.isNaN(t)) return tr('format.never');
   const s = Math.round((now - t) / 1000);
-  const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  if (Math.abs(s) < 60) return 'just now';
+  const rtf = new Intl.RelativeTimeFormat(currentLanguage(), { numeric: 'auto' });
+  if (Math.abs(s) < 60) return tr('format.justNow');
   if (Math.abs(s) < 3600) return rtf.format(-Math.round(s / 60), 'minute');
   if (Math.abs(s) < 86_400) return rtf.format(-Math.round(s / 3600), 'hour');
   if (Math.abs(s) < 7 * 86_400) return rtf.format(-Math.round(s / 86_400), 'day');

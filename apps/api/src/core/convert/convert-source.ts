@@ -25,6 +25,8 @@ export interface SourceFields {
   password?: string;
   landscape?: boolean;
   fitToPage?: boolean;
+  /** Office documents: LibreOffice's PDF export options (OfficeConvertOptions). */
+  exportOptions?: Record<string, boolean | number | string>;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function convertSource(
       password: fields.password,
       landscape: fields.landscape,
       fitToPage: fields.fitToPage,
+      exportOptions: fields.exportOptions,
       ...finish,
     });
   }

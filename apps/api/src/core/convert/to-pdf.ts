@@ -64,10 +64,11 @@ export async function officeToPdf(
   opts: OfficeConvertOptions & FinishOptions,
 ): Promise<OutputFile> {
   const pdf = out(job, 'office.pdf');
-  const { kind, landscape, fitToPage, password } = opts;
+  const { kind, landscape, fitToPage, password, exportOptions } = opts;
   await job.engines.run(
     'convertOffice',
-    (f) => f(input, pdf, { kind, landscape, fitToPage, password, timeoutMs: job.render.timeoutMs }, job.ctx),
+    (f) =>
+      f(input, pdf, { kind, landscape, fitToPage, password, exportOptions, timeoutMs: job.render.timeoutMs }, job.ctx),
     job.signal,
   );
   return finishPdf(job, pdf, 'converted', opts);

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { EngineError } from '../errors';
+import type { AllowList } from './allow-list';
 
 /**
  * The outbound address policy of the server (url-to-pdf, and anything else that fetches on a client's behalf): only
@@ -55,11 +56,16 @@ export function isPublicAddress(ip: string): boolean {
 export interface CheckUrlOptions {
   allowPrivate: boolean;
   lookup?: LookupFn;
-  /** Hosts exempt from the address rule (tests, an operator's allow-list); the scheme rules still apply. */
+  /** Hosts exempt from the address rule (tests); the scheme rules still apply. */
   allowHost?: (hostname: string) => boolean;
+  /** The operator's intranet hosts and ranges (OUTBOUND_ALLOW_LIST, core/net/allow-list.ts). */
+  allowList?: AllowList;
   /** Schemes accepted (default http and https; ws and wss for WebSocket checks). */
   schemes?: readonly string[];
 }
+
+/** The operator's outbound rules, read once from the configuration (config.outbound) and passed to every fetch. */
+export type OutboundRules = Pick<CheckUrlOptions, 'allowPrivate' | 'allowList'>;
 
 export interface CheckedUrl {
   url: URL;
@@ -121,13 +127,15 @@ export const unresolvable = (host: string, cause?: unknown) =>
   });
 
 /**
- * Resolve a host and apply the policy: every A and AAAA record must be public (one private record is enough to
- * refuse, since which one the connection would use is not ours to choose). IP literals are judged as they are.
+ * Resolve a host and apply the policy: every A and AAAA record must be public or in the operator's allow-list (one
+ * other record is enough to refuse, since which one the connection would use is not ours to choose). IP literals
+ * are judged as they are; a host the allow-list names is let through whatever it resolves to.
  */
 export async function checkHost(host: string, opts: Omit<CheckUrlOptions, 'schemes'>): Promise<ResolvedAddress[]> {
-  const exempt = opts.allowPrivate || (opts.allowHost?.(host) ?? false);
+  const exempt = opts.allowPrivate || (opts.allowHost?.(host) ?? false) || (opts.allowList?.allowsHost(host) ?? false);
+  const allowed = (ip: string) => isPublicAddress(ip) || (opts.allowList?.allowsAddress(ip) ?? false);
   if (ipaddr.isValid(host)) {
-    if (!exempt && !isPublicAddress(host)) throw notAllowed(host);
+    if (!exempt && !allowed(host)) throw notAllowed(host);
     return [{ address: host, family: host.includes(':') ? 6 : 4 }];
   }
   let addresses: ResolvedAddress[];
@@ -137,7 +145,7 @@ export async function checkHost(host: string, opts: Omit<CheckUrlOptions, 'schem
     throw unresolvable(host, err);
   }
   if (addresses.length === 0) throw unresolvable(host);
-  if (!exempt && addresses.some((a) => !isPublicAddress(a.address))) throw notAllowed(host);
+  if (!exempt && addresses.some((a) => !allowed(a.address))) throw notAllowed(host);
   return addresses;
 }
 

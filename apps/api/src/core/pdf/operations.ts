@@ -11,3 +11,4 @@ export * from './operations/metadata';
 export * from './operations/size';
 export * from './operations/images';
 export * from './operations/rewrites';
+export * from './operations/outline';

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { PDFDocument, degrees, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { PDFDocument, PDFEmbeddedPage, degrees, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { EngineError } from '../errors';
 import type { PageBox } from '../interfaces';
 import { parseHexColor } from '../qr/png';
@@ -37,8 +37,15 @@ export interface ImageMark {
   /** Width as a fraction of the page width. */
   scale: number;
 }
+/** The first page of another PDF (a letterhead, a seal), drawn like an image. */
+export interface PdfMark {
+  kind: 'pdf';
+  bytes: Uint8Array;
+  /** Width as a fraction of the page width. */
+  scale: number;
+}
 export interface WatermarkSpec {
-  mark: TextMark | ImageMark;
+  mark: TextMark | ImageMark | PdfMark;
   position: StampPosition;
   opacity: number;
   color: string;
@@ -132,7 +139,7 @@ export async function buildWatermarkStamp(
   const doc = await PDFDocument.create({ updateMetadata: false });
   const color = toRgb(spec.color, 'color');
   let drawn: DrawnText | undefined;
-  let image: PDFImage | undefined;
+  let image: PDFImage | PDFEmbeddedPage | undefined;
   if (spec.mark.kind === 'text') {
     const text = drawableText(spec.mark.text);
     drawn = {
@@ -140,6 +147,8 @@ export async function buildWatermarkStamp(
       text,
       size: spec.mark.fontSize,
     };
+  } else if (spec.mark.kind === 'pdf') {
+    image = await embedFirstPage(doc, spec.mark.bytes);
   } else {
     try {
       image = spec.mark.format === 'png' ? await doc.embedPng(spec.mark.bytes) : await doc.embedJpg(spec.mark.bytes);
@@ -173,6 +182,22 @@ export async function buildWatermarkStamp(
   return map;
 }
 
+async function embedFirstPage(doc: PDFDocument, bytes: Uint8Array): Promise<PDFEmbeddedPage> {
+  try {
+    const [page] = await doc.embedPdf(bytes, [0]);
+    return page!;
+  } catch (err) {
+    throw new EngineError(
+      'INVALID_INPUT',
+      'pdf: the watermark PDF could not be read (valid: a PDF of one page or more)',
+      {
+        cause: err,
+        details: { field: 'pdf' },
+      },
+    );
+  }
+}
+
 function drawWatermark(
   page: PDFPage,
   W: number,
@@ -180,7 +205,7 @@ function drawWatermark(
   spec: WatermarkSpec,
   color: ReturnType<typeof rgb>,
   drawn: DrawnText | undefined,
-  image: PDFImage | undefined,
+  image: PDFImage | PDFEmbeddedPage | undefined,
 ): void {
   const diagonalAngle = (Math.atan2(H, W) * 180) / Math.PI;
   const rot = spec.rotation ?? (spec.position === 'diagonal' ? diagonalAngle : 0);
@@ -208,12 +233,21 @@ function drawWatermark(
     };
   } else {
     const img = image!;
-    const w = Math.max(1, W * (spec.mark as ImageMark).scale);
+    const w = Math.max(1, W * (spec.mark as ImageMark | PdfMark).scale);
     const h = (w * img.height) / img.width;
+    const at = (x: number, y: number, r: number) => ({
+      x,
+      y,
+      width: w,
+      height: h,
+      opacity: spec.opacity,
+      rotate: degrees(r),
+    });
     item = {
       w,
       h,
-      draw: (p, x, y, r) => p.drawImage(img, { x, y, width: w, height: h, opacity: spec.opacity, rotate: degrees(r) }),
+      draw: (p, x, y, r) =>
+        img instanceof PDFEmbeddedPage ? p.drawPage(img, at(x, y, r)) : p.drawImage(img, at(x, y, r)),
     };
   }
   const { bw, bh } = rotatedBox(item.w, item.h, rot);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
 import { EngineError } from '../errors';
-import type { ImageMark } from './stamp';
+import type { ImageMark, PdfMark } from './stamp';
 
 /** A watermark image: PNG and JPEG as they are; other formats sharp can read become PNG. */
 export async function watermarkImage(file: string, scale: number): Promise<ImageMark> {
@@ -22,4 +22,9 @@ export async function watermarkImage(file: string, scale: number): Promise<Image
       },
     );
   }
+}
+
+/** A PDF whose first page is drawn as the mark (pdf-lib reads it when the stamp is built). */
+export async function watermarkPdfPage(file: string, scale: number): Promise<PdfMark> {
+  return { kind: 'pdf', bytes: await readFile(file), scale };
 }

@@ -102,7 +102,7 @@ export async function decodeQrImage(
   }
   const scratch = await opts.ws.subdir('decode');
   const { value: symbols } = await engines.run('decodeQr', (decode) =>
-    decode(readable, { signal: opts.signal, scratch }),
+    decode(readable, { signal: opts.signal, scratch, runAs: opts.ws.account }),
   );
   return symbols;
 }

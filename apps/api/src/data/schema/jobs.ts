@@ -45,8 +45,11 @@ export interface JobStep {
 export interface GotenbergWebhookFormat {
   kind: 'gotenberg';
   method: WebhookMethod;
-  errorUrl: string;
+  /** Where a failure's `{status, message}` goes (Gotenberg-Webhook-Error-Url); absent when only events are asked. */
+  errorUrl?: string;
   errorMethod: WebhookMethod;
+  /** Gotenberg-Webhook-Events-Url: told `webhook.success` or `webhook.error` once the job's webhook is settled. */
+  eventsUrl?: string;
   /** Gotenberg-Webhook-Extra-Http-Headers: sent with both. */
   extraHeaders: Record<string, string>;
   /** The call's Gotenberg-Trace, sent back with the delivery as Gotenberg does. */
@@ -67,13 +70,13 @@ export const jobs = pgTable(
     /** The DocFlow endpoint, as metered (e.g. /conversion/word-to-pdf). */
     endpoint: text('endpoint').notNull(),
     endpointGroup: text('endpoint_group').notNull(),
-    /** The URL the job's call is replayed on (/api/v1/...). */
+    /** The route of the job's call (/api/v1/..., /gotenberg/...): its door runs it (app.jobDoors). */
     route: text('route').notNull(),
     status: text('status').$type<TJobStatus>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
     fields: jsonb('fields').$type<Record<string, string>>().notNull().default({}),
     inputs: jsonb('inputs').$type<JobInput[]>().notNull().default([]),
-    /** The request headers that shape the answer (Accept), replayed with it. */
+    /** The request headers that shape the answer (Accept, Gotenberg-Output-Filename), kept for its run. */
     requestHeaders: jsonb('request_headers').$type<Record<string, string>>().notNull().default({}),
     steps: jsonb('steps').$type<JobStep[]>().notNull().default([]),
     attempts: integer('attempts').notNull().default(0),

@@ -112,12 +112,29 @@ const routeCodes: Record<string, TErrorCode[]> = {
     ...documents,
     ...fetchesUrls,
     'ALL_PAGES_BLANK',
+    'NO_FORM_FIELDS',
+    'CERTIFICATE_PASSWORD_WRONG',
+    'INVALID_CERTIFICATE',
+    'CERTIFICATE_EXPIRED',
+    'TSA_UNAVAILABLE',
   ],
 };
 /** Processing endpoints with a refusal of their own, by path (a pipeline may run the same operation as a stage). */
 const endpointCodes: Record<string, TErrorCode[]> = {
   '/pdf/remove-blank-pages': ['ALL_PAGES_BLANK'],
-  '/pipeline': ['ALL_PAGES_BLANK'],
+  '/pdf/forms/fields': ['NO_FORM_FIELDS'],
+  '/pdf/forms/fill': ['NO_FORM_FIELDS'],
+  '/pdf/forms/merge': ['NO_FORM_FIELDS'],
+  '/pipeline': ['ALL_PAGES_BLANK', 'NO_FORM_FIELDS'],
+  // core/signatures: the PKCS#12 and its certificate; the time-stamp authority, whose address obeys the URL rules.
+  '/pdf/sign': [
+    'CERTIFICATE_PASSWORD_WRONG',
+    'INVALID_CERTIFICATE',
+    'CERTIFICATE_EXPIRED',
+    'TSA_UNAVAILABLE',
+    'URL_NOT_ALLOWED',
+  ],
+  '/pdf/timestamp': ['TSA_UNAVAILABLE', 'URL_NOT_ALLOWED'],
 };
 /** Jobs are read with an API key (of their owner) or the dashboard's access token. */
 const jobReader: TErrorCode[] = [...accessToken, 'INVALID_API_KEY', 'TOO_MANY_ATTEMPTS'];

@@ -39,6 +39,31 @@ const health = {
   },
 };
 
+const bookmark: JsonObject = {
+  type: 'object',
+  required: ['title', 'page'],
+  properties: {
+    title: { type: 'string' },
+    page: { type: 'integer', description: 'The page it opens, from 1 (0: none)' },
+    children: { type: 'array', description: 'Entries under it, of the same shape', items: { type: 'object' } },
+  },
+};
+
+/** The routes that answer JSON (by file name), and what they answer. */
+const jsonAnswers: Record<string, { description: string; schema: JsonObject }> = {
+  '/forms/pdfengines/metadata/read': {
+    description: "Each PDF's metadata (exiftool's names), by file name",
+    schema: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } },
+  },
+  '/forms/pdfengines/bookmarks/read': {
+    description: "Each PDF's bookmarks (its outline, as a tree), by file name",
+    schema: {
+      type: 'object',
+      additionalProperties: { type: 'array', items: bookmark },
+    },
+  },
+};
+
 /** The success answers of a Gotenberg route, by its path (under /gotenberg). */
 export function gotenbergAnswers(url: string): JsonObject {
   if (url === '/gotenberg/health')
@@ -53,26 +78,17 @@ export function gotenbergAnswers(url: string): JsonObject {
         content: { 'text/plain': { schema: { type: 'string' } } },
       },
     };
+  const json = jsonAnswers[url.replace(/^\/gotenberg/, '')];
   const types = url.includes('/screenshot/')
     ? ['image/png', 'image/jpeg', 'image/webp']
-    : url.endsWith('/metadata/read')
-      ? []
-      : ['application/pdf', 'application/zip'];
-  const ok = types.length
-    ? {
+    : ['application/pdf', 'application/zip'];
+  const ok = json
+    ? { description: json.description, headers: trace, content: { 'application/json': { schema: json.schema } } }
+    : {
         description:
           'The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them)',
         headers: trace,
         content: Object.fromEntries(types.map((t) => [t, binary])),
-      }
-    : {
-        description: "Each PDF's metadata (exiftool's names), by file name",
-        headers: trace,
-        content: {
-          'application/json': {
-            schema: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } },
-          },
-        },
       };
   return {
     200: ok,

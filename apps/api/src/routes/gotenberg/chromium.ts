@@ -7,7 +7,7 @@ import { checkSource, htmlSite } from '../../core/convert/sources';
 import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
-import { asGotenbergField, invalidForm, isEmptyJson, isFalse, isTrue, type GotenbergForm } from './form';
+import { asGotenbergField, invalidForm, isTrue, type GotenbergForm } from './form';
 import { readHeaderMap } from './header-map';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
@@ -26,11 +26,29 @@ import { gotenbergRoute, type GotenbergContext } from './route';
  * served, any other value is refused by name.
  */
 const unsupportedDefaults: Record<string, (v: string) => boolean> = {
-  singlePage: isFalse,
-  generateDocumentOutline: isFalse,
-  emulatedMediaFeatures: isEmptyJson,
   skipNetworkAlmostIdleEvent: isTrue,
 };
+
+/**
+ * emulatedMediaFeatures as Gotenberg takes it: a JSON object of CSS media feature names to values, e.g.
+ * {"prefers-color-scheme": "dark", "prefers-reduced-motion": "reduce"}.
+ */
+function readMediaFeatures(form: GotenbergForm): Array<{ name: string; value: string }> | undefined {
+  const key = 'emulatedMediaFeatures';
+  const raw = form.json(key);
+  if (raw === undefined) return undefined;
+  const entries = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? Object.entries(raw) : null;
+  if (
+    !entries ||
+    !entries.every(
+      ([name, value]) => /^[a-z][a-z0-9-]{0,63}$/.test(name) && typeof value === 'string' && value.length <= 100,
+    )
+  ) {
+    form.fail(key, 'is invalid: expected a JSON object of media features such as {"prefers-color-scheme":"dark"}');
+    return undefined;
+  }
+  return entries.length ? entries.map(([name, value]) => ({ name, value: value as string })) : undefined;
+}
 
 interface ChromiumForm {
   print: PrintOptions;
@@ -93,6 +111,9 @@ function readExtraHeaders(form: GotenbergForm): Record<string, string> | undefin
   return headers;
 }
 
+/** Chromium's SameSite names; Gotenberg takes them in any case ("lax", "STRICT"). */
+const sameSites: Record<string, PageCookie['sameSite']> = { strict: 'Strict', lax: 'Lax', none: 'None' };
+
 /** cookies as Gotenberg takes it: a JSON array of {name, value, domain, path?, secure?, httpOnly?, sameSite?}. */
 function readCookies(form: GotenbergForm): PageCookie[] | undefined {
   const raw = form.json('cookies');
@@ -110,7 +131,7 @@ function readCookies(form: GotenbergForm): PageCookie[] | undefined {
         (c.path === undefined || str(c.path)) &&
         (c.secure === undefined || typeof c.secure === 'boolean') &&
         (c.httpOnly === undefined || typeof c.httpOnly === 'boolean') &&
-        (c.sameSite === undefined || ['Strict', 'Lax', 'None'].includes(c.sameSite)),
+        (c.sameSite === undefined || (typeof c.sameSite === 'string' && sameSites[c.sameSite.toLowerCase()])),
     );
   if (!ok) {
     form.fail(
@@ -119,7 +140,9 @@ function readCookies(form: GotenbergForm): PageCookie[] | undefined {
     );
     return undefined;
   }
-  return raw as PageCookie[];
+  return (raw as PageCookie[]).map((c) =>
+    c.sameSite === undefined ? c : { ...c, sameSite: sameSites[c.sameSite.toLowerCase()] },
+  );
 }
 
 /**
@@ -148,11 +171,12 @@ function readPageLoad(form: GotenbergForm) {
     omitBackground: form.bool('omitBackground', false),
     cookies: readCookies(form),
     extraHttpHeaders: readExtraHeaders(form),
+    emulatedMediaFeatures: readMediaFeatures(form),
   };
 }
 
 /** The print fields with Gotenberg's defaults, then every other field of the form (checked at once). */
-function readChromiumForm(form: GotenbergForm): ChromiumForm {
+function readChromiumForm(form: GotenbergForm, extras: UploadedFile[]): ChromiumForm {
   const margin = (side: string) => form.length(`margin${side}`, 0.39);
   const print: PrintOptions = {
     paperWidth: form.length('paperWidth', 8.5),
@@ -162,6 +186,7 @@ function readChromiumForm(form: GotenbergForm): ChromiumForm {
     printBackground: form.bool('printBackground', false),
     scale: form.float('scale', 1, [0.1, 2]),
     preferCssPageSize: form.bool('preferCssPageSize', false),
+    singlePage: form.bool('singlePage', false),
     ...readPageLoad(form),
   };
   if (print.omitBackground && !print.printBackground)
@@ -171,11 +196,15 @@ function readChromiumForm(form: GotenbergForm): ChromiumForm {
     );
   // DocFlow's PDFs are always tagged: either value of generateTaggedPdf is served (a tagged PDF is never less).
   form.bool('generateTaggedPdf', false);
+  print.outline = form.bool('generateDocumentOutline', false);
   const pageRange = form.string('nativePageRanges') || undefined;
-  const finishing = readFinishing(form);
+  const finishing = readFinishing(form, extras);
   form.check();
   return { print, pageRange, finishing };
 }
+
+/** The file fields of Gotenberg's marks (its watermark and stamp fields' image or PDF), beside `files`. */
+const marks = ['watermark', 'stamp'];
 
 const screenshotFormats = ['png', 'jpeg', 'webp'] as const;
 
@@ -220,7 +249,7 @@ async function finishRender(ctx: GotenbergContext, pdf: Promise<{ path: string; 
   const rendered = await asGotenbergField(pdf, 'pageRange', 'nativePageRanges');
   const outputs: NamedFile[] = [{ path: rendered.path, name: uuidName(), pages: rendered.pages }];
   const done = await finish(ctx.job, outputs, f.finishing);
-  ctx.request.usage.pages = done.reduce((n, o) => n + (o.pages ?? 0), 0);
+  ctx.meter.pages = done.reduce((n, o) => n + (o.pages ?? 0), 0);
   return conversionOutputs(done, f.finishing);
 }
 
@@ -271,11 +300,11 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/html',
     summary: 'HTML to PDF (Chromium)',
     fields:
-      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-pdf' },
-    files: { min: 1, max: 100 },
+    files: { min: 1, max: 102, extraFields: marks },
     async handler(ctx) {
-      const f = readChromiumForm(ctx.form);
+      const f = readChromiumForm(ctx.form, ctx.extras);
       const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
       const src = await htmlSource(ctx);
       return finishRender(ctx, convert.htmlToPdf(ctx.job, src.html, src.dir, print, { pageRange: f.pageRange }), f);
@@ -286,12 +315,12 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/url',
     summary: 'A web page to PDF (Chromium)',
     fields:
-      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
-    files: { min: 0, max: 2 },
+    files: { min: 0, max: 4, extraFields: marks },
     async handler(ctx) {
       const url = ctx.form.mandatoryString('url');
-      const f = readChromiumForm(ctx.form);
+      const f = readChromiumForm(ctx.form, ctx.extras);
       refuseFiles(ctx.files, isTemplate);
       const print = {
         ...f.print,
@@ -306,11 +335,11 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/markdown',
     summary: 'Markdown to PDF (Chromium)',
     fields:
-      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/markdown-to-pdf' },
-    files: { min: 2, max: 100 },
+    files: { min: 2, max: 102, extraFields: marks },
     async handler(ctx) {
-      const f = readChromiumForm(ctx.form);
+      const f = readChromiumForm(ctx.form, ctx.extras);
       const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
       const src = await markdownSource(ctx);
       return finishRender(ctx, convert.htmlToPdf(ctx.job, src.html, src.dir, print, { pageRange: f.pageRange }), f);

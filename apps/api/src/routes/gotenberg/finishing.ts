@@ -1,15 +1,17 @@
 import type { TEndpointGroup } from '@docflow/contracts';
-import type { MetadataUpdate, PdfMetadata, PdfPermissions } from '../../core/interfaces';
-import { parsePageList } from '../../core/pages';
+import type { MetadataUpdate, PdfMetadata, PdfPermissions, PdfaPart } from '../../core/interfaces';
 import * as ops from '../../core/pdf/operations';
+import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
 import { invalidForm, isTrue } from './form';
+import { applyMark, readMark, type GotenbergMark } from './marks';
 import type { NamedFile } from './output';
+import { selectPages } from './page-selection';
 
 /**
  * The PDF steps Gotenberg's routes share after their own work (pdfengines, LibreOffice and Chromium alike): split,
- * flatten, PDF/A, metadata, encryption, in Gotenberg's order (metadata after PDF/A, which would strip it; encryption
- * last). Each reads its Gotenberg fields and runs on DocFlow's PDF operations.
+ * watermark, stamp, rotate, flatten, PDF/A, metadata, encryption, in Gotenberg's order (marks on each split part;
+ * metadata after PDF/A, which would strip it; encryption last). Each reads its Gotenberg fields and runs on DocFlow's PDF operations.
  */
 
 export interface SplitSpec {
@@ -24,18 +26,27 @@ export interface EncryptSpec {
   permissions: PdfPermissions;
 }
 
+export interface RotateSpec {
+  angle: 90 | 180 | 270;
+  /** The raw page selection (empty: every page). */
+  pages: string;
+}
+
 export interface Finishing {
   split?: SplitSpec;
+  watermark?: GotenbergMark;
+  stamp?: GotenbergMark;
+  rotate?: RotateSpec;
   flatten?: boolean;
-  /** PDF/A-2b, the one PDF/A part DocFlow writes. */
-  pdfa?: boolean;
+  /** The PDF/A part asked (PDF/A-1b, 2b or 3b). */
+  pdfa?: PdfaPart;
   metadata?: MetadataUpdate;
   encrypt?: EncryptSpec;
 }
 
 /**
  * The endpoint groups a form's finishing draws on beyond the route's own: each step is a DocFlow PDF operation (merge,
- * split, flatten, metadata, protect), so a key whose plan lacks `pdf` gets none of them through a conversion either.
+ * split, watermark, rotate, flatten, metadata, protect), so a key whose plan lacks `pdf` gets none of them through a conversion either.
  * Read from the raw fields, before the form is checked, so that a job is refused at its admission.
  */
 export function finishingGroups(fields: Record<string, string>, files: number): TEndpointGroup[] {
@@ -44,6 +55,9 @@ export function finishingGroups(fields: Record<string, string>, files: number): 
   const pdfWork =
     (on('merge') && files > 1) ||
     set('splitMode') ||
+    set('watermarkSource') ||
+    set('stampSource') ||
+    set('rotateAngle') ||
     on('flatten') ||
     set('metadata') ||
     set('userPassword') ||
@@ -71,14 +85,30 @@ export function readSplit(form: GotenbergForm, mandatory: boolean): SplitSpec | 
   return { mode, span, unify };
 }
 
-/** pdfa and pdfua: DocFlow writes PDF/A-2b; any other part, and PDF/UA, is refused by name. */
-export function readPdfFormats(form: GotenbergForm): boolean {
+const rotateAngles = new Set([90, 180, 270]);
+
+/** rotateAngle (90, 180 or 270, clockwise) and rotatePages, as Gotenberg reads them; optional beside a conversion. */
+export function readRotate(form: GotenbergForm, mandatory: boolean): RotateSpec | undefined {
+  const raw = mandatory ? form.mandatoryString('rotateAngle') : form.string('rotateAngle');
+  const pages = form.string('rotatePages');
+  const angle = Number(raw);
+  if (raw && !(/^\d+$/.test(raw) && rotateAngles.has(angle)))
+    form.fail('rotateAngle', `is invalid (got '${raw}', resulting to wrong value, expected 90, 180, or 270)`);
+  if (!rotateAngles.has(angle)) return undefined;
+  return { angle: angle as RotateSpec['angle'], pages };
+}
+
+const pdfaParts: Record<string, PdfaPart> = { 'PDF/A-1B': 1, 'PDF/A-2B': 2, 'PDF/A-3B': 3 };
+
+/** pdfa as Gotenberg takes it (PDF/A-1b, PDF/A-2b, PDF/A-3b); PDF/UA is refused by name. */
+export function readPdfFormats(form: GotenbergForm): PdfaPart | undefined {
   const pdfa = form.string('pdfa');
   const pdfua = form.bool('pdfua', false);
   if (pdfua) form.fail('pdfua', 'is not supported by DocFlow (PDF/UA is not produced); leave it out or send false');
-  if (pdfa && pdfa.toUpperCase() !== 'PDF/A-2B')
-    form.fail('pdfa', `is invalid (got '${pdfa}'): DocFlow produces PDF/A-2b only`);
-  return pdfa.toUpperCase() === 'PDF/A-2B';
+  const part = pdfaParts[pdfa.trim().toUpperCase()];
+  if (pdfa && !part)
+    form.fail('pdfa', `is invalid (got '${pdfa}'): expected either 'PDF/A-1b', 'PDF/A-2b' or 'PDF/A-3b'`);
+  return part;
 }
 
 /** Gotenberg's (ExifTool's) metadata keys DocFlow writes, and the field of each. */
@@ -163,10 +193,11 @@ export function readEncrypt(form: GotenbergForm, mandatory: boolean): EncryptSpe
   return { userPassword, ownerPassword, permissions };
 }
 
-/** Every finishing field a conversion route takes. */
-export function readFinishing(form: GotenbergForm): Finishing {
+/** Every finishing field a conversion or merge route takes; `extras` holds the `watermark` and `stamp` files. */
+export function readFinishing(form: GotenbergForm, extras: UploadedFile[]): Finishing {
   const f: Finishing = {
     split: readSplit(form, false),
+    ...readPageWork(form, extras),
     flatten: form.bool('flatten', false),
     pdfa: readPdfFormats(form),
     metadata: readMetadata(form, false),
@@ -174,6 +205,18 @@ export function readFinishing(form: GotenbergForm): Finishing {
   };
   checkCompatible(f);
   return f;
+}
+
+/** The marks and rotation Gotenberg applies to a produced PDF (its watermark, stamp and rotate fields). */
+export function readPageWork(
+  form: GotenbergForm,
+  extras: UploadedFile[],
+): Pick<Finishing, 'watermark' | 'stamp' | 'rotate'> {
+  return {
+    watermark: readMark(form, 'watermark', extras),
+    stamp: readMark(form, 'stamp', extras),
+    rotate: readRotate(form, false),
+  };
 }
 
 /** Gotenberg's own rule: PDF/A forbids encryption. */
@@ -200,7 +243,7 @@ async function split(job: ops.PdfJob, o: NamedFile, s: SplitSpec): Promise<Named
   if (s.mode === 'intervals') {
     parts = await ops.splitPdf(job, input, { mode: 'every', every: Number(s.span) });
   } else {
-    const pages = parsePageList(s.span, input.pages, 'splitSpan');
+    const pages = selectPages(s.span, input.pages, 'splitSpan');
     if (s.unify) {
       const one = await ops.extractPages(job, input, pages.join(','));
       return [{ path: one.path, name: `${stem(o.name)}.pdf`, pages: one.pages }];
@@ -225,8 +268,19 @@ export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing
     const s = f.split;
     out = (await Promise.all(out.map((o) => split(job, o, s)))).flat();
   }
+  for (const kind of ['watermark', 'stamp'] as const) {
+    const mark = f[kind];
+    if (mark) out = await eachOutput(out, (o) => applyMark(job, asInput(o), mark, kind));
+  }
+  if (f.rotate) {
+    const { angle, pages } = f.rotate;
+    out = await eachOutput(out, (o) =>
+      ops.rotatePages(job, asInput(o), angle, selectPages(pages, o.pages ?? 0, 'rotatePages').join(',')),
+    );
+  }
   if (f.flatten) out = await eachOutput(out, (o) => ops.flattenPdf(job, asInput(o)));
-  if (f.pdfa) out = await eachOutput(out, (o) => ops.toPdfa(job, asInput(o)));
+  const part = f.pdfa;
+  if (part) out = await eachOutput(out, (o) => ops.toPdfa(job, asInput(o), part));
   if (f.metadata) {
     const m = f.metadata;
     out = await eachOutput(out, (o) => ops.updateMetadata(job, asInput(o), m));

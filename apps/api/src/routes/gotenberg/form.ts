@@ -142,7 +142,6 @@ export class GotenbergForm {
 export const isFalse = (v: string) => falseWords.has(v);
 export const isTrue = (v: string) => trueWords.has(v);
 export const isZeroDuration = (v: string) => /^\s*0+(\.0+)?(ns|us|µs|ms|s|m|h)?\s*$/.test(v);
-export const isEmptyJson = (v: string) => /^\s*(\[\s*\]|\{\s*\})\s*$/.test(v);
 
 /**
  * The core names the fields of its own API in its messages ("pageRange: …"); a Gotenberg client sent another name

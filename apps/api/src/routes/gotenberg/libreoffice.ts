@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { convertSource } from '../../core/convert/convert-source';
 import { detectFormat } from '../../core/convert/detect-format';
-import { checkSource, officeKindOf, routeFormats, type ConversionRoute } from '../../core/convert/sources';
+import { checkSource, routeFormats, type ConversionRoute } from '../../core/convert/sources';
 import { EngineError } from '../../core/errors';
 import * as ops from '../../core/pdf/operations';
 import { finish, readFinishing } from './finishing';
-import { asGotenbergField, isFalse, isTrue, type GotenbergForm } from './form';
+import { asGotenbergField, type GotenbergForm } from './form';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute } from './route';
 
@@ -19,36 +19,99 @@ import { gotenbergRoute } from './route';
 const officeRoutes = ['word-to-pdf', 'excel-to-pdf', 'powerpoint-to-pdf'] as const;
 const officeFormats = officeRoutes.flatMap((r) => routeFormats[r]);
 
+/** A Gotenberg field passed to LibreOffice's PDF export filter: its name there, and what it takes. */
+type ExportField =
+  | { filter: string; kind: 'bool' }
+  | { filter: string; kind: 'int'; valid: (n: number) => boolean; expected: string }
+  | { filter: string; kind: 'string' };
+
+const bool = (filter: string): ExportField => ({ filter, kind: 'bool' });
+const oneOf = (filter: string, values: number[]): ExportField => ({
+  filter,
+  kind: 'int',
+  valid: (n) => values.includes(n),
+  expected: values.join(', '),
+});
+const atLeast = (filter: string, min: number): ExportField => ({
+  filter,
+  kind: 'int',
+  valid: (n) => n >= min,
+  expected: `${min} or more`,
+});
+
 /**
- * LibreOffice export options of Gotenberg that DocFlow's converter does not expose, with Gotenberg's default: a client
- * sending the default is served, any other value is refused by name.
+ * Gotenberg's LibreOffice export fields (pkg/modules/libreoffice/routes.go) and the PDF export filter option each
+ * sets (its --export names), with Gotenberg's checks. Only the fields sent are passed: the others keep LibreOffice's
+ * defaults, which are Gotenberg's.
  */
-const exportDefaults: Record<string, (v: string) => boolean> = {
-  exportFormFields: isTrue,
-  allowDuplicateFieldNames: isFalse,
-  exportBookmarks: isTrue,
-  exportBookmarksToPdfDestination: isFalse,
-  exportPlaceholders: isFalse,
-  exportNotes: isFalse,
-  exportNotesPages: isFalse,
-  exportOnlyNotesPages: isFalse,
-  exportNotesInMargin: isFalse,
-  convertOooTargetToPdfTarget: isFalse,
-  exportLinksRelativeFsys: isFalse,
-  exportHiddenSlides: isFalse,
-  skipEmptyPages: isFalse,
-  addOriginalDocumentAsStream: isFalse,
-  singlePageSheets: isFalse,
-  losslessImageCompression: isFalse,
-  quality: (v) => Number(v) === 90,
-  reduceImageResolution: isFalse,
-  maxImageResolution: (v) => Number(v) === 300,
-  updateIndexes: isTrue,
-  nativePdfFormats: isTrue,
+const exportFields: Record<string, ExportField> = {
+  exportFormFields: bool('ExportFormFields'),
+  allowDuplicateFieldNames: bool('AllowDuplicateFieldNames'),
+  exportBookmarks: bool('ExportBookmarks'),
+  exportBookmarksToPdfDestination: bool('ExportBookmarksToPDFDestination'),
+  exportPlaceholders: bool('ExportPlaceholders'),
+  exportNotes: bool('ExportNotes'),
+  exportNotesPages: bool('ExportNotesPages'),
+  exportOnlyNotesPages: bool('ExportOnlyNotesPages'),
+  exportNotesInMargin: bool('ExportNotesInMargin'),
+  convertOooTargetToPdfTarget: bool('ConvertOOoTargetToPDFTarget'),
+  exportLinksRelativeFsys: bool('ExportLinksRelativeFsys'),
+  exportHiddenSlides: bool('ExportHiddenSlides'),
+  skipEmptyPages: bool('IsSkipEmptyPages'),
+  addOriginalDocumentAsStream: bool('IsAddStream'),
+  singlePageSheets: bool('SinglePageSheets'),
+  initialView: oneOf('InitialView', [0, 1, 2]),
+  initialPage: atLeast('InitialPage', 1),
+  magnification: oneOf('Magnification', [0, 1, 2, 3, 4]),
+  zoom: atLeast('Zoom', 1),
+  pageLayout: oneOf('PageLayout', [0, 1, 2, 3]),
+  firstPageOnLeft: bool('FirstPageOnLeft'),
+  resizeWindowToInitialPage: bool('ResizeWindowToInitialPage'),
+  centerWindow: bool('CenterWindow'),
+  openInFullScreenMode: bool('OpenInFullScreenMode'),
+  displayPDFDocumentTitle: bool('DisplayPDFDocumentTitle'),
+  hideViewerMenubar: bool('HideViewerMenubar'),
+  hideViewerToolbar: bool('HideViewerToolbar'),
+  hideViewerWindowControls: bool('HideViewerWindowControls'),
+  useTransitionEffects: bool('UseTransitionEffects'),
+  openBookmarkLevels: {
+    filter: 'OpenBookmarkLevels',
+    kind: 'int',
+    valid: (n) => n === -1 || (n >= 1 && n <= 10),
+    expected: '-1 or 1 to 10',
+  },
+  losslessImageCompression: bool('UseLosslessCompression'),
+  quality: { filter: 'Quality', kind: 'int', valid: (n) => n >= 1 && n <= 100, expected: '1 to 100' },
+  reduceImageResolution: bool('ReduceImageResolution'),
+  maxImageResolution: oneOf('MaxImageResolution', [75, 150, 300, 600, 1200]),
+  nativeWatermarkText: { filter: 'Watermark', kind: 'string' },
+  nativeWatermarkColor: atLeast('WatermarkColor', 0),
+  nativeWatermarkFontHeight: atLeast('WatermarkFontHeight', 0),
+  nativeWatermarkRotateAngle: atLeast('WatermarkRotateAngle', 0),
+  nativeWatermarkFontName: { filter: 'WatermarkFontName', kind: 'string' },
+  nativeTiledWatermarkText: { filter: 'TiledWatermark', kind: 'string' },
 };
 
-function readUnsupported(form: GotenbergForm): void {
-  for (const [key, isDefault] of Object.entries(exportDefaults)) form.unsupported(key, isDefault);
+/**
+ * Fields Gotenberg reads that change nothing in DocFlow's result: updateIndexes (LibreOffice's export updates
+ * them), nativePdfFormats (PDF/A is written by DocFlow's PDF/A engine either way).
+ */
+const acceptedAsIs = ['updateIndexes', 'nativePdfFormats'];
+
+function readExportOptions(form: GotenbergForm): Record<string, boolean | number | string> {
+  const options: Record<string, boolean | number | string> = {};
+  for (const [key, field] of Object.entries(exportFields)) {
+    if (form.raw(key) === undefined) continue;
+    if (field.kind === 'bool') options[field.filter] = form.bool(key, false);
+    else if (field.kind === 'string') options[field.filter] = form.string(key);
+    else {
+      const n = form.integer(key, 0);
+      if (!field.valid(n)) form.fail(key, `is invalid (got '${form.raw(key)}'): expected ${field.expected}`);
+      options[field.filter] = n;
+    }
+  }
+  for (const key of acceptedAsIs) form.bool(key, true);
+  return options;
 }
 
 /** The office route a detected format converts through (text and CSV included, as LibreOffice opens them). */
@@ -61,17 +124,17 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
     path: '/forms/libreoffice/convert',
     summary: 'Office documents to PDF (LibreOffice)',
     fields:
-      '`files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/auto-to-pdf' },
     // Each document is its own conversion, counted as one call of /conversion/auto-to-pdf.
-    files: { min: 1, max: 20, perFile: true },
-    async handler({ form, files, job, request }) {
+    files: { min: 1, max: 22, perFile: true, extraFields: ['watermark', 'stamp'] },
+    async handler({ form, files, extras, job, meter }) {
       const password = form.string('password') || undefined;
       const landscape = form.bool('landscape', false);
       const pageRange = form.string('nativePageRanges') || undefined;
       const merge = form.bool('merge', false);
-      readUnsupported(form);
-      const finishing = readFinishing(form);
+      const exportOptions = readExportOptions(form);
+      const finishing = readFinishing(form, extras);
       form.check();
 
       // Every file checked before any is converted: a wrong one fails the request at once.
@@ -86,12 +149,6 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
               { details: { file: file.filename, detected: detected.format } },
             );
           }
-          if (landscape && officeKindOf[route] !== 'spreadsheet') {
-            throw new EngineError(
-              'INVALID_INPUT',
-              `Invalid form data: form field 'landscape' is applied by DocFlow to spreadsheets only ('${file.filename}' is not one)`,
-            );
-          }
           return { route, src: await checkSource(file, route, `'${file.filename}'`, detected) };
         }),
       );
@@ -99,7 +156,7 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
       const converted: NamedFile[] = [];
       for (const { route, src } of sources) {
         const pdf = await asGotenbergField(
-          convertSource(job, src, route, { password, landscape, pageRange }),
+          convertSource(job, src, route, { password, landscape, pageRange, exportOptions }),
           'pageRange',
           'nativePageRanges',
         );
@@ -121,7 +178,7 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
         outputs = [{ path: m.path, name: uuidName(), pages: m.pages }];
       }
       const done = await finish(job, outputs, finishing);
-      request.usage.pages = done.reduce((n, o) => n + (o.pages ?? 0), 0);
+      meter.pages = done.reduce((n, o) => n + (o.pages ?? 0), 0);
       return conversionOutputs(done, finishing);
     },
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { baseName, mimeOf, sendFile, sendZip } from '../../lib/send-result';
+import { fileOutcome, zipOutcome, type Outcome } from '../../lib/outcome';
+import { baseName, mimeOf } from '../../lib/send-result';
 
 /** One file a Gotenberg route answers, with the name Gotenberg gives it (inside a zip, or when no name is asked). */
 export interface NamedFile {
@@ -23,25 +23,24 @@ export function conversionOutputs(outputs: NamedFile[], opts: { split?: unknown 
 }
 
 /** The name asked with `Gotenberg-Output-Filename` (Gotenberg appends the extension), made safe. */
-function askedName(request: FastifyRequest): string | undefined {
-  const v = request.headers['gotenberg-output-filename'];
-  if (typeof v !== 'string' || !v.trim()) return undefined;
-  return baseName(`${v.trim()}.x`, '') || undefined;
+function askedName(header: string | undefined): string | undefined {
+  if (typeof header !== 'string' || !header.trim()) return undefined;
+  return baseName(`${header.trim()}.x`, '') || undefined;
 }
 
 /**
  * Gotenberg's answer: one output as itself, several as a zip of their names; the download named by
  * Gotenberg-Output-Filename, or else after the output (one) or a UUID (zip). Always the file, whatever Accept says.
  */
-export function sendOutputs(request: FastifyRequest, reply: FastifyReply, outputs: NamedFile[]) {
-  const asked = askedName(request);
+export function outputsOutcome(outputs: NamedFile[], outputFilename: string | undefined): Outcome {
+  const asked = askedName(outputFilename);
   const pages = outputs.reduce((n, o) => n + (o.pages ?? 0), 0) || undefined;
   if (outputs.length === 1) {
     const o = outputs[0]!;
     const ext = path.extname(o.name) || '.pdf';
     const fileName = asked ? `${asked}${ext}` : o.name;
-    return sendFile(request, reply, { path: o.path, fileName, mimeType: mimeOf(fileName), pages }, {}, { json: false });
+    return fileOutcome({ path: o.path, fileName, mimeType: mimeOf(fileName), pages }, {}, { json: false });
   }
   const entries = outputs.map((o) => ({ path: o.path, name: o.name }));
-  return sendZip(request, reply, entries, `${asked ?? randomUUID()}.zip`, { pages, json: false });
+  return zipOutcome(entries, `${asked ?? randomUUID()}.zip`, { pages, json: false });
 }

@@ -6,11 +6,16 @@ import {
   gotenbergMetadata,
   readEncrypt,
   readMetadata,
+  readPageWork,
   readPdfFormats,
+  readRotate,
   readSplit,
   type Finishing,
 } from './finishing';
-import { invalidForm, type GotenbergForm } from './form';
+import { bookmarksFor, readBookmarksField } from './bookmarks';
+import { readEmbeds } from './embeds';
+import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
+import { applyMark, readMark, type MarkKind } from './marks';
 import { uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -40,16 +45,43 @@ function checked(form: GotenbergForm, f: Finishing): Finishing {
   return f;
 }
 
+/** The watermark and stamp routes: one mark, from a text, an image or a PDF, on each PDF sent. */
+function markRoute(app: FastifyInstance, kind: MarkKind, summary: string): void {
+  gotenbergRoute(app, {
+    path: `/forms/pdfengines/${kind}`,
+    summary,
+    fields:
+      `\`files\` (PDFs), \`${kind}Source\` (text, image, pdf), \`${kind}Expression\` (the text), \`${kind}Pages\`, ` +
+      `\`${kind}Options\` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the ` +
+      `image or PDF as the \`${kind}\` file`,
+    meterAs: { group: 'pdf', endpoint: '/pdf/watermark' },
+    files: { ...eachPdf, max: eachPdf.max + 1, extraFields: [kind] },
+    async handler(ctx) {
+      const mark = readMark(ctx.form, kind, ctx.extras);
+      ctx.form.check();
+      if (!mark) throw invalidForm(`form field '${kind}Source' is required`);
+      const marked = await Promise.all(
+        (await preparedInputs(ctx)).map(async ({ input, name }) => {
+          const r = await applyMark(ctx.job, input, mark, kind);
+          return { path: r.path, name, pages: input.pages };
+        }),
+      );
+      return marked;
+    },
+  });
+}
+
 export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/merge',
     summary: 'Merge PDFs',
     fields:
-      '`files` (PDFs, in name order), `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files` (PDFs, in name order), `watermark*`/`stamp*` (as on the watermark and stamp routes), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
-    files: pdfs,
+    files: { ...pdfs, max: pdfs.max + 2, extraFields: ['watermark', 'stamp'] },
     async handler(ctx) {
       const f = checked(ctx.form, {
+        ...readPageWork(ctx.form, ctx.extras),
         flatten: ctx.form.bool('flatten', false),
         pdfa: readPdfFormats(ctx.form),
         metadata: readMetadata(ctx.form, false),
@@ -66,7 +98,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     path: '/forms/pdfengines/split',
     summary: 'Split PDFs',
     fields:
-      '`files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-2b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/split' },
     files: eachPdf,
     async handler(ctx) {
@@ -96,7 +128,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/convert',
     summary: 'PDFs to PDF/A',
-    fields: '`files` (PDFs), `pdfa` (PDF/A-2b), `pdfua` (false)',
+    fields: '`files` (PDFs), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false)',
     meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
     files: eachPdf,
     async handler(ctx) {
@@ -146,6 +178,77 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     async handler(ctx) {
       const f = checked(ctx.form, { encrypt: readEncrypt(ctx.form, true) });
       return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/rotate',
+    summary: 'Rotate pages of PDFs',
+    fields: '`files` (PDFs), `rotateAngle` (90, 180 or 270, clockwise; required), `rotatePages` (empty: all)',
+    meterAs: { group: 'pdf', endpoint: '/pdf/rotate' },
+    files: eachPdf,
+    async handler(ctx) {
+      const f = checked(ctx.form, { rotate: readRotate(ctx.form, true) });
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
+    },
+  });
+
+  markRoute(app, 'watermark', 'Watermark PDFs (beneath the content)');
+  markRoute(app, 'stamp', 'Stamp PDFs (over the content)');
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/bookmarks/read',
+    summary: "Read PDFs' bookmarks",
+    fields: '`files` (PDFs). Answers a JSON object by file name of `{ "title", "page", "children" }` lists',
+    meterAs: { group: 'pdf', endpoint: '/pdf/metadata' },
+    files: eachPdf,
+    async handler(ctx) {
+      ctx.form.check();
+      const read = await Promise.all(
+        (await preparedInputs(ctx)).map(async ({ input, name }) => [name, await ops.readBookmarks(ctx.job, input)]),
+      );
+      return { json: Object.fromEntries(read) };
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/bookmarks/write',
+    summary: "Write PDFs' bookmarks",
+    fields:
+      '`files` (PDFs), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name)',
+    meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
+    files: eachPdf,
+    async handler(ctx) {
+      const bookmarks = readBookmarksField(ctx.form);
+      ctx.form.check();
+      return Promise.all(
+        (await preparedInputs(ctx)).map(async ({ input, name }) => {
+          const list = bookmarks && bookmarksFor(bookmarks, name);
+          if (!list?.length) return { path: input.path, name, pages: input.pages };
+          const r = await asGotenbergField(ops.writeBookmarks(ctx.job, input, list), 'bookmarks', 'bookmarks');
+          return { path: r.path, name, pages: input.pages };
+        }),
+      );
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/embed',
+    summary: 'Embed files in PDFs (attachments)',
+    fields:
+      '`files` (PDFs), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name)',
+    meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
+    files: { ...eachPdf, max: eachPdf.max + 20, extraFields: ['embeds'] },
+    async handler(ctx) {
+      const embeds = readEmbeds(ctx.form, ctx.extras);
+      ctx.form.check();
+      return Promise.all(
+        (await preparedInputs(ctx)).map(async ({ input, name }) => {
+          if (!embeds.length) return { path: input.path, name, pages: input.pages };
+          const r = await ops.attachFiles(ctx.job, input, embeds);
+          return { path: r.path, name, pages: input.pages };
+        }),
+      );
     },
   });
 }

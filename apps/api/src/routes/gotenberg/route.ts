@@ -2,13 +2,22 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ZUploadFile, type TEndpointGroup } from '@docflow/contracts';
-import { receiveUpload, type UploadedFile } from '../../lib/uploads';
+import { FALLBACK_MAX_FILE_SIZE, receiveUpload, type UploadedFile } from '../../lib/uploads';
+import { meterRequest } from '../../plugins/usage-metering';
+import type { Engines } from '../../core/engines';
 import { createJob, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
-import { callSignal, meteredPrepare, multipartValidator } from '../../plugins/processing-routes';
+import type { Workspace } from '../../core/workspace';
+import { meteredPrepare, type CallMeter } from '../../endpoints/processing-endpoint';
+import type { Outcome } from '../../lib/outcome';
+import { sendOutcome } from '../../lib/send-result';
+import { runJobCall } from '../../plugins/job-call';
+import type { ApiKeyContext } from '../../plugins/processing-guard';
+import { multipartValidator, requestSignal } from '../../plugins/request-signal';
 import { consumeExtraCalls } from '../../plugins/rate-limits';
+import { gotenbergErrorAnswer } from './errors';
 import { finishingGroups } from './finishing';
 import { GotenbergForm, invalidForm } from './form';
-import { sendOutputs, type NamedFile } from './output';
+import { outputsOutcome, type NamedFile } from './output';
 import { readWebhook, WEBHOOK_HEADERS } from './webhook';
 
 /**
@@ -16,15 +25,19 @@ import { readWebhook, WEBHOOK_HEADERS } from './webhook';
  * counted and metered as, the files it takes, and a handler that reads the form and returns its outputs. Around the
  * handler: the processing guard (the key as x-api-key or Basic password, plan, limits, metering), the upload with the
  * plan's caps, Gotenberg's file order, and the answer (one file, a zip, or JSON). With Gotenberg's webhook headers the
- * call is a DocFlow job (answered 204), run later through the same route, its end told in Gotenberg's shape.
+ * call is a DocFlow job (answered 204), run later by the same call through the route's job door, its end told in
+ * Gotenberg's shape.
  */
 
 export interface GotenbergContext {
-  request: FastifyRequest;
   form: GotenbergForm;
   /** The uploaded files in Gotenberg's order: by name, numbers first (1_a.pdf, 2_b.pdf, 10_c.pdf). */
   files: UploadedFile[];
+  /** Files sent in the route's other file fields (`watermark`, `stamp`, `embeds`), in the order sent. */
+  extras: UploadedFile[];
   job: PdfJob;
+  /** What the call tells the usage meter (its pages). */
+  meter: CallMeter;
   /** Check, count (against the plan) and open one uploaded PDF; its pages go to the usage meter. */
   prepare(file: UploadedFile): Promise<PreparedPdf>;
 }
@@ -46,17 +59,15 @@ export interface GotenbergRouteSpec {
      * to that endpoint would be. Absent: the files make one call (a merge, a page and its assets).
      */
     perFile?: boolean;
+    /** File fields taken beside `files` (Gotenberg's `watermark`, `stamp`, `embeds`): any file, not counted as calls. */
+    extraFields?: string[];
   };
   handler(ctx: GotenbergContext): Promise<NamedFile[] | { json: unknown }>;
 }
 
-/** Without a key context (never in production: the guard sets it) this bound applies. */
-const FALLBACK_MAX_FILE = 50 * 1_048_576;
-
 /** One usage event per file, metered as the DocFlow endpoint: what the limits counted, the analytics show. */
-function meterPerFile(request: FastifyRequest, meterAs: GotenbergRouteSpec['meterAs'], files: UploadedFile[]): void {
-  if (!request.apiKeyState) return;
-  request.apiKeyState.stages = files.map((f) => ({
+const perFileStages = (meterAs: GotenbergRouteSpec['meterAs'], files: UploadedFile[]) =>
+  files.map((f) => ({
     endpoint: meterAs.endpoint,
     group: meterAs.group,
     statusCode: null,
@@ -66,11 +77,74 @@ function meterPerFile(request: FastifyRequest, meterAs: GotenbergRouteSpec['mete
     bytesOut: null,
     pages: null,
   }));
-}
 
 const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 
+/** The `files` in Gotenberg's order (by name, numbers first); the other fields' files as sent. */
+function inGotenbergOrder(all: UploadedFile[]): { files: UploadedFile[]; extras: UploadedFile[] } {
+  const files = all.filter((f) => f.field === 'files').sort((a, b) => byName.compare(a.filename, b.filename));
+  return { files, extras: all.filter((f) => f.field !== 'files') };
+}
+
+/** Where a Gotenberg call runs, given by its door (the HTTP route, or a job's run). */
+interface GotenbergEnv {
+  engines: Engines;
+  workspace(): Promise<Workspace>;
+  signal: AbortSignal;
+  key: ApiKeyContext | undefined;
+  meter: CallMeter;
+  /** The Gotenberg-Output-Filename header sent with the call. */
+  outputName: string | undefined;
+}
+
+/** A checked Gotenberg call run: the form read by the route's handler, its outputs as Gotenberg answers them. */
+async function runGotenberg(
+  spec: GotenbergRouteSpec,
+  call: { fields: Record<string, string>; files: UploadedFile[]; extras: UploadedFile[] },
+  env: GotenbergEnv,
+): Promise<Outcome> {
+  if (spec.files.perFile && call.files.length > 1) env.meter.stages = perFileStages(spec.meterAs, call.files);
+  const job = await createJob(env.engines, await env.workspace(), {
+    signal: env.signal,
+    maxPages: env.key?.limits.maxPagesPerPdf ?? null,
+    render: env.key?.processing,
+  });
+  const prepare = meteredPrepare(env.meter, job);
+  const result = await spec.handler({
+    form: new GotenbergForm(call.fields),
+    files: call.files,
+    extras: call.extras,
+    job,
+    meter: env.meter,
+    prepare: (file) => prepare(file, { label: `'${file.filename}'` }),
+  });
+  if (Array.isArray(result)) return outputsOutcome(result, env.outputName);
+  return { kind: 'bytes', data: Buffer.from(JSON.stringify(result.json)), mimeType: 'application/json' };
+}
+
+const headerOf = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
 export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): void {
+  // A job of this route (a Gotenberg webhook, or an API node's call) runs the same call, its errors told Gotenberg's way.
+  app.jobDoors.set(`${app.prefix}${spec.path}`, (job, run, rec) =>
+    runJobCall(app, job, run, rec, {
+      json: false,
+      renderError: (e) => gotenbergErrorAnswer(e),
+      call: ({ ws, files, key, meter }) =>
+        runGotenberg(
+          spec,
+          { fields: job.fields, ...inGotenbergOrder(files) },
+          {
+            engines: app.engines,
+            workspace: async () => ws,
+            signal: run.signal,
+            key,
+            meter,
+            outputName: job.requestHeaders['gotenberg-output-filename'],
+          },
+        ),
+    }),
+  );
   app.route({
     method: 'POST',
     url: spec.path,
@@ -93,6 +167,12 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
               `The files (${spec.files.extensions?.join(', ') ?? 'see the form fields'}), taken in name order (1_a, 2_b, 10_c)`,
             )
             .optional(),
+          ...Object.fromEntries(
+            (spec.files.extraFields ?? []).map((field) => [
+              field,
+              z.array(ZUploadFile).optional().describe(`The \`${field}\` files (see the form fields)`),
+            ]),
+          ),
         })
         .catchall(z.string()),
     },
@@ -102,16 +182,17 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
       if (webhook)
         await app.jobs.allowWebhook(request, [
           { name: WEBHOOK_HEADERS.url, url: webhook.url },
-          { name: WEBHOOK_HEADERS.errorUrl, url: webhook.format.errorUrl },
+          ...(webhook.format.errorUrl ? [{ name: WEBHOOK_HEADERS.errorUrl, url: webhook.format.errorUrl }] : []),
+          ...(webhook.format.eventsUrl ? [{ name: WEBHOOK_HEADERS.eventsUrl, url: webhook.format.eventsUrl }] : []),
         ]);
       const limits = request.apiKey?.limits;
       const upload = await receiveUpload(request, {
-        maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE,
+        maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE_SIZE,
         maxFiles: spec.files.max,
-        fileFields: ['files'],
+        fileFields: ['files', ...(spec.files.extraFields ?? [])],
       });
       request.usage.bytesIn = upload.files.reduce((n, f) => n + f.size, 0);
-      const files = [...upload.files].sort((a, b) => byName.compare(a.filename, b.filename));
+      const { files, extras } = inGotenbergOrder(upload.files);
       const { extensions } = spec.files;
       if (extensions) {
         const other = files.find((f) => !extensions.includes(path.extname(f.filename).toLowerCase()));
@@ -128,29 +209,29 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
       // on, and one call per file where the DocFlow endpoint takes one (a job's run was counted at its admission).
       await app.requireGroups(request, reply, finishingGroups(upload.fields, files.length));
       const calls = spec.files.perFile ? files.length : 1;
-      if (!request.jobRun) await consumeExtraCalls(app.rateLimits, request, reply, calls - 1);
-      if (calls > 1) meterPerFile(request, spec.meterAs, files);
+      await consumeExtraCalls(app.rateLimits, request, reply, calls - 1);
       // The files are checked now; the form when the job runs (its problems go to the error URL, as in Gotenberg).
-      if (webhook && !request.jobRun) return app.jobs.admit(request, reply, upload.files, upload.fields, { webhook });
+      if (webhook) return app.jobs.admit(request, reply, upload.files, upload.fields, { webhook });
       // An API node runs no processing: a worker runs the call, answered here as it answered there.
-      if (!request.jobRun && app.jobs.remoteOnly)
-        return app.jobs.admit(request, reply, upload.files, upload.fields, { wait: true });
-      const job = await createJob(app.engines, await request.workspace(), {
-        signal: callSignal(request, reply),
-        maxPages: limits?.maxPagesPerPdf ?? null,
-        render: request.apiKey?.processing,
-      });
-      const prepare = meteredPrepare(request, job);
-      const ctx: GotenbergContext = {
-        request,
-        form: new GotenbergForm(upload.fields),
-        files,
-        job,
-        prepare: (file) => prepare(file, { label: `'${file.filename}'` }),
-      };
-      const result = await spec.handler(ctx);
-      if (Array.isArray(result)) return sendOutputs(request, reply, result);
-      return reply.type('application/json').send(result.json);
+      if (app.jobs.remoteOnly) return app.jobs.admit(request, reply, upload.files, upload.fields, { wait: true });
+      const meter: CallMeter = {};
+      try {
+        const outcome = await runGotenberg(
+          spec,
+          { fields: upload.fields, files, extras },
+          {
+            engines: app.engines,
+            workspace: () => request.workspace(),
+            signal: requestSignal(reply),
+            key: request.apiKey,
+            meter,
+            outputName: headerOf(request.headers['gotenberg-output-filename']),
+          },
+        );
+        return await sendOutcome(request, reply, outcome);
+      } finally {
+        meterRequest(request, meter);
+      }
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { GotenbergWebhookFormat, WebhookMethod } from '../../data/schema/index';
+import type { GotenbergWebhookFormat, WebhookMethod } from '../../services/jobs/types';
 import { AppError } from '../../lib/app-error';
 import { readHeaderMap } from './header-map';
 
@@ -17,6 +17,7 @@ export const WEBHOOK_HEADERS = {
   method: 'Gotenberg-Webhook-Method',
   errorMethod: 'Gotenberg-Webhook-Error-Method',
   extraHeaders: 'Gotenberg-Webhook-Extra-Http-Headers',
+  eventsUrl: 'Gotenberg-Webhook-Events-Url',
 } as const;
 
 const known = new Set(Object.values(WEBHOOK_HEADERS).map((h) => h.toLowerCase()));
@@ -37,29 +38,29 @@ export function readWebhook(request: FastifyRequest): GotenbergWebhook | undefin
   if (!sent.length) return undefined;
   const other = sent.find((h) => !known.has(h));
   if (other)
-    throw new AppError(
-      'BAD_REQUEST',
-      other === 'gotenberg-webhook-events-url'
-        ? `Header '${other}' is not supported by DocFlow: send '${WEBHOOK_HEADERS.errorUrl}' for failures (the job is also in GET /api/v1/jobs)`
-        : `Header '${other}' is not a Gotenberg webhook header DocFlow knows`,
-      { details: { header: other } },
-    );
+    throw new AppError('BAD_REQUEST', `Header '${other}' is not a Gotenberg webhook header DocFlow knows`, {
+      details: { header: other },
+    });
   const value = (name: string) => {
     const v = headers[name.toLowerCase()];
     return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
   };
   const url = value(WEBHOOK_HEADERS.url);
   const errorUrl = value(WEBHOOK_HEADERS.errorUrl);
+  const eventsUrl = value(WEBHOOK_HEADERS.eventsUrl);
   if (!url)
     throw new AppError(
       'BAD_REQUEST',
       `'${WEBHOOK_HEADERS.url}' is required with the other webhook headers (DocFlow never ignores one)`,
       { details: { header: WEBHOOK_HEADERS.url } },
     );
-  if (!errorUrl)
-    throw new AppError('BAD_REQUEST', `'${WEBHOOK_HEADERS.errorUrl}' is required with '${WEBHOOK_HEADERS.url}'`, {
-      details: { header: WEBHOOK_HEADERS.errorUrl },
-    });
+  // Gotenberg's own rule and words: the error URL is optional once events are asked for.
+  if (!errorUrl && !eventsUrl)
+    throw new AppError(
+      'BAD_REQUEST',
+      `At least one of '${WEBHOOK_HEADERS.errorUrl}' or '${WEBHOOK_HEADERS.eventsUrl}' headers must be provided`,
+      { details: { header: WEBHOOK_HEADERS.errorUrl } },
+    );
   const method = (name: string): WebhookMethod => {
     const v = (value(name) ?? 'POST').toUpperCase();
     const found = methods.find((m) => m === v);
@@ -71,7 +72,8 @@ export function readWebhook(request: FastifyRequest): GotenbergWebhook | undefin
     format: {
       kind: 'gotenberg',
       method: method(WEBHOOK_HEADERS.method),
-      errorUrl,
+      ...(errorUrl ? { errorUrl } : {}),
+      ...(eventsUrl ? { eventsUrl } : {}),
       errorMethod: method(WEBHOOK_HEADERS.errorMethod),
       extraHeaders: readExtraHeaders(value(WEBHOOK_HEADERS.extraHeaders)),
       trace: String(request.id),

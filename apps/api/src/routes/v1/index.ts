@@ -8,7 +8,6 @@ import { myRoutes } from './my/index';
 import { adminRoutes } from './admin/index';
 import { statusRoutes } from './status/index';
 import { pingRoutes } from './ping/index';
-import { conversionDetectRoutes } from './conversion-detect/index';
 import { conversionRoutes } from './conversion/index';
 import { ocrRoutes } from './ocr/index';
 import { jobRoutes } from './jobs/index';
@@ -26,7 +25,6 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(adminRoutes, { prefix: '/admin' });
   await app.register(pingRoutes);
   await app.register(statusRoutes);
-  await app.register(conversionDetectRoutes, { prefix: '/conversion' });
   await app.register(conversionRoutes, { prefix: '/conversion' });
   await app.register(ocrRoutes, { prefix: '/ocr' });
   await app.register(jobRoutes, { prefix: '/jobs' });

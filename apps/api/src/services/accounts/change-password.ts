@@ -1,30 +1,30 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
-import type { LoginThrottle } from '../login-throttle';
 import { hashPassword, verifyPassword } from '../passwords';
 import { assertStrongPassword } from '../password-strength';
 import { recordAudit } from './audit';
 import type { AccountContext, ClientInfo } from './context';
 import { getUserById } from './find-user';
+import { reservePasswordCheck, type PasswordGuard } from './password-guard';
 import { revokeOtherSessions } from './revoke-other-sessions';
 
 /**
  * Change the signed-in user's password. A wrong current password is 401 INVALID_CREDENTIALS (naming the field; the
  * dashboard keeps the session for 401s whose code is not a token code) and counts as a failed sign-in for the
- * throttle, so a stolen access token cannot be used to guess the password. Every other session is signed out;
- * the caller's stays.
+ * throttle (the browser's device cookie counts as at sign-in), so a stolen access token cannot be used to guess
+ * the password. Every other session is signed out; the caller's stays.
  */
 export async function changePassword(
   ctx: AccountContext,
   auth: { userId: string; sessionId: string },
   input: { currentPassword: string; newPassword: string },
   client: ClientInfo,
-  throttle?: LoginThrottle,
+  guard?: PasswordGuard,
 ): Promise<{ revokedCount: number }> {
   const user = await getUserById(ctx.db, auth.userId);
   const ip = client.ip ?? 'unknown';
-  const attempt = await throttle?.reserve(user.email, ip);
+  const { attempt } = await reservePasswordCheck(guard, user.email, ip);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
     await attempt?.failed();
     await recordAudit(ctx.db, {

@@ -1,18 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
-import type { LoginThrottle } from '../login-throttle';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../passwords';
 import { recordAudit } from './audit';
 import { normalizeEmail, type AccountContext, type ClientInfo } from './context';
 import { findUserByEmail } from './find-user';
+import { reservePasswordCheck, type PasswordGuard } from './password-guard';
 import { startSession, type SignedIn } from './start-session';
 
 /** The same words for an unknown e-mail and a wrong password: the answer must not tell which accounts exist. */
 export const INVALID_CREDENTIALS_MESSAGE = 'Email ou mot de passe incorrect';
 
 /**
- * Check e-mail and password and open a session.
+ * Check e-mail and password and open a session; with device cookies, the answer's cookie value marks this browser as
+ * a known device of the account (services/device-cookies.ts).
  *
  * Order matters: the throttle first (a place reserved, or 429, before any work), then the password — also against a dummy hash for unknown
  * e-mails, so timing reveals nothing — and only after a right password the account's state (disabled, unverified),
@@ -22,13 +23,13 @@ export async function login(
   ctx: AccountContext,
   input: { email: string; password: string; rememberMe?: boolean },
   client: ClientInfo,
-  throttle?: LoginThrottle,
-): Promise<SignedIn> {
+  guard?: PasswordGuard,
+): Promise<SignedIn & { deviceCookie?: string }> {
   const email = normalizeEmail(input.email);
   const ip = client.ip ?? 'unknown';
-  let attempt;
+  let attempt, trustedDevice;
   try {
-    attempt = await throttle?.reserve(email, ip);
+    ({ attempt, trustedDevice } = await reservePasswordCheck(guard, email, ip));
   } catch (err) {
     await recordAudit(ctx.db, { action: 'login_refused', ip: client.ip, details: { email, reason: 'throttled' } });
     throw err;
@@ -42,7 +43,7 @@ export async function login(
       userId: user?.id,
       action: 'login_failed',
       ip: client.ip,
-      details: { email, reason: user ? 'wrong_password' : 'unknown_email' },
+      details: { email, reason: user ? 'wrong_password' : 'unknown_email', ...(trustedDevice && { trustedDevice }) },
     });
     throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   }
@@ -84,7 +85,11 @@ export async function login(
     userId: user.id,
     action: 'login_success',
     ip: client.ip,
-    details: { sessionId: signedIn.sessionId, rememberMe: input.rememberMe ?? false },
+    details: {
+      sessionId: signedIn.sessionId,
+      rememberMe: input.rememberMe ?? false,
+      ...(trustedDevice && { trustedDevice }),
+    },
   });
-  return signedIn;
+  return { ...signedIn, deviceCookie: guard?.devices?.renew(guard.deviceCookie, email) };
 }

@@ -6,7 +6,7 @@ import { assertStrongPassword } from '../password-strength';
 import { recordAudit } from './audit';
 import { normalizeEmail, type AccountContext, type ClientInfo, type UserRow } from './context';
 import { findUserByEmail, isUniqueViolation } from './find-user';
-import { accountExistsMail } from './mails';
+import { accountExistsMail, mailLanguage } from './mails';
 import { sendVerificationEmail } from './send-verification-email';
 import { startSession, type SignedIn } from './start-session';
 
@@ -78,7 +78,9 @@ async function addressTaken(
   if (password !== undefined) await hashPassword(password);
   if (owner) {
     await recordAudit(ctx.db, { userId: owner.id, action: 'register_existing_email', ip: client.ip });
-    await ctx.mailer.send(accountExistsMail(owner.email, owner.name, `${ctx.config.publicUrl}/login`));
+    await ctx.mailer.send(
+      accountExistsMail(owner.email, owner.name, `${ctx.config.publicUrl}/login`, mailLanguage(owner.language)),
+    );
   }
   return { verificationRequired: true };
 }

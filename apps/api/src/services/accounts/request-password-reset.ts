@@ -2,7 +2,7 @@ import { passwordResets } from '../../data/schema/index';
 import { recordAudit } from './audit';
 import { MAIL_COOLDOWN_MS, PASSWORD_RESET_TTL_MS, type AccountContext, type ClientInfo } from './context';
 import { findUserByEmail } from './find-user';
-import { passwordResetMail } from './mails';
+import { mailLanguage, passwordResetMail } from './mails';
 import { issueOneTimeToken, lastTokenIssuedAt } from './one-time-token';
 
 export type ResetRequestOutcome = 'sent' | 'no_account' | 'disabled' | 'cooldown';
@@ -26,6 +26,6 @@ export async function requestPasswordReset(
   await recordAudit(ctx.db, { userId: user.id, action: 'password_reset_requested', ip: client.ip });
   const link = `${ctx.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
   // Queued, not awaited (services/mail-queue.ts): waiting for the mail server would make a known address slower.
-  await ctx.mailer.send(passwordResetMail(user.email, user.name, link));
+  await ctx.mailer.send(passwordResetMail(user.email, user.name, link, mailLanguage(user.language)));
   return 'sent';
 }

@@ -1,6 +1,6 @@
 import { emailVerifications } from '../../data/schema/index';
 import { EMAIL_VERIFICATION_TTL_MS, type AccountContext, type UserRow } from './context';
-import { verificationMail } from './mails';
+import { mailLanguage, verificationMail } from './mails';
 import { issueOneTimeToken } from './one-time-token';
 
 /**
@@ -10,9 +10,9 @@ import { issueOneTimeToken } from './one-time-token';
  */
 export async function sendVerificationEmail(
   ctx: AccountContext,
-  user: Pick<UserRow, 'id' | 'email' | 'name'>,
+  user: Pick<UserRow, 'id' | 'email' | 'name'> & { language?: string | null },
 ): Promise<void> {
   const token = await issueOneTimeToken(ctx.db, emailVerifications, user.id, EMAIL_VERIFICATION_TTL_MS);
   const link = `${ctx.config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
-  await ctx.mailer.send(verificationMail(user.email, user.name, link));
+  await ctx.mailer.send(verificationMail(user.email, user.name, link, mailLanguage(user.language)));
 }

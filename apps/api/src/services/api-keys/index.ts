@@ -188,6 +188,8 @@ export async function createApiKey(db: Db, userId: string, input: CreateApiKeyIn
     type: 'success',
     title: 'Clé API créée',
     message: `La clé « ${row.name} » (${plan.displayName}, ${environment}) a été créée. Conservez-la : elle ne sera plus affichée.`,
+    code: 'api-key.created',
+    params: { name: row.name, plan: plan.displayName, environment },
   });
   return { row, plan, key, dto: toApiKeyDto(row, plan, 0, key) };
 }
@@ -274,6 +276,8 @@ export async function regenerateApiKey(db: Db, userId: string, id: string) {
     type: 'info',
     title: 'Clé API régénérée',
     message: `La clé « ${row!.name} » a été régénérée : l'ancienne valeur ne fonctionne plus. Mettez à jour vos services.`,
+    code: 'api-key.regenerated',
+    params: { name: row!.name },
   });
   const usage = await monthlyUsage(db, [id]);
   return { dto: toApiKeyDto(row!, r.plan, usage.get(id) ?? 0, key), oldHash: r.key.keyHash, key };

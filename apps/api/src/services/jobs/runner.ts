@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../data/db';
 import type { JobRow, JobStep } from '../../data/schema/index';
@@ -7,12 +7,25 @@ import type { JobStore } from './store';
 import type { BullJobQueue } from './bull-queue';
 import * as repo from './repository';
 
-/** What a job's call answered when it was sent again; its body is read as it is produced, never held whole. */
-export interface ReplayAnswer {
+/**
+ * How a job's run ended, as its door tells it (never read back from an HTTP answer): the answer to store, byte for
+ * byte the synchronous one, and the error it carries, if any.
+ */
+export interface JobAnswer {
   statusCode: number;
-  headers: Record<string, string | string[] | number | undefined>;
+  contentType: string;
+  /** Offered as Content-Disposition when the result is fetched. */
+  fileName: string | null;
+  /** The endpoint's own answer headers (X-Ocr-Confidence, X-File-Count…), kept with the result. */
+  headers: Record<string, string>;
   body: Readable;
   pages: number | null;
+  error: { code: string; message: string } | null;
+  /**
+   * Told once the answer is stored (its size), before the job reads as ended, or once it could not be stored (null):
+   * the door meters the call and tidies up.
+   */
+  settle?(stored: { size: number } | null): Promise<void>;
 }
 
 /** What the call being run knows of its job: its cancellation, and where to report progress. */
@@ -26,12 +39,12 @@ export interface JobRun {
 }
 
 /** A job the gate refused as it started: it runs nothing. */
-export interface ReplayRefusal {
+export interface JobRefusal {
   refused: { code: string; message: string };
 }
 
-/** Sends a job's stored call through the server's own routes and gives back the answer (or the gate's refusal). */
-export type Replay = (job: JobRow, run: JobRun) => Promise<ReplayAnswer | ReplayRefusal>;
+/** Runs a job's stored call through its endpoint's door and tells how it ended (or the gate's refusal). */
+export type JobExecution = (job: JobRow, run: JobRun) => Promise<JobAnswer | JobRefusal>;
 
 export interface JobRunnerOptions {
   /** Jobs run at once by this node. */
@@ -60,68 +73,9 @@ interface Active {
   done: Promise<void>;
 }
 
-/** An error answer is a small JSON body: its first bytes are kept as it streams to the store, to read its code. */
-const ERROR_HEAD = 64 * 1024;
-
-const keepHead = (into: Buffer[]) =>
-  new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      const held = into.reduce((n, b) => n + b.length, 0);
-      if (held < ERROR_HEAD) into.push(chunk.subarray(0, ERROR_HEAD - held));
-      done(null, chunk);
-    },
-  });
-
-const header = (h: ReplayAnswer['headers'], name: string) => {
-  const v = h[name];
-  return Array.isArray(v) ? v[0] : v === undefined ? undefined : String(v);
-};
-
 /**
- * Set on a replayed call's plain-text error (a Gotenberg route's): the code its JSON error would carry, so that the
- * job records what went wrong and the message as it was answered.
- */
-export const ERROR_CODE_HEADER = 'x-docflow-error-code';
-
-/** What an error answer says went wrong: from its JSON body, or a plain-text one's code header and text. */
-const errorOf = (head: Buffer, headers: ReplayAnswer['headers']): { code: string; message: string } => {
-  try {
-    const j = JSON.parse(head.toString('utf8')) as { code?: unknown; error?: unknown };
-    if (typeof j.code === 'string') return { code: j.code, message: typeof j.error === 'string' ? j.error : '' };
-  } catch {
-    // not a JSON error answer
-  }
-  const code = header(headers, ERROR_CODE_HEADER);
-  if (code) return { code, message: head.toString('utf8').slice(0, 4000) };
-  return { code: 'INTERNAL_ERROR', message: 'The job failed' };
-};
-
-/**
- * What the route said of its answer in its own headers (X-Ocr-Confidence, X-File-Count…): kept with the result, so
- * the stored answer is the synchronous one. Not the replay's request id, time or rate-limit figures (the call that
- * gives the answer back has its own).
- */
-function ownHeaders(h: ReplayAnswer['headers']): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of Object.keys(h)) {
-    if (!/^x-/i.test(name) || /^x-(request-id|ratelimit-|processing-time-ms$|docflow-)/i.test(name)) continue;
-    const v = header(h, name);
-    if (v !== undefined) kept[name.toLowerCase()] = v;
-  }
-  return kept;
-}
-
-/** The file name offered by a Content-Disposition header (the UTF-8 form when present). */
-export function dispositionName(value: string | undefined): string | null {
-  if (!value) return null;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(value);
-  if (star?.[1]) return decodeURIComponent(star[1]);
-  return /filename="([^"]*)"/i.exec(value)?.[1] ?? null;
-}
-
-/**
- * Runs queued jobs on this node: claims them from the database (several nodes share the table safely), sends each
- * call again through the routes (so a job does exactly what the synchronous call does), stores the answer, and keeps
+ * Runs queued jobs on this node: claims them from the database (several nodes share the table safely), runs each
+ * call through its endpoint (exactly what the synchronous call does), stores the answer, and keeps
  * a heartbeat so that a job whose node died is found and run again, a bounded number of times.
  */
 export class JobRunner {
@@ -139,7 +93,7 @@ export class JobRunner {
   constructor(
     private readonly db: Db,
     private readonly store: JobStore,
-    private readonly replay: Replay,
+    private readonly execute: JobExecution,
     private readonly opts: JobRunnerOptions,
     private readonly log: FastifyBaseLogger,
   ) {
@@ -299,31 +253,40 @@ export class JobRunner {
       },
     };
     try {
-      const answer = await this.replay(job, run);
+      const answer = await this.execute(job, run);
       if ('refused' in answer) {
         await repo.cancelRefusedJob(this.db, job.id, answer.refused, this.expiry());
         return;
       }
-      if (controller.signal.aborted && this.stopping) return; // handed back by stop()
-      const ok = answer.statusCode < 400;
-      const head: Buffer[] = [];
-      const size = await this.store.putResult(job.id, ok ? answer.body : answer.body.pipe(keepHead(head)));
-      const err = ok ? null : errorOf(Buffer.concat(head), answer.headers);
-      await repo.finishJob(this.db, job.id, {
-        status: ok ? 'succeeded' : 'failed',
-        result: {
-          statusCode: answer.statusCode,
-          contentType: header(answer.headers, 'content-type') ?? 'application/octet-stream',
-          size,
-          fileName: dispositionName(header(answer.headers, 'content-disposition')),
-          pages: answer.pages,
-          headers: ownHeaders(answer.headers),
-        },
-        errorCode: err?.code,
-        errorMessage: err?.message,
-        steps: steps.length ? steps : undefined,
-        expiresAt: this.expiry(),
-      });
+      // Told before the job reads as ended, so that whoever sees it ended also sees its usage; told once.
+      let settled = false;
+      const settle = async (stored: { size: number } | null) => {
+        if (settled) return;
+        settled = true;
+        await answer.settle?.(stored).catch((err) => this.log.warn({ err, jobId: job.id }, 'job settling failed'));
+      };
+      try {
+        if (controller.signal.aborted && this.stopping) return; // handed back by stop()
+        const size = await this.store.putResult(job.id, answer.body);
+        await settle({ size });
+        await repo.finishJob(this.db, job.id, {
+          status: answer.error ? 'failed' : 'succeeded',
+          result: {
+            statusCode: answer.statusCode,
+            contentType: answer.contentType,
+            size,
+            fileName: answer.fileName,
+            pages: answer.pages,
+            headers: answer.headers,
+          },
+          errorCode: answer.error?.code,
+          errorMessage: answer.error?.message,
+          steps: steps.length ? steps : undefined,
+          expiresAt: this.expiry(),
+        });
+      } finally {
+        await settle(null);
+      }
     } catch (err) {
       if (controller.signal.aborted && this.stopping) return;
       this.log.error({ err, jobId: job.id }, 'job failed on the server');

@@ -35,7 +35,7 @@ export function jobView(row: JobRow, base = '/api/v1/jobs'): TJob {
             // A Gotenberg-style webhook tells a failure to its error URL (services/webhooks/formats.ts).
             url:
               row.webhookFormat?.kind === 'gotenberg' && (row.status === 'failed' || row.status === 'cancelled')
-                ? row.webhookFormat.errorUrl
+                ? (row.webhookFormat.errorUrl ?? row.webhookFormat.eventsUrl ?? row.callbackUrl)
                 : row.callbackUrl,
             status: row.webhookStatus ?? 'waiting',
             attempts: row.webhookAttempts,

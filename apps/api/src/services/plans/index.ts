@@ -2,6 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { TEndpointGroup, TPlan, TPlanRecommendation, TPlanRecommendationsQuery } from '@docflow/contracts';
 import type { Db } from '../../data/db';
 import { plans, type PlanRow } from '../../data/schema/index';
+
+export type { PlanRow };
 import { AppError } from '../../lib/app-error';
 
 export function toPlanDto(p: PlanRow): TPlan {

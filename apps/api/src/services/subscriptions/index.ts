@@ -142,6 +142,8 @@ export async function startSubscription(
     type: 'success',
     title: `Essai ${plan.displayName} activé`,
     message: `Votre essai gratuit de ${TRIAL_DAYS} jours du plan ${plan.displayName} est actif jusqu'au ${expiresAt.toISOString().slice(0, 10)}. Aucune carte bancaire n'est nécessaire.`,
+    code: 'trial.started',
+    params: { plan: plan.displayName, days: TRIAL_DAYS, until: expiresAt.toISOString().slice(0, 10) },
     dedupeKey: `trial-start:${row.id}`,
   });
   return toDto(row, plan, now);
@@ -193,6 +195,9 @@ export async function renewSubscription(
     message: expiresAt
       ? `Votre plan ${plan.displayName} est actif jusqu'au ${expiresAt.toISOString().slice(0, 10)}.`
       : `Votre plan ${plan.displayName} est actif sans date de fin.`,
+    ...(expiresAt
+      ? { code: 'plan.renewed', params: { plan: plan.displayName, until: expiresAt.toISOString().slice(0, 10) } }
+      : { code: 'plan.renewed-open', params: { plan: plan.displayName } }),
   });
   return toDto(row!, plan, now);
 }
@@ -222,12 +227,16 @@ export async function remindExpiringTrials(db: Db, userId: string, now = new Dat
               type: 'warning',
               title: `Essai ${plan.displayName} terminé`,
               message: `Votre essai du plan ${plan.displayName} est terminé : ses clés API répondent 402 jusqu'au renouvellement par un administrateur.`,
+              code: 'trial.ended',
+              params: { plan: plan.displayName },
               dedupeKey: `trial-ended:${sub.id}`,
             }
           : {
               type: 'warning',
               title: `Essai ${plan.displayName} bientôt terminé`,
               message: `Votre essai du plan ${plan.displayName} se termine dans ${days} jour${days > 1 ? 's' : ''} (${sub.expiresAt!.toISOString().slice(0, 10)}).`,
+              code: 'trial.ending',
+              params: { plan: plan.displayName, days, until: sub.expiresAt!.toISOString().slice(0, 10) },
               dedupeKey: `trial-ending:${sub.id}`,
             },
       );

@@ -31,6 +31,25 @@ export function createUsageReminders(db: Db) {
           message: rec.customLimits
             ? `La clé « ${rec.name} » a utilisé ${share} de son quota mensuel ${figures}.`
             : `Vos clés du forfait ${rec.plan.displayName} ont utilisé ${share} de son quota mensuel ${figures}.`,
+          ...(rec.customLimits
+            ? {
+                code: 'usage.key-quota-80',
+                params: {
+                  name: rec.name,
+                  percent: Math.floor((decision.monthUsed / monthly) * 100),
+                  used: decision.monthUsed,
+                  limit: monthly,
+                },
+              }
+            : {
+                code: 'usage.plan-quota-80',
+                params: {
+                  plan: rec.plan.displayName,
+                  percent: Math.floor((decision.monthUsed / monthly) * 100),
+                  used: decision.monthUsed,
+                  limit: monthly,
+                },
+              }),
           dedupeKey,
         });
       }

@@ -14,8 +14,8 @@ export interface WebhookDispatcherOptions {
   maxAttempts: number;
   /** The first retry's delay; each next one doubles, with ±20 % jitter (default 2 s: 8 attempts span ~4 min). */
   retryBaseMs: number;
-  /** The same rules as URL conversion (URL_TO_PDF_ALLOW_PRIVATE). */
-  urlRules: Pick<CheckUrlOptions, 'allowPrivate' | 'lookup'>;
+  /** The same rules as URL conversion (URL_TO_PDF_ALLOW_PRIVATE, OUTBOUND_ALLOW_LIST). */
+  urlRules: Pick<CheckUrlOptions, 'allowPrivate' | 'lookup' | 'allowList'>;
   /** Absolute links in the payload (the job's result). */
   publicUrl: string;
   /** Where a Gotenberg webhook's file is read from (the job's result). */
@@ -35,6 +35,18 @@ export function retryDelay(attempts: number, baseMs: number, random = Math.rando
  * attempts are used up. The URL is checked again at every attempt (a name may have moved to a private address).
  * Whatever its shape (formats.ts), every delivery is signed with the user's secret (Standard Webhooks, signature.ts).
  */
+interface Answer {
+  statusCode: number | null;
+  error: string | null;
+  ms: number;
+}
+
+const failed = (err: unknown): Answer => ({
+  statusCode: null,
+  error: err instanceof Error ? err.message : String(err),
+  ms: 0,
+});
+
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
@@ -86,46 +98,62 @@ export class WebhookDispatcher {
 
   private async attempt(job: JobRow): Promise<void> {
     let delivery: Delivery | undefined;
-    let answer: { statusCode: number | null; error: string | null; ms: number };
+    let answer: Answer;
     try {
       delivery = await deliveryOf(job, this.opts);
-      const { secret, storedSecret } = await webhookSecret(this.db, job.userId);
-      const checked = await checkUrl(delivery.url, this.opts.urlRules);
-      const at = new Date();
-      answer = await pinnedRequest(checked, {
-        method: delivery.method,
-        timeoutMs: this.opts.timeoutMs ?? 10_000,
-        headers: {
-          'user-agent': 'DocFlow-webhooks/1',
-          ...delivery.headers,
-          // The job's id names the message: a resend or a retry is the same message, told again.
-          ...standardWebhookHeaders(secret, job.id, delivery.body, at),
-          'x-webhook-signature': signWebhook(storedSecret, delivery.body, at), // deprecated: see signature.ts
-          'x-webhook-id': job.id,
-          'x-webhook-attempt': String(job.webhookAttempts),
-        },
-        body: delivery.body,
-      });
+      answer = await this.send(job, delivery);
     } catch (err) {
-      answer = { statusCode: null, error: err instanceof Error ? err.message : String(err), ms: 0 };
+      answer = failed(err);
     }
+    const ok = await this.record(job, delivery, answer);
+    if (!ok && job.webhookAttempts < this.opts.maxAttempts) {
+      const delay = retryDelay(job.webhookAttempts, this.opts.retryBaseMs);
+      await settleWebhook(this.db, job.id, { retryAt: new Date(Date.now() + delay) });
+      // Due before the next poll: looked at when due, not up to a poll later.
+      if (delay < (this.opts.pollMs ?? 1000)) setTimeout(() => this.kick(), delay + 5).unref();
+      return;
+    }
+    await settleWebhook(this.db, job.id, { status: ok ? 'delivered' : 'failed' });
+    // Settled: the follow-up (Gotenberg's event) is told once and logged, never retried (Gotenberg's fire-and-forget).
+    const next = delivery?.followUp?.(ok);
+    if (next) await this.record(job, next, await this.send(job, next).catch(failed));
+  }
+
+  /** One request, signed, to the very address its URL was checked to resolve to. */
+  private async send(job: JobRow, delivery: Delivery): Promise<Answer> {
+    const { secret, storedSecret } = await webhookSecret(this.db, job.userId);
+    const checked = await checkUrl(delivery.url, this.opts.urlRules);
+    const at = new Date();
+    return pinnedRequest(checked, {
+      method: delivery.method,
+      timeoutMs: this.opts.timeoutMs ?? 10_000,
+      headers: {
+        'user-agent': 'DocFlow-webhooks/1',
+        ...delivery.headers,
+        // The job's id names the message: a resend or a retry is the same message, told again.
+        ...standardWebhookHeaders(secret, job.id, delivery.body, at),
+        'x-webhook-signature': signWebhook(storedSecret, delivery.body, at), // deprecated: see signature.ts
+        'x-webhook-id': job.id,
+        'x-webhook-attempt': String(job.webhookAttempts),
+      },
+      body: delivery.body,
+    });
+  }
+
+  /** One attempt in the job's delivery log; whether it was answered 2xx. */
+  private async record(job: JobRow, delivery: Delivery | undefined, answer: Answer): Promise<boolean> {
     const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
     await recordDelivery(this.db, {
       jobId: job.id,
       userId: job.userId,
       url: delivery?.url ?? job.callbackUrl!,
-      event: `job.${job.status}`,
+      event: delivery?.event ?? `job.${job.status}`,
       attempt: job.webhookAttempts,
       ok,
       statusCode: answer.statusCode,
       latencyMs: Math.round(answer.ms),
       error: ok ? null : (answer.error ?? `answered ${answer.statusCode}`),
     });
-    if (ok) return settleWebhook(this.db, job.id, { status: 'delivered' });
-    if (job.webhookAttempts >= this.opts.maxAttempts) return settleWebhook(this.db, job.id, { status: 'failed' });
-    const delay = retryDelay(job.webhookAttempts, this.opts.retryBaseMs);
-    await settleWebhook(this.db, job.id, { retryAt: new Date(Date.now() + delay) });
-    // Due before the next poll: looked at when due, not up to a poll later.
-    if (delay < (this.opts.pollMs ?? 1000)) setTimeout(() => this.kick(), delay + 5).unref();
+    return ok;
   }
 }

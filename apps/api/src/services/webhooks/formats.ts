@@ -13,6 +13,10 @@ export interface Delivery {
   method: string;
   headers: Record<string, string>;
   body: Buffer;
+  /** What the log calls it (`job.succeeded`, `webhook.error`…). */
+  event: string;
+  /** Told once after this delivery is settled, delivered or given up (Gotenberg's events URL); not retried. */
+  followUp?: (delivered: boolean) => Delivery;
 }
 
 /** The POST a callback receives when its job ends. */
@@ -35,6 +39,7 @@ function docflowDelivery(job: JobRow, publicUrl: string): Delivery {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: Buffer.from(JSON.stringify(webhookPayload(job, publicUrl))),
+    event: `job.${job.status}`,
   };
 }
 
@@ -54,6 +59,28 @@ function attachment(name: string): string {
 async function gotenbergDelivery(job: JobRow, format: GotenbergWebhookFormat, store: JobStore): Promise<Delivery> {
   const common = { ...format.extraHeaders, 'gotenberg-trace': format.trace };
   const r = job.result;
+  const status = r?.statusCode ?? (job.status === 'cancelled' ? 499 : 500);
+  const message =
+    job.errorMessage ?? (job.status === 'cancelled' ? 'The job was cancelled' : 'The job failed on the server');
+  // Gotenberg's event: webhook.success once the file was delivered, webhook.error otherwise (with the error).
+  const eventTo = (url: string, succeeded: boolean): Delivery => ({
+    url,
+    method: 'POST',
+    headers: { ...common, 'content-type': 'application/json' },
+    event: succeeded ? 'webhook.success' : 'webhook.error',
+    body: Buffer.from(
+      JSON.stringify({
+        event: succeeded ? 'webhook.success' : 'webhook.error',
+        correlationId: format.trace,
+        timestamp: new Date().toISOString(),
+        ...(succeeded ? {} : { error: { status, message } }),
+      }),
+    ),
+  });
+  const events = format.eventsUrl;
+  const followUp = events
+    ? (delivered: boolean) => eventTo(events, delivered && job.status === 'succeeded')
+    : undefined;
   if (job.status === 'succeeded' && r) {
     const body = await buffer(await store.openResult(job.id));
     const named = Object.keys(format.extraHeaders).some((h) => h.toLowerCase() === 'content-disposition');
@@ -67,16 +94,19 @@ async function gotenbergDelivery(job: JobRow, format: GotenbergWebhookFormat, st
         ...(named || !r.fileName ? {} : { 'content-disposition': attachment(r.fileName) }),
       },
       body,
+      event: `job.${job.status}`,
+      followUp,
     };
   }
-  const status = r?.statusCode ?? (job.status === 'cancelled' ? 499 : 500);
-  const message =
-    job.errorMessage ?? (job.status === 'cancelled' ? 'The job was cancelled' : 'The job failed on the server');
+  // Only an events URL: the failure is told there alone.
+  if (!format.errorUrl) return eventTo(events!, false);
   return {
     url: format.errorUrl,
     method: format.errorMethod,
     headers: { ...common, 'content-type': 'application/json' },
     body: Buffer.from(JSON.stringify({ status, message })),
+    event: `job.${job.status}`,
+    followUp: events ? () => eventTo(events, false) : undefined,
   };
 }
 

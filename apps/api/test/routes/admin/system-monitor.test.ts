@@ -14,7 +14,13 @@ type Health = {
   overall_status: string;
   services: Record<
     string,
-    { status: string; error: string | null; details?: Record<string, unknown>; critical: boolean }
+    {
+      status: string;
+      error: string | null;
+      details?: Record<string, unknown>;
+      critical: boolean;
+      response_time_ms: number | null;
+    }
   >;
 };
 type Alerts = { alerts: Array<{ id: string; level: string; message: string }>; alert_count: { total: number } };
@@ -52,9 +58,16 @@ describe('system monitor: real measurements', () => {
     expect(Object.keys(health.services)).toEqual(
       expect.arrayContaining(['database', 'api', 'libreoffice', 'chromium', 'qpdf', 'tesseract']),
     );
-    expect(health.services.database).toMatchObject({ status: 'healthy', critical: true });
+    // Up, and read as the monitor reads it: a ping over 500 ms (a loaded machine) is 'degraded', not an error; the
+    // API likewise by its event loop's p99. Every engine is healthy; the whole is healthy exactly when every part is.
+    const { database, api: self, ...engines } = health.services;
+    expect(database).toMatchObject({ critical: true, error: null });
+    expect(database!.status).toBe(database!.response_time_ms! > 500 ? 'degraded' : 'healthy');
+    expect(self!.status).toBe(Number(self!.details!.event_loop_p99_ms) > 500 ? 'degraded' : 'healthy');
+    for (const [name, s] of Object.entries(engines)) expect(s.status, name).toBe('healthy');
     expect(health.services.qpdf!.details!.version).toMatch(/^\d+\.\d+/);
-    expect(health.overall_status).toBe('healthy');
+    const allHealthy = Object.values(health.services).every((s) => s.status === 'healthy');
+    expect(health.overall_status).toBe(allHealthy ? 'healthy' : 'degraded');
     const metrics = await admin.get<{
       process: { pid: number };
       memory: { rss_mb: number; usage_percent: number };

@@ -81,8 +81,13 @@ export function tokensOf(res: LightMyRequestResponse) {
   return { ...body, refreshToken: refreshCookie(res)?.value as string };
 }
 
-export function refreshCookie(res: LightMyRequestResponse) {
-  return res.cookies.find((c) => c.name === 'df_refresh') as
+export const refreshCookie = (res: LightMyRequestResponse) => cookieNamed(res, 'df_refresh');
+
+/** The device cookie a sign-in leaves in the browser (a known device of the account). */
+export const deviceCookie = (res: LightMyRequestResponse) => cookieNamed(res, 'df_device');
+
+function cookieNamed(res: LightMyRequestResponse, name: string) {
+  return res.cookies.find((c) => c.name === name) as
     | {
         name: string;
         value: string;

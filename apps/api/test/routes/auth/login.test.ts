@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../helper';
 import {
   PASSWORD,
   bearer,
+  deviceCookie,
   jwtClaims,
   login,
   post,
@@ -43,6 +44,15 @@ describe('POST /api/v1/auth/login', () => {
         maxAge: 7 * 86400,
       });
       expect(cookie?.secure).toBeFalsy();
+      // The device cookie: this browser is now a known device of the account (see throttle.test.ts).
+      expect(deviceCookie(res)).toMatchObject({
+        value: expect.stringMatching(/^[\w-]{22}\.[0-9a-z]+\.[\w-]{43}$/),
+        path: '/api/v1/auth',
+        httpOnly: true,
+        sameSite: 'Strict',
+        maxAge: 180 * 86400,
+      });
+      expect(res.body).not.toContain(deviceCookie(res)!.value);
 
       const claims = jwtClaims(tokens.accessToken);
       expect(claims).toMatchObject({ sub: userId, role: 'user', iss: 'docflow' });
@@ -175,10 +185,12 @@ describe.each([
   });
   afterAll(() => t.close());
 
-  it(`is ${secure ? '' : 'not '}Secure where it is set, rotated and cleared`, async () => {
+  it(`is ${secure ? '' : 'not '}Secure where it is set, rotated and cleared; so is the device cookie`, async () => {
     const { email } = await registerAndVerify(t);
-    const { cookie } = await login(t, email);
+    const { cookie, res } = await login(t, email);
     expect(Boolean(cookie?.secure)).toBe(secure);
+    expect(deviceCookie(res)?.value).toBeTruthy();
+    expect(Boolean(deviceCookie(res)?.secure)).toBe(secure);
     const refreshed = await t.app.inject({
       method: 'POST',
       url: '/api/v1/auth/refresh',

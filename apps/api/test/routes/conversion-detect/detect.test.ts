@@ -257,8 +257,8 @@ describe('POST /conversion/detect', () => {
     expect(sawWorkspace).toBe(true);
     expect(maxSeen).toBeGreaterThan(0);
     expect(maxSeen).toBeLessThanOrEqual(cap);
-    // The workspace is removed once the answer is sent.
-    await new Promise((r) => setTimeout(r, 50));
+    // The workspace is removed once the answer is sent (with its tool account given back): give it a moment.
+    for (let i = 0; i < 50 && readdirSync(tmp).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(readdirSync(tmp)).toEqual([]);
   });
 

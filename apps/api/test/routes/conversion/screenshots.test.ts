@@ -24,7 +24,8 @@ const colourPage = (colour: string, heightPx?: number) =>
 
 beforeAll(async () => {
   api = await processingApp({ allowedEndpoints: ['conversion'] });
-  open = await processingApp({ allowedEndpoints: ['conversion'], env: { URL_TO_PDF_ALLOW_PRIVATE: 'true' } });
+  // An intranet deployment: the operator lists the loopback range, nothing else private.
+  open = await processingApp({ allowedEndpoints: ['conversion'], env: { OUTBOUND_ALLOW_LIST: '127.0.0.0/8' } });
   site = createServer((req, res) => {
     hits.push(req.url ?? '');
     res.setHeader('content-type', 'text/html');
@@ -196,7 +197,11 @@ describe('POST /conversion/url-to-image', () => {
     expect(hits).toEqual([]);
   });
 
-  it('200: where private hosts are allowed, the page is captured (full height, blue)', async () => {
+  it('200: where the operator allows the host, the page is captured (full height, blue); other private hosts not', async () => {
+    for (const url of ['http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/']) {
+      const e = errorOf(await open.post('/conversion/url-to-image', { url }));
+      expect(e, url).toMatchObject({ status: 403, code: 'URL_NOT_ALLOWED' });
+    }
     hits = [];
     const shot = await imageOf(await open.post('/conversion/url-to-image', { url: siteUrl, width: 300, height: 200 }));
     expect(hits).toContain('/');

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageCount, pagesText } from '../../fixtures/pdfs';
+import { pageBoxesOf, pageCount, pagesText } from '../../fixtures/pdfs';
 import { saveBody } from '../../fixtures/results';
 import type { FormFile } from '../../fixtures/multipart';
 import { gotenbergAppForSuite } from './gotenberg-api';
@@ -189,6 +189,26 @@ describe('cookies and extraHttpHeaders', () => {
     expect(text).toContain('Tenant acme');
   });
 
+  it('200: a cookie\'s sameSite in any case, as Gotenberg takes it ("lax", "STRICT"); another word is named', async () => {
+    const cookies = [
+      { name: 'a', value: 'one', domain: '127.0.0.1', sameSite: 'lax' },
+      { name: 'b', value: 'two', domain: '127.0.0.1', sameSite: 'STRICT' },
+    ];
+    const text = pagesText(
+      pdfOf(
+        await api.gotenberg('/forms/chromium/convert/url', { url: `${base}/echo`, cookies: JSON.stringify(cookies) }),
+      ),
+    )[0]!;
+    expect(text).toContain('a=one');
+    expect(text).toContain('b=two');
+    const res = await api.gotenberg('/forms/chromium/convert/url', {
+      url: `${base}/echo`,
+      cookies: JSON.stringify([{ ...cookies[0], sameSite: 'sometimes' }]),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain("form field 'cookies' is invalid");
+  });
+
   it('400: a header that would change where or how a request goes, or a scoped one, is named', async () => {
     for (const [headers, says] of [
       [{ Host: 'internal.example' }, "'Host' cannot be set by the caller"],
@@ -204,5 +224,62 @@ describe('cookies and extraHttpHeaders', () => {
       expect(res.body).toContain("form field 'extraHttpHeaders'");
       expect(res.body).toContain(says);
     }
+  });
+});
+
+describe('singlePage and emulatedMediaFeatures', () => {
+  // 3000 CSS px of content: about 31 in, three Letter sheets and a bit when printed on Letter.
+  const tall = html(
+    'index.html',
+    '<!doctype html><style>body{margin:0}</style><p>Top line</p><div style="height:2900px"></div><p>Bottom line</p>',
+  );
+
+  it('200: singlePage prints the whole page on one sheet as tall as its content plus the margins', async () => {
+    const paged = pdfOf(await api.gotenberg('/forms/chromium/convert/html', {}, [tall]));
+    expect(pageCount(paged)).toBeGreaterThanOrEqual(3);
+    const single = pdfOf(
+      await api.gotenberg('/forms/chromium/convert/html', { singlePage: 'true', marginTop: '1', marginBottom: '1' }, [
+        tall,
+      ]),
+    );
+    expect(pageCount(single)).toBe(1);
+    const [box] = await pageBoxesOf(single);
+    // Letter's width kept; the height is the content (≥ 3000 px = 31.25 in) plus 2 in of margins, in points.
+    expect(box!.media.width).toBeCloseTo(8.5 * 72, 0);
+    expect(box!.media.height).toBeGreaterThan((3000 / 96 + 2) * 72 - 2);
+    expect(box!.media.height).toBeLessThan((3000 / 96 + 2) * 72 + 200);
+    const text = pagesText(single)[0]!;
+    expect(text).toContain('Top line');
+    expect(text).toContain('Bottom line');
+  });
+
+  it('200: the page is laid out with the media features asked (dark scheme); 400 on a value that is not an object', async () => {
+    const themed = html(
+      'index.html',
+      '<!doctype html><style>.dark{display:none}@media (prefers-color-scheme: dark){.dark{display:block}.light{display:none}}</style>' +
+        '<p class="light">Scheme light</p><p class="dark">Scheme dark</p>',
+    );
+    const dark = pagesText(
+      pdfOf(
+        await api.gotenberg(
+          '/forms/chromium/convert/html',
+          { emulatedMediaFeatures: JSON.stringify({ 'prefers-color-scheme': 'dark' }) },
+          [themed],
+        ),
+      ),
+    )[0]!;
+    expect(dark).toContain('Scheme dark');
+    expect(dark).not.toContain('Scheme light');
+    const light = pagesText(pdfOf(await api.gotenberg('/forms/chromium/convert/html', {}, [themed])))[0]!;
+    expect(light).toContain('Scheme light');
+    const shot = await api.gotenberg(
+      '/forms/chromium/screenshot/html',
+      { emulatedMediaFeatures: JSON.stringify({ 'prefers-color-scheme': 'dark' }) },
+      [themed],
+    );
+    expect(shot.statusCode).toBe(200);
+    const bad = await api.gotenberg('/forms/chromium/convert/html', { emulatedMediaFeatures: '["dark"]' }, [themed]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/emulatedMediaFeatures/);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testDocument } from '../../fixtures/documents';
-import { pageCount, pagesText, run } from '../../fixtures/pdfs';
+import { readFileSync } from 'node:fs';
+import { PDFDocument, PDFName } from 'pdf-lib';
+import { pageBoxesOf, pageCount, pagesText, run } from '../../fixtures/pdfs';
 import { infoOf } from '../../fixtures/metadata-pdfs';
 import { saveBody, unzip } from '../../fixtures/results';
 import { gotenbergAppForSuite, pdfFile } from './gotenberg-api';
@@ -101,26 +103,54 @@ describe('POST /forms/libreoffice/convert', () => {
     expect(range.statusCode).toBe(400);
     expect(range.headers['content-type']).toBe('text/plain; charset=UTF-8');
     expect(range.body).toContain("form field 'nativePageRanges' is invalid");
-    const lossless = await api.gotenberg(
-      '/forms/libreoffice/convert',
-      { losslessImageCompression: 'true', exportBookmarks: 'true', quality: '90' },
-      [await docx('page_1.docx')],
-    );
-    expect(lossless.statusCode).toBe(400);
-    expect(lossless.body).toContain("form field 'losslessImageCompression' is not supported by DocFlow");
-    // Gotenberg's defaults are accepted (some clients send every field).
-    expect(lossless.body).not.toContain('exportBookmarks');
-    expect(lossless.body).not.toContain('quality');
+    const quality = await api.gotenberg('/forms/libreoffice/convert', { quality: '101', pageLayout: '7' }, [
+      await docx('page_1.docx'),
+    ]);
+    expect(quality.statusCode).toBe(400);
+    expect(quality.body).toContain("form field 'quality' is invalid (got '101'): expected 1 to 100");
+    expect(quality.body).toContain("form field 'pageLayout' is invalid (got '7'): expected 0, 1, 2, 3");
     const png = await api.gotenberg('/forms/libreoffice/convert', {}, [
       { content: await testDocument('watermark.png'), filename: 'image.png', contentType: 'image/png' },
     ]);
     expect(png.statusCode).toBe(400);
     expect(png.body).toContain("'image.png' is a PNG file");
-    const landscape = await api.gotenberg('/forms/libreoffice/convert', { landscape: 'true' }, [
-      await docx('page_1.docx'),
-    ]);
-    expect(landscape.statusCode).toBe(400);
-    expect(landscape.body).toContain("'landscape'");
+  });
+
+  it("200: LibreOffice's export options reach its PDF filter: landscape and a watermark on a text document, viewer settings, one page per sheet", async () => {
+    const file = saveBody(
+      ok(
+        await api.gotenberg(
+          '/forms/libreoffice/convert',
+          {
+            landscape: 'true',
+            pageLayout: '1',
+            initialView: '1',
+            nativeWatermarkText: 'DRAFTMARK',
+            // Gotenberg's defaults, as clients that send every field do.
+            exportBookmarks: 'true',
+            quality: '90',
+            updateIndexes: 'true',
+          },
+          [await docx('page_1.docx')],
+        ),
+        'application/pdf',
+      ),
+    );
+    const [box] = await pageBoxesOf(file);
+    expect(box!.media.width).toBeGreaterThan(box!.media.height);
+    expect(texts(file)[0]).toContain('Page 1');
+    expect(texts(file)[0]).toContain('DRAFTMARK');
+    const doc = await PDFDocument.load(readFileSync(file));
+    expect(String(doc.catalog.get(PDFName.of('PageLayout')))).toBe('/SinglePage');
+    expect(String(doc.catalog.get(PDFName.of('PageMode')))).toBe('/UseOutlines');
+
+    const sheet = { content: await testDocument('wide-sheet.xlsx'), filename: 'wide.xlsx' };
+    const paged = saveBody(ok(await api.gotenberg('/forms/libreoffice/convert', {}, [sheet]), 'application/pdf'));
+    expect(pageCount(paged)).toBeGreaterThan(1);
+    const single = saveBody(
+      ok(await api.gotenberg('/forms/libreoffice/convert', { singlePageSheets: 'true' }, [sheet]), 'application/pdf'),
+    );
+    expect(pageCount(single)).toBe(1);
   });
 
   it('metered as /conversion/auto-to-pdf', async () => {

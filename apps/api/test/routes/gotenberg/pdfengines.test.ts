@@ -64,14 +64,14 @@ describe('POST /forms/pdfengines/merge', () => {
     expect(e.message).toContain("form field 'autoIndexBookmarks' is not supported by DocFlow on this route");
   });
 
-  it('400: no PDF, a file that is not a PDF, a PDF/A part DocFlow does not write', async () => {
+  it('400: no PDF, a file that is not a PDF, a PDF/A part Gotenberg does not know', async () => {
     expect(textError(await api.gotenberg('/forms/pdfengines/merge', {}, []))).toMatchObject({
       status: 400,
       message: expect.stringContaining('no form file found'),
     });
     const docx = await api.gotenberg('/forms/pdfengines/merge', {}, [pdfFile(Buffer.from('hello'), 'notes.docx')]);
     expect(textError(docx)).toMatchObject({ status: 400, message: expect.stringContaining("'notes.docx'") });
-    const pdfa1 = await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-1b' }, [
+    const pdfa1 = await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-4' }, [
       pdfFile(await numberedPdf(1), 'a.pdf'),
     ]);
     expect(textError(pdfa1)).toMatchObject({ status: 400, message: expect.stringContaining("'pdfa'") });
@@ -109,6 +109,30 @@ describe('POST /forms/pdfengines/split', () => {
     expect(firstLines(pdfOf(unified))).toEqual(['P Page 2', 'P Page 3']);
   });
 
+  it('200: pdfcpu and qpdf spans ("2-end", "2-z", "even", "!1"); the zip takes Gotenberg-Output-Filename, its parts the source name', async () => {
+    const five = pdfFile(await numberedPdf(5, 'Q'), 'report.pdf');
+    const split = async (splitSpan: string) => {
+      const res = await api.gotenberg('/forms/pdfengines/split', { splitMode: 'pages', splitSpan }, [five], {
+        authorization: api.basic,
+        'gotenberg-output-filename': 'parts',
+      });
+      expect(res.headers['content-disposition']).toBe('attachment; filename="parts.zip"');
+      const zip = zipOf(res);
+      return { names: zip.names, firstLines: zip.paths.map((p) => firstLines(p)[0]) };
+    };
+    const tail = {
+      names: ['report_0.pdf', 'report_1.pdf', 'report_2.pdf', 'report_3.pdf'],
+      firstLines: ['Q Page 2', 'Q Page 3', 'Q Page 4', 'Q Page 5'],
+    };
+    expect(await split('2-end')).toEqual(tail);
+    expect(await split('2-z')).toEqual(tail);
+    expect(await split('!1')).toEqual(tail);
+    expect(await split('even')).toEqual({
+      names: ['report_0.pdf', 'report_1.pdf'],
+      firstLines: ['Q Page 2', 'Q Page 4'],
+    });
+  });
+
   it('400: splitMode and splitSpan are required and checked', async () => {
     const file = [pdfFile(await numberedPdf(3), 'pages_3.pdf')];
     const none = textError(await api.gotenberg('/forms/pdfengines/split', {}, file));
@@ -144,11 +168,20 @@ describe('POST /forms/pdfengines/flatten and /convert', () => {
     expect(pageCount(zip.paths[1]!)).toBe(2);
   });
 
-  it('200: convert to PDF/A-2b; 400 without pdfa', async () => {
-    const file = pdfOf(
-      await api.gotenberg('/forms/pdfengines/convert', { pdfa: 'PDF/A-2b' }, [pdfFile(await numberedPdf(1), 'a.pdf')]),
-    );
-    expect(run('pdfinfo', ['-meta', file])).toMatch(/pdfaid:part(>|=['"])2/);
+  it('200: convert to PDF/A-1b (PDF 1.4), 2b and 3b, each declared in its XMP; 400 without pdfa', async () => {
+    for (const [pdfa, part] of [
+      ['PDF/A-1b', 1],
+      ['PDF/A-2b', 2],
+      ['pdf/a-3b', 3],
+    ] as const) {
+      const file = pdfOf(
+        await api.gotenberg('/forms/pdfengines/convert', { pdfa }, [pdfFile(await numberedPdf(1), 'a.pdf')]),
+      );
+      const meta = run('pdfinfo', ['-meta', file]);
+      expect(meta, pdfa).toMatch(new RegExp(`pdfaid:part(>|=['"])${part}`));
+      expect(meta, pdfa).toMatch(/pdfaid:conformance(>|=['"])B/);
+      if (part === 1) expect(run('pdfinfo', [file])).toMatch(/PDF version:\s+1\.4/);
+    }
     const none = textError(
       await api.gotenberg('/forms/pdfengines/convert', {}, [pdfFile(await numberedPdf(1), 'a.pdf')]),
     );

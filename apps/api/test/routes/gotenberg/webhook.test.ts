@@ -103,7 +103,7 @@ describe('Gotenberg-Webhook-* headers', () => {
 
   it('a failing call posts {status, message} to the error URL (its method), with the extra headers', async () => {
     const before = receiver.got.length;
-    const res = await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-1b' }, await twoPdfs(), {
+    const res = await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-4' }, await twoPdfs(), {
       authorization: api.basic,
       'gotenberg-webhook-url': await receiver.url('/done'),
       'gotenberg-webhook-error-url': await receiver.url('/failed'),
@@ -125,16 +125,57 @@ describe('Gotenberg-Webhook-* headers', () => {
     expect(receiver.got.slice(before).map((g) => g.path)).toEqual(['/failed']);
   });
 
+  it('Gotenberg-Webhook-Events-Url: webhook.success after the file; webhook.error with the error, alone without an error URL', async () => {
+    const before = receiver.got.length;
+    const trace = `events-trace-${Date.now()}`;
+    const ok = await api.gotenberg('/forms/pdfengines/merge', {}, await twoPdfs(), {
+      authorization: api.basic,
+      'gotenberg-trace': trace,
+      'gotenberg-webhook-url': await receiver.url('/done'),
+      'gotenberg-webhook-events-url': await receiver.url('/events'),
+      'gotenberg-webhook-extra-http-headers': '{"X-Tenant": "acme"}',
+    });
+    expect(ok.statusCode, ok.body).toBe(204);
+    const [file, success] = (await receiver.received(before + 2)).slice(before);
+    expect([file!.path, success!.path]).toEqual(['/done', '/events']);
+    expect(success!.headers['content-type']).toBe('application/json');
+    expect(success!.headers['gotenberg-trace']).toBe(trace);
+    expect(success!.headers['x-tenant']).toBe('acme');
+    const told = JSON.parse(success!.body) as Record<string, unknown>;
+    expect(told).toMatchObject({ event: 'webhook.success', correlationId: trace });
+    expect(Number.isNaN(Date.parse(String(told.timestamp)))).toBe(false);
+    const jobId = String(file!.headers['x-webhook-id']);
+    for (let until = Date.now() + 10_000; (await deliveries(jobId)).length < 2 && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 50));
+    expect((await deliveries(jobId)).map((d) => d.event).sort()).toEqual(['job.succeeded', 'webhook.success']);
+
+    const failing = receiver.got.length;
+    const bad = await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-4' }, await twoPdfs(), {
+      authorization: api.basic,
+      'gotenberg-webhook-url': await receiver.url('/done'),
+      'gotenberg-webhook-events-url': await receiver.url('/events'),
+    });
+    expect(bad.statusCode, bad.body).toBe(204);
+    const error = (await receiver.received(failing + 1))[failing]!;
+    expect(error.path).toBe('/events');
+    expect(JSON.parse(error.body)).toMatchObject({
+      event: 'webhook.error',
+      error: { status: 400, message: expect.stringMatching(/^Invalid form data: .*'pdfa'/) },
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.got.slice(failing).map((g) => g.path)).toEqual(['/events']);
+  });
+
   it('400 in plain text, no job: a header DocFlow cannot honour is named', async () => {
     const jobs = await jobCount();
     const url = await receiver.url('/done');
     const cases: Array<[Record<string, string>, RegExp]> = [
-      [{ 'gotenberg-webhook-url': url }, /'Gotenberg-Webhook-Error-Url' is required/],
-      [{ 'gotenberg-webhook-error-url': url }, /'Gotenberg-Webhook-Url' is required/],
       [
-        { 'gotenberg-webhook-url': url, 'gotenberg-webhook-events-url': url },
-        /'gotenberg-webhook-events-url' is not supported/,
+        { 'gotenberg-webhook-url': url },
+        /At least one of 'Gotenberg-Webhook-Error-Url' or 'Gotenberg-Webhook-Events-Url' headers must be provided/,
       ],
+      [{ 'gotenberg-webhook-error-url': url }, /'Gotenberg-Webhook-Url' is required/],
+      [{ 'gotenberg-webhook-url': url, 'gotenberg-webhook-colour': 'red' }, /'gotenberg-webhook-colour' is not/],
       [
         { 'gotenberg-webhook-url': url, 'gotenberg-webhook-error-url': url, 'gotenberg-webhook-method': 'GET' },
         /'Gotenberg-Webhook-Method' header value: expected 'POST', 'PATCH' or 'PUT', but got 'GET'/,

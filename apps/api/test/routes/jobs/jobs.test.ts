@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TJob } from '@docflow/contracts';
 import { jobs, usageEvents } from '../../../src/data/schema/index';
 import { processingAppForSuite } from '../../fixtures/api';
@@ -59,6 +59,35 @@ describe('async jobs: async=true on a processing route', () => {
     const file = saveBody(out.rawPayload);
     expect(pageCount(file)).toBe(5);
     expect(pagesText(file).join('\n')).toMatch(/Alpha Page 1[\s\S]*Beta Page 3/);
+  });
+
+  it('a processing job calls its endpoint, not the server: no request is replayed, and its answer is the synchronous one', async () => {
+    const inject = vi.spyOn(api.t.app, 'inject');
+    try {
+      const pdf = await numberedPdf(2, 'Direct');
+      const sync = await api.post('/pdf/metadata', {}, [{ content: pdf }]);
+      expect(sync.statusCode).toBe(200);
+      const queued = await api.post('/pdf/metadata', { async: 'true' }, [{ content: pdf }]);
+      const job = await waitFor(queued.json().data.jobId);
+      expect(job).toMatchObject({ status: 'succeeded', result: { contentType: 'application/json' } });
+      const out = await api.t.app.inject({ method: 'GET', url: job.result!.url, headers: { 'x-api-key': api.apiKey } });
+      expect(out.json()).toEqual(sync.json());
+      // Files as JSON (Accept) come back the same way from a job.
+      const asJson = await api.post('/pdf/rotate', { async: 'true', angle: '90' }, [{ content: pdf }], {
+        accept: 'application/json',
+      });
+      const rotated = await waitFor(asJson.json().data.jobId);
+      const body = (
+        await api.t.app.inject({ method: 'GET', url: rotated.result!.url, headers: { 'x-api-key': api.apiKey } })
+      ).json();
+      expect(body.data).toMatchObject({ mimeType: 'application/pdf', pages: 2 });
+      expect(rotations(saveBody(Buffer.from(body.data.base64, 'base64')))).toEqual([90, 90]);
+      // The three POSTs are this test's own: a job replayed through the server would add its own.
+      const posts = inject.mock.calls.filter((args: unknown[]) => (args[0] as { method?: string }).method === 'POST');
+      expect(posts).toHaveLength(3);
+    } finally {
+      inject.mockRestore();
+    }
   });
 
   it('takes async as a query parameter too, and checks the fields before admitting anything', async () => {

@@ -13,10 +13,10 @@ import { webhookReceiver as receiver } from '../../support/webhook-receiver';
 describe('signed webhooks (callbackUrl)', () => {
   let api: Awaited<ReturnType<typeof processingApp>>;
   beforeAll(async () => {
-    // The receiver is on this machine: the intranet switch of URL conversion lets callbacks reach it too.
+    // The receiver is on this machine: the operator's allow-list names its address, as an intranet deployment would.
     api = await processingApp({
       allowedEndpoints: ['pdf', 'webhook'],
-      env: { URL_TO_PDF_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_MS: '100' },
+      env: { OUTBOUND_ALLOW_LIST: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '100' },
     });
   });
   afterAll(() => api.t.close());

@@ -1,8 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, processingApp } from '../../fixtures/api';
-import { cropPdf, encryptedPdf, pageCount, pagesText, run, truncatedPdf } from '../../fixtures/pdfs';
+import {
+  cropPdf,
+  encryptedPdf,
+  pageCount,
+  pagesText,
+  run,
+  truncatedPdf,
+  pageBoxesOf as boxesOf,
+  type PageBoxes,
+} from '../../fixtures/pdfs';
 import { saveBody } from '../../fixtures/results';
 
 /**
@@ -16,11 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.t.close());
 
-type Box = { x: number; y: number; width: number; height: number };
-async function boxesOf(file: string): Promise<Array<{ media: Box; crop: Box }>> {
-  const doc = await PDFDocument.load(readFileSync(file));
-  return doc.getPages().map((p) => ({ media: p.getMediaBox(), crop: p.getCropBox() }));
-}
+type Box = PageBoxes['media'];
 const close = (got: Box, want: Box, within: number) => {
   for (const k of ['x', 'y', 'width', 'height'] as const)
     expect(Math.abs(got[k] - want[k]), `${k}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`).toBeLessThanOrEqual(

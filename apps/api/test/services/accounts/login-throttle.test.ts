@@ -115,4 +115,30 @@ describe.each(backends)('login throttle ($name)', ({ redisUrl }) => {
     // Other accounts are untouched.
     await th.reserve('other@x.io', '198.51.100.200');
   });
+
+  it("a known device is judged by its own count alone: untrusted clients' locks and caps miss it, and its failures fill none of theirs", async () => {
+    const th = make(2, 3, 4);
+    // The attacker: the account locked from 1.1.1.1, that address's daily cap spent, the account's hourly cap full.
+    await fail(th, 'a@x.io', '1.1.1.1');
+    await fail(th, 'a@x.io', '1.1.1.1');
+    await fail(th, 'z@x.io', '1.1.1.1');
+    await fail(th, 'a@x.io', '2.2.2.2');
+    await fail(th, 'a@x.io', '3.3.3.3');
+    await refusal(th.reserve('a@x.io', '1.1.1.1'));
+    await refusal(th.reserve('a@x.io', '4.4.4.4'));
+    await refusal(th.reserve('b@x.io', '1.1.1.1'));
+    // The account's known device, at that very address.
+    await (await th.reserve('a@x.io', '1.1.1.1', 'device-1')).succeeded();
+    await (await th.reserve('a@x.io', '1.1.1.1', 'device-1')).failed();
+    await (await th.reserve('a@x.io', '1.1.1.1', 'device-1')).failed();
+    const err = await refusal(th.reserve('a@x.io', '1.1.1.1', 'device-1'));
+    expect(Number(err.headers?.['Retry-After'])).toBeLessThanOrEqual(60);
+    await (await th.reserve('a@x.io', '1.1.1.1', 'device-2')).succeeded();
+    // A device's failures go nowhere else: not to its address's daily cap, nor to the account's counts.
+    await (await th.reserve('c@x.io', '5.5.5.5', 'device-3')).failed();
+    await (await th.reserve('c@x.io', '5.5.5.5', 'device-3')).failed();
+    await fail(th, 'c@x.io', '5.5.5.5');
+    for (const who of ['p', 'q']) await fail(th, `${who}@x.io`, '5.5.5.5');
+    await refusal(th.reserve('s@x.io', '5.5.5.5'));
+  });
 });

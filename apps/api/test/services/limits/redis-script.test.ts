@@ -211,7 +211,8 @@ describe.skipIf(!REDIS)('Limits on Redis: one script per call', () => {
       return out;
     };
     const [r, m] = [await run(redis), await run(memory)];
-    const monthReset = (d: LimitDecision) => d.window === 'month' || d.headers['RateLimit-Limit'] === 10_000;
+    // A reset beyond the hour can only be the month end, whichever window is the tightest.
+    const monthReset = (d: LimitDecision) => Number(d.headers['RateLimit-Reset']) > 3600;
     expect(r).toHaveLength(m.length);
     for (let i = 0; i < m.length; i++) {
       const [{ receipt: ra, ...a }, { receipt: rb, ...b }] = [r[i]!, m[i]!];

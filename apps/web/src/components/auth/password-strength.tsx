@@ -2,23 +2,25 @@ import { Check, Loader2, X } from 'lucide-react';
 import type { TPasswordValidation } from '@docflow/contracts';
 import { usePasswordStrength } from '@/hooks/use-password-strength';
 import { cn } from '@/utils/cn';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
 
-const levels: Record<TPasswordValidation['strength'], { label: string; bar: string; text: string }> = {
-  very_weak: { label: 'Very weak', bar: 'bg-rose-500', text: 'text-rose-600' },
-  weak: { label: 'Weak', bar: 'bg-orange-500', text: 'text-orange-600' },
-  fair: { label: 'Fair', bar: 'bg-amber-500', text: 'text-amber-600' },
-  strong: { label: 'Strong', bar: 'bg-emerald-500', text: 'text-emerald-600' },
-  very_strong: { label: 'Very strong', bar: 'bg-emerald-600', text: 'text-emerald-700' },
+const levels: Record<TPasswordValidation['strength'], { bar: string; text: string }> = {
+  very_weak: { bar: 'bg-rose-500', text: 'text-rose-600' },
+  weak: { bar: 'bg-orange-500', text: 'text-orange-600' },
+  fair: { bar: 'bg-amber-500', text: 'text-amber-600' },
+  strong: { bar: 'bg-emerald-500', text: 'text-emerald-600' },
+  very_strong: { bar: 'bg-emerald-600', text: 'text-emerald-700' },
 };
 
-const requirementLabels: Record<keyof TPasswordValidation['requirements'], string> = {
-  minLength: 'Long enough',
-  lowercase: 'A lowercase letter',
-  uppercase: 'An uppercase letter',
-  number: 'A number',
-  special: 'A special character',
-  notCommon: 'Not a common password',
-  notPersonal: 'Not your name or e-mail',
+const requirementLabels: Record<keyof TPasswordValidation['requirements'], TKey> = {
+  minLength: 'passwordStrength.requirements.minLength',
+  lowercase: 'passwordStrength.requirements.lowercase',
+  uppercase: 'passwordStrength.requirements.uppercase',
+  number: 'passwordStrength.requirements.number',
+  special: 'passwordStrength.requirements.special',
+  notCommon: 'passwordStrength.requirements.notCommon',
+  notPersonal: 'passwordStrength.requirements.notPersonal',
 };
 
 /** Live password-strength meter fed by POST /auth/validate-password (debounced). */
@@ -33,6 +35,7 @@ export function PasswordStrength({
   name?: string;
   id?: string;
 }) {
+  const { t } = useTranslation();
   const { validation, isChecking } = usePasswordStrength(password, { email, name });
   if (!password) return null;
   const level = validation ? levels[validation.strength] : undefined;
@@ -40,13 +43,15 @@ export function PasswordStrength({
   return (
     <div id={id} className="space-y-2 rounded-lg bg-slate-50 p-3 ring-1 ring-inset ring-slate-200" aria-live="polite">
       <div className="flex items-center justify-between text-xs">
-        <span className="font-medium text-slate-600">Password strength</span>
+        <span className="font-medium text-slate-600">{t('passwordStrength.passwordStrength')}</span>
         <span
           className={cn('flex items-center gap-1 font-semibold', level?.text ?? 'text-slate-400')}
           data-testid="password-strength-label"
         >
           {isChecking && <Loader2 className="h-3 w-3 animate-spin" aria-hidden="true" />}
-          {level ? `${level.label} (${validation!.score}/4)` : 'Checking…'}
+          {level
+            ? `${t(`passwordStrength.levels.${validation!.strength}`)} (${validation!.score}/4)`
+            : t('passwordStrength.checking')}
         </span>
       </div>
       <div className="grid grid-cols-5 gap-1" aria-hidden="true">
@@ -66,7 +71,7 @@ export function PasswordStrength({
                 <li key={k} className={cn('flex items-center gap-1.5', ok ? 'text-emerald-700' : 'text-slate-500')}>
                   {ok ? <Check className="h-3 w-3" aria-hidden="true" /> : <X className="h-3 w-3" aria-hidden="true" />}
                   <span>
-                    {requirementLabels[k]}
+                    {t(requirementLabels[k])}
                     <span className="sr-only">{ok ? ' (met)' : ' (not met)'}</span>
                   </span>
                 </li>

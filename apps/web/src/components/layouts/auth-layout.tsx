@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Logo } from '@/components/ui/logo';
 import { paths } from '@/config/paths';
 import { cn } from '@/utils/cn';
+import { useTranslation } from 'react-i18next';
 
 export interface AuthLayoutProps {
   /** The page's <title>. */
@@ -19,6 +20,7 @@ export interface AuthLayoutProps {
 
 /** The frame of the sign-in, sign-up and e-mail pages. */
 export function AuthLayout({ title, heading, subheading, children, aside, asideOnMobile, centered }: AuthLayoutProps) {
+  const { t } = useTranslation();
   return (
     <div className="flex min-h-screen bg-slate-50">
       <title>{`${title} · DocFlow`}</title>
@@ -27,7 +29,7 @@ export function AuthLayout({ title, heading, subheading, children, aside, asideO
           <Link
             to={paths.home.getHref()}
             className="inline-block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-indigo-600"
-            aria-label="DocFlow home"
+            aria-label={t('authLayout.docflowHome')}
           >
             <Logo />
           </Link>
@@ -45,9 +47,9 @@ export function AuthLayout({ title, heading, subheading, children, aside, asideO
           {aside && asideOnMobile && <div className="mt-10 rounded-2xl bg-slate-950 p-6 lg:hidden">{aside}</div>}
         </main>
         <footer className={cn('w-full text-xs text-slate-400', centered ? 'max-w-lg text-center' : 'mx-auto max-w-md')}>
-          © {new Date().getFullYear()} DocFlow ·{' '}
+          © {new Date().getFullYear()} {t('authLayout.docflow')}{' '}
           <Link to={paths.support.getHref()} className="hover:text-slate-600">
-            Support
+            {t('authLayout.support')}
           </Link>
         </footer>
       </div>

@@ -37,9 +37,11 @@ import { cn } from '@/utils/cn';
 import { isAdminRole, roleLabel } from '@/utils/role';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { ScrollToTopButton } from './scroll-to-top-button';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
 
 interface NavItem {
-  name: string;
+  name: TKey;
   to: string;
   icon: LucideIcon;
   /** Opens in a new tab (served by the API, not the router). */
@@ -47,26 +49,27 @@ interface NavItem {
 }
 
 const mainNav: NavItem[] = [
-  { name: 'Dashboard', to: paths.app.dashboard.getHref(), icon: LayoutDashboard },
-  { name: 'API Keys', to: paths.app.keys.getHref(), icon: KeyRound },
-  { name: 'Analytics', to: paths.app.analytics.getHref(), icon: BarChart3 },
-  { name: 'Playground', to: paths.app.playground.getHref(), icon: FlaskConical },
-  { name: 'Jobs & Webhooks', to: paths.app.jobs.getHref(), icon: Webhook },
-  { name: 'Plans', to: paths.app.plans.getHref(), icon: CreditCard },
-  { name: 'Settings', to: paths.app.settings.getHref(), icon: Settings },
+  { name: 'nav.dashboard', to: paths.app.dashboard.getHref(), icon: LayoutDashboard },
+  { name: 'nav.apiKeys', to: paths.app.keys.getHref(), icon: KeyRound },
+  { name: 'nav.analytics', to: paths.app.analytics.getHref(), icon: BarChart3 },
+  { name: 'nav.playground', to: paths.app.playground.getHref(), icon: FlaskConical },
+  { name: 'nav.jobs', to: paths.app.jobs.getHref(), icon: Webhook },
+  { name: 'nav.plans', to: paths.app.plans.getHref(), icon: CreditCard },
+  { name: 'nav.settings', to: paths.app.settings.getHref(), icon: Settings },
 ];
 const helpNav: NavItem[] = [
-  { name: 'Support', to: paths.support.getHref(), icon: LifeBuoy },
-  { name: 'API Docs', to: paths.apiDocs.getHref(), icon: BookOpen, external: true },
+  { name: 'nav.support', to: paths.support.getHref(), icon: LifeBuoy },
+  { name: 'nav.apiDocs', to: paths.apiDocs.getHref(), icon: BookOpen, external: true },
 ];
 const adminNav: NavItem[] = [
-  { name: 'Users', to: paths.admin.users.getHref(), icon: Users },
-  { name: 'System Monitor', to: paths.admin.systemMonitor.getHref(), icon: Activity },
-  { name: 'Plan Management', to: paths.admin.plans.getHref(), icon: SlidersHorizontal },
-  { name: 'Audit Log', to: paths.admin.audit.getHref(), icon: ScrollText },
+  { name: 'nav.users', to: paths.admin.users.getHref(), icon: Users },
+  { name: 'nav.systemMonitor', to: paths.admin.systemMonitor.getHref(), icon: Activity },
+  { name: 'nav.planManagement', to: paths.admin.plans.getHref(), icon: SlidersHorizontal },
+  { name: 'nav.auditLog', to: paths.admin.audit.getHref(), icon: ScrollText },
 ];
 
 function NavSection({ title, items, onNavigate }: { title?: string; items: NavItem[]; onNavigate?: () => void }) {
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   return (
     <div>
@@ -89,9 +92,9 @@ function NavSection({ title, items, onNavigate }: { title?: string; items: NavIt
                     className="h-4.5 w-4.5 shrink-0 text-slate-400 group-hover:text-slate-200"
                     aria-hidden="true"
                   />
-                  <span className="flex-1">{item.name}</span>
+                  <span className="flex-1">{t(item.name)}</span>
                   <ExternalLink className="h-3.5 w-3.5 text-slate-500" aria-hidden="true" />
-                  <span className="sr-only">(opens in a new tab)</span>
+                  <span className="sr-only">{t('dashboardLayout.opensInANewTab')}</span>
                 </a>
               </li>
             );
@@ -122,7 +125,7 @@ function NavSection({ title, items, onNavigate }: { title?: string; items: NavIt
                       )}
                       aria-hidden="true"
                     />
-                    {item.name}
+                    {t(item.name)}
                   </>
                 )}
               </NavLink>
@@ -134,35 +137,42 @@ function NavSection({ title, items, onNavigate }: { title?: string; items: NavIt
   );
 }
 
+/** The plan nothing is above: its holders are not asked to upgrade. */
+const TOP_PLAN = 'enterprise';
+
 function SidebarContent({ isAdmin, onNavigate }: { isAdmin: boolean; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const plan = useAuthStore((s) => s.user?.plan);
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 shrink-0 items-center px-5">
         <Link
           to={paths.app.dashboard.getHref()}
           onClick={onNavigate}
-          aria-label="DocFlow dashboard"
+          aria-label={t('dashboardLayout.docflowDashboard')}
           className="rounded-lg focus-visible:outline-2 focus-visible:outline-indigo-400"
         >
           <Logo dark />
         </Link>
       </div>
-      <nav className="flex-1 space-y-6 overflow-y-auto px-3 py-4" aria-label="Main">
+      <nav className="flex-1 space-y-6 overflow-y-auto px-3 py-4" aria-label={t('dashboardLayout.main')}>
         <NavSection items={mainNav} onNavigate={onNavigate} />
-        {isAdmin && <NavSection title="Administration" items={adminNav} onNavigate={onNavigate} />}
-        <NavSection title="Help" items={helpNav} onNavigate={onNavigate} />
+        {isAdmin && <NavSection title={t('dashboardLayout.administration')} items={adminNav} onNavigate={onNavigate} />}
+        <NavSection title={t('dashboardLayout.help')} items={helpNav} onNavigate={onNavigate} />
       </nav>
-      <div className="m-3 rounded-xl bg-gradient-to-br from-indigo-500/20 to-violet-500/10 p-4 ring-1 ring-inset ring-white/10">
-        <p className="text-sm font-semibold text-white">Need more requests?</p>
-        <p className="mt-1 text-xs text-slate-300">Upgrade for batch conversion, OCR and higher limits.</p>
-        <Link
-          to={paths.app.plans.getHref()}
-          onClick={onNavigate}
-          className="mt-3 inline-flex text-xs font-semibold text-indigo-300 hover:text-indigo-200"
-        >
-          View plans →
-        </Link>
-      </div>
+      {plan !== TOP_PLAN && (
+        <div className="m-3 rounded-xl bg-gradient-to-br from-indigo-500/20 to-violet-500/10 p-4 ring-1 ring-inset ring-white/10">
+          <p className="text-sm font-semibold text-white">{t('dashboardLayout.needMoreRequests')}</p>
+          <p className="mt-1 text-xs text-slate-300">{t('dashboardLayout.upgradeForBatchConversionOcr')}</p>
+          <Link
+            to={paths.app.plans.getHref()}
+            onClick={onNavigate}
+            className="mt-3 inline-flex text-xs font-semibold text-indigo-300 hover:text-indigo-200"
+          >
+            {t('dashboardLayout.viewPlans')}
+          </Link>
+        </div>
+      )}
     </div>
   );
 }
@@ -174,6 +184,7 @@ function initials(name: string | undefined, email: string | undefined): string {
 }
 
 function UserMenu() {
+  const { t } = useTranslation();
   const user = useAuthStore((s) => s.user);
   const logout = useAuthStore((s) => s.logout);
   const navigate = useNavigate();
@@ -181,7 +192,7 @@ function UserMenu() {
     <DropdownMenu>
       <DropdownMenuTrigger
         className="flex items-center gap-2 rounded-full p-1 pr-2 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
-        aria-label="User menu"
+        aria-label={t('dashboardLayout.userMenu')}
         data-testid="user-menu"
       >
         <span className="grid h-8 w-8 place-items-center rounded-full bg-gradient-to-br from-indigo-500 to-violet-600 text-xs font-bold text-white">
@@ -202,7 +213,7 @@ function UserMenu() {
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => navigate(paths.app.settings.getHref())}>
-          <UserCog className="h-4 w-4 text-slate-400" aria-hidden="true" /> Profile Settings
+          <UserCog className="h-4 w-4 text-slate-400" aria-hidden="true" /> {t('dashboardLayout.profileSettings')}
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem
@@ -212,7 +223,7 @@ function UserMenu() {
             navigate(paths.auth.login.getHref(), { replace: true });
           }}
         >
-          <LogOut className="h-4 w-4" aria-hidden="true" /> Sign Out
+          <LogOut className="h-4 w-4" aria-hidden="true" /> {t('dashboardLayout.signOut')}
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
@@ -224,15 +235,16 @@ function UserMenu() {
  * layer: a shared component never imports a feature.
  */
 export function DashboardLayout({ children, headerActions }: { children: ReactNode; headerActions?: ReactNode }) {
+  const { t } = useTranslation();
   const user = useAuthStore((s) => s.user);
   const isAdmin = isAdminRole(user?.role);
   const [mobileOpen, setMobileOpen] = useState(false);
-  const title = isAdmin ? 'Admin Dashboard' : 'Dashboard';
+  const title = isAdmin ? t('nav.adminDashboard') : t('nav.dashboard');
 
   return (
     <div className="flex min-h-screen bg-slate-50">
       {/* Desktop sidebar: the dark column runs the page's full height, its content sticks to the viewport. */}
-      <aside className="hidden w-64 shrink-0 bg-slate-950 lg:block" aria-label="Sidebar">
+      <aside className="hidden w-64 shrink-0 bg-slate-950 lg:block" aria-label={t('dashboardLayout.sidebar')}>
         <div className="sticky top-0 h-screen">
           <SidebarContent isAdmin={isAdmin} />
         </div>
@@ -246,11 +258,11 @@ export function DashboardLayout({ children, headerActions }: { children: ReactNo
             className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] bg-slate-950 shadow-2xl focus:outline-none lg:hidden data-[state=open]:animate-[slide-in-left_200ms_ease-out]"
             aria-describedby={undefined}
           >
-            <DialogPrimitive.Title className="sr-only">Navigation</DialogPrimitive.Title>
+            <DialogPrimitive.Title className="sr-only">{t('dashboardLayout.navigation')}</DialogPrimitive.Title>
             <SidebarContent isAdmin={isAdmin} onNavigate={() => setMobileOpen(false)} />
             <DialogPrimitive.Close
               className="absolute right-3 top-4 rounded-md p-1.5 text-slate-400 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-400"
-              aria-label="Close navigation"
+              aria-label={t('dashboardLayout.closeNavigation')}
             >
               <X className="h-5 w-5" aria-hidden="true" />
             </DialogPrimitive.Close>
@@ -264,7 +276,7 @@ export function DashboardLayout({ children, headerActions }: { children: ReactNo
             type="button"
             className="-ml-1 grid h-10 w-10 place-items-center rounded-lg text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600 lg:hidden"
             onClick={() => setMobileOpen(true)}
-            aria-label="Open navigation"
+            aria-label={t('dashboardLayout.openNavigation')}
             aria-expanded={mobileOpen}
           >
             <Menu className="h-5 w-5" aria-hidden="true" />

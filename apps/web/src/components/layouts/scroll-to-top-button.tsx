@@ -2,9 +2,11 @@ import { useEffect, useState } from 'react';
 import { ArrowUp } from 'lucide-react';
 import { constants } from '@/config/messages';
 import { cn } from '@/utils/cn';
+import { useTranslation } from 'react-i18next';
 
 /** Appears after 300 px of scrolling (spec-1 §2). */
 export function ScrollToTopButton() {
+  const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   useEffect(() => {
     const onScroll = () => setVisible(window.scrollY > constants.scrollTopThresholdPx);
@@ -16,7 +18,7 @@ export function ScrollToTopButton() {
     <button
       type="button"
       onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
-      aria-label="Scroll to top"
+      aria-label={t('scrollToTopButton.scrollToTop')}
       tabIndex={visible ? 0 : -1}
       aria-hidden={!visible}
       data-testid="scroll-to-top"

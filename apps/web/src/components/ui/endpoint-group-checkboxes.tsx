@@ -1,4 +1,5 @@
 import type { TEndpointGroup } from '@docflow/contracts';
+import { useTranslation } from 'react-i18next';
 
 /** One checkbox per endpoint group (plans and custom keys allow a subset of them). */
 export function EndpointGroupCheckboxes({
@@ -10,9 +11,10 @@ export function EndpointGroupCheckboxes({
   value: readonly string[];
   onChange: (next: TEndpointGroup[]) => void;
 }) {
+  const { t } = useTranslation();
   return (
     <fieldset>
-      <legend className="text-sm font-medium text-slate-700">Allowed endpoints</legend>
+      <legend className="text-sm font-medium text-slate-700">{t('endpointGroupCheckboxes.allowedEndpoints')}</legend>
       <div className="mt-2 flex flex-wrap gap-3">
         {groups.map((g) => (
           <label key={g} className="flex items-center gap-1.5 text-sm text-slate-700">

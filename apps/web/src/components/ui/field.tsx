@@ -2,6 +2,7 @@ import { useId, type ReactElement, type ReactNode } from 'react';
 import { cloneElement } from 'react';
 import { Label } from './label';
 import { cn } from '@/utils/cn';
+import { useTranslation } from 'react-i18next';
 
 export interface FieldProps {
   label: ReactNode;
@@ -18,6 +19,7 @@ export interface FieldProps {
 
 /** A labelled form control with its error message, wired for screen readers. */
 export function Field({ label, children, error, hint, optional, className, aside, id }: FieldProps) {
+  const { t } = useTranslation();
   const auto = useId();
   const controlId = id ?? `field-${auto}`;
   const errorId = `${controlId}-error`;
@@ -28,7 +30,7 @@ export function Field({ label, children, error, hint, optional, className, aside
       <div className="flex items-center justify-between gap-2">
         <Label htmlFor={controlId}>
           {label}
-          {optional && <span className="ml-1 font-normal text-slate-400">(optional)</span>}
+          {optional && <span className="ml-1 font-normal text-slate-400">{t('field.optional')}</span>}
         </Label>
         {aside}
       </div>

@@ -1,7 +1,9 @@
 import { FileText } from 'lucide-react';
 import { cn } from '@/utils/cn';
+import { useTranslation } from 'react-i18next';
 
 export function Logo({ className, dark = false }: { className?: string; dark?: boolean }) {
+  const { t } = useTranslation();
   return (
     <span
       className={cn(
@@ -13,7 +15,7 @@ export function Logo({ className, dark = false }: { className?: string; dark?: b
       <span className="grid h-8 w-8 place-items-center rounded-lg bg-gradient-to-br from-indigo-500 to-violet-600 text-white shadow-sm">
         <FileText className="h-4 w-4" aria-hidden="true" />
       </span>
-      <span className="text-lg">DocFlow</span>
+      <span className="text-lg">{t('logo.docflow')}</span>
     </span>
   );
 }

@@ -3,25 +3,28 @@ import type { TRecommendation } from '@docflow/contracts';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/utils/cn';
 import { sortRecommendations } from '@/utils/recommendations';
+import { useTranslation } from 'react-i18next';
 
 const style = {
-  high: { icon: AlertTriangle, box: 'bg-rose-50 text-rose-600', tone: 'rose', label: 'High' },
-  medium: { icon: Lightbulb, box: 'bg-amber-50 text-amber-600', tone: 'amber', label: 'Medium' },
-  low: { icon: Info, box: 'bg-sky-50 text-sky-600', tone: 'slate', label: 'Low' },
+  high: { icon: AlertTriangle, box: 'bg-rose-50 text-rose-600', tone: 'rose', label: 'recommendationsList.high' },
+  medium: { icon: Lightbulb, box: 'bg-amber-50 text-amber-600', tone: 'amber', label: 'recommendationsList.medium' },
+  low: { icon: Info, box: 'bg-sky-50 text-sky-600', tone: 'slate', label: 'recommendationsList.low' },
 } as const;
 
 /** Recommendations ordered by priority (high, medium, low), at most `limit`. */
 export function RecommendationsList({
   items,
   limit,
-  emptyText = 'Nothing to recommend right now: everything looks good.',
+  emptyText,
 }: {
   items?: readonly TRecommendation[];
   limit?: number;
   emptyText?: string;
 }) {
+  const { t } = useTranslation();
   const shown = sortRecommendations(items, limit);
-  if (shown.length === 0) return <p className="text-sm text-slate-500">{emptyText}</p>;
+  if (shown.length === 0)
+    return <p className="text-sm text-slate-500">{emptyText ?? t('recommendationsList.empty')}</p>;
   return (
     <ul className="space-y-3" data-testid="recommendations">
       {shown.map((r, i) => {
@@ -34,7 +37,9 @@ export function RecommendationsList({
             <div className="min-w-0 flex-1">
               <div className="flex flex-wrap items-center gap-2">
                 <p className="font-medium text-slate-900">{r.title}</p>
-                <Badge tone={s.tone}>{s.label} priority</Badge>
+                <Badge tone={s.tone}>
+                  {t(s.label)} {t('recommendationsList.priority')}
+                </Badge>
               </div>
               <p className="mt-0.5 text-sm text-slate-600">{r.message}</p>
             </div>

@@ -12,6 +12,8 @@ import {
   YAxis,
 } from 'recharts';
 import { formatCompact, formatDay, formatNumber } from '@/utils/format';
+import { useTranslation } from 'react-i18next';
+import { tr } from '@/i18n/localised';
 
 export interface DayPoint {
   date: string;
@@ -25,17 +27,23 @@ function summary(data: readonly DayPoint[]): string {
   const total = data.reduce((s, d) => s + d.requests, 0);
   const errors = data.reduce((s, d) => s + d.errors, 0);
   const peak = data.reduce<DayPoint | null>((best, d) => (!best || d.requests > best.requests ? d : best), null);
-  return `${formatNumber(total)} requests and ${formatNumber(errors)} errors over ${data.length} days${
-    peak && peak.requests > 0 ? `, peak ${formatNumber(peak.requests)} on ${formatDay(peak.date)}` : ''
-  }.`;
+  const base = tr('usageCharts.totals', {
+    requests: formatNumber(total),
+    errors: formatNumber(errors),
+    days: data.length,
+  });
+  return peak && peak.requests > 0
+    ? tr('usageCharts.totalsWithPeak', { base, peak: formatNumber(peak.requests), day: formatDay(peak.date) })
+    : `${base}.`;
 }
 
 function EmptyOverlay({ show }: { show: boolean }) {
+  const { t } = useTranslation();
   if (!show) return null;
   return (
     <div className="pointer-events-none absolute inset-0 grid place-items-center">
       <p className="rounded-full bg-white/90 px-3 py-1 text-sm text-slate-500 shadow-sm ring-1 ring-slate-200">
-        No requests in this period yet
+        {t('usageCharts.noRequestsInThisPeriod')}
       </p>
     </div>
   );
@@ -45,16 +53,21 @@ function EmptyOverlay({ show }: { show: boolean }) {
 export function UsageAreaChart({
   data,
   className = 'h-56 sm:h-72',
-  label = 'Requests per day',
+  label,
 }: {
   data: readonly DayPoint[];
   className?: string;
   label?: string;
 }) {
+  const { t } = useTranslation();
   const gradientId = useId().replace(/:/g, '');
   const empty = data.every((d) => d.requests === 0);
   return (
-    <figure className="relative" role="img" aria-label={`${label}: ${summary(data)}`}>
+    <figure
+      className="relative"
+      role="img"
+      aria-label={t('usageCharts.summary', { label: label ?? t('usageCharts.requestsPerDay'), summary: summary(data) })}
+    >
       <div className={className}>
         <ResponsiveContainer width="100%" height="100%">
           <AreaChart data={data as DayPoint[]} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>
@@ -96,9 +109,14 @@ export function RequestsErrorsChart({
   data: readonly DayPoint[];
   className?: string;
 }) {
+  const { t } = useTranslation();
   const empty = data.every((d) => d.requests === 0 && d.errors === 0);
   return (
-    <figure className="relative" role="img" aria-label={`Requests versus errors per day: ${summary(data)}`}>
+    <figure
+      className="relative"
+      role="img"
+      aria-label={t('usageCharts.requestsVersusErrors', { summary: summary(data) })}
+    >
       <div className={className}>
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={data as DayPoint[]} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>

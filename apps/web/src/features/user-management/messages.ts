@@ -1,25 +1,35 @@
-/** Spec-2 §5 and §8, verbatim where the spec gives the text. */
+import en from '@/i18n/locales/en.json';
+import { localised, tr } from '@/i18n/localised';
+
+const texts = localised(en.userMessages, 'userMessages');
+
+/** Spec-2 §5 and §8: the spec's French texts verbatim in the French catalogue (`userMessages`), in the current language. */
 export const userMessages = {
-  empty: 'Aucun utilisateur trouvé',
-  active: 'Actif',
-  unverified: 'Email non vérifié',
-  inactive: 'Inactif',
-  deleteConfirm: (name: string) => `Êtes-vous sûr de vouloir supprimer "${name}" ? Cette action est irréversible.`,
-  statusConfirm: (name: string, activate: boolean) =>
-    `Êtes-vous sûr de vouloir ${activate ? 'activer' : 'désactiver'} "${name}" ?`,
-  created: 'Utilisateur créé avec succès !',
-  updated: 'Utilisateur mis à jour avec succès !',
-  deleted: (n: number) => `Utilisateur supprimé avec succès (${n} clés API supprimées)`,
-  statusChanged: (active: boolean) => `Utilisateur ${active ? 'activé' : 'désactivé'} avec succès !`,
-  errors: {
-    load: 'Erreur lors du chargement des utilisateurs',
-    loadOne: "Erreur lors du chargement de l'utilisateur",
-    search: 'Erreur lors de la recherche',
-    create: "Erreur lors de la création de l'utilisateur",
-    update: 'Erreur lors de la mise à jour',
-    delete: 'Erreur lors de la suppression',
-    toggle: 'Erreur lors de la modification',
-    stats: 'Erreur lors du chargement des statistiques',
+  get empty() {
+    return texts.empty;
   },
-  restricted: 'Accès refusé',
-} as const;
+  get active() {
+    return texts.active;
+  },
+  get unverified() {
+    return texts.unverified;
+  },
+  get inactive() {
+    return texts.inactive;
+  },
+  deleteConfirm: (name: string) => tr('userMessages.deleteConfirm', { name }),
+  statusConfirm: (name: string, activate: boolean) =>
+    tr(activate ? 'userMessages.activateConfirm' : 'userMessages.deactivateConfirm', { name }),
+  get created() {
+    return texts.created;
+  },
+  get updated() {
+    return texts.updated;
+  },
+  deleted: (n: number) => tr('userMessages.deleted', { count: n }),
+  statusChanged: (active: boolean) => (active ? texts.activated : texts.deactivated),
+  errors: texts.errors,
+  get restricted() {
+    return texts.restricted;
+  },
+};

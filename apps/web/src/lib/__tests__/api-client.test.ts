@@ -103,14 +103,14 @@ describe('api client: the global error table (spec-1 §8)', () => {
   });
 
   it('maps the table in one function', () => {
-    expect(globalErrorMessage(401)).toBe('Session expirée. Veuillez vous reconnecter.');
-    expect(globalErrorMessage(403)).toBe('Accès interdit. Permissions insuffisantes.');
-    expect(globalErrorMessage(404)).toBe('Ressource non trouvée.');
+    expect(globalErrorMessage(401)).toBe('Session expired. Please sign in again.');
+    expect(globalErrorMessage(403)).toBe('Access denied. Insufficient permissions.');
+    expect(globalErrorMessage(404)).toBe('Resource not found.');
     expect(globalErrorMessage(422)).toBeNull();
-    expect(globalErrorMessage(429)).toBe('Limite de taux dépassée. Veuillez patienter.');
-    expect(globalErrorMessage(500)).toBe('Erreur serveur. Veuillez réessayer plus tard.');
+    expect(globalErrorMessage(429)).toBe('Rate limit exceeded. Please wait.');
+    expect(globalErrorMessage(500)).toBe('Server error. Please try again later.');
     expect(globalErrorMessage(418, 'teapot')).toBe('teapot');
-    expect(globalErrorMessage(418)).toBe('Une erreur est survenue.');
+    expect(globalErrorMessage(418)).toBe('An error occurred.');
   });
 });
 
@@ -169,7 +169,7 @@ describe('api client: 401, refresh and replay', () => {
     });
     await expect(api.get('/x')).rejects.toMatchObject({ status: 401 });
     expect(onSessionExpired).toHaveBeenCalledTimes(1);
-    expect(toast.error).toHaveBeenCalledWith('Session expirée. Veuillez vous reconnecter.', expect.anything());
+    expect(toast.error).toHaveBeenCalledWith('Session expired. Please sign in again.', expect.anything());
     expect(f.callsTo('GET /api/v1/x')).toHaveLength(1);
   });
 

@@ -5,11 +5,13 @@ import { Toaster } from '@/components/ui/toaster';
 import { constants } from '@/config/messages';
 import { toast } from '@/lib/toast';
 
-const tick = () => act(async () => void (await new Promise((r) => setTimeout(r, 20))));
+const tick = (ms = 20) => act(async () => void (await new Promise((r) => setTimeout(r, ms))));
 
+// sonner unmounts a dismissed toast 200 ms later, on a timer: the test waits it out, else the timer fires after the
+// page is torn down ("window is not defined").
 afterEach(async () => {
   act(() => void toast.dismiss());
-  await tick();
+  await tick(500);
 });
 
 describe('toasts (spec-1 §9: the list is capped at 20)', () => {

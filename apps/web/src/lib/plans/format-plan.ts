@@ -1,4 +1,6 @@
 import type { TBillingPeriod, TPlan } from '@docflow/contracts';
+import en from '@/i18n/locales/en.json';
+import { localised } from '@/i18n/localised';
 
 /** Prices in the French locale by default (spec-2 §9): `29 $US`, `0 €`, `12,50 $US`; `en-US` gives `$29`. */
 export function formatPrice(price: number, currency: string, locale = 'fr-FR'): string {
@@ -15,11 +17,7 @@ export function formatPrice(price: number, currency: string, locale = 'fr-FR'): 
   }
 }
 
-export const billingPeriodLabel: Record<TBillingPeriod, string> = {
-  monthly: '/month',
-  yearly: '/year',
-  'one-time': 'one-time',
-};
+export const billingPeriodLabel: Record<TBillingPeriod, string> = localised(en.billingPeriod, 'billingPeriod');
 
 export function formatPlanPrice(plan: Pick<TPlan, 'price' | 'currency' | 'billingPeriod'>): {
   amount: string;

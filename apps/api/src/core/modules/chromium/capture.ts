@@ -32,7 +32,7 @@ export function pdfCapture(print: PrintOptions, output: string): PageCapture {
     checks: print,
     write: async (page) => {
       try {
-        await page.pdf(pdfOptions);
+        await page.pdf(print.singlePage ? { ...pdfOptions, ...(await singleSheet(page, print)) } : pdfOptions);
       } catch (err) {
         // Chromium fails the whole print when a header or footer template asks for a resource from the network: the
         // caller's document, told as such.
@@ -48,6 +48,35 @@ export function pdfCapture(print: PrintOptions, output: string): PageCapture {
       }
     },
   };
+}
+
+/** 96 CSS pixels to the inch (https://issues.chromium.org/issues/40267771#comment14). */
+const CSS_PX_PER_INCH = 96;
+
+/**
+ * The paper of a single-page print: as tall as the laid-out content plus the top and bottom margins (in landscape,
+ * where the paper turns, both sides fit the content, as Gotenberg does), and only the first sheet printed so no
+ * rounding leaves a blank second one.
+ */
+async function singleSheet(page: Page, print: PrintOptions) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { cssContentSize } = (await cdp.send('Page.getLayoutMetrics')) as {
+      cssContentSize: { width: number; height: number };
+    };
+    const m = print.margins;
+    const tall = cssContentSize.height / CSS_PX_PER_INCH;
+    const inches = (n: number) => `${n}in`;
+    return print.landscape
+      ? {
+          width: inches(tall + m.top + m.bottom),
+          height: inches(cssContentSize.width / CSS_PX_PER_INCH + m.left + m.right),
+          pageRanges: '1',
+        }
+      : { height: inches(tall + m.top + m.bottom), pageRanges: '1' };
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
 }
 
 export function screenshotCapture(o: ScreenshotOptions, output: string): PageCapture {

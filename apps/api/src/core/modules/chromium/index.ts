@@ -70,7 +70,7 @@ export function createChromiumEngine(
 
   /** A web page, every address it reaches judged by one resolver (the page's requests and its egress proxy). */
   async function urlJob(url: string, allowPrivate: boolean, capture: PageCapture, limits: RenderLimits, c: OpContext) {
-    const policy = { allowPrivate, lookup: deps.lookup, allowHost: deps.allowHost };
+    const policy = { allowPrivate, lookup: deps.lookup, allowHost: deps.allowHost, allowList: ctx.outboundAllowList };
     // Refused before queueing: a bad URL costs no browser slot.
     const target = await checkUrl(url, policy);
     const resolver = new PinnedResolver(policy);

@@ -35,7 +35,7 @@ export function toPdfOptions(p: PrintOptions, output: string): PdfOptions {
     scale: p.scale,
     margin: { top: inches(m.top), right: inches(m.right), bottom: inches(m.bottom), left: inches(m.left) },
     preferCSSPageSize: p.preferCssPageSize ?? false,
-    outline: false,
+    outline: p.outline ?? false,
     tagged: true,
     // Either template alone: the other margin stays empty rather than showing Chromium's date and title.
     ...(p.headerTemplate !== undefined || p.footerTemplate !== undefined

@@ -144,6 +144,13 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     if (capture.checks.waitForNetworkIdle) await page.waitForLoadState('networkidle', { timeout: 0 });
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     if (capture.media) await page.emulateMedia({ media: capture.media });
+    const features = capture.checks.emulatedMediaFeatures;
+    if (features?.length) {
+      // Any feature Chromium knows, as Gotenberg passes them (Playwright's emulateMedia names only a few); the media
+      // type is restated, since the same call sets both.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setEmulatedMedia', { media: capture.media ?? '', features });
+    }
     const delay = capture.waitDelayMs ?? 0;
     if (delay > 0) await new Promise((r) => setTimeout(r, delay)); // bounded by the job's deadline (the race below)
     const expression = capture.checks.waitForExpression;

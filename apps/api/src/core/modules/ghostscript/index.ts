@@ -82,7 +82,7 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
     const base = ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-dNOINTERPOLATE'];
     const run = async (args: string[], c: OpContext, opts: RunToolOptions = {}) => {
       try {
-        return await ctx.tools.run(config.BIN, [...base, ...args], { signal: c.signal, ...opts });
+        return await ctx.tools.run(config.BIN, [...base, ...args], { signal: c.signal, runAs: c.runAs, ...opts });
       } catch (err) {
         throw classifyGsError(err);
       }
@@ -121,7 +121,7 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
       async repair(input, output, c) {
         await pdfwrite(['-dCompatibilityLevel=1.7', '-dPDFSETTINGS=/default'], [await rewritten(input, c)], output, c);
       },
-      async toPdfa(input, output, _opts, c) {
+      async toPdfa(input, output, opts, c) {
         const icc = findIccProfile(config.ICC_PROFILE);
         if (!icc) throw new EngineError('ENGINE_FAILED', 'No ICC profile found for PDF/A output', {});
         const def = path.join(c.scratch, 'pdfa-def.ps');
@@ -129,7 +129,9 @@ export const ghostscriptModule = defineModule<GhostscriptConfig>({
         await pdfwrite(
           [
             `--permit-file-read=${icc}`,
-            '-dPDFA=2',
+            `-dPDFA=${opts.part}`,
+            // PDF/A-1 is PDF 1.4: no transparency, which Ghostscript flattens.
+            ...(opts.part === 1 ? ['-dCompatibilityLevel=1.4'] : []),
             '-dPDFACompatibilityPolicy=1',
             '-sColorConversionStrategy=RGB',
             '-sProcessColorModel=DeviceRGB',

@@ -29,6 +29,7 @@ export async function rewrittenByQpdf(
     ctx.tools.run(qpdf, [from, output], {
       okExitCodes: [0, 3], // 3: rewritten with warnings (damage qpdf recovered from)
       signal: c.signal,
+      runAs: c.runAs,
     });
   try {
     await rewrite(input);

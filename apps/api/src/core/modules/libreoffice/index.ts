@@ -5,8 +5,10 @@ import { EngineError } from '../../errors';
 import type { Engine, OfficeConverter, OfficeConvertOptions, OpContext } from '../../interfaces';
 import { ZLibreOfficeConfig, type LibreOfficeConfig } from './config';
 import { helperError, invalidDocument, lostError } from './errors';
-import { InstanceLost } from './instance';
+import { stageJob } from './handover';
+import { InstanceLost, type OfficeInstance, type OfficeJob } from './instance';
 import { OfficePool } from './pool';
+import { resolveAccount } from '../../tool-user';
 
 /** The engine object, with its pool visible to tests and to a future /health detail. */
 export interface LibreOfficeEngine extends Engine {
@@ -48,6 +50,7 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
     maxRssBytes: config.MAX_RSS_MB * 1_048_576,
     noNetwork: ctx.noNetwork ?? false,
     toolUser: ctx.toolUser,
+    accounts: ctx.accounts,
     toolEnv: ctx.toolEnv,
   });
   const timeoutMs = config.TIMEOUT_MS || ctx.tools.timeoutMs;
@@ -60,25 +63,54 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
         pool.run(async (inst) => {
           const job = { ...opts, input: path.resolve(input), output: path.resolve(output) };
           // A missing input is the server's fault, not the document's: say so before LibreOffice calls it unreadable.
-          await stat(job.input).catch((err: unknown) => {
+          const { size } = await stat(job.input).catch((err: unknown) => {
             throw new EngineError('ENGINE_FAILED', 'The document could not be processed', { cause: err });
           });
-          // The plan's deadline when it is the shorter: past it, the document is too much for the plan.
-          const planBound = opts.timeoutMs !== undefined && opts.timeoutMs < timeoutMs;
-          const deadline = planBound ? opts.timeoutMs! : timeoutMs;
-          let r;
+          // The instance reaches no workspace: the input is handed to it, and its PDF taken back (handover.ts).
+          const runAs = await resolveAccount(c.runAs, c.signal);
+          // An input straight in the workspace (an upload: the usual case) is read here without following a link at
+          // its name: the workspace itself cannot be swapped by its account (its parent is root's). One deeper, a
+          // folder on the way could be, so it is read as the request's account.
+          const inWorkspace = path.dirname(job.input) === path.dirname(path.resolve(c.scratch));
+          const readAs =
+            runAs && !inWorkspace
+              ? async (file: string) =>
+                  (
+                    await ctx.tools.run('cat', ['--', file], {
+                      runAs,
+                      signal: c.signal,
+                      limiter: null,
+                      maxStdout: size + 1,
+                    })
+                  ).stdout
+              : null;
+          const staged = await stageJob(inst.stage!, inst.user, job.input, job.output, readAs);
           try {
-            r = await inst.convert(job, deadline, c.signal, memoryLimit);
-          } catch (err) {
-            if (err instanceof InstanceLost)
-              throw lostError(err, { timeoutMs: deadline, planBound, memoryLimit }, inst.stderr);
-            throw err;
+            await convertStaged(inst, { ...job, input: staged.input, output: staged.output }, opts, c);
+            await staged.collect(job.output, runAs);
+          } finally {
+            await staged.dispose();
           }
-          if (!r.ok) throw helperError(r, opts.kind);
           await checkPdf(job.output, opts.kind);
         }, c.signal),
       c.signal,
     );
+
+  /** One job on an instance, its failure named as the caller should see it. */
+  async function convertStaged(inst: OfficeInstance, job: OfficeJob, opts: OfficeConvertOptions, c: OpContext) {
+    // The plan's deadline when it is the shorter: past it, the document is too much for the plan.
+    const planBound = opts.timeoutMs !== undefined && opts.timeoutMs < timeoutMs;
+    const deadline = planBound ? opts.timeoutMs! : timeoutMs;
+    let r;
+    try {
+      r = await inst.convert(job, deadline, c.signal, memoryLimit);
+    } catch (err) {
+      if (err instanceof InstanceLost)
+        throw lostError(err, { timeoutMs: deadline, planBound, memoryLimit }, inst.stderr);
+      throw err;
+    }
+    if (!r.ok) throw helperError(r, opts.kind);
+  }
 
   return {
     id: 'libreoffice',

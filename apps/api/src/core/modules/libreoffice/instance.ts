@@ -6,8 +6,10 @@ import { fileURLToPath } from 'node:url';
 import type { OfficeKind } from '../../interfaces';
 import { noNetworkPrefix } from '../../isolation';
 import { toolEnv, type ToolEnvBase } from '../../tool-env';
+import type { Lease, ToolAccounts } from '../../tool-accounts';
 import { runAsPrefix, type ToolUser } from '../../tool-user';
 import { killGroup, rssBytes } from './process-group';
+import { createStage, type Stage } from './handover';
 import { createProfileDir, removePipeFile, removeProfileDir } from './profile';
 
 const HELPER = fileURLToPath(new URL('./uno-helper.py', import.meta.url));
@@ -20,6 +22,7 @@ export interface OfficeJob {
   landscape?: boolean;
   fitToPage?: boolean;
   password?: string;
+  exportOptions?: Record<string, boolean | number | string>;
 }
 
 /** What the helper answers for one job (see the protocol in uno-helper.py). */
@@ -53,8 +56,16 @@ export interface InstanceOptions {
   startupTimeoutMs: number;
   /** Start the helper (and so soffice) in a network namespace of its own (core/isolation.ts). */
   noNetwork?: boolean;
-  /** Start the helper (and so soffice) as this unprivileged account (core/tool-user.ts). */
+  /**
+   * Start the helper (and so soffice) as this unprivileged account (core/tool-user.ts) when `accounts` has none
+   * free: the base account, which owns no workspace.
+   */
   toolUser?: ToolUser | null;
+  /**
+   * The tools' accounts (core/tool-accounts.ts): the instance leases one for its life, so that no other instance (nor
+   * any request's tool) reads what it converts. Each job's files are handed over through its stage (handover.ts).
+   */
+  accounts?: Pick<ToolAccounts, 'tryLease'>;
   /** What the helper and soffice take from the server's environment (PATH, the font configuration). */
   toolEnv?: ToolEnvBase;
 }
@@ -84,6 +95,9 @@ export class OfficeInstance {
 
   /** This instance's private profile (its path is on soffice's command line: `pgrep -f` finds the processes). */
   profileDir: string | undefined;
+  /** Where jobs' files are handed to it (handover.ts). */
+  stage: Stage | undefined;
+  private lease: Lease | null = null;
   private child: ChildProcess | undefined;
   private readonly pipeName = `docflow-lo-${process.pid}-${randomBytes(6).toString('hex')}`;
   private pending: Pending | null = null;
@@ -111,10 +125,19 @@ export class OfficeInstance {
   }
 
   private async start(): Promise<void> {
-    this.profileDir = await createProfileDir(this.opts.toolUser);
-    // The tools' account may not reach the server's install folder (a clone under /root): it runs its own copy.
-    const helper = this.opts.toolUser ? path.join(this.profileDir, 'uno-helper.py') : HELPER;
-    if (this.opts.toolUser) await copyFile(HELPER, helper);
+    this.lease = (await this.opts.accounts?.tryLease().catch(() => null)) ?? null;
+    const user = this.user;
+    let helper = HELPER;
+    try {
+      this.profileDir = await createProfileDir(user);
+      this.stage = await createStage(user);
+      // The tools' account may not reach the server's install folder (a clone under /root): it runs its own copy.
+      if (user) await copyFile(HELPER, (helper = path.join(this.profileDir, 'uno-helper.py')));
+    } catch (err) {
+      await this.cleanup();
+      this.markStopped();
+      throw new InstanceLost('start-failed', `the instance's folders could not be made: ${String(err)}`);
+    }
     if (this.dead) {
       await this.cleanup();
       this.markStopped();
@@ -123,7 +146,7 @@ export class OfficeInstance {
     // Without network: a document's WEBSERVICE, linked images or update links reach nothing (the pipe is a file).
     const [cmd, ...prefix] = [
       ...(this.opts.noNetwork ? noNetworkPrefix() : []),
-      ...runAsPrefix(this.opts.toolUser),
+      ...runAsPrefix(user),
       this.opts.python,
     ];
     const child = spawn(
@@ -146,7 +169,7 @@ export class OfficeInstance {
         cwd: this.profileDir,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: toolEnv({ ...this.opts.toolEnv, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' }, this.opts.toolUser),
+        env: toolEnv({ ...this.opts.toolEnv, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' }, user),
       },
     );
     this.child = child;
@@ -258,6 +281,7 @@ export class OfficeInstance {
           landscape: !!job.landscape,
           fitToPage: !!job.fitToPage,
           password: job.password ?? null,
+          exportOptions: job.exportOptions ?? {},
         }) + '\n',
       );
       if (signal?.aborted) onAbort();
@@ -317,9 +341,19 @@ export class OfficeInstance {
     this.fail(new InstanceLost(reason, `${detail}; stderr: ${this.stderr.slice(-1000)}`));
   }
 
+  /** The account this instance runs as (null: the server's own). */
+  get user(): ToolUser | null {
+    return this.lease?.user ?? this.opts.toolUser ?? null;
+  }
+
   private async cleanup(): Promise<void> {
     if (this.profileDir) await removeProfileDir(this.profileDir);
-    await removePipeFile(this.pipeName, this.opts.toolUser);
+    await this.stage?.remove().catch(() => undefined);
+    await removePipeFile(this.pipeName, this.user);
+    // Given back once its processes are gone (the return sweeps what is left of them).
+    const lease = this.lease;
+    this.lease = null;
+    await lease?.release();
   }
 
   private onStdout(chunk: string): void {

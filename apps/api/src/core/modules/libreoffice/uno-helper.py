@@ -236,11 +236,19 @@ class Instance:
                     filt = a.Value
             if filt in TEXT_FILTERS and looks_binary(job["input"]):
                 return fail("INVALID_DOCUMENT", "binary content read as text by filter %s" % filt)
-            if kind == "spreadsheet" and (job.get("landscape") or job.get("fitToPage")):
-                self.page_setup(doc, bool(job.get("landscape")), bool(job.get("fitToPage")))
+            if kind == "presentation" and job.get("landscape"):
+                self.slides_landscape(doc)
+            elif job.get("landscape") or (kind == "spreadsheet" and job.get("fitToPage")):
+                self.page_setup(doc, bool(job.get("landscape")), kind == "spreadsheet" and bool(job.get("fitToPage")))
             out = uno.systemPathToFileUrl(os.path.abspath(job["output"]))
+            store = [pv("FilterName", EXPORT_FILTER[kind]), pv("Overwrite", True)]
+            options = job.get("exportOptions") or {}
+            if options:
+                # The PDF export filter's own options, as `--convert-to 'pdf:writer_pdf_Export:{...}'` passes them.
+                data = tuple(pv(k, v) for k, v in sorted(options.items()))
+                store.append(pv("FilterData", uno.Any("[]com.sun.star.beans.PropertyValue", data)))
             try:
-                doc.storeToURL(out, (pv("FilterName", EXPORT_FILTER[kind]), pv("Overwrite", True)))
+                uno.invoke(doc, "storeToURL", (out, tuple(store)))
             except Exception as e:  # noqa: BLE001
                 if not self.alive():
                     return fail("ENGINE_FAILED", "soffice died during export: %s" % e, fatal=True)
@@ -264,6 +272,14 @@ class Instance:
         if not self.alive():
             return fail("ENGINE_FAILED", "soffice died while loading: %s" % err, fatal=True)
         return fail("INVALID_DOCUMENT", "could not load: %s (asked: %s)" % (err, ",".join(handler.requests)))
+
+    @staticmethod
+    def slides_landscape(doc):
+        pages = doc.getDrawPages()
+        for i in range(pages.getCount()):
+            p = pages.getByIndex(i)
+            if p.Width < p.Height:
+                p.Width, p.Height = p.Height, p.Width
 
     @staticmethod
     def page_setup(doc, landscape, fit):

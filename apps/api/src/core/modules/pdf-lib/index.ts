@@ -6,6 +6,8 @@ import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
 import type { Engine, MetadataUpdate, OpContext, PageBox, PdfMetadata } from '../../interfaces';
 import { syncXmp } from '../../pdf/xmp';
+import { fillForm, readFormFields } from './forms';
+import { setOutline } from './outline';
 import { resizePage } from './page-geometry';
 
 const ZConfig = z.object({
@@ -48,7 +50,7 @@ const toIso = (d: Date | undefined) =>
 export const pdfLibModule = defineModule<PdfLibConfig>({
   id: 'pdf-lib',
   description:
-    'pdf-lib (pure JavaScript, in-process): metadata, page crop and scale, and a fallback for page assembly, rotation, stamping, form flattening',
+    'pdf-lib (pure JavaScript, in-process): metadata, page crop and scale, form fields, and a fallback for page assembly, rotation, stamping, form flattening',
   license: 'MIT',
   envPrefix: 'PDFLIB',
   configSchema: ZConfig,
@@ -59,10 +61,13 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
     'splitEvery',
     'rotate',
     'stamp',
+    'writeOutline',
     'readMetadata',
     'writeMetadata',
     'resizePages',
     'flatten',
+    'readFormFields',
+    'fillForm',
   ],
   async healthCheck() {
     await PDFDocument.create();
@@ -142,6 +147,11 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
         }),
       stamp: (input, output, opts, c) =>
         job(c, async () => {
+          // pdf-lib only appends to a page's content: a stamp beneath it is left to qpdf's --underlay.
+          if (opts.under)
+            throw new EngineError('UNSUPPORTED_OPERATION', 'pdf-lib draws over the content only', {
+              engine: 'pdf-lib',
+            });
           const doc = await load(input);
           const stampDoc = await PDFDocument.load(await readFile(opts.stamp));
           const stampPages = [...new Set(opts.map.map((m) => m.stampPage))];
@@ -153,6 +163,12 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
             const place = uprightPlacement(pageBoxOf(page, m.page));
             page.drawPage(byNumber.get(m.stampPage)!, { x: place.x, y: place.y, rotate: degrees(place.rotate) });
           }
+          await save(doc, output);
+        }),
+      writeOutline: (input, output, bookmarks, c) =>
+        job(c, async () => {
+          const doc = await load(input);
+          setOutline(doc, bookmarks);
           await save(doc, output);
         }),
       readMetadata: (input, c) =>
@@ -209,6 +225,13 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
         job(c, async () => {
           const doc = await load(input);
           doc.getForm().flatten();
+          await save(doc, output);
+        }),
+      readFormFields: (input, c) => job(c, async () => readFormFields(await load(input))),
+      fillForm: (input, output, opts, c) =>
+        job(c, async () => {
+          const doc = await load(input);
+          await fillForm(doc, opts.values, opts.flatten);
           await save(doc, output);
         }),
     };

@@ -1,4 +1,4 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
@@ -12,6 +12,7 @@ import type {
   PageText,
   PdfAnalysis,
   PdfMetadata,
+  PageLayout,
   RenderedPage,
   TextWord,
 } from '../../interfaces';
@@ -19,6 +20,7 @@ import { pageRuns, splitRuns, type PageRange } from '../../pages';
 import { readPdfEnd } from '../../pdf-trailer';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
 import { runBorrowing } from '../../limiter';
+import { parseLayoutXml } from './layout-xml';
 
 const ZConfig = z.object({
   /** Directory of the poppler-utils binaries; empty: found on PATH. */
@@ -192,12 +194,22 @@ export async function fixUniteTrailer(file: string): Promise<void> {
 
 export const popplerModule = defineModule<PopplerConfig>({
   id: 'poppler',
-  aliases: ['pdfunite', 'pdftotext', 'pdftoppm', 'pdfinfo', 'pdfimages'],
+  aliases: ['pdfunite', 'pdftotext', 'pdftoppm', 'pdfinfo', 'pdfimages', 'pdftohtml'],
   description: 'poppler-utils: pdfunite merge, pdfinfo/pdffonts/pdfimages analysis, pdftotext text, pdftoppm rendering',
   license: 'GPL-2.0-or-later',
   envPrefix: 'POPPLER',
   configSchema: ZConfig,
-  operations: ['countPages', 'pageBoxes', 'merge', 'readMetadata', 'analyze', 'extractText', 'render', 'extractImages'],
+  operations: [
+    'countPages',
+    'pageBoxes',
+    'merge',
+    'readMetadata',
+    'analyze',
+    'extractText',
+    'readLayout',
+    'render',
+    'extractImages',
+  ],
   async healthCheck(config, ctx) {
     const r = await ctx.tools.run(path.join(config.BIN_DIR, 'pdfinfo'), ['-v'], { limiter: null, timeoutMs: 10_000 });
     return { ok: true, version: /version (\S+)/.exec(r.stderr + r.stdout.toString())?.[1] };
@@ -206,7 +218,7 @@ export const popplerModule = defineModule<PopplerConfig>({
     const bin = (name: string) => (config.BIN_DIR ? path.join(config.BIN_DIR, name) : name);
     const run = async (tool: string, args: string[], c: OpContext, opts: RunToolOptions = {}) => {
       try {
-        return await ctx.tools.run(bin(tool), args, { signal: c.signal, ...opts });
+        return await ctx.tools.run(bin(tool), args, { signal: c.signal, runAs: c.runAs, ...opts });
       } catch (err) {
         throw classifyPopplerError(err);
       }
@@ -370,6 +382,34 @@ export const popplerModule = defineModule<PopplerConfig>({
         };
       },
       extractText,
+      async readLayout(input, workDir, opts, c) {
+        const out: PageLayout[] = [];
+        // pdftohtml writes the images it finds beside its XML: one run per page run, each in the work directory.
+        for (const runOf of pageRuns(opts.pages)) {
+          const base = path.join(workDir, `layout-${runOf.from}`);
+          await run(
+            'pdftohtml',
+            [
+              '-xml',
+              '-q',
+              '-zoom',
+              '1',
+              '-noroundcoord',
+              '-hidden',
+              '-f',
+              String(runOf.from),
+              '-l',
+              String(runOf.to),
+              input,
+              base,
+            ],
+            c,
+          );
+          const wanted = new Set(opts.pages);
+          out.push(...parseLayoutXml(await readFile(`${base}.xml`, 'utf8')).filter((p) => wanted.has(p.page)));
+        }
+        return out;
+      },
       async render(input, outDir, opts, c): Promise<RenderedPage[]> {
         const fmt =
           opts.format === 'png'

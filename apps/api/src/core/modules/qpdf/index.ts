@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
-import type { Engine, OpContext, PageCount, PdfPermissions, SizeBreakdown } from '../../interfaces';
+import type { Bookmark, Engine, OpContext, PageCount, PdfPermissions, SizeBreakdown } from '../../interfaces';
 import { compressPages } from '../../pages';
 import { readPdfEnd } from '../../pdf-trailer';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';
@@ -52,6 +52,22 @@ function permissionArgs(p: PdfPermissions): string[] {
     `--annotate=${yn(p.annotate)}`,
     `--form=${yn(p.annotate)}`,
   ];
+}
+
+interface QpdfOutline {
+  title?: string;
+  destpageposfrom1?: number | null;
+  kids?: QpdfOutline[];
+}
+
+/** The outline of qpdf's JSON (`--json-key=outlines`): titles, the page each opens (0: none), nested entries. */
+export function outlineFromJson(json: unknown): Bookmark[] {
+  const walk = (items: QpdfOutline[] | undefined): Bookmark[] =>
+    (items ?? []).map((o) => {
+      const children = walk(o.kids);
+      return { title: o.title ?? '', page: o.destpageposfrom1 ?? 0, ...(children.length ? { children } : {}) };
+    });
+  return walk((json as { outlines?: QpdfOutline[] }).outlines);
 }
 
 /** Read the size breakdown from qpdf's JSON object dump (stream lengths by role). */
@@ -148,6 +164,8 @@ export const qpdfModule = defineModule<QpdfConfig>({
     'splitEvery',
     'rotate',
     'stamp',
+    'readOutline',
+    'attachFiles',
     'encrypt',
     'decrypt',
     'sizeBreakdown',
@@ -168,6 +186,7 @@ export const qpdfModule = defineModule<QpdfConfig>({
         return await ctx.tools.run(bin, full, {
           okExitCodes: OK,
           signal: c.signal,
+          runAs: c.runAs,
           ...(password !== undefined ? { stdin: `${password}\n` } : {}),
           ...rest,
         });
@@ -234,6 +253,23 @@ export const qpdfModule = defineModule<QpdfConfig>({
           [input, opts.under ? '--underlay' : '--overlay', opts.stamp, `--to=${to}`, `--from=${from}`, '--', output],
           c,
         );
+      },
+      async readOutline(input, c) {
+        const r = await run(['--json', '--json-key=outlines', input], c, { maxStdout: ctx.maxOutputBytes });
+        return outlineFromJson(JSON.parse(r.stdout.toString()));
+      },
+      async attachFiles(input, output, files, c) {
+        // Each file under its name as key and shown file name; a name already embedded is replaced, as a new upload.
+        const args = files.flatMap((f) => [
+          '--add-attachment',
+          f.path,
+          `--key=${f.name}`,
+          `--filename=${f.name}`,
+          ...(f.mimeType ? [`--mimetype=${f.mimeType}`] : []),
+          '--replace',
+          '--',
+        ]);
+        await run([input, ...args, output], c);
       },
       async encrypt(input, output, opts, c) {
         // Passwords go to qpdf as an argument list on its standard input (@-), never on a command line or on disk.

@@ -112,7 +112,7 @@ export const tesseractModule = defineModule<TesseractConfig>({
   license: 'Apache-2.0',
   envPrefix: 'TESSERACT',
   configSchema: ZConfig,
-  operations: ['ocr', 'ocrLanguages'],
+  operations: ['ocr', 'ocrLanguages', 'detectOrientation'],
   async healthCheck(config, ctx) {
     const r = await ctx.tools.run(config.BIN, ['--version'], { limiter: null, timeoutMs: 10_000, env: TESSERACT_ENV });
     return { ok: true, version: /tesseract\s+v?(\S+)/i.exec(r.stdout.toString() + r.stderr)?.[1] };
@@ -165,7 +165,7 @@ export const tesseractModule = defineModule<TesseractConfig>({
       args.push('tsv');
       if (opts.pdf) args.push('pdf');
       try {
-        await ctx.tools.run(config.BIN, args, { signal: c.signal, env: TESSERACT_ENV });
+        await ctx.tools.run(config.BIN, args, { signal: c.signal, runAs: c.runAs, env: TESSERACT_ENV });
       } catch (err) {
         if (
           err instanceof ToolFailedError &&
@@ -186,6 +186,25 @@ export const tesseractModule = defineModule<TesseractConfig>({
       }
     };
 
-    return { id: 'tesseract', ocr, ocrLanguages };
+    // --psm 0: orientation and script detection only (the osd model); "Rotate: N" is the clockwise turn to upright.
+    const detectOrientation = async (image: string, opts: { dpi?: number }, c: OpContext) => {
+      const args = [...dataArgs, image, '-', '--psm', '0'];
+      if (opts.dpi !== undefined) args.push('--dpi', String(opts.dpi));
+      let out: string;
+      try {
+        const r = await ctx.tools.run(config.BIN, args, { signal: c.signal, runAs: c.runAs, env: TESSERACT_ENV });
+        out = r.stdout.toString('utf8') + '\n' + r.stderr;
+      } catch (err) {
+        // Too little text to tell: upright is the honest answer, with no confidence.
+        if (err instanceof ToolFailedError && /Too few characters|OSD failed|Empty page/i.test(err.stderr))
+          return { rotate: 0 as const, confidence: 0 };
+        throw err;
+      }
+      const rotate = Number(/Rotate:\s*(\d+)/.exec(out)?.[1] ?? 0);
+      const confidence = Number(/Orientation confidence:\s*([\d.]+)/.exec(out)?.[1] ?? 0);
+      return { rotate: ([0, 90, 180, 270].includes(rotate) ? rotate : 0) as 0 | 90 | 180 | 270, confidence };
+    };
+
+    return { id: 'tesseract', ocr, ocrLanguages, detectOrientation };
   },
 });

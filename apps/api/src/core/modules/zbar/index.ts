@@ -66,6 +66,7 @@ export const zbarModule = defineModule<ZbarConfig>({
           // Exit 4: the image was read but held no code.
           const r = await ctx.tools.run(config.BIN, ['--nodbus', '-q', image], {
             signal: c.signal,
+            runAs: c.runAs,
             okExitCodes: [0, 4],
             maxStdout: 4 * 1024 * 1024,
           });
@@ -93,6 +94,7 @@ export const zbarModule = defineModule<ZbarConfig>({
         if (symbols.length === 1 && symbols[0]!.type === 'QR-Code' && /[^\x00-\x7f]/.test(symbols[0]!.data)) {
           const raw = await ctx.tools.run(config.BIN, ['--nodbus', '-q', '--raw', '-Sbinary', image], {
             signal: c.signal,
+            runAs: c.runAs,
             okExitCodes: [0, 4],
           });
           let bytes = raw.stdout;

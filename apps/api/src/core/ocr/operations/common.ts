@@ -47,7 +47,7 @@ export interface OcrResult {
 }
 
 /** One page to work on: its number, the resolution it is read at, and its pixels on demand. */
-interface SourcePage {
+export interface SourcePage {
   page: number;
   dpi: number;
   /** The resolution is known (rendered, or stated by the image) rather than assumed. */

@@ -1,5 +1,23 @@
-import type { PdfJob, OutputFile } from '../../pdf/operations';
+import type { CompressionLevel } from '../../interfaces';
+import { compressPdf, toPdfa, type OutputFile, type PdfJob } from '../../pdf/operations';
 import { OcrInput, OcrRequest, checkLanguages, pool, recognize, sourcePages, tmp, widthOf, wordCount } from './common';
+import { stripOcrLayers } from './invisible-text';
+import { fixPage } from './page-fixes';
+
+/** OCRmyPDF's options of the searchable-PDF route. */
+export interface SearchableOptions {
+  /**
+   * skip-text: pages with text are kept as they are; redo-ocr: a page whose text is all invisible (an earlier OCR
+   * layer) loses it and is OCR-ed again, pages with visible text are kept; force: every page rasterised and OCR-ed.
+   */
+  mode?: 'skip-text' | 'redo-ocr' | 'force';
+  deskew?: boolean;
+  rotatePages?: boolean;
+  clean?: boolean;
+  outputType?: 'pdf' | 'pdfa';
+  /** 0: as made; 1-3: the compression levels of /pdf/compress (low, medium, high). */
+  optimize?: 0 | 1 | 2 | 3;
+}
 
 export interface SearchableResult extends OutputFile {
   confidence: number;
@@ -7,100 +25,216 @@ export interface SearchableResult extends OutputFile {
   ocrPages: number[];
   /** PDF pages left as they were because they already had text. */
   skippedPages: number[];
+  /** Pages turned upright (page number → clockwise degrees). */
+  rotatedPages: Record<number, number>;
+  /** Pages straightened (page number → degrees the lines were off). */
+  deskewedPages: Record<number, number>;
+  /** The recognised text of every page of the output, pages separated by form feeds (OCRmyPDF's sidecar). */
+  text: string;
 }
 
 /** A page with at least this many non-space characters of text is taken to be born digital. */
 const HAS_TEXT_CHARS = 20;
 
+const optimizeLevels: Record<1 | 2 | 3, CompressionLevel> = { 1: 'low', 2: 'medium', 3: 'high' };
+
+interface DonePage {
+  page: number;
+  /** The invisible text, sized as the page as shown (upright). */
+  layer: string;
+  /** The page's replacement image, when it is replaced. */
+  image?: string;
+  rotate: number;
+  skew: number;
+  confidence: number;
+  words: number;
+  text: string;
+}
+
 /**
- * Image input: each frame becomes a page of its image with the invisible text over it (tesseract's PDF renderer, one
- * pass with the recognition). PDF input: the original pages are kept as they are and a text-only layer, from a
- * rendering of each page, is laid over them (qpdf overlay through the stamp chain), so the page looks exactly the same
- * and its vector content, fonts and image quality are untouched. Pages that already have text are skipped unless
- * `force`.
+ * PDF input: each page keeps its content and gets the recognised text as an invisible layer (qpdf overlay through
+ * the stamp chain), so the page looks exactly the same and its vector content, fonts and image quality are untouched;
+ * pages that already have text are skipped (mode skip-text, the default). A page is replaced by its image only where
+ * asked: mode force (every page), or deskew on a page found skewed (its straightened image). rotatePages sets the
+ * page's rotation and keeps its content. Image input: one page per frame, its (fixed) image under the text. Then
+ * optimize and PDF/A, in that order (PDF/A last, so its declaration describes the final file).
  */
 export async function ocrSearchablePdf(
   job: PdfJob,
   input: OcrInput,
-  req: OcrRequest & { force?: boolean },
+  req: OcrRequest & SearchableOptions,
 ): Promise<SearchableResult> {
   await checkLanguages(job, req.languages);
   let pages = await sourcePages(job, input, req);
+  const force = req.mode === 'force';
   const skipped: number[] = [];
-  if (input.kind === 'pdf' && !req.force) {
+  let base = input.kind === 'pdf' ? input.pdf.path : '';
+  if (input.kind === 'pdf' && !force) {
     const { value: texts } = await job.engines.run(
       'extractText',
       (f) => f(input.pdf.path, { pages: pages.map((p) => p.page), layout: false, words: false }, job.ctx),
       job.signal,
     );
     const born = new Set(texts.filter((t) => t.text.replace(/\s+/g, '').length >= HAS_TEXT_CHARS).map((t) => t.page));
-    skipped.push(...pages.filter((p) => born.has(p.page)).map((p) => p.page));
-    pages = pages.filter((p) => !born.has(p.page));
+    let keep = pages.filter((p) => born.has(p.page)).map((p) => p.page);
+    if (req.mode === 'redo-ocr' && keep.length) {
+      const stripped = await stripOcrLayers(base, tmp(job, 'without-ocr-layers.pdf'), keep);
+      base = stripped.path;
+      keep = stripped.visible;
+    }
+    skipped.push(...keep);
+    pages = pages.filter((p) => !keep.includes(p.page));
   }
-  const textOnly = input.kind === 'pdf';
+  const rasterise = force || input.kind === 'image';
   const done = await pool(
     pages,
     widthOf(job),
-    async (src) => {
-      const pdf = tmp(job, `layer-${src.page}.pdf`);
-      const r = await recognize(job, await src.gray(), req, src.dpi, { output: pdf, textOnly });
-      return { page: src.page, pdf, confidence: r.confidence, words: wordCount(r) };
+    async (src): Promise<DonePage> => {
+      const fix = await fixPage(job, src, {
+        rotatePages: req.rotatePages ?? false,
+        deskew: req.deskew ?? false,
+        clean: req.clean ?? false,
+        rasterise,
+        imageFormat: input.kind === 'image' ? 'png' : 'jpeg',
+      });
+      const layer = tmp(job, `layer-${src.page}.pdf`);
+      const r = await recognize(job, fix.ocrImage, req, src.dpi, { output: layer, textOnly: true });
+      return {
+        page: src.page,
+        layer,
+        image: fix.pageImage,
+        rotate: fix.rotate,
+        skew: fix.skew,
+        confidence: r.confidence,
+        words: wordCount(r),
+        text: r.text,
+      };
     },
     job,
   );
   const words = done.reduce((n, d) => n + d.words, 0);
   const confidence = words ? Math.round((done.reduce((n, d) => n + d.confidence * d.words, 0) / words) * 100) / 100 : 0;
-  const output = tmp(job, 'searchable.pdf');
-  const merge = async (inputs: string[], to: string) => {
-    if (inputs.length === 1) return inputs[0]!;
-    await job.engines.run('merge', (f) => f(inputs, to, job.ctx), job.signal);
-    return to;
-  };
-  if (input.kind === 'image') {
-    const file = await merge(
-      done.map((d) => d.pdf),
-      output,
-    );
-    return {
-      path: file,
-      name: 'searchable',
-      pages: done.length,
-      confidence,
-      ocrPages: done.map((d) => d.page),
-      skippedPages: [],
-    };
+  const assembled = await assemble(job, input, done, base);
+  let file: OutputFile = { path: assembled.path, name: 'searchable', pages: assembled.pages };
+  if (req.optimize) {
+    const c = await compressPdf(job, { ...preparedOf(file) }, optimizeLevels[req.optimize]);
+    file = { path: c.path, name: 'searchable', pages: file.pages };
   }
-  if (!done.length) {
-    return {
-      path: input.pdf.path,
-      name: 'searchable',
-      pages: input.pdf.pages,
-      confidence,
-      ocrPages: [],
-      skippedPages: skipped,
-    };
+  if (req.outputType === 'pdfa') {
+    const a = await toPdfa(job, preparedOf(file));
+    file = { path: a.path, name: 'searchable', pages: file.pages };
   }
-  const layer = await merge(
-    done.map((d) => d.pdf),
-    tmp(job, 'layers.pdf'),
-  );
-  await job.engines.run(
-    'stamp',
-    (f) =>
-      f(
-        input.pdf.path,
-        output,
-        { stamp: layer, map: done.map((d, i) => ({ page: d.page, stampPage: i + 1 })) },
-        job.ctx,
-      ),
-    job.signal,
-  );
+  const byPage = new Map(done.map((d) => [d.page, d.text.trim()]));
+  const pageNumbers = input.kind === 'pdf' ? Array.from({ length: input.pdf.pages }, (_, i) => i + 1) : [];
+  const text =
+    input.kind === 'pdf'
+      ? pageNumbers.map((p) => byPage.get(p) ?? (skipped.includes(p) ? `[OCR skipped on page ${p}]` : '')).join('\n\f')
+      : done.map((d) => d.text.trim()).join('\n\f');
   return {
-    path: output,
-    name: 'searchable',
-    pages: input.pdf.pages,
+    ...file,
     confidence,
     ocrPages: done.map((d) => d.page),
     skippedPages: skipped,
+    rotatedPages: Object.fromEntries(done.filter((d) => d.rotate).map((d) => [d.page, d.rotate])),
+    deskewedPages: Object.fromEntries(done.filter((d) => d.skew).map((d) => [d.page, d.skew])),
+    text: `${text}\n`,
   };
+}
+
+/** The finished file as the next PDF operation takes it (made here: not encrypted, its pages known). */
+const preparedOf = (f: OutputFile) => ({
+  path: f.path,
+  filename: 'searchable.pdf',
+  size: 0,
+  pages: f.pages ?? 0,
+  wasEncrypted: false,
+  version: null,
+});
+
+async function merge(job: PdfJob, inputs: string[], name: string): Promise<string> {
+  if (inputs.length === 1) return inputs[0]!;
+  const to = tmp(job, name);
+  await job.engines.run('merge', (f) => f(inputs, to, job.ctx), job.signal);
+  return to;
+}
+
+/** A page image (its resolution in its metadata) as a one-page PDF of the page's size, the text laid over it. */
+async function imagePage(job: PdfJob, d: DonePage & { image: string }): Promise<string> {
+  const bare = tmp(job, `image-page-${d.page}.pdf`);
+  await job.engines.run(
+    'imagesToPdf',
+    (f) => f([d.image], bare, { pageSize: 'fit', orientation: 'portrait', margin: 0 }, job.ctx),
+    job.signal,
+  );
+  const page = tmp(job, `searchable-page-${d.page}.pdf`);
+  await job.engines.run(
+    'stamp',
+    (f) => f(bare, page, { stamp: d.layer, map: [{ page: 1, stampPage: 1 }] }, job.ctx),
+    job.signal,
+  );
+  return page;
+}
+
+async function assemble(
+  job: PdfJob,
+  input: OcrInput,
+  done: DonePage[],
+  from: string,
+): Promise<{ path: string; pages: number }> {
+  if (input.kind === 'image') {
+    const pages = await Promise.all(done.map((d) => imagePage(job, { ...d, image: d.image! })));
+    return { path: await merge(job, pages, 'searchable.pdf'), pages: pages.length };
+  }
+  let base = from;
+  const total = input.pdf.pages;
+  if (!done.length) return { path: base, pages: total };
+  // Turned upright where found sideways: the page's rotation set (relative to what it had), its content kept.
+  for (const angle of [90, 180, 270] as const) {
+    const turned = done.filter((d) => !d.image && d.rotate === angle).map((d) => d.page);
+    if (!turned.length) continue;
+    const to = tmp(job, `rotated-${angle}.pdf`);
+    await job.engines.run('rotate', (f) => f(base, to, { angle, pages: turned }, job.ctx), job.signal);
+    base = to;
+  }
+  const overlaid = done.filter((d) => !d.image);
+  if (overlaid.length) {
+    const layers = await merge(
+      job,
+      overlaid.map((d) => d.layer),
+      'layers.pdf',
+    );
+    const to = tmp(job, 'overlaid.pdf');
+    // qpdf places each layer as the page is shown: a page whose rotation was just set gets its upright text right.
+    await job.engines.run(
+      'stamp',
+      (f) => f(base, to, { stamp: layers, map: overlaid.map((d, i) => ({ page: d.page, stampPage: i + 1 })) }, job.ctx),
+      job.signal,
+    );
+    base = to;
+  }
+  const replaced = new Map<number, DonePage & { image: string }>();
+  for (const d of done) if (d.image) replaced.set(d.page, { ...d, image: d.image });
+  if (!replaced.size) return { path: base, pages: total };
+  // The document again, page for page: runs of kept pages, and the replaced pages' new ones.
+  const parts: string[] = [];
+  let run: number[] = [];
+  const flush = async () => {
+    if (!run.length) return;
+    const part = tmp(job, `kept-${run[0]}.pdf`);
+    const pages = run;
+    await job.engines.run('selectPages', (f) => f(base, part, pages, job.ctx), job.signal);
+    parts.push(part);
+    run = [];
+  };
+  for (let p = 1; p <= total; p++) {
+    const r = replaced.get(p);
+    if (!r) {
+      run.push(p);
+      continue;
+    }
+    await flush();
+    parts.push(await imagePage(job, r));
+  }
+  await flush();
+  return { path: await merge(job, parts, 'searchable.pdf'), pages: total };
 }

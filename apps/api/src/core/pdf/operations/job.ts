@@ -36,7 +36,8 @@ export async function createJob(
     signal: opts.signal,
     maxPages: opts.maxPages,
     render: opts.render ?? {},
-    ctx: { signal: opts.signal, scratch },
+    // Leased when its first tool gets a processing slot (waiting, a bounded time, for one when all are held).
+    ctx: { signal: opts.signal, scratch, runAs: ws.account },
     progress: opts.progress,
   };
 }

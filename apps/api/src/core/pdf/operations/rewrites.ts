@@ -1,4 +1,5 @@
 import { EngineError } from '../../errors';
+import type { PdfaPart } from '../../interfaces';
 import { assertPdf } from '../../pdf-sniff';
 import { OutputFile, PdfJob, PreparedPdf, SourceFile, out, pageLimitError, preparePdf } from './job';
 
@@ -8,9 +9,9 @@ export async function flattenPdf(job: PdfJob, input: PreparedPdf): Promise<Outpu
   return { path: file, name: 'flattened', pages: input.pages };
 }
 
-export async function toPdfa(job: PdfJob, input: PreparedPdf): Promise<OutputFile> {
+export async function toPdfa(job: PdfJob, input: PreparedPdf, part: PdfaPart = 2): Promise<OutputFile> {
   const file = out(job, 'pdfa.pdf');
-  await job.engines.run('toPdfa', (f) => f(input.path, file, { part: 2, conformance: 'b' }, job.ctx), job.signal);
+  await job.engines.run('toPdfa', (f) => f(input.path, file, { part, conformance: 'b' }, job.ctx), job.signal);
   return { path: file, name: 'pdfa', pages: input.pages };
 }
 

@@ -22,17 +22,32 @@ async function stampPages(
   pagesSpec: string | undefined,
   name: string,
   build: (boxes: Awaited<ReturnType<typeof boxesFor>>, stamp: string) => Promise<StampMap>,
+  under = false,
 ): Promise<OutputFile> {
   const boxes = await boxesFor(job, input, parsePageSet(pagesSpec, input.pages, 'pages'));
   const stamp = path.join(job.ctx.scratch, `${name}-stamp.pdf`);
   const map = await build(boxes, stamp);
   const file = out(job, `${name}.pdf`);
-  await job.engines.run('stamp', (f) => f(input.path, file, { stamp, map }, job.ctx), job.signal);
+  await job.engines.run('stamp', (f) => f(input.path, file, { stamp, map, under }, job.ctx), job.signal);
   return { path: file, name, pages: input.pages };
 }
 
-export const watermarkPdf = (job: PdfJob, input: PreparedPdf, spec: WatermarkSpec, pagesSpec: string | undefined) =>
-  stampPages(job, input, pagesSpec, 'watermarked', (boxes, stamp) => buildWatermarkStamp(boxes, spec, stamp));
+/** `under`: drawn beneath the page's content (Gotenberg's watermark) rather than over it (its stamp). */
+export const watermarkPdf = (
+  job: PdfJob,
+  input: PreparedPdf,
+  spec: WatermarkSpec,
+  pagesSpec: string | undefined,
+  opts: { under?: boolean } = {},
+) =>
+  stampPages(
+    job,
+    input,
+    pagesSpec,
+    'watermarked',
+    (boxes, stamp) => buildWatermarkStamp(boxes, spec, stamp),
+    opts.under,
+  );
 
 export const numberPages = (job: PdfJob, input: PreparedPdf, spec: PageNumberSpec, pagesSpec: string | undefined) =>
   stampPages(job, input, pagesSpec, 'numbered', (boxes, stamp) =>

@@ -175,9 +175,7 @@ export const adminSystemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       success: true as const,
-      data: await testService(adminContext(app, request), request.body, {
-        allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE,
-      }),
+      data: await testService(adminContext(app, request), request.body, app.config.outbound),
     }),
   );
 };

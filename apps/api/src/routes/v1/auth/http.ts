@@ -26,6 +26,25 @@ export function setRefreshCookie(
   });
 }
 
+/**
+ * The device cookie (services/device-cookies.ts): a browser's proof that it signed in to an account before, so that
+ * its sign-ins are judged by its own failures. Same flags as the refresh cookie, sent to the auth routes only.
+ */
+export const DEVICE_COOKIE = 'df_device';
+
+export function setDeviceCookie(app: FastifyInstance, reply: FastifyReply, value: string, maxAgeSeconds: number): void {
+  reply.setCookie(DEVICE_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: app.config.secureCookies,
+    path: COOKIE_PATH,
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export const deviceCookieFrom = (request: FastifyRequest): string | undefined =>
+  request.cookies?.[DEVICE_COOKIE] || undefined;
+
 export function clearRefreshCookie(app: FastifyInstance, reply: FastifyReply): void {
   reply.clearCookie(REFRESH_COOKIE, {
     httpOnly: true,

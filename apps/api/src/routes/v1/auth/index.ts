@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createLoginThrottle } from '../../../services/login-throttle';
+import { createDeviceCookies } from '../../../services/device-cookies';
 import { createIpQuotas, type IpQuotas } from '../../../services/ip-quotas';
 import { purgeExpired } from '../../../services/accounts/purge-expired';
 import { signUpRoutes } from './sign-up';
@@ -21,6 +22,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     redisUrl: app.config.REDIS_URL,
   });
   app.onShutdown(() => throttle.close());
+  const devices = createDeviceCookies({
+    secret: app.config.jwtSecret,
+    lifetimeDays: app.config.LOGIN_DEVICE_COOKIE_DAYS,
+  });
   const quotas = createIpQuotas(
     {
       register: { points: app.config.REGISTER_MAX_PER_IP_HOUR, windowSeconds: 3600, what: 'sign-ups' },
@@ -38,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.onShutdown(() => clearInterval(timer));
 
   await app.register(signUpRoutes, { quotas });
-  await app.register(signInRoutes, { throttle });
-  await app.register(passwordRoutes, { throttle, quotas });
+  await app.register(signInRoutes, { throttle, devices });
+  await app.register(passwordRoutes, { throttle, devices, quotas });
   await app.register(accountRoutes);
 };

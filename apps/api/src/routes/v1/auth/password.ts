@@ -11,18 +11,20 @@ import {
 } from '@docflow/contracts';
 import { authenticate, currentUser } from '../../../plugins/authenticate';
 import type { LoginThrottle } from '../../../services/login-throttle';
+import type { DeviceCookies } from '../../../services/device-cookies';
 import { checkPasswordStrength } from '../../../services/password-strength';
 import { changePassword } from '../../../services/accounts/change-password';
 import { requestPasswordReset } from '../../../services/accounts/request-password-reset';
 import { resetPassword } from '../../../services/accounts/reset-password';
-import { authTags, clientInfo, errorResponses, setRefreshCookie, signedInSecurity } from './http';
+import { authTags, clientInfo, deviceCookieFrom, errorResponses, setRefreshCookie, signedInSecurity } from './http';
 import type { AuthQuotas } from './index';
 
 /** Forgotten password, reset, change, and the strength meter. */
-export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle; quotas: AuthQuotas }> = async (
-  app,
-  { throttle, quotas },
-) => {
+export const passwordRoutes: FastifyPluginAsyncZod<{
+  throttle: LoginThrottle;
+  devices: DeviceCookies;
+  quotas: AuthQuotas;
+}> = async (app, { throttle, devices, quotas }) => {
   app.post(
     '/forgot-password',
     {
@@ -95,7 +97,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle; qu
         { userId: user.id, sessionId: user.sessionId },
         request.body,
         clientInfo(request),
-        throttle,
+        { throttle, devices, deviceCookie: deviceCookieFrom(request) },
       );
       return {
         success: true as const,

@@ -9,6 +9,7 @@ import {
 } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
 import type { LoginThrottle } from '../../../services/login-throttle';
+import type { DeviceCookies } from '../../../services/device-cookies';
 import { login } from '../../../services/accounts/login';
 import { logout } from '../../../services/accounts/logout';
 import { rotateRefreshToken } from '../../../services/accounts/rotate-refresh-token';
@@ -17,13 +18,18 @@ import {
   bearerToken,
   clearRefreshCookie,
   clientInfo,
+  deviceCookieFrom,
   errorResponses,
   refreshTokenFrom,
+  setDeviceCookie,
   setRefreshCookie,
 } from './http';
 
 /** Login, token refresh and logout. */
-export const signInRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle }> = async (app, { throttle }) => {
+export const signInRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle; devices: DeviceCookies }> = async (
+  app,
+  { throttle, devices },
+) => {
   app.post(
     '/login',
     {
@@ -34,14 +40,21 @@ export const signInRoutes: FastifyPluginAsyncZod<{ throttle: LoginThrottle }> = 
           'Opens a session and returns an access token (JWT) and a refresh token, also set as the httpOnly df_refresh ' +
           'cookie. rememberMe lengthens the refresh life. 401 INVALID_CREDENTIALS (same for an unknown e-mail), ' +
           '403 EMAIL_NOT_VERIFIED or ACCOUNT_DISABLED (only after a right password), 429 TOO_MANY_ATTEMPTS with ' +
-          'Retry-After after repeated failures.',
+          'Retry-After after repeated failures. A sign-in also sets the httpOnly df_device cookie (signed, bound to ' +
+          'the account): a later sign-in to that account presenting it is judged by the failures of that device ' +
+          'alone, not by the daily cap of the address nor the lock of the account.',
         body: ZLoginRequest,
         response: { 200: ZSignedInResponse, ...errorResponses(400, 401, 403, 413, 422, 429) },
       },
     },
     async (request, reply) => {
-      const signedIn = await login(app, request.body, clientInfo(request), throttle);
+      const signedIn = await login(app, request.body, clientInfo(request), {
+        throttle,
+        devices,
+        deviceCookie: deviceCookieFrom(request),
+      });
       setRefreshCookie(app, reply, signedIn.refreshToken, signedIn.refreshTtlSeconds);
+      if (signedIn.deviceCookie) setDeviceCookie(app, reply, signedIn.deviceCookie, devices.maxAgeSeconds);
       return { success: true as const, message: 'Signed in.', data: { user: signedIn.user, tokens: signedIn.tokens } };
     },
   );

@@ -6,40 +6,42 @@ import { ChangePasswordForm } from '@/features/settings/components/change-passwo
 import { ProfileForm } from '@/features/settings/components/profile-form';
 import { SessionsList } from '@/features/settings/components/sessions-list';
 import { roleLabel } from '@/utils/role';
+import { useTranslation } from 'react-i18next';
 
 /** /settings: beyond the spec's placeholder, the profile, the password and the sessions. */
 export default function SettingsRoute() {
+  const { t } = useTranslation();
   const user = useAuthStore((s) => s.user);
   return (
     <>
-      <PageHeader title="Settings" description="Manage your profile, password and signed-in devices." />
+      <PageHeader title={t('settings.settings')} description={t('settings.manageYourProfilePasswordAnd')} />
       <div className="space-y-6">
         {user && (
           <Card>
             <CardContent className="flex flex-wrap items-center gap-x-8 gap-y-3 text-sm">
               <div>
-                <p className="text-xs text-slate-500">Account</p>
+                <p className="text-xs text-slate-500">{t('settings.account')}</p>
                 <p className="font-medium text-slate-900">{user.email}</p>
               </div>
               <div>
-                <p className="text-xs text-slate-500">Role</p>
+                <p className="text-xs text-slate-500">{t('settings.role')}</p>
                 <p className="font-medium capitalize text-slate-900">{roleLabel(user.role)}</p>
               </div>
               <div>
-                <p className="text-xs text-slate-500">Plan</p>
+                <p className="text-xs text-slate-500">{t('settings.plan')}</p>
                 <p className="font-medium capitalize text-slate-900">{user.plan}</p>
               </div>
               <div>
-                <p className="text-xs text-slate-500">Member since</p>
+                <p className="text-xs text-slate-500">{t('settings.memberSince')}</p>
                 <p className="font-medium text-slate-900">
                   {new Date(user.createdAt).toLocaleDateString('en', { dateStyle: 'medium' })}
                 </p>
               </div>
               <div className="ml-auto">
                 {user.emailVerified ? (
-                  <Badge tone="green">Email verified</Badge>
+                  <Badge tone="green">{t('settings.emailVerified')}</Badge>
                 ) : (
-                  <Badge tone="amber">Email not verified</Badge>
+                  <Badge tone="amber">{t('settings.emailNotVerified')}</Badge>
                 )}
               </div>
             </CardContent>

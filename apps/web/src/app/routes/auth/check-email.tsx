@@ -10,29 +10,31 @@ import { constants } from '@/config/messages';
 import { paths } from '@/config/paths';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { forgotPasswordSchema, validate } from '@/lib/auth/form-schemas';
+import { useTranslation } from 'react-i18next';
 
 const steps = [
   {
     icon: Inbox,
-    title: 'Check your inbox',
-    text: 'Open the email we just sent you. It can take a minute; look in spam too.',
+    title: 'checkEmail.steps.inboxTitle',
+    text: 'checkEmail.steps.inboxText',
   },
   {
     icon: MousePointerClick,
-    title: 'Click the link',
-    text: 'The verification link confirms that the address is yours.',
+    title: 'checkEmail.steps.linkTitle',
+    text: 'checkEmail.steps.linkText',
   },
   {
     icon: LayoutDashboard,
-    title: 'Access your dashboard',
-    text: 'You are signed in and can create your first API key.',
+    title: 'checkEmail.steps.dashboardTitle',
+    text: 'checkEmail.steps.dashboardText',
   },
-];
+] as const;
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** /check-email: shown after sign-up while the account waits for e-mail verification. */
 export default function CheckEmailRoute() {
+  const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   const pendingEmail = useAuthStore((s) => s.pendingEmail);
@@ -59,21 +61,21 @@ export default function CheckEmailRoute() {
   }
 
   return (
-    <AuthLayout title="Check your email" centered>
+    <AuthLayout title={t('checkEmail.checkYourEmail')} centered>
       <Card className="overflow-hidden">
         <div className="bg-gradient-to-br from-indigo-600 to-violet-600 px-6 py-8 text-center text-white">
           <div className="mx-auto grid h-14 w-14 place-items-center rounded-full bg-white/15 ring-1 ring-inset ring-white/25">
             <Mail className="h-7 w-7" aria-hidden="true" />
           </div>
-          <h1 className="mt-4 text-2xl font-bold tracking-tight">Check your email</h1>
+          <h1 className="mt-4 text-2xl font-bold tracking-tight">{t('checkEmail.checkYourEmail')}</h1>
           <p className="mt-2 text-sm text-indigo-100">
             {knownEmail ? (
               <>
-                We sent an email to <strong className="font-semibold text-white">{knownEmail}</strong>: a verification
-                link, or a sign-in link if that address already has an account.
+                {t('checkEmail.weSentAnEmailTo')} <strong className="font-semibold text-white">{knownEmail}</strong>
+                {t('checkEmail.aVerificationLinkOrA')}
               </>
             ) : (
-              'We sent you an email: a verification link, or a sign-in link if your address already has an account.'
+              t('checkEmail.weSentYouAnEmail')
             )}
           </p>
         </div>
@@ -86,10 +88,12 @@ export default function CheckEmailRoute() {
                 </span>
                 <div>
                   <p className="text-sm font-semibold text-slate-900">
-                    <span className="sr-only">Step {i + 1}: </span>
-                    {s.title}
+                    <span className="sr-only">
+                      {t('checkEmail.step')} {i + 1}:{' '}
+                    </span>
+                    {t(s.title)}
                   </p>
-                  <p className="text-sm text-slate-600">{s.text}</p>
+                  <p className="text-sm text-slate-600">{t(s.text)}</p>
                 </div>
               </li>
             ))}
@@ -97,7 +101,7 @@ export default function CheckEmailRoute() {
 
           <form onSubmit={resend} noValidate className="space-y-3 border-t border-slate-100 pt-6">
             {!knownEmail && (
-              <Field label="Your email address" error={emailError}>
+              <Field label={t('checkEmail.yourEmailAddress')} error={emailError}>
                 <Input
                   type="email"
                   autoComplete="email"
@@ -112,17 +116,17 @@ export default function CheckEmailRoute() {
             <div className="flex flex-col gap-3 sm:flex-row">
               <Button type="submit" variant="secondary" className="flex-1" disabled={sending}>
                 <RefreshCw className={sending ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} aria-hidden="true" />
-                {sending ? 'Sending...' : 'Resend Verification Email'}
+                {sending ? t('checkEmail.sending') : t('checkEmail.resendVerificationEmail')}
               </Button>
               <Button className="flex-1" onClick={() => navigate(paths.auth.login.getHref())}>
-                I&apos;ve Already Verified
+                {t('checkEmail.iVeAlreadyVerified')}
               </Button>
             </div>
           </form>
           <p className="text-center text-sm text-slate-500">
-            Didn&apos;t get anything?{' '}
+            {t('checkEmail.didnTGetAnything')}{' '}
             <Link to={paths.support.getHref()} className="font-semibold text-indigo-600 hover:text-indigo-500">
-              Contact Support
+              {t('checkEmail.contactSupport')}
             </Link>
           </p>
         </CardContent>

@@ -3,14 +3,16 @@ import { AuthLayout } from '@/components/layouts/auth-layout';
 import { paths } from '@/config/paths';
 import { FreeTrialPanel } from '@/features/auth/components/auth-asides';
 import { RegisterForm } from '@/features/auth/components/register-form';
+import { useTranslation } from 'react-i18next';
 
 export default function RegisterRoute() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   return (
     <AuthLayout
-      title="Create your account"
-      heading="Create your account"
-      subheading="Get an API key and start converting documents today."
+      title={t('register.createYourAccount')}
+      heading={t('register.createYourAccount')}
+      subheading={t('register.getAnApiKeyAnd')}
       aside={<FreeTrialPanel />}
       asideOnMobile
     >

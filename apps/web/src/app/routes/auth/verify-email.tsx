@@ -8,6 +8,7 @@ import { constants, messages } from '@/config/messages';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
+import { useTranslation } from 'react-i18next';
 
 type State = { kind: 'loading' } | { kind: 'success' } | { kind: 'error'; message: string } | { kind: 'no-token' };
 
@@ -23,6 +24,7 @@ function verifyOnce(token: string, verify: (t: string) => Promise<unknown>, fres
 
 /** /verify-email?token=…: states loading, success (5-second countdown to /dashboard), error, no-token (spec-1 §2). */
 export default function VerifyEmailRoute() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token');
   const navigate = useNavigate();
@@ -82,14 +84,14 @@ export default function VerifyEmailRoute() {
   }, [state.kind, seconds, goToDashboard]);
 
   return (
-    <AuthLayout title="Verify your email" centered>
+    <AuthLayout title={t('verifyEmail.verifyYourEmail')} centered>
       <Card>
         <CardContent className="px-6 py-10 text-center sm:px-10">
           {state.kind === 'loading' && (
             <div aria-live="polite">
               <Loader2 className="mx-auto h-12 w-12 animate-spin text-indigo-600" aria-hidden="true" />
-              <h1 className="mt-6 text-2xl font-bold text-slate-900">Verifying your email…</h1>
-              <p className="mt-2 text-sm text-slate-600">This only takes a moment.</p>
+              <h1 className="mt-6 text-2xl font-bold text-slate-900">{t('verifyEmail.verifyingYourEmail')}</h1>
+              <p className="mt-2 text-sm text-slate-600">{t('verifyEmail.thisOnlyTakesAMoment')}</p>
             </div>
           )}
 
@@ -98,11 +100,11 @@ export default function VerifyEmailRoute() {
               <div className="mx-auto grid h-16 w-16 place-items-center rounded-full bg-emerald-100 text-emerald-600">
                 <CheckCircle2 className="h-9 w-9" aria-hidden="true" />
               </div>
-              <h1 className="mt-6 text-2xl font-bold text-slate-900">Email verified!</h1>
-              <p className="mt-2 text-sm text-slate-600">Your account is active. Welcome to DocFlow.</p>
+              <h1 className="mt-6 text-2xl font-bold text-slate-900">{t('verifyEmail.emailVerified')}</h1>
+              <p className="mt-2 text-sm text-slate-600">{t('verifyEmail.yourAccountIsActiveWelcome')}</p>
               <p className="mt-6 text-sm text-slate-500" data-testid="verify-countdown">
-                Redirecting to your dashboard in{' '}
-                <span className="font-semibold tabular-nums text-slate-900">{seconds}</span> second
+                {t('verifyEmail.redirectingToYourDashboardIn')}{' '}
+                <span className="font-semibold tabular-nums text-slate-900">{seconds}</span> {t('verifyEmail.second')}
                 {seconds === 1 ? '' : 's'}…
               </p>
               <div className="mx-auto mt-3 h-1.5 max-w-xs overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
@@ -112,7 +114,7 @@ export default function VerifyEmailRoute() {
                 />
               </div>
               <Button className="mt-8" size="lg" onClick={goToDashboard}>
-                Go to Dashboard
+                {t('verifyEmail.goToDashboard')}
               </Button>
             </div>
           )}
@@ -122,18 +124,15 @@ export default function VerifyEmailRoute() {
               <div className="mx-auto grid h-16 w-16 place-items-center rounded-full bg-rose-100 text-rose-600">
                 <XCircle className="h-9 w-9" aria-hidden="true" />
               </div>
-              <h1 className="mt-6 text-2xl font-bold text-slate-900">Verification failed</h1>
+              <h1 className="mt-6 text-2xl font-bold text-slate-900">{t('verifyEmail.verificationFailed')}</h1>
               <p className="mt-2 text-sm text-rose-700" role="alert" data-testid="verify-error">
                 {state.message}
               </p>
-              <p className="mt-4 text-sm text-slate-600">
-                This can happen when the verification link has expired or is invalid. Try again, or sign in to request a
-                new link.
-              </p>
+              <p className="mt-4 text-sm text-slate-600">{t('verifyEmail.thisCanHappenWhenThe')}</p>
               <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-                <Button onClick={retry}>Try Again</Button>
+                <Button onClick={retry}>{t('verifyEmail.tryAgain')}</Button>
                 <Button variant="secondary" onClick={() => navigate(paths.auth.login.getHref())}>
-                  Back to Login
+                  {t('verifyEmail.backToLogin')}
                 </Button>
               </div>
             </div>
@@ -144,13 +143,15 @@ export default function VerifyEmailRoute() {
               <div className="mx-auto grid h-16 w-16 place-items-center rounded-full bg-amber-100 text-amber-600">
                 <Link2Off className="h-8 w-8" aria-hidden="true" />
               </div>
-              <h1 className="mt-6 text-2xl font-bold text-slate-900">Invalid verification link</h1>
+              <h1 className="mt-6 text-2xl font-bold text-slate-900">{t('verifyEmail.invalidVerificationLink')}</h1>
               <p className="mt-2 text-sm text-slate-600">{messages.verify.missingToken}</p>
               <p className="mt-2 text-sm text-slate-500">{messages.verify.missingTokenHint}</p>
               <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-                <Button onClick={() => navigate(paths.auth.register.getHref())}>Create New Account</Button>
+                <Button onClick={() => navigate(paths.auth.register.getHref())}>
+                  {t('verifyEmail.createNewAccount')}
+                </Button>
                 <Button variant="secondary" onClick={() => navigate(paths.auth.login.getHref())}>
-                  I Already Have an Account
+                  {t('verifyEmail.iAlreadyHaveAnAccount')}
                 </Button>
               </div>
             </div>

@@ -2,12 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TAdminUpdatePlanRequest, TPlan } from '@docflow/contracts';
 import { api, errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
+import en from '@/i18n/locales/en.json';
+import { localised } from '@/i18n/localised';
 
-export const adminPlanMessages = {
-  updated: 'Plan mis à jour avec succès !',
-  updateFailed: 'Erreur lors de la mise à jour du plan',
-  loadFailed: 'Erreur lors du chargement des plans',
-} as const;
+export const adminPlanMessages = localised(en.adminPlanMessages, 'adminPlanMessages');
 
 /** GET /admin/plans: every plan, private and inactive ones too. */
 export function useAdminPlans(enabled: boolean) {

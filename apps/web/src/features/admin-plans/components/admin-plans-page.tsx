@@ -11,17 +11,20 @@ import { formatBytes, formatCount, formatPlanPrice } from '@/lib/plans/format-pl
 import { roleLabel } from '@/utils/role';
 import { adminPlanMessages, useAdminPlans } from '../api/admin-plans';
 import { EditPlanDialog } from './edit-plan-dialog';
+import { useTranslation } from 'react-i18next';
 
 const requiredRoles = (['super_admin', 'owner'] as const).filter((r) => hasCapability(r, 'managePlans'));
 
 function Restricted({ role }: { role: string }) {
+  const { t } = useTranslation();
   return (
     <Card data-testid="plans-restricted">
       <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
         <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-slate-900">Accès refusé</h2>
+        <h2 className="text-lg font-semibold text-slate-900">{t('adminPlansPage.accesRefuse')}</h2>
         <p className="text-sm text-slate-600">
-          Votre rôle : <strong>{roleLabel(role)}</strong>. Rôles requis : {requiredRoles.map(roleLabel).join(', ')}.
+          {t('adminPlansPage.votreRole')} <strong>{roleLabel(role)}</strong>
+          {t('adminPlansPage.rolesRequis')} {requiredRoles.map(roleLabel).join(', ')}.
         </p>
       </CardContent>
     </Card>
@@ -30,6 +33,7 @@ function Restricted({ role }: { role: string }) {
 
 /** /admin/plans: every plan with its price, limits, endpoints and visibility; super_admin and owner edit them. */
 export function AdminPlansPage() {
+  const { t } = useTranslation();
   const role = useAuthStore((s) => s.user?.role ?? 'user');
   const allowed = hasCapability(role, 'managePlans');
   const plans = useAdminPlans(allowed);
@@ -37,13 +41,16 @@ export function AdminPlansPage() {
 
   return (
     <>
-      <PageHeader title="Plan Management" description="Prices, limits, endpoints and visibility of every plan." />
+      <PageHeader
+        title={t('adminPlansPage.planManagement')}
+        description={t('adminPlansPage.pricesLimitsEndpointsAndVisibility')}
+      />
       {!allowed ? (
         <Restricted role={role} />
       ) : plans.isError ? (
         <Alert tone="error" title={adminPlanMessages.loadFailed}>
           <Button size="sm" variant="secondary" onClick={() => void plans.refetch()}>
-            <RefreshCw className="h-4 w-4" aria-hidden="true" /> Retry
+            <RefreshCw className="h-4 w-4" aria-hidden="true" /> {t('adminPlansPage.retry')}
           </Button>
         </Alert>
       ) : (
@@ -56,27 +63,35 @@ export function AdminPlansPage() {
                   <div className="flex flex-wrap items-center gap-2">
                     <h2 className="text-lg font-semibold text-slate-900">{p.displayName}</h2>
                     <span className="font-mono text-xs text-slate-400">{p.name}</span>
-                    {p.isRecommended && <Badge tone="indigo">Recommended</Badge>}
-                    {!p.isPublic && <Badge>Private</Badge>}
-                    {!p.isActive && <Badge tone="rose">Inactive</Badge>}
+                    {p.isRecommended && <Badge tone="indigo">{t('adminPlansPage.recommended')}</Badge>}
+                    {!p.isPublic && <Badge>{t('adminPlansPage.private')}</Badge>}
+                    {!p.isActive && <Badge tone="rose">{t('adminPlansPage.inactive')}</Badge>}
                     <Button
                       size="sm"
                       variant="secondary"
                       className="ml-auto"
-                      aria-label={`Edit ${p.displayName}`}
+                      aria-label={t('adminPlansPage.editPlan', { name: p.displayName })}
                       onClick={() => setEditing(p)}
                     >
-                      <Pencil className="h-4 w-4" aria-hidden="true" /> Edit
+                      <Pencil className="h-4 w-4" aria-hidden="true" /> {t('adminPlansPage.edit')}
                     </Button>
                   </div>
                   <p className="text-2xl font-bold text-slate-900" data-testid="admin-plan-price">
                     {price.amount} <span className="text-sm font-normal text-slate-500">{price.period}</span>
                   </p>
                   <dl className="grid grid-cols-2 gap-2 text-sm text-slate-600">
-                    <div>{formatCount(p.maxRequestsPerMonth)} / month</div>
-                    <div data-testid="admin-plan-minute">{formatCount(p.maxRequestsPerMinute)} / minute</div>
-                    <div>{formatBytes(p.maxFileSize)} per file</div>
-                    <div>{p.maxApiKeysPerUser} keys per user</div>
+                    <div>
+                      {formatCount(p.maxRequestsPerMonth)} {t('adminPlansPage.month')}
+                    </div>
+                    <div data-testid="admin-plan-minute">
+                      {formatCount(p.maxRequestsPerMinute)} {t('adminPlansPage.minute')}
+                    </div>
+                    <div>
+                      {formatBytes(p.maxFileSize)} {t('adminPlansPage.perFile')}
+                    </div>
+                    <div>
+                      {p.maxApiKeysPerUser} {t('adminPlansPage.keysPerUser')}
+                    </div>
                   </dl>
                   <div className="flex flex-wrap gap-1">
                     {p.allowedEndpoints.map((g) => (

@@ -6,6 +6,8 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { useUpdatePlan } from '../api/admin-plans';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
 
 const MB = 1_048_576;
 
@@ -18,17 +20,18 @@ type Draft = Required<Omit<TAdminUpdatePlanRequest, 'maxPagesPerPdf' | 'burstLim
 const draftOf = ({ id: _id, name: _name, features: _f, validityDays: _v, sortOrder: _s, ...editable }: TPlan): Draft =>
   editable;
 
-const numbers: Array<{ field: keyof Draft; label: string; nullable?: boolean }> = [
-  { field: 'maxRequestsPerMinute', label: 'Requests / minute' },
-  { field: 'maxRequestsPerHour', label: 'Requests / hour' },
-  { field: 'maxRequestsPerMonth', label: 'Requests / month' },
-  { field: 'maxApiKeysPerUser', label: 'Keys per user' },
-  { field: 'maxPagesPerPdf', label: 'Pages per PDF', nullable: true },
-  { field: 'burstLimit', label: 'Burst', nullable: true },
+const numbers: Array<{ field: keyof Draft; label: TKey; nullable?: boolean }> = [
+  { field: 'maxRequestsPerMinute', label: 'limits.maxRequestsPerMinute' },
+  { field: 'maxRequestsPerHour', label: 'limits.maxRequestsPerHour' },
+  { field: 'maxRequestsPerMonth', label: 'limits.maxRequestsPerMonth' },
+  { field: 'maxApiKeysPerUser', label: 'limits.maxApiKeysPerUser' },
+  { field: 'maxPagesPerPdf', label: 'limits.maxPagesPerPdf', nullable: true },
+  { field: 'burstLimit', label: 'limits.burstLimit', nullable: true },
 ];
 
 /** Edit one plan: what changes is sent, and enforcement follows on the next call. */
 export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => void }) {
+  const { t } = useTranslation();
   const id = useId();
   const update = useUpdatePlan();
   const [d, setD] = useState<Draft>(() => draftOf(plan));
@@ -47,18 +50,18 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
   return (
     <Dialog open onOpenChange={(open) => !open && !update.isPending && onClose()}>
       <DialogContent
-        title={`Edit ${plan.displayName}`}
-        description={`Plan "${plan.name}": prices and limits apply to every key on it at once.`}
+        title={t('editPlanDialog.title', { name: plan.displayName })}
+        description={t('editPlanDialog.subtitle', { name: plan.name })}
         className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto"
       >
         <form onSubmit={submit} className="mt-4 space-y-5" data-testid="edit-plan-form">
           <div className="grid gap-3 sm:grid-cols-2">
             <div className="space-y-1">
-              <Label htmlFor={`${id}-name`}>Display name</Label>
+              <Label htmlFor={`${id}-name`}>{t('editPlanDialog.displayName')}</Label>
               <Input id={`${id}-name`} value={d.displayName} onChange={(e) => set({ displayName: e.target.value })} />
             </div>
             <div className="space-y-1">
-              <Label htmlFor={`${id}-price`}>Price</Label>
+              <Label htmlFor={`${id}-price`}>{t('editPlanDialog.price')}</Label>
               <Input
                 id={`${id}-price`}
                 type="number"
@@ -69,7 +72,7 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
               />
             </div>
             <div className="space-y-1">
-              <Label htmlFor={`${id}-currency`}>Currency</Label>
+              <Label htmlFor={`${id}-currency`}>{t('editPlanDialog.currency')}</Label>
               <Input
                 id={`${id}-currency`}
                 value={d.currency}
@@ -78,7 +81,7 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
               />
             </div>
             <div className="space-y-1">
-              <Label htmlFor={`${id}-period`}>Billing period</Label>
+              <Label htmlFor={`${id}-period`}>{t('editPlanDialog.billingPeriod')}</Label>
               <select
                 id={`${id}-period`}
                 className="h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm"
@@ -94,7 +97,7 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
             </div>
           </div>
           <div className="space-y-1">
-            <Label htmlFor={`${id}-description`}>Description</Label>
+            <Label htmlFor={`${id}-description`}>{t('editPlanDialog.description')}</Label>
             <Input
               id={`${id}-description`}
               value={d.description}
@@ -104,19 +107,19 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
           <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
             {numbers.map(({ field, label, nullable }) => (
               <div key={field} className="space-y-1">
-                <Label htmlFor={`${id}-${field}`}>{label}</Label>
+                <Label htmlFor={`${id}-${field}`}>{t(label)}</Label>
                 <Input
                   id={`${id}-${field}`}
                   type="number"
                   min={1}
                   value={d[field] === null ? '' : String(d[field])}
-                  placeholder={nullable ? 'No limit' : undefined}
+                  placeholder={nullable ? t('editPlanDialog.noLimit') : undefined}
                   onChange={(e) => set({ [field]: e.target.value === '' && nullable ? null : Number(e.target.value) })}
                 />
               </div>
             ))}
             <div className="space-y-1">
-              <Label htmlFor={`${id}-size`}>File size (MB)</Label>
+              <Label htmlFor={`${id}-size`}>{t('editPlanDialog.fileSizeMb')}</Label>
               <Input
                 id={`${id}-size`}
                 type="number"
@@ -134,9 +137,9 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
           <div className="flex flex-wrap gap-4 text-sm text-slate-700">
             {(
               [
-                ['isActive', 'Active'],
-                ['isPublic', 'Public (plans and landing pages)'],
-                ['isRecommended', 'Recommended'],
+                ['isActive', 'editPlanDialog.isActive'],
+                ['isPublic', 'editPlanDialog.isPublic'],
+                ['isRecommended', 'editPlanDialog.isRecommended'],
               ] as const
             ).map(([field, label]) => (
               <label key={field} className="flex items-center gap-1.5">
@@ -146,16 +149,16 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
                   checked={d[field]}
                   onChange={(e) => set({ [field]: e.target.checked })}
                 />
-                {label}
+                {t(label)}
               </label>
             ))}
           </div>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
-              Cancel
+              {t('editPlanDialog.cancel')}
             </Button>
             <Button type="submit" isLoading={update.isPending}>
-              Save plan
+              {t('editPlanDialog.savePlan')}
             </Button>
           </div>
         </form>

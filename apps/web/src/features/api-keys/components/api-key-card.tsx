@@ -31,6 +31,7 @@ import {
   maskKey,
 } from '../utils/key-display';
 import { UsageBar } from './usage-bar';
+import { useTranslation } from 'react-i18next';
 
 const endpointLabel: Record<string, string> = {
   conversion: 'Conversion',
@@ -62,8 +63,9 @@ function Detail({ icon: Icon, label, children }: { icon: typeof Clock; label: st
 }
 
 export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: ApiKeyCardProps) {
+  const { t } = useTranslation();
   const titleId = useId();
-  const name = apiKey.name?.trim() || 'Unnamed Key';
+  const name = apiKey.name?.trim() || t('apiKeyCard.unnamedKey');
   // The clock is read once, when the card mounts: rendering stays pure and the label does not flip between renders.
   const [now] = useState(Date.now);
   const expired = apiKey.expiresAt ? new Date(apiKey.expiresAt).getTime() < now : false;
@@ -94,7 +96,7 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
             {name}
           </h3>
           <div className="mt-1.5 flex flex-wrap gap-1.5">
-            {!apiKey.isActive && <Badge tone="rose">Inactive</Badge>}
+            {!apiKey.isActive && <Badge tone="rose">{t('apiKeyCard.inactive')}</Badge>}
             <Badge tone={environmentTone[apiKey.environment]}>{environmentLabel[apiKey.environment]}</Badge>
             <Badge tone="indigo">{keyPlanName(apiKey)}</Badge>
           </div>
@@ -102,7 +104,7 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
         <DropdownMenu>
           <DropdownMenuTrigger
             className="grid h-9 w-9 shrink-0 place-items-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
-            aria-label={`Actions for ${name}`}
+            aria-label={t('apiKeyCard.actionsFor', { name })}
             disabled={busy}
           >
             <MoreVertical className="h-4 w-4" aria-hidden="true" />
@@ -114,15 +116,15 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
               ) : (
                 <Power className="h-4 w-4" aria-hidden="true" />
               )}
-              {apiKey.isActive ? 'Disable' : 'Enable'}
+              {apiKey.isActive ? t('apiKeyCard.disable') : t('apiKeyCard.enable')}
             </DropdownMenuItem>
             <DropdownMenuItem onSelect={() => onRegenerate(apiKey)}>
               <RefreshCw className="h-4 w-4" aria-hidden="true" />
-              Regenerate
+              {t('apiKeyCard.regenerate')}
             </DropdownMenuItem>
             <DropdownMenuItem>
               <Settings className="h-4 w-4" aria-hidden="true" />
-              Settings
+              {t('apiKeyCard.settings')}
             </DropdownMenuItem>
             <DropdownMenuSeparator />
             <DropdownMenuItem
@@ -130,14 +132,14 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
               className="text-rose-600 data-[highlighted]:bg-rose-50 data-[highlighted]:text-rose-700"
             >
               <Trash2 className="h-4 w-4" aria-hidden="true" />
-              Delete
+              {t('apiKeyCard.delete')}
             </DropdownMenuItem>
           </DropdownMenuContent>
         </DropdownMenu>
       </header>
 
       <div className="flex items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-inset ring-slate-200">
-        <code className="truncate font-mono text-sm text-slate-700" aria-label="Key prefix">
+        <code className="truncate font-mono text-sm text-slate-700" aria-label={t('apiKeyCard.keyPrefix')}>
           {maskKey(apiKey.keyPrefix)}
         </code>
       </div>
@@ -145,22 +147,22 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
       <UsageBar used={apiKey.currentUsage} limit={apiKey.limits.maxRequestsPerMonth} />
 
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
-        <Detail icon={Clock} label="Last used">
-          {apiKey.lastUsedAt ? formatDateTime(apiKey.lastUsedAt) : 'Never'}
+        <Detail icon={Clock} label={t('apiKeyCard.lastUsed')}>
+          {apiKey.lastUsedAt ? formatDateTime(apiKey.lastUsedAt) : t('apiKeyCard.never')}
         </Detail>
-        <Detail icon={CalendarClock} label="Created">
+        <Detail icon={CalendarClock} label={t('apiKeyCard.created')}>
           {formatDate(apiKey.createdAt)}
         </Detail>
-        <Detail icon={Gauge} label="Rate limit">
-          {formatCount(apiKey.limits.maxRequestsPerMinute)} / min
+        <Detail icon={Gauge} label={t('apiKeyCard.rateLimit')}>
+          {formatCount(apiKey.limits.maxRequestsPerMinute)} {t('apiKeyCard.min')}
         </Detail>
-        <Detail icon={KeyRound} label="Plan">
-          {keyPlanName(apiKey)} · {formatCount(apiKey.limits.maxRequestsPerMonth)} / month
+        <Detail icon={KeyRound} label={t('apiKeyCard.plan')}>
+          {keyPlanName(apiKey)} · {formatCount(apiKey.limits.maxRequestsPerMonth)} {t('apiKeyCard.month')}
         </Detail>
       </dl>
 
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
-        <ul className="flex flex-wrap gap-1.5" aria-label="Allowed endpoints">
+        <ul className="flex flex-wrap gap-1.5" aria-label={t('apiKeyCard.allowedEndpoints')}>
           {apiKey.allowedEndpoints.map((e) => (
             <li key={e}>
               <Badge>{endpointLabel[e] ?? e}</Badge>
@@ -168,7 +170,9 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
           ))}
         </ul>
         <p className={cn('text-xs', expired ? 'font-medium text-rose-600' : 'text-slate-500')}>
-          {apiKey.expiresAt ? `${expired ? 'Expired' : 'Expires'} ${formatDate(apiKey.expiresAt)}` : 'Never expires'}
+          {apiKey.expiresAt
+            ? `${expired ? 'Expired' : 'Expires'} ${formatDate(apiKey.expiresAt)}`
+            : t('apiKeyCard.neverExpires')}
         </p>
       </div>
     </article>

@@ -17,7 +17,9 @@ import { matchesSearch } from '../utils/key-display';
 import { keyMessages } from '../utils/messages';
 import { ApiKeyCard } from './api-key-card';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
+import { McpSetup } from './mcp-setup';
 import { RegenerateConfirmDialog, RegeneratedKeyDialog } from './regenerate-api-key-dialog';
+import { useTranslation } from 'react-i18next';
 
 function KeyCardSkeleton() {
   return (
@@ -46,6 +48,7 @@ function KeyCardSkeleton() {
 }
 
 export function ApiKeysPage() {
+  const { t } = useTranslation();
   const user = useUser();
   const keysQuery = useApiKeys();
   const plansQuery = usePlans({ refetchOnMount: false });
@@ -93,12 +96,12 @@ export function ApiKeysPage() {
   return (
     <div className="space-y-6">
       <PageHeader
-        title="API Keys"
-        description="Create and manage the keys your applications use to call the DocFlow API."
+        title={t('apiKeysPage.apiKeys')}
+        description={t('apiKeysPage.createAndManageTheKeys')}
         actions={
           <Button onClick={() => setCreateOpen(true)}>
             <Plus className="h-4 w-4" aria-hidden="true" />
-            Create API Key
+            {t('apiKeysPage.createApiKey')}
           </Button>
         }
       />
@@ -113,15 +116,15 @@ export function ApiKeysPage() {
             type="search"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            placeholder="Search API keys..."
-            aria-label="Search API keys"
+            placeholder={t('apiKeysPage.searchApiKeys')}
+            aria-label={t('apiKeysPage.searchApiKeys2')}
             className="pl-9"
           />
         </div>
         {keys.length > 0 && (
           <p className="text-sm text-slate-500" aria-live="polite">
             {search.trim()
-              ? `${filtered.length} of ${keys.length} keys`
+              ? t('apiKeysPage.filteredCount', { shown: filtered.length, total: keys.length })
               : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'}`}
           </p>
         )}
@@ -130,13 +133,13 @@ export function ApiKeysPage() {
       {loadError && (
         <Alert title={loadError}>
           <Button variant="link" size="sm" onClick={() => void keysQuery.refetch()}>
-            Try again
+            {t('apiKeysPage.tryAgain')}
           </Button>
         </Alert>
       )}
 
       {keysQuery.isPending ? (
-        <div className="grid gap-4 lg:grid-cols-2" aria-busy="true" aria-label="Loading API keys">
+        <div className="grid gap-4 lg:grid-cols-2" aria-busy="true" aria-label={t('apiKeysPage.loadingApiKeys')}>
           {Array.from({ length: 4 }, (_, i) => (
             <KeyCardSkeleton key={i} />
           ))}
@@ -150,23 +153,24 @@ export function ApiKeysPage() {
               <KeyRound className="h-6 w-6" aria-hidden="true" />
             )}
           </div>
-          <h2 className="mt-4 font-semibold text-slate-900">No API keys found</h2>
+          <h2 className="mt-4 font-semibold text-slate-900">{t('apiKeysPage.noApiKeysFound')}</h2>
           {search.trim() ? (
             <>
-              <p className="mt-1 text-sm text-slate-600">No key matches “{search.trim()}”.</p>
+              <p className="mt-1 text-sm text-slate-600">
+                {t('apiKeysPage.noKeyMatches')}
+                {search.trim()}”.
+              </p>
               <Button variant="secondary" size="sm" className="mt-4" onClick={() => setSearch('')}>
                 <X className="h-4 w-4" aria-hidden="true" />
-                Clear search
+                {t('apiKeysPage.clearSearch')}
               </Button>
             </>
           ) : (
             <>
-              <p className="mt-1 max-w-sm text-sm text-slate-600">
-                Create your first key to start converting, merging and reading documents.
-              </p>
+              <p className="mt-1 max-w-sm text-sm text-slate-600">{t('apiKeysPage.createYourFirstKeyTo')}</p>
               <Button className="mt-5" onClick={() => setCreateOpen(true)}>
                 <Plus className="h-4 w-4" aria-hidden="true" />
-                Create your first API key
+                {t('apiKeysPage.createYourFirstApiKey')}
               </Button>
             </>
           )}
@@ -185,6 +189,8 @@ export function ApiKeysPage() {
           ))}
         </div>
       )}
+
+      <McpSetup />
 
       <CreateApiKeyDialog open={createOpen} onOpenChange={setCreateOpen} plans={plansQuery} canUsePlan={canUsePlan} />
       <RegenerateConfirmDialog

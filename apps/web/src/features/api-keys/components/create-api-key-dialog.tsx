@@ -31,6 +31,9 @@ import { CustomLimitsEditor, CustomLimitsPreviewPanel } from './custom-limits-ed
 import { environmentLabel, formatCount, keyPlanName } from '../utils/key-display';
 import { keyMessages } from '../utils/messages';
 import { SecretKeyField } from './secret-key-field';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
+import { fieldErrors } from '@/lib/api-client';
 
 export interface PlansState {
   data?: TPlan[];
@@ -51,10 +54,10 @@ export interface CreateApiKeyDialogProps {
 /** Spec-2 §9: the default plan of a new key is pro (when the user may use it), the default environment development. */
 const DEFAULT_PLAN = 'pro';
 
-const environmentHint: Record<TApiKeyEnvironment, string> = {
-  development: 'Local work and tests',
-  staging: 'Pre-production checks',
-  production: 'Live traffic',
+const environmentHint: Record<TApiKeyEnvironment, TKey> = {
+  development: 'createApiKeyDialog.envHint.development',
+  staging: 'createApiKeyDialog.envHint.staging',
+  production: 'createApiKeyDialog.envHint.production',
 };
 
 function pickDefaultPlan(plans: TPlan[], canUse: (n: string) => boolean): string | undefined {
@@ -63,50 +66,58 @@ function pickDefaultPlan(plans: TPlan[], canUse: (n: string) => boolean): string
 }
 
 function CreatedView({ apiKey, onDone }: { apiKey: TApiKey; onDone: () => void }) {
+  const { t } = useTranslation();
   return (
     <div className="mt-4 space-y-5" data-testid="api-key-created">
       <div className="flex items-start gap-3 rounded-xl bg-emerald-50 p-3 text-sm text-emerald-800 ring-1 ring-inset ring-emerald-200">
         <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-        <p>Your API key is ready. Copy it now: for your security it will not be shown again.</p>
+        <p>{t('createApiKeyDialog.yourApiKeyIsReady')}</p>
       </div>
       {apiKey.key && <SecretKeyField value={apiKey.key} />}
       <dl className="grid grid-cols-2 gap-3 rounded-xl bg-slate-50 p-4 text-sm">
         <div>
-          <dt className="text-slate-500">Name</dt>
+          <dt className="text-slate-500">{t('createApiKeyDialog.name')}</dt>
           <dd className="font-medium text-slate-900">{apiKey.name}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Environment</dt>
+          <dt className="text-slate-500">{t('createApiKeyDialog.environment')}</dt>
           <dd className="font-medium text-slate-900">{environmentLabel[apiKey.environment]}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Plan</dt>
+          <dt className="text-slate-500">{t('createApiKeyDialog.plan')}</dt>
           <dd className="font-medium text-slate-900">{keyPlanName(apiKey)}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Monthly limit</dt>
-          <dd className="font-medium text-slate-900">{formatCount(apiKey.limits.maxRequestsPerMonth)} requests</dd>
+          <dt className="text-slate-500">{t('createApiKeyDialog.monthlyLimit')}</dt>
+          <dd className="font-medium text-slate-900">
+            {formatCount(apiKey.limits.maxRequestsPerMonth)} {t('createApiKeyDialog.requests')}
+          </dd>
         </div>
         <div>
-          <dt className="text-slate-500">Rate limit</dt>
-          <dd className="font-medium text-slate-900">{formatCount(apiKey.limits.maxRequestsPerMinute)} / min</dd>
+          <dt className="text-slate-500">{t('createApiKeyDialog.rateLimit')}</dt>
+          <dd className="font-medium text-slate-900">
+            {formatCount(apiKey.limits.maxRequestsPerMinute)} {t('createApiKeyDialog.min')}
+          </dd>
         </div>
         <div>
-          <dt className="text-slate-500">Key prefix</dt>
+          <dt className="text-slate-500">{t('createApiKeyDialog.keyPrefix')}</dt>
           <dd className="font-mono font-medium text-slate-900">{apiKey.keyPrefix.slice(0, 8)}…</dd>
         </div>
       </dl>
       <p className="text-xs text-slate-500">
-        Send it in the <code className="rounded bg-slate-100 px-1 py-0.5">x-api-key</code> header of your requests.
+        {t('createApiKeyDialog.sendItInThe')}{' '}
+        <code className="rounded bg-slate-100 px-1 py-0.5">{t('createApiKeyDialog.xApiKey')}</code>{' '}
+        {t('createApiKeyDialog.headerOfYourRequests')}
       </p>
       <div className="flex justify-end">
-        <Button onClick={onDone}>Done</Button>
+        <Button onClick={onDone}>{t('createApiKeyDialog.done')}</Button>
       </div>
     </div>
   );
 }
 
 export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: CreateApiKeyDialogProps) {
+  const { t } = useTranslation();
   const nameId = useId();
   const create = useCreateApiKey();
   const [name, setName] = useState('');
@@ -118,6 +129,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
   const me = useAuthStore((s) => s.user);
   const canCustom = hasCapability(me?.role, 'customKeys');
   const createCustom = useCreateCustomKey();
+  const nameError = fieldErrors(create.error ?? createCustom.error).name;
   const [keyType, setKeyType] = useState<'standard' | 'custom'>('standard');
   const custom = canCustom && keyType === 'custom';
   const template = useCustomLimitsTemplate(open && custom);
@@ -180,12 +192,8 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
   return (
     <Dialog open={open} onOpenChange={changeOpen}>
       <DialogContent
-        title={created ? 'API key created' : 'Create API Key'}
-        description={
-          created
-            ? undefined
-            : 'A key authenticates your calls to the processing API. Its limits come from the plan you pick.'
-        }
+        title={created ? t('createApiKeyDialog.apiKeyCreated') : t('createApiKeyDialog.createApiKey')}
+        description={created ? undefined : t('createApiKeyDialog.aKeyAuthenticatesYourCalls')}
         className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto"
         onInteractOutside={(e) => {
           if (pending || created) e.preventDefault();
@@ -196,24 +204,28 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
         ) : (
           <form onSubmit={submit} className="mt-5 space-y-6" noValidate>
             <div className="space-y-1.5">
-              <Label htmlFor={nameId}>Key name</Label>
+              <Label htmlFor={nameId}>{t('createApiKeyDialog.keyName')}</Label>
               <Input
                 id={nameId}
                 value={name}
                 onChange={(e) => setName(e.target.value)}
-                placeholder="e.g. Production backend"
+                placeholder={t('createApiKeyDialog.eGProductionBackend')}
                 maxLength={100}
                 autoComplete="off"
                 required
                 autoFocus
               />
-              <p className="text-xs text-slate-500">
-                3 to 100 characters: letters, digits, spaces, hyphens and underscores.
-              </p>
+              {nameError ? (
+                <p className="text-sm text-rose-600" role="alert" data-testid="key-name-error">
+                  {nameError}
+                </p>
+              ) : (
+                <p className="text-xs text-slate-500">{t('createApiKeyDialog.t3To100CharactersLetters')}</p>
+              )}
             </div>
 
             <fieldset>
-              <legend className="text-sm font-medium text-slate-700">Environment</legend>
+              <legend className="text-sm font-medium text-slate-700">{t('createApiKeyDialog.environment')}</legend>
               <div className="mt-2 grid grid-cols-3 gap-2">
                 {apiKeyEnvironments.map((env) => (
                   <label
@@ -241,7 +253,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                         {environmentLabel[env]}
                       </span>
                       <span id={`${nameId}-env-${env}-hint`} className="hidden text-xs text-slate-500 sm:block">
-                        {environmentHint[env]}
+                        {t(environmentHint[env])}
                       </span>
                     </span>
                   </label>
@@ -251,7 +263,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
 
             {canCustom && (
               <fieldset>
-                <legend className="text-sm font-medium text-slate-700">Key type</legend>
+                <legend className="text-sm font-medium text-slate-700">{t('createApiKeyDialog.keyType')}</legend>
                 <div className="mt-2 grid grid-cols-2 gap-2">
                   {(['standard', 'custom'] as const).map((kind) => (
                     <label
@@ -269,8 +281,10 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                         onChange={() => setKeyType(kind)}
                         className="h-4 w-4 accent-indigo-600"
                       />
-                      <span className="font-medium text-slate-900">{kind === 'standard' ? 'Standard' : 'Custom'}</span>
-                      {kind === 'custom' && <Badge tone="amber">Admin Only</Badge>}
+                      <span className="font-medium text-slate-900">
+                        {kind === 'standard' ? t('createApiKeyDialog.standard') : t('createApiKeyDialog.custom')}
+                      </span>
+                      {kind === 'custom' && <Badge tone="amber">{t('createApiKeyDialog.adminOnly')}</Badge>}
                     </label>
                   ))}
                 </div>
@@ -280,7 +294,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
             {custom ? (
               <div className="space-y-4">
                 <div className="space-y-1.5">
-                  <Label htmlFor={`${nameId}-owner`}>For the user (e-mail)</Label>
+                  <Label htmlFor={`${nameId}-owner`}>{t('createApiKeyDialog.forTheUserEMail')}</Label>
                   <Input
                     id={`${nameId}-owner`}
                     type="email"
@@ -290,7 +304,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                   />
                   {owner.data === null && settledEmail === ownerEmail.trim() && (
                     <p className="text-xs text-red-700" data-testid="owner-not-found">
-                      No user with this e-mail.
+                      {t('createApiKeyDialog.noUserWithThisE')}
                     </p>
                   )}
                 </div>
@@ -311,16 +325,18 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                   </>
                 ) : (
                   <p className="flex items-center gap-2 text-sm text-slate-500" role="status">
-                    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading the template…
+                    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />{' '}
+                    {t('createApiKeyDialog.loadingTheTemplate')}
                   </p>
                 )}
               </div>
             ) : (
               <fieldset>
-                <legend className="text-sm font-medium text-slate-700">Plan</legend>
+                <legend className="text-sm font-medium text-slate-700">{t('createApiKeyDialog.plan')}</legend>
                 {plans.isPending ? (
                   <p className="mt-3 flex items-center gap-2 text-sm text-slate-500" role="status">
-                    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Loading plans…
+                    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />{' '}
+                    {t('createApiKeyDialog.loadingPlans')}
                   </p>
                 ) : listed.length === 0 ? (
                   <div className="mt-2 flex flex-col items-center gap-3 rounded-xl border border-dashed border-slate-300 p-5 text-center">
@@ -335,7 +351,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                       isLoading={plans.isFetching}
                     >
                       {!plans.isFetching && <RefreshCw className="h-4 w-4" aria-hidden="true" />}
-                      Recharger
+                      {t('createApiKeyDialog.recharger')}
                     </Button>
                   </div>
                 ) : (
@@ -379,7 +395,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                               {plan.isRecommended && (
                                 <Badge tone="indigo">
                                   <Sparkles className="h-3 w-3" aria-hidden="true" />
-                                  Recommended
+                                  {t('createApiKeyDialog.recommended')}
                                 </Badge>
                               )}
                               <span className="ml-auto font-semibold text-slate-900">
@@ -393,9 +409,15 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                               )}
                               <span className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
                                 <span className="sr-only">{`${price.amount} ${price.period}.`}</span>
-                                <span>{formatCount(plan.maxRequestsPerMonth)} requests / month</span>
-                                <span>{formatBytes(plan.maxFileSize)} per file</span>
-                                <span>{formatCount(plan.maxRequestsPerMinute)} requests / min</span>
+                                <span>
+                                  {formatCount(plan.maxRequestsPerMonth)} {t('createApiKeyDialog.requestsMonth')}
+                                </span>
+                                <span>
+                                  {formatBytes(plan.maxFileSize)} {t('createApiKeyDialog.perFile')}
+                                </span>
+                                <span>
+                                  {formatCount(plan.maxRequestsPerMinute)} {t('createApiKeyDialog.requestsMin')}
+                                </span>
                               </span>
                             </span>
                             {!usable && (
@@ -405,14 +427,14 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                               >
                                 <Lock className="h-3.5 w-3.5" aria-hidden="true" />
                                 <span>
-                                  Start a free trial on the{' '}
+                                  {t('createApiKeyDialog.startAFreeTrialOn')}{' '}
                                   <Link
                                     to={paths.app.plans.getHref()}
                                     className="underline underline-offset-2 hover:text-amber-900"
                                   >
-                                    Plans page
+                                    {t('createApiKeyDialog.plansPage')}
                                   </Link>{' '}
-                                  to use this plan.
+                                  {t('createApiKeyDialog.toUseThisPlan')}
                                 </span>
                               </span>
                             )}
@@ -427,10 +449,10 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
 
             <div className="sticky -bottom-6 -mx-6 -mb-6 flex flex-col-reverse gap-2 rounded-b-2xl border-t border-slate-100 bg-white px-6 py-4 sm:flex-row sm:justify-end">
               <Button variant="secondary" onClick={() => changeOpen(false)} disabled={pending}>
-                Cancel
+                {t('createApiKeyDialog.cancel')}
               </Button>
               <Button type="submit" disabled={!canSubmit} isLoading={pending}>
-                Create API Key
+                {t('createApiKeyDialog.createApiKey')}
               </Button>
             </div>
           </form>

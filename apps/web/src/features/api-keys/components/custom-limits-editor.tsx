@@ -6,6 +6,8 @@ import { EndpointGroupCheckboxes } from '@/components/ui/endpoint-group-checkbox
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { formatCount } from '../utils/key-display';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
 
 const MB = 1_048_576;
 
@@ -17,13 +19,13 @@ type NumberField =
   | 'burstLimit'
   | 'validityDays';
 
-const numberFields: Array<{ field: NumberField; label: string; optional?: boolean }> = [
-  { field: 'maxRequestsPerMinute', label: 'Requests / minute' },
-  { field: 'maxRequestsPerHour', label: 'Requests / hour' },
-  { field: 'maxRequestsPerMonth', label: 'Requests / month' },
-  { field: 'maxPagesPerPdf', label: 'Pages per PDF', optional: true },
-  { field: 'burstLimit', label: 'Burst', optional: true },
-  { field: 'validityDays', label: 'Validity (days)', optional: true },
+const numberFields: Array<{ field: NumberField; label: TKey; optional?: boolean }> = [
+  { field: 'maxRequestsPerMinute', label: 'limits.maxRequestsPerMinute' },
+  { field: 'maxRequestsPerHour', label: 'limits.maxRequestsPerHour' },
+  { field: 'maxRequestsPerMonth', label: 'limits.maxRequestsPerMonth' },
+  { field: 'maxPagesPerPdf', label: 'limits.maxPagesPerPdf', optional: true },
+  { field: 'burstLimit', label: 'limits.burstLimit', optional: true },
+  { field: 'validityDays', label: 'limits.validityDays', optional: true },
 ];
 
 /** A number input's value: empty is null for the optional limits (no limit), NaN for the others (the server says). */
@@ -41,6 +43,7 @@ export function CustomLimitsEditor({
   onChange: (next: TCustomLimitsDraft) => void;
   endpointGroups: TEndpointGroup[];
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const set = (patch: TCustomLimitsDraft) => onChange({ ...value, ...patch });
   const endpoints = value.allowedEndpoints ?? [];
@@ -49,19 +52,19 @@ export function CustomLimitsEditor({
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         {numberFields.map(({ field, label, optional }) => (
           <div key={field} className="space-y-1">
-            <Label htmlFor={`${id}-${field}`}>{label}</Label>
+            <Label htmlFor={`${id}-${field}`}>{t(label)}</Label>
             <Input
               id={`${id}-${field}`}
               type="number"
               inputMode="numeric"
               value={shown(value[field] as number | null | undefined)}
-              placeholder={optional ? 'No limit' : undefined}
+              placeholder={optional ? t('customLimitsEditor.noLimit') : undefined}
               onChange={(e) => set({ [field]: parse(e.target.value, !!optional) })}
             />
           </div>
         ))}
         <div className="space-y-1">
-          <Label htmlFor={`${id}-size`}>File size (MB)</Label>
+          <Label htmlFor={`${id}-size`}>{t('customLimitsEditor.fileSizeMb')}</Label>
           <Input
             id={`${id}-size`}
             type="number"
@@ -97,6 +100,7 @@ export function CustomLimitsPreviewPanel({
   checking: boolean;
   failed: boolean;
 }) {
+  const { t } = useTranslation();
   return (
     <div
       className="space-y-2 rounded-xl bg-slate-50 p-3 text-sm"
@@ -106,20 +110,20 @@ export function CustomLimitsPreviewPanel({
       <div className="flex items-center gap-2">
         {checking ? (
           <span className="flex items-center gap-1.5 text-slate-500" data-testid="preview-checking">
-            <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> Checking…
+            <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> {t('customLimitsEditor.checking')}
           </span>
         ) : failed ? (
-          <span className="text-red-700">Erreur lors de la prévisualisation</span>
+          <span className="text-red-700">{t('customLimitsEditor.erreurLorsDeLaPrevisualisation')}</span>
         ) : preview?.valid ? (
           <span className="flex items-center gap-1.5 font-semibold text-emerald-700" data-testid="preview-status">
-            <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Valid
+            <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> {t('customLimitsEditor.valid')}
           </span>
         ) : preview ? (
           <span className="flex items-center gap-1.5 font-semibold text-red-700" data-testid="preview-status">
-            <XCircle className="h-4 w-4" aria-hidden="true" /> Invalid
+            <XCircle className="h-4 w-4" aria-hidden="true" /> {t('customLimitsEditor.invalid')}
           </span>
         ) : null}
-        {preview?.isHighLimit && <Badge tone="amber">High limits</Badge>}
+        {preview?.isHighLimit && <Badge tone="amber">{t('customLimitsEditor.highLimits')}</Badge>}
       </div>
       {preview?.errors.map((e) => (
         <p key={e} className="text-red-700" data-testid="preview-error">
@@ -134,10 +138,11 @@ export function CustomLimitsPreviewPanel({
       ))}
       {preview?.suggestions && (
         <p className="text-xs text-slate-500" data-testid="preview-suggestions">
-          From this user&apos;s peaks: {formatCount(preview.suggestions.maxRequestsPerMinute)} / min,{' '}
-          {formatCount(preview.suggestions.maxRequestsPerHour)} / hour,{' '}
-          {formatCount(preview.suggestions.maxRequestsPerMonth)} / month,{' '}
-          {Math.round(preview.suggestions.maxFileSize / MB)} MB per file.
+          {t('customLimitsEditor.fromThisUserSPeaks')} {formatCount(preview.suggestions.maxRequestsPerMinute)}{' '}
+          {t('customLimitsEditor.min')} {formatCount(preview.suggestions.maxRequestsPerHour)}{' '}
+          {t('customLimitsEditor.hour')} {formatCount(preview.suggestions.maxRequestsPerMonth)}{' '}
+          {t('customLimitsEditor.month')} {Math.round(preview.suggestions.maxFileSize / MB)}{' '}
+          {t('customLimitsEditor.mbPerFile')}
         </p>
       )}
     </div>

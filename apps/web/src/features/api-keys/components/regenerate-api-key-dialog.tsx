@@ -6,15 +6,16 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { environmentLabel } from '../utils/key-display';
 import { keyMessages } from '../utils/messages';
 import { SecretKeyField } from './secret-key-field';
+import { useTranslation } from 'react-i18next';
 
 /** The effects the confirmation lists (spec-2 §2). */
 const effects = [
-  'A new secret key is generated for this key.',
-  'The current key stops working immediately: every call made with it will be refused.',
-  'Usage statistics and limits are transferred to the new key.',
-  'The new key is shown only once: copy it before closing the dialog.',
-  'This action cannot be undone.',
-];
+  'regenerateApiKeyDialog.effects.newSecret',
+  'regenerateApiKeyDialog.effects.stops',
+  'regenerateApiKeyDialog.effects.transferred',
+  'regenerateApiKeyDialog.effects.shownOnce',
+  'regenerateApiKeyDialog.effects.irreversible',
+] as const;
 
 export function RegenerateConfirmDialog({
   apiKey,
@@ -27,14 +28,16 @@ export function RegenerateConfirmDialog({
   onConfirm: (key: TApiKey) => void;
   isPending: boolean;
 }) {
-  const name = apiKey?.name?.trim() || 'Unnamed Key';
+  const { t } = useTranslation();
+  const name = apiKey?.name?.trim() || t('regenerateApiKeyDialog.unnamedKey');
   return (
     <Dialog open={apiKey !== null} onOpenChange={(open) => !open && !isPending && onCancel()}>
       <DialogContent
-        title="Regenerate API key?"
+        title={t('regenerateApiKeyDialog.regenerateApiKey')}
         description={
           <>
-            You are about to regenerate <strong className="font-semibold text-slate-900">{name}</strong>.
+            {t('regenerateApiKeyDialog.youAreAboutToRegenerate')}{' '}
+            <strong className="font-semibold text-slate-900">{name}</strong>.
           </>
         }
         className="max-w-lg"
@@ -44,21 +47,21 @@ export function RegenerateConfirmDialog({
         <div className="mt-4 rounded-xl bg-amber-50 p-4 ring-1 ring-inset ring-amber-200">
           <p className="flex items-center gap-2 text-sm font-semibold text-amber-900">
             <AlertTriangle className="h-4 w-4" aria-hidden="true" />
-            What happens
+            {t('regenerateApiKeyDialog.whatHappens')}
           </p>
           <ul className="mt-2 list-disc space-y-1 pl-6 text-sm text-amber-900/90">
             {effects.map((e) => (
-              <li key={e}>{e}</li>
+              <li key={e}>{t(e)}</li>
             ))}
           </ul>
         </div>
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={onCancel} disabled={isPending}>
-            Cancel
+            {t('regenerateApiKeyDialog.cancel')}
           </Button>
           <Button variant="danger" onClick={() => apiKey && onConfirm(apiKey)} isLoading={isPending}>
             {!isPending && <RefreshCw className="h-4 w-4" aria-hidden="true" />}
-            Regenerate key
+            {t('regenerateApiKeyDialog.regenerateKey')}
           </Button>
         </div>
       </DialogContent>
@@ -68,11 +71,12 @@ export function RegenerateConfirmDialog({
 
 /** After regeneration (spec-2 §2, in French): the new key with copy, name, environment, status and the notes. */
 export function RegeneratedKeyDialog({ apiKey, onClose }: { apiKey: TApiKey | null; onClose: () => void }) {
+  const { t } = useTranslation();
   return (
     <Dialog open={apiKey !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent
-        title="Clé API regénérée"
-        description="Voici votre nouvelle clé API. Copiez-la maintenant : pour votre sécurité, elle ne sera plus jamais affichée."
+        title={t('regenerateApiKeyDialog.cleApiRegeneree')}
+        description={t('regenerateApiKeyDialog.voiciVotreNouvelleCleApi')}
         className="max-h-[calc(100dvh-2rem)] max-w-xl overflow-y-auto"
         onInteractOutside={(e) => e.preventDefault()}
       >
@@ -81,22 +85,24 @@ export function RegeneratedKeyDialog({ apiKey, onClose }: { apiKey: TApiKey | nu
             {apiKey.key && (
               <SecretKeyField
                 value={apiKey.key}
-                copyLabel="Copier"
-                copiedLabel="Copiée"
-                copyAriaLabel="Copier la clé API"
+                copyLabel={t('regenerateApiKeyDialog.copier')}
+                copiedLabel={t('regenerateApiKeyDialog.copiee')}
+                copyAriaLabel={t('regenerateApiKeyDialog.copierLaCleApi')}
               />
             )}
             <dl className="grid grid-cols-1 gap-3 rounded-xl bg-slate-50 p-4 text-sm sm:grid-cols-3">
               <div className="min-w-0">
-                <dt className="text-slate-500">Nom de la clé</dt>
-                <dd className="truncate font-medium text-slate-900">{apiKey.name?.trim() || 'Unnamed Key'}</dd>
+                <dt className="text-slate-500">{t('regenerateApiKeyDialog.nomDeLaCle')}</dt>
+                <dd className="truncate font-medium text-slate-900">
+                  {apiKey.name?.trim() || t('regenerateApiKeyDialog.unnamedKey')}
+                </dd>
               </div>
               <div>
-                <dt className="text-slate-500">Environnement</dt>
+                <dt className="text-slate-500">{t('regenerateApiKeyDialog.environnement')}</dt>
                 <dd className="font-medium text-slate-900">{environmentLabel[apiKey.environment]}</dd>
               </div>
               <div>
-                <dt className="text-slate-500">Statut</dt>
+                <dt className="text-slate-500">{t('regenerateApiKeyDialog.statut')}</dt>
                 <dd>
                   <Badge tone="green" className="whitespace-nowrap">
                     <CheckCircle2 className="h-3 w-3" aria-hidden="true" />
@@ -108,16 +114,16 @@ export function RegeneratedKeyDialog({ apiKey, onClose }: { apiKey: TApiKey | nu
             <div className="rounded-xl bg-indigo-50 p-4 text-sm text-indigo-900 ring-1 ring-inset ring-indigo-200">
               <p className="flex items-center gap-2 font-semibold">
                 <Info className="h-4 w-4" aria-hidden="true" />
-                Important
+                {t('regenerateApiKeyDialog.important')}
               </p>
               <ul className="mt-2 list-disc space-y-1 pl-6">
-                <li>Mettez à jour cette clé dans toutes vos applications et services qui utilisent l'ancienne.</li>
-                <li>L'ancienne clé est désactivée immédiatement : les appels qui l'utilisent seront refusés.</li>
-                <li>Conservez la nouvelle clé en lieu sûr (variables d'environnement, gestionnaire de secrets).</li>
+                <li>{t('regenerateApiKeyDialog.mettezAJourCetteCle')}</li>
+                <li>{t('regenerateApiKeyDialog.lAncienneCleEstDesactivee')}</li>
+                <li>{t('regenerateApiKeyDialog.conservezLaNouvelleCleEn')}</li>
               </ul>
             </div>
             <div className="flex justify-end">
-              <Button onClick={onClose}>J'ai copié la clé</Button>
+              <Button onClick={onClose}>{t('regenerateApiKeyDialog.jAiCopieLaCle')}</Button>
             </div>
           </div>
         )}

@@ -4,19 +4,21 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import { copyToClipboard } from '../utils/copy-to-clipboard';
 import { keyMessages } from '../utils/messages';
+import { useTranslation } from 'react-i18next';
 
 /** The full secret, shown once, with a copy button and the spec's copy toasts. */
 export function SecretKeyField({
   value,
-  copyLabel = 'Copy',
-  copiedLabel = 'Copied',
-  copyAriaLabel = 'Copy API key',
+  copyLabel,
+  copiedLabel,
+  copyAriaLabel,
 }: {
   value: string;
   copyLabel?: string;
   copiedLabel?: string;
   copyAriaLabel?: string;
 }) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -36,13 +38,20 @@ export function SecretKeyField({
       >
         {value}
       </code>
-      <Button variant="secondary" onClick={() => void copy()} className="h-auto shrink-0" aria-label={copyAriaLabel}>
+      <Button
+        variant="secondary"
+        onClick={() => void copy()}
+        className="h-auto shrink-0"
+        aria-label={copyAriaLabel ?? t('secretKeyField.copyApiKey')}
+      >
         {copied ? (
           <Check className="h-4 w-4 text-emerald-600" aria-hidden="true" />
         ) : (
           <Copy className="h-4 w-4" aria-hidden="true" />
         )}
-        <span className="hidden sm:inline">{copied ? copiedLabel : copyLabel}</span>
+        <span className="hidden sm:inline">
+          {copied ? (copiedLabel ?? t('secretKeyField.copied')) : (copyLabel ?? t('secretKeyField.copy'))}
+        </span>
       </Button>
     </div>
   );

@@ -1,16 +1,11 @@
 import { cn } from '@/utils/cn';
 import { formatCount, formatPercent, usageBarClass, usageLevel, usagePercent } from '../utils/key-display';
+import { useTranslation } from 'react-i18next';
 
 /** Requests this month against the monthly limit: green under 70 %, yellow under 90 %, red otherwise. */
-export function UsageBar({
-  used,
-  limit,
-  label = 'Requests this month',
-}: {
-  used: number;
-  limit: number;
-  label?: string;
-}) {
+export function UsageBar({ used, limit, label: givenLabel }: { used: number; limit: number; label?: string }) {
+  const { t } = useTranslation();
+  const label = givenLabel ?? t('usageBar.requestsThisMonth');
   const percent = usagePercent(used, limit);
   const level = usageLevel(percent);
   const width = Math.min(100, percent);
@@ -37,7 +32,9 @@ export function UsageBar({
           style={{ width: `${width}%` }}
         />
       </div>
-      <p className="text-xs text-slate-500">{formatPercent(percent)} of monthly limit</p>
+      <p className="text-xs text-slate-500">
+        {formatPercent(percent)} {t('usageBar.ofMonthlyLimit')}
+      </p>
     </div>
   );
 }

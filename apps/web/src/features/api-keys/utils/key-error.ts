@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api-client';
+import { ApiError, fieldErrors } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 
 /**
@@ -13,6 +13,8 @@ function keyErrorMessage(err: unknown, fallback: string): string {
 /** Toast a key error, except an expired session: the API client already said 'Session expirée…'. */
 export function toastKeyError(err: unknown, fallback: string, id?: string): void {
   if (err instanceof ApiError && err.status === 401) return;
+  // A refused field is shown beside it by the form.
+  if (Object.keys(fieldErrors(err)).length > 0) return;
   if (id) toast.error(keyErrorMessage(err, fallback), { id });
   else toast.error(keyErrorMessage(err, fallback));
 }

@@ -11,6 +11,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { roleLabel } from '@/utils/role';
 import { useAuditLog } from '../api/audit-log';
+import { useTranslation } from 'react-i18next';
 
 const detailsText = (d: Record<string, unknown> | null) =>
   d
@@ -29,6 +30,7 @@ const actionTone = (action: string) =>
 
 /** /admin/audit: who did what, on whom, when and from where (every admin action is written there). */
 export function AuditLogPage() {
+  const { t } = useTranslation();
   const role = useAuthStore((s) => s.user?.role ?? 'user');
   const allowed = hasCapability(role, 'auditLog');
   const [page, setPage] = useState(1);
@@ -38,13 +40,14 @@ export function AuditLogPage() {
   if (!allowed)
     return (
       <>
-        <PageHeader title="Audit Log" />
+        <PageHeader title={t('auditLogPage.auditLog')} />
         <Card data-testid="audit-restricted">
           <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
             <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-            <h2 className="text-lg font-semibold text-slate-900">Accès refusé</h2>
+            <h2 className="text-lg font-semibold text-slate-900">{t('auditLogPage.accesRefuse')}</h2>
             <p className="text-sm text-slate-600">
-              Votre rôle actuel : <strong>{roleLabel(role)}</strong>. Rôles requis : admin, super_admin, owner.
+              {t('auditLogPage.votreRoleActuel')} <strong>{roleLabel(role)}</strong>
+              {t('auditLogPage.rolesRequisAdminSuperAdmin')}
             </p>
           </CardContent>
         </Card>
@@ -55,8 +58,8 @@ export function AuditLogPage() {
   return (
     <>
       <PageHeader
-        title="Audit Log"
-        description="Every administration action: who, what, on whom, when and from which address."
+        title={t('auditLogPage.auditLog')}
+        description={t('auditLogPage.everyAdministrationActionWhoWhat')}
         actions={
           <label className="flex items-center gap-2 text-sm text-slate-700">
             <input
@@ -68,15 +71,15 @@ export function AuditLogPage() {
                 setPage(1);
               }}
             />
-            Sign-ins and account events too
+            {t('auditLogPage.signInsAndAccountEvents')}
           </label>
         }
       />
       {log.isError && (
         <Alert tone="error">
-          {errorMessage(log.error, 'Erreur lors du chargement du journal')}{' '}
+          {errorMessage(log.error, t('auditLogPage.loadFailed'))}{' '}
           <Button size="sm" variant="secondary" onClick={() => void log.refetch()}>
-            <RefreshCw className="h-4 w-4" aria-hidden="true" /> Réessayer
+            <RefreshCw className="h-4 w-4" aria-hidden="true" /> {t('auditLogPage.reessayer')}
           </Button>
         </Alert>
       )}
@@ -85,18 +88,18 @@ export function AuditLogPage() {
           <DataTable
             minWidth={900}
             columns={[
-              { label: 'When' },
-              { label: 'Who' },
-              { label: 'Action' },
-              { label: 'On' },
-              { label: 'From' },
-              { label: 'Details' },
+              { label: t('auditLogPage.when') },
+              { label: t('auditLogPage.who') },
+              { label: t('auditLogPage.action') },
+              { label: t('auditLogPage.on') },
+              { label: t('auditLogPage.from') },
+              { label: t('auditLogPage.details') },
             ]}
           >
             {data?.entries.length === 0 ? (
               <tr>
                 <td colSpan={6} className="px-5 py-10 text-center text-slate-500">
-                  No entry yet.
+                  {t('auditLogPage.noEntryYet')}
                 </td>
               </tr>
             ) : (
@@ -123,11 +126,12 @@ export function AuditLogPage() {
           {data && (
             <div className="flex items-center justify-between border-t border-slate-100 px-5 py-3 text-sm text-slate-600">
               <span>
-                Page {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total} entries
+                {t('auditLogPage.page')} {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total}{' '}
+                {t('auditLogPage.entries')}
               </span>
               <div className="flex gap-2">
                 <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                  Previous
+                  {t('auditLogPage.previous')}
                 </Button>
                 <Button
                   size="sm"
@@ -135,7 +139,7 @@ export function AuditLogPage() {
                   disabled={page >= data.pagination.totalPages}
                   onClick={() => setPage((p) => p + 1)}
                 >
-                  Next
+                  {t('auditLogPage.next')}
                 </Button>
               </div>
             </div>

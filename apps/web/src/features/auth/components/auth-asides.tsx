@@ -1,24 +1,25 @@
 import { CheckCircle2, Gift, Zap } from 'lucide-react';
 import { constants } from '@/config/messages';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@/utils/format';
 
 /** Register's side panel (spec-1 §2): the free trial. */
 export function FreeTrialPanel() {
+  const { t } = useTranslation();
   const items = [
-    `${constants.trial.apiCalls.toLocaleString('en-US')} API calls`,
-    'All features included',
-    `${constants.trial.days} days free`,
-    'No credit card required',
+    t('authAsides.trialCalls', { count: formatNumber(constants.trial.apiCalls) as unknown as number }),
+    t('authAsides.allFeatures'),
+    t('authAsides.trialDays', { count: constants.trial.days }),
+    t('authAsides.noCard'),
   ];
   return (
     <div className="text-white">
       <div className="inline-flex items-center gap-2 rounded-full bg-indigo-500/15 px-3 py-1 text-xs font-semibold text-indigo-200 ring-1 ring-inset ring-indigo-400/30">
-        <Gift className="h-3.5 w-3.5" aria-hidden="true" /> Free trial
+        <Gift className="h-3.5 w-3.5" aria-hidden="true" /> {t('authAsides.freeTrial')}
       </div>
-      <h2 className="mt-4 text-2xl font-bold tracking-tight">Start building in minutes</h2>
-      <p className="mt-2 text-sm text-slate-300">
-        Everything you need to convert, OCR and edit documents from your own code.
-      </p>
-      <ul className="mt-6 space-y-3" aria-label="Free trial">
+      <h2 className="mt-4 text-2xl font-bold tracking-tight">{t('authAsides.startBuildingInMinutes')}</h2>
+      <p className="mt-2 text-sm text-slate-300">{t('authAsides.everythingYouNeedToConvert')}</p>
+      <ul className="mt-6 space-y-3" aria-label={t('authAsides.freeTrial')}>
         {items.map((item) => (
           <li key={item} className="flex items-center gap-3 text-sm text-slate-100">
             <CheckCircle2 className="h-5 w-5 shrink-0 text-emerald-400" aria-hidden="true" />
@@ -27,10 +28,8 @@ export function FreeTrialPanel() {
         ))}
       </ul>
       <div className="mt-8 rounded-xl bg-white/5 p-4 ring-1 ring-inset ring-white/10">
-        <p className="text-sm text-slate-300">
-          “We replaced three conversion services with one DocFlow call. Setup took an afternoon.”
-        </p>
-        <p className="mt-3 text-xs font-semibold text-slate-400">Maya Chen · CTO, Ledgerly</p>
+        <p className="text-sm text-slate-300">{t('authAsides.weReplacedThreeConversionServices')}</p>
+        <p className="mt-3 text-xs font-semibold text-slate-400">{t('authAsides.mayaChenCtoLedgerly')}</p>
       </div>
     </div>
   );
@@ -38,13 +37,14 @@ export function FreeTrialPanel() {
 
 /** Login's side panel: a reminder of what the API does. */
 export function SignInPanel() {
+  const { t } = useTranslation();
   return (
     <div className="text-white">
       <div className="inline-flex items-center gap-2 rounded-full bg-indigo-500/15 px-3 py-1 text-xs font-semibold text-indigo-200 ring-1 ring-inset ring-indigo-400/30">
-        <Zap className="h-3.5 w-3.5" aria-hidden="true" /> 234 ms average response
+        <Zap className="h-3.5 w-3.5" aria-hidden="true" /> {t('authAsides.realEngines')}
       </div>
-      <h2 className="mt-4 text-2xl font-bold tracking-tight">Documents in, PDFs out.</h2>
-      <p className="mt-2 text-sm text-slate-300">One API for conversion, OCR, PDF operations and QR codes.</p>
+      <h2 className="mt-4 text-2xl font-bold tracking-tight">{t('authAsides.documentsInPdfsOut')}</h2>
+      <p className="mt-2 text-sm text-slate-300">{t('authAsides.oneApiForConversionOcr')}</p>
       <pre className="mt-6 overflow-x-auto rounded-xl bg-black/40 p-4 font-mono text-xs leading-relaxed text-slate-200 ring-1 ring-inset ring-white/10">
         <code>
           <span className="text-emerald-400">curl</span> -X POST /api/v1/conversion/auto-to-pdf \{'\n'}

@@ -7,8 +7,10 @@ import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { forgotPasswordSchema, validate } from '@/lib/auth/form-schemas';
+import { useTranslation } from 'react-i18next';
 
 export function ForgotPasswordForm() {
+  const { t } = useTranslation();
   const forgotPassword = useAuthStore((s) => s.forgotPassword);
   const isLoading = useAuthStore((s) => s.isLoading);
   const [email, setEmail] = useState('');
@@ -37,18 +39,18 @@ export function ForgotPasswordForm() {
           <MailCheck className="h-7 w-7" aria-hidden="true" />
         </div>
         <div>
-          <h2 className="text-lg font-semibold text-slate-900">Check your inbox</h2>
+          <h2 className="text-lg font-semibold text-slate-900">{t('forgotPasswordForm.checkYourInbox')}</h2>
           <p className="mt-2 text-sm text-slate-600">
-            If an account exists for <strong>{sentTo}</strong>, we sent a link to reset its password. The link is valid
-            for a limited time.
+            {t('forgotPasswordForm.ifAnAccountExistsFor')} <strong>{sentTo}</strong>
+            {t('forgotPasswordForm.weSentALinkTo')}
           </p>
         </div>
         <div className="flex flex-col gap-3">
           <Button variant="secondary" onClick={() => setSentTo(null)}>
-            Use another email
+            {t('forgotPasswordForm.useAnotherEmail')}
           </Button>
           <Link to={paths.auth.login.getHref()} className="text-sm font-semibold text-indigo-600 hover:text-indigo-500">
-            Back to sign in
+            {t('forgotPasswordForm.backToSignIn')}
           </Link>
         </div>
       </div>
@@ -56,13 +58,13 @@ export function ForgotPasswordForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Reset your password">
-      <Field label="Email address" error={error}>
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label={t('forgotPasswordForm.resetYourPassword')}>
+      <Field label={t('forgotPasswordForm.emailAddress')} error={error}>
         <Input
           type="email"
           name="email"
           autoComplete="email"
-          placeholder="you@company.com"
+          placeholder={t('forgotPasswordForm.youCompanyCom')}
           value={email}
           onChange={(e) => {
             setEmail(e.target.value);
@@ -72,13 +74,13 @@ export function ForgotPasswordForm() {
         />
       </Field>
       <Button type="submit" size="lg" className="w-full" isLoading={isLoading}>
-        Send reset link
+        {t('forgotPasswordForm.sendResetLink')}
       </Button>
       <Link
         to={paths.auth.login.getHref()}
         className="flex items-center justify-center gap-1.5 text-sm font-semibold text-indigo-600 hover:text-indigo-500"
       >
-        <ArrowLeft className="h-4 w-4" aria-hidden="true" /> Back to sign in
+        <ArrowLeft className="h-4 w-4" aria-hidden="true" /> {t('forgotPasswordForm.backToSignIn')}
       </Link>
     </form>
   );

@@ -12,8 +12,10 @@ import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { loginSchema, type LoginValues } from '@/lib/auth/form-schemas';
+import { useTranslation } from 'react-i18next';
 
 export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
+  const { t } = useTranslation();
   const login = useAuthStore((s) => s.login);
   const isLoading = useAuthStore((s) => s.isLoading);
   const navigate = useNavigate();
@@ -39,7 +41,7 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Sign in">
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label={t('loginForm.signIn')}>
       {formError && (
         <Alert tone="error" data-testid="login-error">
           <p>{formError.message}</p>
@@ -52,23 +54,29 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
                 navigate(paths.auth.checkEmail.getHref(), { state: { email: values.email.trim() } });
               }}
             >
-              Resend the verification email
+              {t('loginForm.resendTheVerificationEmail')}
             </button>
           )}
         </Alert>
       )}
-      <Field label="Email address" error={errors.email}>
-        <Input type="email" autoComplete="email" placeholder="you@company.com" {...bind('email')} required />
+      <Field label={t('loginForm.emailAddress')} error={errors.email}>
+        <Input
+          type="email"
+          autoComplete="email"
+          placeholder={t('loginForm.youCompanyCom')}
+          {...bind('email')}
+          required
+        />
       </Field>
       <Field
-        label="Password"
+        label={t('loginForm.password')}
         error={errors.password}
         aside={
           <Link
             to={paths.auth.forgotPassword.getHref()}
             className="text-sm font-medium text-indigo-600 hover:text-indigo-500"
           >
-            Forgot password?
+            {t('loginForm.forgotPassword')}
           </Link>
         }
       >
@@ -77,16 +85,16 @@ export function LoginForm({ onSuccess }: { onSuccess?: () => void }) {
       <div className="flex items-center gap-2">
         <Checkbox id="remember-me" checked={values.rememberMe} onCheckedChange={(c) => set('rememberMe', c === true)} />
         <label htmlFor="remember-me" className="text-sm text-slate-600">
-          Remember me
+          {t('loginForm.rememberMe')}
         </label>
       </div>
       <Button type="submit" size="lg" className="w-full" isLoading={isLoading}>
-        Sign In
+        {t('loginForm.signIn2')}
       </Button>
       <p className="text-center text-sm text-slate-600">
-        Don&apos;t have an account?{' '}
+        {t('loginForm.donTHaveAnAccount')}{' '}
         <Link to={paths.auth.register.getHref()} className="font-semibold text-indigo-600 hover:text-indigo-500">
-          Create one for free
+          {t('loginForm.createOneForFree')}
         </Link>
       </p>
     </form>

@@ -13,6 +13,7 @@ import { ApiError } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { registerSchema, type RegisterValues } from '@/lib/auth/form-schemas';
 import { PasswordStrength } from '@/components/auth/password-strength';
+import { useTranslation } from 'react-i18next';
 
 export interface RegisterFormProps {
   /** Called after the account is created; `verificationRequired` when the server sent no tokens. */
@@ -27,9 +28,10 @@ function registerFailure(err: unknown): string {
 }
 
 export function RegisterForm({ onSuccess }: RegisterFormProps) {
+  const { t } = useTranslation();
   const register = useAuthStore((s) => s.register);
   const isLoading = useAuthStore((s) => s.isLoading);
-  const { values, errors, set, bind, check } = useFormValues<RegisterValues>(registerSchema, {
+  const { values, errors, set, bind, check, showServerErrors } = useFormValues<RegisterValues>(registerSchema, {
     name: '',
     email: '',
     company: '',
@@ -55,31 +57,37 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
       });
       onSuccess?.({ verificationRequired: result.verificationRequired, email });
     } catch (err) {
-      setFormError(registerFailure(err));
+      if (!showServerErrors(err)) setFormError(registerFailure(err));
     }
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Create your account">
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label={t('registerForm.createYourAccount')}>
       {formError && (
         <Alert tone="error" data-testid="register-error">
           {formError}
         </Alert>
       )}
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Full name" error={errors.name} className="sm:col-span-2">
-          <Input autoComplete="name" placeholder="Ada Lovelace" {...bind('name')} required />
+        <Field label={t('registerForm.fullName')} error={errors.name} className="sm:col-span-2">
+          <Input autoComplete="name" placeholder={t('registerForm.adaLovelace')} {...bind('name')} required />
         </Field>
-        <Field label="Email address" error={errors.email}>
-          <Input type="email" autoComplete="email" placeholder="you@company.com" {...bind('email')} required />
+        <Field label={t('registerForm.emailAddress')} error={errors.email}>
+          <Input
+            type="email"
+            autoComplete="email"
+            placeholder={t('registerForm.youCompanyCom')}
+            {...bind('email')}
+            required
+          />
         </Field>
-        <Field label="Company" optional error={errors.company}>
-          <Input autoComplete="organization" placeholder="Acme Inc." {...bind('company')} />
+        <Field label={t('registerForm.company')} optional error={errors.company}>
+          <Input autoComplete="organization" placeholder={t('registerForm.acmeInc')} {...bind('company')} />
         </Field>
-        <Field label="Password" error={errors.password} className="sm:col-span-2">
+        <Field label={t('registerForm.password')} error={errors.password} className="sm:col-span-2">
           <PasswordInput
             autoComplete="new-password"
-            placeholder="Create a strong password"
+            placeholder={t('registerForm.createAStrongPassword')}
             {...bind('password')}
             required
           />
@@ -87,10 +95,10 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
         <div className="sm:col-span-2 -mt-2">
           <PasswordStrength password={values.password} email={values.email} name={values.name} />
         </div>
-        <Field label="Confirm password" error={errors.confirmPassword} className="sm:col-span-2">
+        <Field label={t('registerForm.confirmPassword')} error={errors.confirmPassword} className="sm:col-span-2">
           <PasswordInput
             autoComplete="new-password"
-            placeholder="Repeat your password"
+            placeholder={t('registerForm.repeatYourPassword')}
             {...bind('confirmPassword')}
             required
           />
@@ -107,13 +115,13 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
             aria-describedby={errors.acceptTerms ? 'accept-terms-error' : undefined}
           />
           <label htmlFor="accept-terms" className="text-sm text-slate-600">
-            I agree to the{' '}
+            {t('registerForm.iAgreeToThe')}{' '}
             <Link to={paths.support.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
-              Terms of Service
+              {t('registerForm.termsOfService')}
             </Link>{' '}
-            and{' '}
+            {t('registerForm.and')}{' '}
             <Link to={paths.support.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
-              Privacy Policy
+              {t('registerForm.privacyPolicy')}
             </Link>
           </label>
         </div>
@@ -124,12 +132,12 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
         )}
       </div>
       <Button type="submit" size="lg" className="w-full" isLoading={isLoading}>
-        Create Account
+        {t('registerForm.createAccount')}
       </Button>
       <p className="text-center text-sm text-slate-600">
-        Already have an account?{' '}
+        {t('registerForm.alreadyHaveAnAccount')}{' '}
         <Link to={paths.auth.login.getHref()} className="font-semibold text-indigo-600 hover:text-indigo-500">
-          Sign in
+          {t('registerForm.signIn')}
         </Link>
       </p>
     </form>

@@ -9,8 +9,10 @@ import { errorMessage } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { resetPasswordSchema } from '@/lib/auth/form-schemas';
 import { PasswordStrength } from '@/components/auth/password-strength';
+import { useTranslation } from 'react-i18next';
 
 export function ResetPasswordForm({ token, onSuccess }: { token: string; onSuccess?: () => void }) {
+  const { t } = useTranslation();
   const resetPassword = useAuthStore((s) => s.resetPassword);
   const isLoading = useAuthStore((s) => s.isLoading);
   const { values, errors, bind, check } = useFormValues(resetPasswordSchema, { password: '', confirmPassword: '' });
@@ -29,21 +31,21 @@ export function ResetPasswordForm({ token, onSuccess }: { token: string; onSucce
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label="Choose a new password">
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label={t('resetPasswordForm.chooseANewPassword')}>
       {formError && (
         <Alert tone="error" data-testid="reset-error">
           {formError}
         </Alert>
       )}
-      <Field label="New password" error={errors.password}>
+      <Field label={t('resetPasswordForm.newPassword')} error={errors.password}>
         <PasswordInput autoComplete="new-password" {...bind('password')} required />
       </Field>
       <PasswordStrength password={values.password} />
-      <Field label="Confirm new password" error={errors.confirmPassword}>
+      <Field label={t('resetPasswordForm.confirmNewPassword')} error={errors.confirmPassword}>
         <PasswordInput autoComplete="new-password" {...bind('confirmPassword')} required />
       </Field>
       <Button type="submit" size="lg" className="w-full" isLoading={isLoading}>
-        Reset password
+        {t('resetPasswordForm.resetPassword')}
       </Button>
     </form>
   );

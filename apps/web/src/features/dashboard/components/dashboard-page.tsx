@@ -16,6 +16,7 @@ import { PlanDetails } from './plan-details';
 import { QuickActions } from './quick-actions';
 import { UsageTrend } from './usage-trend';
 import { WelcomeBanner } from './welcome-banner';
+import { useTranslation } from 'react-i18next';
 
 export interface DashboardPageProps {
   /** The user's API keys, composed in by the route (the plan badge and the key count read them). */
@@ -23,6 +24,7 @@ export interface DashboardPageProps {
 }
 
 export function DashboardPage({ apiKeys }: DashboardPageProps) {
+  const { t } = useTranslation();
   const user = useUser();
   const isAdmin = isAdminRole(user?.role);
   const dashboardQuery = useDashboard();
@@ -42,7 +44,7 @@ export function DashboardPage({ apiKeys }: DashboardPageProps) {
 
   return (
     <div className="space-y-6">
-      <title>Dashboard · DocFlow</title>
+      <title>{t('dashboardPage.dashboardDocflow')}</title>
       <WelcomeBanner
         firstName={firstName}
         isAdmin={isAdmin}
@@ -52,9 +54,9 @@ export function DashboardPage({ apiKeys }: DashboardPageProps) {
       />
 
       {statsQuery.isError && (
-        <Alert title="Impossible de charger les statistiques du tableau de bord">
+        <Alert title={t('dashboardPage.impossibleDeChargerLesStatistiques')}>
           <Button variant="link" size="sm" onClick={() => void statsQuery.refetch()}>
-            Try again
+            {t('dashboardPage.tryAgain')}
           </Button>
         </Alert>
       )}
@@ -71,7 +73,7 @@ export function DashboardPage({ apiKeys }: DashboardPageProps) {
           (usageQuery.data ? (
             <PlanDetails usage={usageQuery.data} />
           ) : (
-            <SectionCard title="Plan details">
+            <SectionCard title={t('dashboardPage.planDetails')}>
               <div className="h-28 animate-pulse rounded-xl bg-slate-100" aria-hidden="true" />
             </SectionCard>
           ))}

@@ -4,6 +4,7 @@ import { formatMs, formatNumber, formatRate } from '@/utils/format';
 import { isUnlimited, requestsOverLimit } from '../utils/plan-details';
 import type { AdminOverview } from '@/lib/usage/get-admin-overview';
 import type { DashboardStats as DashboardStatsData } from '../api/get-dashboard';
+import { useTranslation } from 'react-i18next';
 
 /** The four headline figures: the platform's for admins, the user's own otherwise (skeletons while loading). */
 export function DashboardStats({
@@ -15,37 +16,47 @@ export function DashboardStats({
   overview?: AdminOverview;
   dash?: DashboardStatsData;
 }) {
+  const { t } = useTranslation();
   return (
     <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
       {isAdmin ? (
         overview ? (
           <>
             <StatCard
-              label="Total Users"
+              label={t('dashboardStats.totalUsers')}
               icon={Users}
               value={formatNumber(overview.users.total)}
-              hint={`${formatNumber(overview.users.active)} active · ${formatNumber(overview.users.newToday)} new today`}
+              hint={t('dashboardStats.activeNewToday', {
+                active: formatNumber(overview.users.active),
+                today: formatNumber(overview.users.newToday),
+              })}
             />
             <StatCard
-              label="API Keys"
+              label={t('dashboardStats.apiKeys')}
               icon={KeyRound}
               tone="violet"
               value={formatNumber(overview.apiKeys.total)}
-              hint={`${formatNumber(overview.apiKeys.active)} active · ${formatNumber(overview.apiKeys.newToday)} new today`}
+              hint={t('dashboardStats.keysActiveNewToday', {
+                active: formatNumber(overview.apiKeys.active),
+                today: formatNumber(overview.apiKeys.newToday),
+              })}
             />
             <StatCard
-              label="Requests Today"
+              label={t('dashboardStats.requestsToday')}
               icon={Activity}
               tone="sky"
               value={formatNumber(overview.requests.today)}
-              hint={`${formatNumber(overview.requests.thisMonth)} this month`}
+              hint={t('dashboardStats.thisMonth', { count: formatNumber(overview.requests.thisMonth) })}
             />
             <StatCard
-              label="Avg Response Time"
+              label={t('dashboardStats.avgResponseTime')}
               icon={Timer}
               tone="amber"
               value={formatMs(overview.avgResponseTime)}
-              hint={`${formatRate(overview.successRate)} success · ${formatRate(overview.errorRate)} errors`}
+              hint={t('dashboardStats.successErrors', {
+                success: formatRate(overview.successRate),
+                errors: formatRate(overview.errorRate),
+              })}
             />
           </>
         ) : (
@@ -54,31 +65,31 @@ export function DashboardStats({
       ) : dash ? (
         <>
           <StatCard
-            label="Requests Today"
+            label={t('dashboardStats.requestsToday')}
             icon={Activity}
             value={formatNumber(dash.requestsToday)}
-            hint={`${formatNumber(dash.requestsThisMonth)} this month`}
+            hint={t('dashboardStats.thisMonth', { count: formatNumber(dash.requestsThisMonth) })}
           />
           <StatCard
-            label="Monthly Usage"
+            label={t('dashboardStats.monthlyUsage')}
             icon={TrendingUp}
             tone="sky"
             value={isUnlimited(dash.maxRequestsPerMonth) ? 'Unlimited' : formatRate(dash.utilization)}
             hint={`${dash.planDisplayName}: ${requestsOverLimit(dash.requestsThisMonth, dash.maxRequestsPerMonth)}`}
           />
           <StatCard
-            label="Active API Keys"
+            label={t('dashboardStats.activeApiKeys')}
             icon={KeyRound}
             tone="violet"
             value={`${formatNumber(dash.activeApiKeys)} / ${formatNumber(dash.totalApiKeys)}`}
-            hint="Active / total"
+            hint={t('dashboardStats.activeTotal')}
           />
           <StatCard
-            label="Success Rate"
+            label={t('dashboardStats.successRate')}
             icon={CheckCircle2}
             tone={dash.successRate >= 95 ? 'green' : 'rose'}
             value={formatRate(dash.successRate)}
-            hint={`${formatMs(dash.avgResponseTime)} average response`}
+            hint={t('dashboardStats.averageResponse', { time: formatMs(dash.avgResponseTime) })}
           />
         </>
       ) : (

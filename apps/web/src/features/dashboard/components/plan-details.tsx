@@ -7,34 +7,36 @@ import { SectionCard } from '@/components/ui/section-card';
 import { formatNumber, formatRate } from '@/utils/format';
 import { isUnlimited, requestsOverLimit } from '../utils/plan-details';
 import { UtilizationBar } from './utilization-bar';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Spec-2 §2 "Plan details" (non-admins): with several plans, one row per key (name, plan, usage, utilization, total
  * usage); with one, the plan name, the monthly utilization and the requests over the monthly limit or 'Unlimited'.
  */
 export function PlanDetails({ usage }: { usage: TUsageAnalytics }) {
+  const { t } = useTranslation();
   const { limits } = usage;
   if (limits.hasMultiplePlans) {
     return (
       <SectionCard
-        title="Plan details"
-        description={`${limits.plans.length} plans in use across your keys`}
+        title={t('planDetails.planDetails')}
+        description={t('planDetails.plansInUse', { count: limits.plans.length })}
         bodyClassName="p-0"
       >
         <DataTable
           minWidth={520}
           columns={[
-            { label: 'Key' },
-            { label: 'Plan' },
-            { label: 'Usage', align: 'right' },
-            { label: 'Utilization' },
-            { label: 'Total usage', align: 'right' },
+            { label: t('planDetails.key') },
+            { label: t('planDetails.plan') },
+            { label: t('planDetails.usage'), align: 'right' },
+            { label: t('planDetails.utilization') },
+            { label: t('planDetails.totalUsage'), align: 'right' },
           ]}
         >
           {limits.planBreakdown.map((row) => (
             <tr key={row.keyId}>
               <th scope="row" className="px-5 py-3 text-left font-medium text-slate-900">
-                {row.keyName || 'Unnamed Key'}
+                {row.keyName || t('planDetails.unnamedKey')}
               </th>
               <td className="px-5 py-3">
                 <Badge tone="indigo">{row.planName}</Badge>
@@ -43,7 +45,10 @@ export function PlanDetails({ usage }: { usage: TUsageAnalytics }) {
               <td className="px-5 py-3">
                 <div className="flex items-center gap-2">
                   <div className="w-20">
-                    <UtilizationBar percent={row.utilization} label={`${row.keyName || 'Unnamed Key'} utilization`} />
+                    <UtilizationBar
+                      percent={row.utilization}
+                      label={t('planDetails.utilizationOf', { name: row.keyName || t('planDetails.unnamedKey') })}
+                    />
                   </div>
                   <span className="tabular-nums text-slate-600">{formatRate(row.utilization)}</span>
                 </div>
@@ -59,31 +64,31 @@ export function PlanDetails({ usage }: { usage: TUsageAnalytics }) {
   const unlimited = isUnlimited(limits.maxRequestsPerMonth);
   return (
     <SectionCard
-      title="Plan details"
+      title={t('planDetails.planDetails')}
       action={
         <Link to={paths.app.plans.getHref()} className="text-sm font-medium text-indigo-600 hover:text-indigo-500">
-          Change plan
+          {t('planDetails.changePlan')}
         </Link>
       }
     >
       <dl className="space-y-4">
         <div className="flex items-center justify-between gap-2">
-          <dt className="text-sm text-slate-500">Plan</dt>
+          <dt className="text-sm text-slate-500">{t('planDetails.plan')}</dt>
           <dd>
             <Badge tone="indigo">{limits.planDisplayName}</Badge>
           </dd>
         </div>
         <div className="space-y-2">
           <div className="flex items-center justify-between gap-2">
-            <dt className="text-sm text-slate-500">Monthly utilization</dt>
+            <dt className="text-sm text-slate-500">{t('planDetails.monthlyUtilization')}</dt>
             <dd className="text-sm font-semibold tabular-nums text-slate-900">
               {unlimited ? '—' : formatRate(monthly)}
             </dd>
           </div>
-          {!unlimited && <UtilizationBar percent={monthly} label="Monthly utilization" />}
+          {!unlimited && <UtilizationBar percent={monthly} label={t('planDetails.monthlyUtilization')} />}
         </div>
         <div className="flex items-center justify-between gap-2">
-          <dt className="text-sm text-slate-500">Requests this month</dt>
+          <dt className="text-sm text-slate-500">{t('planDetails.requestsThisMonth')}</dt>
           <dd className="text-sm font-medium tabular-nums text-slate-900">
             {requestsOverLimit(limits.currentMonthUsage, limits.maxRequestsPerMonth)}
           </dd>

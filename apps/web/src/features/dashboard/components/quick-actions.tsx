@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { ArrowRight, BarChart3, BookOpen, ExternalLink, KeyRound } from 'lucide-react';
 import { paths } from '@/config/paths';
 import { SectionCard } from '@/components/ui/section-card';
+import { useTranslation } from 'react-i18next';
 
 function QuickAction({
   to,
@@ -17,6 +18,7 @@ function QuickAction({
   text: string;
   external?: boolean;
 }) {
+  const { t } = useTranslation();
   const body: ReactNode = (
     <>
       <span className="grid h-10 w-10 shrink-0 place-items-center rounded-xl bg-indigo-50 text-indigo-600 transition-colors group-hover:bg-indigo-600 group-hover:text-white">
@@ -41,7 +43,7 @@ function QuickAction({
   return external ? (
     <a href={to} target="_blank" rel="noreferrer" className={cls}>
       {body}
-      <span className="sr-only">(opens in a new tab)</span>
+      <span className="sr-only">{t('quickActions.opensInANewTab')}</span>
     </a>
   ) : (
     <Link to={to} className={cls}>
@@ -52,26 +54,27 @@ function QuickAction({
 
 /** Links to the keys, the analytics and the API reference. */
 export function QuickActions() {
+  const { t } = useTranslation();
   return (
-    <SectionCard title="Quick actions">
+    <SectionCard title={t('quickActions.quickActions')}>
       <div className="space-y-2">
         <QuickAction
           to={paths.app.keys.getHref()}
           icon={KeyRound}
-          title="Manage API Keys"
-          text="Create, rotate and disable keys"
+          title={t('quickActions.manageApiKeys')}
+          text={t('quickActions.createRotateAndDisableKeys')}
         />
         <QuickAction
           to={paths.app.analytics.getHref()}
           icon={BarChart3}
-          title="View Analytics"
-          text="Requests, errors and endpoints"
+          title={t('quickActions.viewAnalytics')}
+          text={t('quickActions.requestsErrorsAndEndpoints')}
         />
         <QuickAction
           to={paths.apiDocs.getHref()}
           icon={BookOpen}
-          title="API Documentation"
-          text="Every endpoint with examples"
+          title={t('quickActions.apiDocumentation')}
+          text={t('quickActions.everyEndpointWithExamples')}
           external
         />
       </div>

@@ -1,6 +1,7 @@
 import { Crown } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { formatNumber } from '@/utils/format';
+import { useTranslation } from 'react-i18next';
 
 /** The greeting, the plan badge and, for users, this month's requests and key count. */
 export function WelcomeBanner({
@@ -16,9 +17,10 @@ export function WelcomeBanner({
   requestsThisMonth?: number;
   apiKeyCount?: number;
 }) {
+  const { t } = useTranslation();
   return (
     <section
-      aria-label="Welcome"
+      aria-label={t('welcomeBanner.welcome')}
       className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-indigo-600 via-indigo-600 to-violet-600 p-6 text-white shadow-sm sm:p-8"
     >
       <div
@@ -32,28 +34,25 @@ export function WelcomeBanner({
               <Crown className="h-3 w-3" aria-hidden="true" />
               {planLabel}
             </Badge>
-            <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-400/15 px-2.5 py-0.5 text-xs font-medium text-emerald-50 ring-1 ring-inset ring-emerald-300/30">
-              <span className="h-1.5 w-1.5 rounded-full bg-emerald-300" aria-hidden="true" />
-              All systems operational
-            </span>
           </div>
           <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">
-            Welcome back{firstName ? `, ${firstName}` : ''}!
+            {t('welcomeBanner.welcomeBack')}
+            {firstName ? `, ${firstName}` : ''}!
           </h1>
           <p className="mt-1 text-sm text-indigo-100">
-            {isAdmin ? 'Here is how the whole platform is doing.' : 'Here is what is happening with your document API.'}
+            {isAdmin ? t('welcomeBanner.hereIsHowTheWhole') : t('welcomeBanner.hereIsWhatIsHappening')}
           </p>
         </div>
         {!isAdmin && (
           <dl className="flex gap-8 text-sm">
             <div>
-              <dt className="text-indigo-200">Requests this month</dt>
+              <dt className="text-indigo-200">{t('welcomeBanner.requestsThisMonth')}</dt>
               <dd className="text-2xl font-bold tabular-nums">
                 {requestsThisMonth !== undefined ? formatNumber(requestsThisMonth) : '—'}
               </dd>
             </div>
             <div>
-              <dt className="text-indigo-200">API keys</dt>
+              <dt className="text-indigo-200">{t('welcomeBanner.apiKeys')}</dt>
               <dd className="text-2xl font-bold tabular-nums">
                 {apiKeyCount !== undefined ? formatNumber(apiKeyCount) : '—'}
               </dd>

@@ -2,6 +2,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { TJob, TWebhookDelivery } from '@docflow/contracts';
 import { api, errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
+import type { TKey } from '@/i18n';
+import { tr } from '@/i18n/localised';
 
 const ended = (j: TJob) => j.status === 'succeeded' || j.status === 'failed' || j.status === 'cancelled';
 
@@ -42,28 +44,28 @@ export function useRotateSecret() {
       (await api.post<{ data: { secret: string; createdAt: string } }>('/webhooks/secret/rotate', {})).data,
     onSuccess: (data) => {
       qc.setQueryData(['webhooks', 'secret'], data);
-      toast.success('New webhook secret: webhooks are signed with it from now on');
+      toast.success(tr('jobsMessages.secretRotated'));
     },
-    onError: (err) => toast.error(errorMessage(err, 'The secret could not be replaced')),
+    onError: (err) => toast.error(errorMessage(err, tr('jobsMessages.secretRotateFailed'))),
   });
 }
 
-function useJobAction(run: (id: string) => Promise<unknown>, done: string, failed: string) {
+function useJobAction(run: (id: string) => Promise<unknown>, done: TKey, failed: TKey) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: run,
     onSuccess: () => {
-      toast.success(done);
+      toast.success(tr(done));
       return qc.invalidateQueries({ queryKey: jobsKey });
     },
-    onError: (err) => toast.error(errorMessage(err, failed)),
+    onError: (err) => toast.error(errorMessage(err, tr(failed))),
   });
 }
 
 export const useResendWebhook = () =>
-  useJobAction((id) => api.post(`/jobs/${id}/webhook/resend`, {}), 'Webhook queued again', 'Could not resend');
+  useJobAction((id) => api.post(`/jobs/${id}/webhook/resend`, {}), 'jobsMessages.resent', 'jobsMessages.resendFailed');
 export const useCancelJob = () =>
-  useJobAction((id) => api.delete(`/jobs/${id}`), 'Job cancelled or deleted', 'Could not cancel the job');
+  useJobAction((id) => api.delete(`/jobs/${id}`), 'jobsMessages.cancelled', 'jobsMessages.cancelFailed');
 
 /** The job's result as a download (the dashboard's token authorises it like the job's API key). */
 export async function downloadResult(job: TJob): Promise<void> {

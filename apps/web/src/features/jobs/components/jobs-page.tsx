@@ -31,6 +31,7 @@ import {
   useRotateSecret,
   useWebhookSecret,
 } from '@/features/jobs/api/jobs';
+import { useTranslation } from 'react-i18next';
 
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
 const when = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : '—');
@@ -46,12 +47,13 @@ const statusTone = {
 const webhookTone = { waiting: 'slate', pending: 'indigo', delivered: 'green', failed: 'rose' } as const;
 
 function Progress({ job }: { job: TJob }) {
+  const { t } = useTranslation();
   return (
     <div className="flex items-center gap-2">
       <div
         className="h-2 w-24 overflow-hidden rounded-full bg-slate-100"
         role="progressbar"
-        aria-label={`Progress of job ${job.id}`}
+        aria-label={t('jobsPage.progressOf', { id: job.id })}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={job.progress}
@@ -64,22 +66,25 @@ function Progress({ job }: { job: TJob }) {
 }
 
 function SecretCard() {
+  const { t } = useTranslation();
   const secret = useWebhookSecret();
   const rotate = useRotateSecret();
   const [shown, setShown] = useState(false);
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Webhook signing secret</CardTitle>
+        <CardTitle>{t('jobsPage.webhookSigningSecret')}</CardTitle>
         <CardDescription>
-          Every webhook is signed the Standard Webhooks way: <code>webhook-signature: v1,…</code> is the HMAC-SHA256 of{' '}
-          <code>id.timestamp.body</code> with this secret, so any Standard Webhooks library checks it. Check it before
-          trusting a callback (the README shows how).
+          {t('jobsPage.everyWebhookIsSignedThe')} <code>{t('jobsPage.webhookSignatureV1')}</code>{' '}
+          {t('jobsPage.isTheHmacSha256Of')} <code>{t('jobsPage.idTimestampBody')}</code>{' '}
+          {t('jobsPage.withThisSecretSoAny')}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap items-center gap-3">
         {secret.isLoading && <Spinner />}
-        {secret.isError && <p className="text-sm text-rose-700">{errorMessage(secret.error, 'No secret')}</p>}
+        {secret.isError && (
+          <p className="text-sm text-rose-700">{errorMessage(secret.error, t('jobsPage.noSecret'))}</p>
+        )}
         {secret.data && (
           <>
             <code className="rounded bg-slate-100 px-3 py-2 font-mono text-sm" data-testid="webhook-secret">
@@ -91,22 +96,24 @@ function SecretCard() {
               ) : (
                 <Eye className="h-4 w-4" aria-hidden="true" />
               )}
-              {shown ? 'Hide' : 'Show'}
+              {shown ? t('jobsPage.hide') : t('jobsPage.show')}
             </Button>
             <Button
               variant="secondary"
               size="sm"
               onClick={() => {
                 void navigator.clipboard?.writeText(secret.data.secret);
-                toast.success('Secret copied');
+                toast.success(t('jobsPage.secretCopied'));
               }}
             >
-              <Copy className="h-4 w-4" aria-hidden="true" /> Copy
+              <Copy className="h-4 w-4" aria-hidden="true" /> {t('jobsPage.copy')}
             </Button>
             <Button variant="danger-outline" size="sm" disabled={rotate.isPending} onClick={() => rotate.mutate()}>
-              <RefreshCw className="h-4 w-4" aria-hidden="true" /> Rotate
+              <RefreshCw className="h-4 w-4" aria-hidden="true" /> {t('jobsPage.rotate')}
             </Button>
-            <span className="text-xs text-slate-500">Created {when(secret.data.createdAt)}</span>
+            <span className="text-xs text-slate-500">
+              {t('jobsPage.created')} {when(secret.data.createdAt)}
+            </span>
           </>
         )}
       </CardContent>
@@ -115,13 +122,14 @@ function SecretCard() {
 }
 
 function Deliveries({ job }: { job: TJob }) {
+  const { t } = useTranslation();
   const deliveries = useDeliveries(job, true);
   const resend = useResendWebhook();
-  if (!job.webhook) return <p className="text-sm text-slate-500">No callbackUrl: this job sends no webhook.</p>;
+  if (!job.webhook) return <p className="text-sm text-slate-500">{t('jobsPage.noCallbackurlThisJobSends')}</p>;
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3 text-sm">
-        <span className="font-medium text-slate-900">Webhook</span>
+        <span className="font-medium text-slate-900">{t('jobsPage.webhook')}</span>
         <code className="truncate text-xs text-slate-600">{job.webhook.url}</code>
         <Badge tone={webhookTone[job.webhook.status]}>{job.webhook.status}</Badge>
         <Button
@@ -130,22 +138,29 @@ function Deliveries({ job }: { job: TJob }) {
           disabled={job.webhook.status === 'waiting' || resend.isPending}
           onClick={() => resend.mutate(job.id)}
         >
-          <Send className="h-4 w-4" aria-hidden="true" /> Resend
+          <Send className="h-4 w-4" aria-hidden="true" /> {t('jobsPage.resend')}
         </Button>
         {job.webhook.resends > 0 && (
           <span className="text-xs text-slate-500" data-testid="webhook-resends">
-            Resent {job.webhook.resends} {job.webhook.resends === 1 ? 'time' : 'times'} (limited per hour)
+            {t('jobsPage.resent')} {job.webhook.resends} {job.webhook.resends === 1 ? 'time' : 'times'}{' '}
+            {t('jobsPage.limitedPerHour')}
           </span>
         )}
       </div>
-      {deliveries.data && deliveries.data.length === 0 && <p className="text-sm text-slate-500">No attempt yet.</p>}
+      {deliveries.data && deliveries.data.length === 0 && (
+        <p className="text-sm text-slate-500">{t('jobsPage.noAttemptYet')}</p>
+      )}
       {deliveries.data && deliveries.data.length > 0 && (
-        <ul className="space-y-1" aria-label={`Delivery attempts of job ${job.id}`}>
+        <ul className="space-y-1" aria-label={t('jobsPage.deliveriesOf', { id: job.id })}>
           {deliveries.data.map((d: TWebhookDelivery) => (
             <li key={d.id} className="flex flex-wrap items-center gap-3 text-xs text-slate-700" data-testid="delivery">
-              <span>Attempt {d.attempt}</span>
+              <span>
+                {t('jobsPage.attempt')} {d.attempt}
+              </span>
               <Badge tone={d.ok ? 'green' : 'rose'}>{d.statusCode ?? 'no answer'}</Badge>
-              <span>{d.latencyMs} ms</span>
+              <span>
+                {d.latencyMs} {t('jobsPage.ms')}
+              </span>
               <span>{when(d.createdAt)}</span>
               {d.error && <span className="text-rose-700">{d.error}</span>}
             </li>
@@ -157,6 +172,7 @@ function Deliveries({ job }: { job: TJob }) {
 }
 
 function JobDetails({ job }: { job: TJob }) {
+  const { t } = useTranslation();
   return (
     <div className="space-y-4 bg-slate-50 px-5 py-4">
       {job.error && (
@@ -165,12 +181,16 @@ function JobDetails({ job }: { job: TJob }) {
         </Alert>
       )}
       {job.files.length > 0 && (
-        <ul className="space-y-1 text-sm" aria-label={`Files of job ${job.id}`}>
+        <ul className="space-y-1 text-sm" aria-label={t('jobsPage.filesOf', { id: job.id })}>
           {job.files.map((f, i) => (
             <li key={i} className="flex items-center gap-3">
               <Badge tone={f.status === 'succeeded' ? 'green' : 'rose'}>{f.status}</Badge>
               <span>{f.name}</span>
-              {f.pages !== undefined && <span className="text-slate-500">{f.pages} pages</span>}
+              {f.pages !== undefined && (
+                <span className="text-slate-500">
+                  {f.pages} {t('jobsPage.pages')}
+                </span>
+              )}
               {f.message && <span className="text-rose-700">{f.message}</span>}
             </li>
           ))}
@@ -183,21 +203,19 @@ function JobDetails({ job }: { job: TJob }) {
 
 /** /jobs: the user's async jobs (progress, timings, results) and their webhooks' delivery attempts. */
 export function JobsPage() {
+  const { t } = useTranslation();
   const jobs = useJobs();
   const cancel = useCancelJob();
   const [open, setOpen] = useState<string | null>(null);
   return (
     <>
-      <PageHeader
-        title="Jobs & Webhooks"
-        description="Calls sent with async=true run as jobs; a callbackUrl is told when they end."
-      />
+      <PageHeader title={t('jobsPage.jobsWebhooks')} description={t('jobsPage.callsSentWithAsyncTrue')} />
       <div className="space-y-6">
         <SecretCard />
         <Card>
           <CardHeader>
-            <CardTitle>Jobs</CardTitle>
-            <CardDescription>Your latest 50 jobs. Results are kept until the time shown, then deleted.</CardDescription>
+            <CardTitle>{t('jobsPage.jobs')}</CardTitle>
+            <CardDescription>{t('jobsPage.yourLatest50JobsResults')}</CardDescription>
           </CardHeader>
           <CardContent className="p-0">
             {jobs.isLoading && (
@@ -207,16 +225,16 @@ export function JobsPage() {
             )}
             {jobs.isError && (
               <div className="p-6">
-                <Alert tone="error" title="Jobs">
-                  <p>{errorMessage(jobs.error, 'The jobs could not be loaded')}</p>
+                <Alert tone="error" title={t('jobsPage.jobs')}>
+                  <p>{errorMessage(jobs.error, t('jobsPage.loadFailed'))}</p>
                 </Alert>
               </div>
             )}
             {jobs.data?.length === 0 && (
               <EmptyState
                 icon={ListChecks}
-                title="No jobs yet"
-                description="Add async=true to any processing call to run it as a job."
+                title={t('jobsPage.noJobsYet')}
+                description={t('jobsPage.addAsyncTrueToAny')}
               />
             )}
             {jobs.data && jobs.data.length > 0 && (
@@ -224,12 +242,12 @@ export function JobsPage() {
                 minWidth={860}
                 columns={[
                   { label: '' },
-                  { label: 'Endpoint' },
-                  { label: 'Status' },
-                  { label: 'Progress' },
-                  { label: 'Created' },
-                  { label: 'Duration' },
-                  { label: 'Webhook' },
+                  { label: t('jobsPage.endpoint') },
+                  { label: t('jobsPage.status') },
+                  { label: t('jobsPage.progress') },
+                  { label: t('jobsPage.created') },
+                  { label: t('jobsPage.duration') },
+                  { label: t('jobsPage.webhook') },
                   { label: '', align: 'right' },
                 ]}
               >
@@ -239,7 +257,9 @@ export function JobsPage() {
                       <td className="px-5 py-3">
                         <button
                           type="button"
-                          aria-label={`${open === job.id ? 'Hide' : 'Show'} details of job ${job.id}`}
+                          aria-label={t(open === job.id ? 'jobsPage.hideDetails' : 'jobsPage.showDetails', {
+                            id: job.id,
+                          })}
                           aria-expanded={open === job.id}
                           onClick={() => setOpen(open === job.id ? null : job.id)}
                         >
@@ -265,12 +285,12 @@ export function JobsPage() {
                       <td className="space-x-2 px-5 py-3 text-right">
                         {job.result && (
                           <Button variant="secondary" size="sm" onClick={() => void downloadResult(job)}>
-                            <Download className="h-4 w-4" aria-hidden="true" /> Result
+                            <Download className="h-4 w-4" aria-hidden="true" /> {t('jobsPage.result')}
                           </Button>
                         )}
                         {(job.status === 'queued' || job.status === 'running') && (
                           <Button variant="danger-outline" size="sm" onClick={() => cancel.mutate(job.id)}>
-                            <XCircle className="h-4 w-4" aria-hidden="true" /> Cancel
+                            <XCircle className="h-4 w-4" aria-hidden="true" /> {t('jobsPage.cancel')}
                           </Button>
                         )}
                       </td>

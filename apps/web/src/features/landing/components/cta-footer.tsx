@@ -6,12 +6,15 @@ import { paths } from '@/config/paths';
 import { formatCount, visiblePlans } from '@/lib/plans/format-plan';
 import { usePlans } from '@/lib/plans/get-plans';
 import { scrollToSection } from './scroll-to-section';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
 
 /** The free plan's monthly requests as GET /plans states them (none said until it has answered). */
 const offerLine = (free: TPlan | undefined) =>
   `${free ? `${formatCount(free.maxRequestsPerMonth)} free requests every month, and a` : 'A'} free trial of every paid plan. No credit card required.`;
 
 export function CallToAction() {
+  const { t } = useTranslation();
   const plans = usePlans();
   const freePlan = visiblePlans(plans.data ?? []).find((p) => p.price === 0);
   return (
@@ -26,15 +29,15 @@ export function CallToAction() {
           aria-hidden="true"
         />
         <h2 className="relative text-3xl font-bold tracking-tight text-white sm:text-4xl">
-          Ready to process your first document?
+          {t('ctaFooter.readyToProcessYourFirst')}
         </h2>
         <p className="relative mx-auto mt-4 max-w-xl text-lg text-indigo-100">{offerLine(freePlan)}</p>
         <div className="relative mt-10 flex flex-col justify-center gap-3 sm:flex-row">
           <Link to={paths.auth.register.getHref()} className={buttonVariants({ variant: 'light', size: 'lg' })}>
-            Start Free Trial
+            {t('ctaFooter.startFreeTrial')}
           </Link>
           <Link to={paths.support.getHref()} className={buttonVariants({ variant: 'outline-light', size: 'lg' })}>
-            Contact Sales
+            {t('ctaFooter.contactSales')}
           </Link>
         </div>
       </div>
@@ -42,65 +45,66 @@ export function CallToAction() {
   );
 }
 
-type FooterLink = { label: string; to?: string; href?: string; section?: string; external?: boolean };
+type FooterLink = { label: TKey; to?: string; href?: string; section?: string; external?: boolean };
 
-const groups: Array<{ title: string; links: FooterLink[] }> = [
+const groups: Array<{ title: TKey; links: FooterLink[] }> = [
   {
-    title: 'Product',
+    title: 'landingNav.product',
     links: [
-      { label: 'Features', section: 'features' },
-      { label: 'Pricing', section: 'pricing' },
-      { label: 'Documentation', href: paths.apiDocs.getHref(), external: true },
-      { label: 'Playground', to: paths.app.playground.getHref() },
+      { label: 'landingNav.features', section: 'features' },
+      { label: 'landingNav.pricing', section: 'pricing' },
+      { label: 'landingNav.documentation', href: paths.apiDocs.getHref(), external: true },
+      { label: 'landingNav.playground', to: paths.app.playground.getHref() },
     ],
   },
   {
-    title: 'Company',
+    title: 'landingNav.company',
     links: [
-      { label: 'Why DocFlow', section: 'why-choose' },
-      { label: 'Customers', section: 'testimonials' },
-      { label: 'Contact', to: paths.support.getHref() },
+      { label: 'landingNav.whyDocflow', section: 'why-choose' },
+      { label: 'landingNav.customers', section: 'testimonials' },
+      { label: 'landingNav.contact', to: paths.support.getHref() },
     ],
   },
   {
-    title: 'Support',
+    title: 'landingNav.support',
     links: [
-      { label: 'Help Center', to: paths.support.getHref() },
-      { label: 'API Reference', href: paths.apiDocs.getHref(), external: true },
-      { label: 'Create an account', to: paths.auth.register.getHref() },
-      { label: 'Sign in', to: paths.auth.login.getHref() },
+      { label: 'landingNav.helpCenter', to: paths.support.getHref() },
+      { label: 'landingNav.apiReference', href: paths.apiDocs.getHref(), external: true },
+      { label: 'landingNav.createAccount', to: paths.auth.register.getHref() },
+      { label: 'landingNav.signIn', to: paths.auth.login.getHref() },
     ],
   },
 ];
 
 export function LandingFooter() {
+  const { t } = useTranslation();
   const cls = 'text-sm text-slate-400 transition-colors hover:text-white';
   return (
     <footer className="bg-slate-950" aria-labelledby="footer-heading">
       <h2 id="footer-heading" className="sr-only">
-        Footer
+        {t('ctaFooter.footer')}
       </h2>
       <div className="mx-auto max-w-7xl px-4 pb-10 pt-16 sm:px-6 lg:px-8">
         <div className="grid gap-12 lg:grid-cols-5">
           <div className="lg:col-span-2">
             <Logo dark />
             <p className="mt-4 max-w-sm text-sm leading-6 text-slate-400">
-              The document-flow API: conversion, OCR, PDF operations and QR codes for developers. Self-hostable.
+              {t('ctaFooter.theDocumentFlowApiConversion')}
             </p>
           </div>
           {groups.map((g) => (
             <div key={g.title}>
-              <h3 className="text-sm font-semibold text-white">{g.title}</h3>
+              <h3 className="text-sm font-semibold text-white">{t(g.title)}</h3>
               <ul className="mt-4 space-y-3">
                 {g.links.map((l) => (
                   <li key={l.label}>
                     {l.to ? (
                       <Link to={l.to} className={cls}>
-                        {l.label}
+                        {t(l.label)}
                       </Link>
                     ) : l.section ? (
                       <a href={`#${l.section}`} className={cls} onClick={(e) => scrollToSection(e, l.section!)}>
-                        {l.label}
+                        {t(l.label)}
                       </a>
                     ) : (
                       <a
@@ -109,7 +113,7 @@ export function LandingFooter() {
                         target={l.external ? '_blank' : undefined}
                         rel={l.external ? 'noreferrer' : undefined}
                       >
-                        {l.label}
+                        {t(l.label)}
                       </a>
                     )}
                   </li>
@@ -119,8 +123,10 @@ export function LandingFooter() {
           ))}
         </div>
         <div className="mt-14 flex flex-col gap-2 border-t border-white/10 pt-8 text-xs text-slate-500 sm:flex-row sm:justify-between">
-          <p>© {new Date().getFullYear()} DocFlow. All rights reserved.</p>
-          <p>Made for developers, by developers.</p>
+          <p>
+            © {new Date().getFullYear()} {t('ctaFooter.docflowAllRightsReserved')}
+          </p>
+          <p>{t('ctaFooter.madeForDevelopersByDevelopers')}</p>
         </div>
       </div>
     </footer>

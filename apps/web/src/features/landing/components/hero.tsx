@@ -5,6 +5,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useCopy } from '@/hooks/use-copy';
 import { scrollToSection } from './scroll-to-section';
+import { useTranslation } from 'react-i18next';
 
 const origin = typeof window === 'undefined' ? 'https://your-docflow-host' : window.location.origin;
 
@@ -15,6 +16,7 @@ const sampleCommand = `curl -X POST ${origin}/api/v1/conversion/auto-to-pdf \\
   -o invoice.pdf`;
 
 export function Hero() {
+  const { t } = useTranslation();
   const { copied, copy } = useCopy();
   return (
     <section className="relative isolate overflow-hidden bg-slate-950 pb-20 pt-32 sm:pb-28 sm:pt-40">
@@ -34,27 +36,24 @@ export function Hero() {
             className="inline-flex items-center gap-2 rounded-full bg-white/5 px-3 py-1 text-xs font-medium text-indigo-200 ring-1 ring-inset ring-white/10 hover:bg-white/10"
           >
             <span className="rounded-full bg-indigo-500 px-2 py-0.5 text-[10px] font-bold uppercase tracking-wide text-white">
-              New
+              {t('hero.new')}
             </span>
-            OCR in 6 languages, batch up to {maxFilesOf('/conversion/batch-to-pdf')} files
+            {t('hero.ocrIn6LanguagesBatch')} {maxFilesOf('/conversion/batch-to-pdf')} {t('hero.files')}
             <ArrowRight className="h-3 w-3" aria-hidden="true" />
           </a>
           <h1 className="mt-6 text-4xl font-bold tracking-tight text-white sm:text-5xl lg:text-6xl">
-            The document API{' '}
+            {t('hero.theDocumentApi')}{' '}
             <span className="bg-gradient-to-r from-indigo-300 via-violet-300 to-fuchsia-300 bg-clip-text text-transparent">
-              developers enjoy
+              {t('hero.developersEnjoy')}
             </span>
           </h1>
-          <p className="mt-6 max-w-xl text-lg leading-8 text-slate-300">
-            Convert 15+ formats to PDF, run OCR, merge, split, watermark and protect PDFs, and generate QR codes — with
-            one REST API and one key.
-          </p>
+          <p className="mt-6 max-w-xl text-lg leading-8 text-slate-300">{t('hero.convert15FormatsToPdf')}</p>
           <div className="mt-10 flex flex-col gap-3 sm:flex-row">
             <Link
               to={paths.auth.register.getHref()}
               className={buttonVariants({ size: 'lg', className: 'bg-indigo-500 hover:bg-indigo-400' })}
             >
-              Get Started Free <ArrowRight className="h-4 w-4" aria-hidden="true" />
+              {t('hero.getStartedFree')} <ArrowRight className="h-4 w-4" aria-hidden="true" />
             </Link>
             <a
               href={paths.apiDocs.getHref()}
@@ -62,10 +61,10 @@ export function Hero() {
               rel="noreferrer"
               className={buttonVariants({ variant: 'outline-light', size: 'lg' })}
             >
-              Read the Docs
+              {t('hero.readTheDocs')}
             </a>
           </div>
-          <p className="mt-6 text-sm text-slate-400">1,000 free API calls · 14-day trial · No credit card</p>
+          <p className="mt-6 text-sm text-slate-400">{t('hero.t1000FreeApiCalls')}</p>
         </div>
 
         <div className="relative min-w-0">
@@ -80,21 +79,21 @@ export function Hero() {
                 <span className="h-3 w-3 rounded-full bg-amber-400/80" />
                 <span className="h-3 w-3 rounded-full bg-emerald-400/80" />
                 <span className="ml-3 flex items-center gap-1.5 text-xs text-slate-400">
-                  <Terminal className="h-3.5 w-3.5" aria-hidden="true" /> Convert any document to PDF
+                  <Terminal className="h-3.5 w-3.5" aria-hidden="true" /> {t('hero.convertAnyDocumentToPdf')}
                 </span>
               </div>
               <button
                 type="button"
                 onClick={() => copy(sampleCommand)}
                 className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-xs text-slate-400 hover:bg-white/5 hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-400"
-                aria-label={copied ? 'Copied' : 'Copy the command'}
+                aria-label={copied ? t('hero.copied') : t('hero.copyTheCommand')}
               >
                 {copied ? (
                   <Check className="h-3.5 w-3.5 text-emerald-400" aria-hidden="true" />
                 ) : (
                   <Copy className="h-3.5 w-3.5" aria-hidden="true" />
                 )}
-                {copied ? 'Copied' : 'Copy'}
+                {copied ? t('hero.copied') : t('hero.copy')}
               </button>
             </div>
             <pre
@@ -112,7 +111,6 @@ export function Hero() {
             <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-t border-white/5 bg-black/20 px-5 py-3 font-mono text-xs">
               <span className="text-emerald-400">200 OK</span>
               <span className="text-slate-400">Content-Type: application/pdf</span>
-              <span className="text-slate-500">X-Processing-Time-Ms: 234</span>
             </div>
           </div>
         </div>

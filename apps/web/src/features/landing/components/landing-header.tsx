@@ -6,14 +6,16 @@ import { buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { cn } from '@/utils/cn';
 import { scrollToSection } from './scroll-to-section';
+import { useTranslation } from 'react-i18next';
 
 const nav = [
-  { label: 'Features', section: 'features' },
-  { label: 'Pricing', section: 'pricing' },
+  { label: 'landingNav.features', section: 'features' },
+  { label: 'landingNav.pricing', section: 'pricing' },
 ] as const;
 
 /** Top bar: Features, Pricing, Documentation, Support, Sign In, Get Started; a menu toggle on small screens. */
 export function LandingHeader() {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [scrolled, setScrolled] = useState(false);
   useEffect(() => {
@@ -36,12 +38,12 @@ export function LandingHeader() {
     >
       <nav
         className="mx-auto flex h-16 max-w-7xl items-center justify-between px-4 sm:px-6 lg:px-8"
-        aria-label="Global"
+        aria-label={t('landingHeader.global')}
       >
         <Link
           to={paths.home.getHref()}
           className="rounded-lg focus-visible:outline-2 focus-visible:outline-indigo-400"
-          aria-label="DocFlow home"
+          aria-label={t('landingHeader.docflowHome')}
         >
           <Logo dark />
         </Link>
@@ -53,25 +55,25 @@ export function LandingHeader() {
               className={linkCls}
               onClick={(e) => scrollToSection(e, n.section)}
             >
-              {n.label}
+              {t(n.label)}
             </a>
           ))}
           <a href={paths.apiDocs.getHref()} target="_blank" rel="noreferrer" className={linkCls}>
-            Documentation
+            {t('landingHeader.documentation')}
           </a>
           <Link to={paths.support.getHref()} className={linkCls}>
-            Support
+            {t('landingHeader.support')}
           </Link>
         </div>
         <div className="hidden items-center gap-2 md:flex">
           <Link to={paths.auth.login.getHref()} className={linkCls}>
-            Sign In
+            {t('landingHeader.signIn')}
           </Link>
           <Link
             to={paths.auth.register.getHref()}
             className={buttonVariants({ size: 'sm', className: 'bg-indigo-500 hover:bg-indigo-400' })}
           >
-            Get Started
+            {t('landingHeader.getStarted')}
           </Link>
         </div>
         <button
@@ -80,7 +82,7 @@ export function LandingHeader() {
           onClick={() => setOpen((o) => !o)}
           aria-expanded={open}
           aria-controls="landing-mobile-menu"
-          aria-label={open ? 'Close menu' : 'Open menu'}
+          aria-label={open ? t('landingHeader.closeMenu') : t('landingHeader.openMenu')}
         >
           {open ? <X className="h-5 w-5" aria-hidden="true" /> : <Menu className="h-5 w-5" aria-hidden="true" />}
         </button>
@@ -98,7 +100,7 @@ export function LandingHeader() {
                   scrollToSection(e, n.section);
                 }}
               >
-                {n.label}
+                {t(n.label)}
               </a>
             ))}
             <a
@@ -108,14 +110,14 @@ export function LandingHeader() {
               className="rounded-lg px-3 py-3 text-base font-medium text-slate-200 hover:bg-white/5"
               onClick={close}
             >
-              Documentation
+              {t('landingHeader.documentation')}
             </a>
             <Link
               to={paths.support.getHref()}
               className="rounded-lg px-3 py-3 text-base font-medium text-slate-200 hover:bg-white/5"
               onClick={close}
             >
-              Support
+              {t('landingHeader.support')}
             </Link>
           </div>
           <div className="mt-4 grid grid-cols-2 gap-3">
@@ -124,14 +126,14 @@ export function LandingHeader() {
               className={buttonVariants({ variant: 'outline-light' })}
               onClick={close}
             >
-              Sign In
+              {t('landingHeader.signIn')}
             </Link>
             <Link
               to={paths.auth.register.getHref()}
               className={buttonVariants({ className: 'bg-indigo-500 hover:bg-indigo-400' })}
               onClick={close}
             >
-              Get Started
+              {t('landingHeader.getStarted')}
             </Link>
           </div>
         </div>

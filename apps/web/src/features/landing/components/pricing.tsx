@@ -7,16 +7,18 @@ import { visiblePlans } from '@/lib/plans/format-plan';
 import { cn } from '@/utils/cn';
 import { planOffer, type PlanOffer } from '../utils/plan-offer';
 import { SectionHeading } from './sections';
+import { useTranslation } from 'react-i18next';
 
 /** The public plans, as GET /plans answers them: the same figures the limits enforce. */
 function PlanOffers() {
+  const { t } = useTranslation();
   const plans = usePlans();
   if (plans.isError) {
     return (
       <Alert tone="error" className="mx-auto mt-16 max-w-md">
-        The plans could not be loaded.{' '}
+        {t('pricing.thePlansCouldNotBe')}{' '}
         <Button variant="secondary" size="sm" onClick={() => void plans.refetch()}>
-          Retry
+          {t('pricing.retry')}
         </Button>
       </Alert>
     );
@@ -24,7 +26,7 @@ function PlanOffers() {
   if (!plans.data) {
     return (
       <div className="mx-auto mt-16 grid max-w-md gap-6 lg:max-w-none lg:grid-cols-3" aria-busy="true">
-        <span className="sr-only">Loading the plans…</span>
+        <span className="sr-only">{t('pricing.loadingThePlans')}</span>
         {[0, 1, 2].map((i) => (
           <div key={i} className="h-96 animate-pulse rounded-3xl bg-white ring-1 ring-slate-200" />
         ))}
@@ -41,6 +43,7 @@ function PlanOffers() {
 }
 
 function PlanOfferCard({ offer: p }: { offer: PlanOffer }) {
+  const { t } = useTranslation();
   return (
     <article
       className={cn(
@@ -49,11 +52,11 @@ function PlanOfferCard({ offer: p }: { offer: PlanOffer }) {
           ? 'bg-slate-950 text-white shadow-2xl shadow-indigo-900/30 ring-2 ring-indigo-500 lg:-my-4 lg:py-12'
           : 'bg-white shadow-sm ring-1 ring-slate-200',
       )}
-      aria-label={`${p.name} plan`}
+      aria-label={t('pricing.planLabel', { name: p.name })}
     >
       {p.popular && (
         <span className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-gradient-to-r from-indigo-500 to-violet-500 px-3 py-1 text-xs font-semibold text-white shadow">
-          Most Popular
+          {t('pricing.mostPopular')}
         </span>
       )}
       <h3 className={cn('text-lg font-semibold', p.popular ? 'text-white' : 'text-slate-900')}>{p.name}</h3>
@@ -88,13 +91,14 @@ function PlanOfferCard({ offer: p }: { offer: PlanOffer }) {
 }
 
 export function Pricing() {
+  const { t } = useTranslation();
   return (
     <section id="pricing" className="scroll-mt-16 bg-slate-50 py-20 sm:py-28">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading
-          eyebrow="Pricing"
-          title="Simple, transparent pricing"
-          text="Start free. Upgrade when your traffic grows. Cancel anytime."
+          eyebrow={t('pricing.pricing')}
+          title={t('pricing.simpleTransparentPricing')}
+          text={t('pricing.startFreeUpgradeWhenYour')}
         />
         <PlanOffers />
       </div>

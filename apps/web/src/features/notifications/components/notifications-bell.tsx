@@ -14,6 +14,11 @@ import {
   useMarkNotificationRead,
   useNotifications,
 } from '@/features/notifications/api/notifications';
+import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '@/i18n';
+import { tr } from '@/i18n/localised';
+import { formatDate } from '@/utils/format';
+import { notificationText } from '../utils/notification-text';
 
 const typeIcon = {
   success: { icon: CheckCircle2, cls: 'bg-emerald-50 text-emerald-600' },
@@ -21,18 +26,20 @@ const typeIcon = {
   info: { icon: Info, cls: 'bg-indigo-50 text-indigo-600' },
 } as const;
 
-const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 function timeAgo(iso: string, now = Date.now()): string {
+  const rtf = new Intl.RelativeTimeFormat(currentLanguage(), { numeric: 'auto' });
   const diff = (new Date(iso).getTime() - now) / 1000;
   const abs = Math.abs(diff);
-  if (abs < 60) return 'just now';
+  if (abs < 60) return tr('format.justNow');
   if (abs < 3600) return rtf.format(Math.round(diff / 60), 'minute');
   if (abs < 86400) return rtf.format(Math.round(diff / 3600), 'hour');
   if (abs < 86400 * 30) return rtf.format(Math.round(diff / 86400), 'day');
-  return new Date(iso).toLocaleDateString();
+  return formatDate(iso);
 }
 
-function NotificationRow({ n, onRead }: { n: TNotification; onRead: (id: string) => void }) {
+function NotificationRow({ n: stored, onRead }: { n: TNotification; onRead: (id: string) => void }) {
+  const { t } = useTranslation();
+  const n = { ...stored, ...notificationText(stored, t) };
   const { icon: Icon, cls } = typeIcon[n.type] ?? typeIcon.info;
   return (
     <DropdownMenuItem
@@ -41,7 +48,10 @@ function NotificationRow({ n, onRead }: { n: TNotification; onRead: (id: string)
         e.preventDefault();
         if (!n.read) onRead(n.id);
       }}
-      aria-label={`${n.read ? '' : 'Unread: '}${n.title}. ${n.message}`}
+      aria-label={t(n.read ? 'notificationsBell.item' : 'notificationsBell.unreadItem', {
+        title: n.title,
+        message: n.message,
+      })}
       data-testid="notification-item"
       data-read={n.read}
     >
@@ -66,11 +76,13 @@ function NotificationRow({ n, onRead }: { n: TNotification; onRead: (id: string)
 
 /** The header's bell: unread badge and a dropdown list; one click marks an item read. */
 export function NotificationsBell() {
+  const { t } = useTranslation();
   const { data, isLoading, isError } = useNotifications();
   const markRead = useMarkNotificationRead();
   const markAll = useMarkAllNotificationsRead();
   const unread = data?.unreadCount ?? 0;
-  const label = unread > 0 ? `Notifications (${unread} unread)` : 'Notifications';
+  const label =
+    unread > 0 ? t('notificationsBell.labelUnread', { count: unread }) : t('notificationsBell.notifications');
 
   return (
     <DropdownMenu>
@@ -92,10 +104,10 @@ export function NotificationsBell() {
       </DropdownMenuTrigger>
       <DropdownMenuContent className="w-[min(24rem,calc(100vw-1.5rem))] p-0">
         <div className="flex items-center justify-between px-4 py-3">
-          <p className="text-sm font-semibold text-slate-900">Notifications</p>
+          <p className="text-sm font-semibold text-slate-900">{t('notificationsBell.notifications')}</p>
           {unread > 0 && (
             <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">
-              {unread} new
+              {unread} {t('notificationsBell.new')}
             </span>
           )}
         </div>
@@ -107,12 +119,14 @@ export function NotificationsBell() {
             </div>
           )}
           {isError && (
-            <p className="px-3 py-6 text-center text-sm text-slate-500">Notifications could not be loaded.</p>
+            <p className="px-3 py-6 text-center text-sm text-slate-500">
+              {t('notificationsBell.notificationsCouldNotBeLoaded')}
+            </p>
           )}
           {data && data.notifications.length === 0 && (
             <div className="px-3 py-8 text-center">
               <Bell className="mx-auto h-6 w-6 text-slate-300" aria-hidden="true" />
-              <p className="mt-2 text-sm text-slate-500">You&apos;re all caught up.</p>
+              <p className="mt-2 text-sm text-slate-500">{t('notificationsBell.youReAllCaughtUp')}</p>
             </div>
           )}
           {data?.notifications.map((n) => (
@@ -131,7 +145,7 @@ export function NotificationsBell() {
                   markAll.mutate();
                 }}
               >
-                <CheckCheck className="h-4 w-4" aria-hidden="true" /> Mark all as read
+                <CheckCheck className="h-4 w-4" aria-hidden="true" /> {t('notificationsBell.markAllAsRead')}
               </DropdownMenuItem>
             </div>
           </>

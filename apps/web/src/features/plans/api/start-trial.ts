@@ -3,6 +3,7 @@ import type { TSubscription } from '@docflow/contracts';
 import { ApiError, api } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { useAuthStore } from '@/lib/auth/auth-store';
+import { tr } from '@/i18n/localised';
 
 /** POST /my/subscriptions {planName}: start the 14-day free trial of a plan (beyond the spec, whose buttons only logged). */
 export const startTrial = async (planName: string): Promise<TSubscription> => {
@@ -17,9 +18,11 @@ export const startTrial = async (planName: string): Promise<TSubscription> => {
 /** Our wording: the specification has no subscribe call, so no text for it. */
 const trialMessages = {
   started: (plan: string, days: number | null) =>
-    days ? `Essai gratuit de ${plan} activé pour ${days} jours !` : `Plan ${plan} activé !`,
-  failed: "Erreur lors de l'activation du plan",
-} as const;
+    days ? tr('trialMessages.startedTrial', { plan, days }) : tr('trialMessages.startedPlan', { plan }),
+  get failed() {
+    return tr('trialMessages.failed');
+  },
+};
 
 export function useStartTrial() {
   const qc = useQueryClient();

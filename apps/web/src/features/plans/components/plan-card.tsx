@@ -5,6 +5,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/utils/cn';
 import { endpointGroupLabel, formatBytes, formatCount, formatPlanPrice } from '@/lib/plans/format-plan';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
 
 export type PlanCardStatus = 'none' | 'active' | 'primary';
 
@@ -20,9 +22,9 @@ export interface PlanCardProps {
 }
 
 /** The button text of spec-1 §2: 'Active Plan' when owned, 'Get Started' when free, else 'Upgrade Now'. */
-function planActionLabel(plan: Pick<TPlan, 'price'>, owned: boolean): 'Active Plan' | 'Get Started' | 'Upgrade Now' {
-  if (owned) return 'Active Plan';
-  return plan.price === 0 ? 'Get Started' : 'Upgrade Now';
+function planActionLabel(plan: Pick<TPlan, 'price'>, owned: boolean): TKey {
+  if (owned) return 'planCard.action.active';
+  return plan.price === 0 ? 'planCard.action.free' : 'planCard.action.paid';
 }
 
 function Limit({ icon: Icon, label, value }: { icon: typeof Gauge; label: string; value: string }) {
@@ -38,6 +40,7 @@ function Limit({ icon: Icon, label, value }: { icon: typeof Gauge; label: string
 }
 
 export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, disabled }: PlanCardProps) {
+  const { t } = useTranslation();
   const titleId = useId();
   const owned = status !== 'none';
   const price = formatPlanPrice(plan);
@@ -56,7 +59,7 @@ export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, dis
       {plan.isRecommended && (
         <span className="absolute -top-3 left-1/2 inline-flex -translate-x-1/2 items-center gap-1 whitespace-nowrap rounded-full bg-indigo-600 px-3 py-1 text-xs font-semibold text-white shadow-sm">
           <Sparkles className="h-3.5 w-3.5" aria-hidden="true" />
-          Most Popular
+          {t('planCard.mostPopular')}
         </span>
       )}
       {owned && (
@@ -70,7 +73,7 @@ export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, dis
           ) : (
             <Check className="h-3 w-3" aria-hidden="true" />
           )}
-          {status === 'primary' ? 'Primary Plan' : 'Active Plan'}
+          {status === 'primary' ? t('planCard.primaryPlan') : t('planCard.activePlan')}
         </Badge>
       )}
 
@@ -83,19 +86,22 @@ export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, dis
           <span className="text-sm font-medium text-slate-500">{price.period}</span>
         </p>
         <p className="mt-1 text-sm font-medium text-indigo-600">
-          {formatCount(plan.maxRequestsPerMonth)} requests / month
+          {formatCount(plan.maxRequestsPerMonth)} {t('planCard.requestsMonth')}
         </p>
       </header>
       {plan.description && <p className="mt-4 text-sm text-slate-600">{plan.description}</p>}
       {owned && trialDaysLeft != null && (
         <p className="mt-3 inline-flex w-fit items-center gap-1.5 rounded-md bg-amber-50 px-2 py-1 text-xs font-medium text-amber-800">
           <CalendarClock className="h-3.5 w-3.5" aria-hidden="true" />
-          Free trial · {trialDaysLeft} {trialDaysLeft === 1 ? 'day' : 'days'} left
+          {t('planCard.freeTrial')} {trialDaysLeft} {trialDaysLeft === 1 ? 'day' : 'days'} {t('planCard.left')}
         </p>
       )}
 
       {plan.features.length > 0 && (
-        <ul className="mt-5 space-y-2 text-sm text-slate-700" aria-label={`${plan.displayName} features`}>
+        <ul
+          className="mt-5 space-y-2 text-sm text-slate-700"
+          aria-label={t('planCard.featuresOf', { name: plan.displayName })}
+        >
           {plan.features.map((f) => (
             <li key={f} className="flex gap-2">
               <Check className="mt-0.5 h-4 w-4 shrink-0 text-emerald-500" aria-hidden="true" />
@@ -106,19 +112,23 @@ export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, dis
       )}
 
       <dl className="mt-5 divide-y divide-slate-100 border-y border-slate-100">
-        <Limit icon={Zap} label="Rate limit" value={`${formatCount(plan.maxRequestsPerMinute)} / min`} />
-        <Limit icon={Timer} label="Hourly limit" value={`${formatCount(plan.maxRequestsPerHour)} / hour`} />
-        <Limit icon={HardDrive} label="File size" value={formatBytes(plan.maxFileSize)} />
+        <Limit icon={Zap} label={t('planCard.rateLimit')} value={`${formatCount(plan.maxRequestsPerMinute)} / min`} />
+        <Limit
+          icon={Timer}
+          label={t('planCard.hourlyLimit')}
+          value={`${formatCount(plan.maxRequestsPerHour)} / hour`}
+        />
+        <Limit icon={HardDrive} label={t('planCard.fileSize')} value={formatBytes(plan.maxFileSize)} />
         {plan.maxPagesPerPdf != null && (
-          <Limit icon={FileText} label="PDF pages" value={`${formatCount(plan.maxPagesPerPdf)} max`} />
+          <Limit icon={FileText} label={t('planCard.pdfPages')} value={`${formatCount(plan.maxPagesPerPdf)} max`} />
         )}
-        <Limit icon={KeyRound} label="API keys" value={formatCount(plan.maxApiKeysPerUser)} />
+        <Limit icon={KeyRound} label={t('planCard.apiKeys')} value={formatCount(plan.maxApiKeysPerUser)} />
         {plan.burstLimit != null && (
-          <Limit icon={Gauge} label="Burst" value={`${formatCount(plan.burstLimit)} requests`} />
+          <Limit icon={Gauge} label={t('planCard.burst')} value={`${formatCount(plan.burstLimit)} requests`} />
         )}
       </dl>
 
-      <div className="mt-4 flex flex-wrap gap-1.5" aria-label="Allowed endpoints">
+      <div className="mt-4 flex flex-wrap gap-1.5" aria-label={t('planCard.allowedEndpoints')}>
         {plan.allowedEndpoints.map((e) => (
           <Badge key={e} tone="slate">
             {endpointGroupLabel[e] ?? e}
@@ -127,7 +137,7 @@ export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, dis
         {plan.validityDays != null && (
           <Badge tone="amber">
             <CalendarClock className="h-3 w-3" aria-hidden="true" />
-            Valid {plan.validityDays} days
+            {t('planCard.valid')} {plan.validityDays} {t('planCard.days')}
           </Badge>
         )}
       </div>
@@ -142,7 +152,7 @@ export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, dis
           onClick={() => onChoose(plan)}
         >
           {owned && <Check className="h-4 w-4" aria-hidden="true" />}
-          {action}
+          {t(action)}
         </Button>
       </div>
     </article>

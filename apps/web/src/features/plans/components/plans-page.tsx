@@ -10,7 +10,9 @@ import { usePlans } from '@/lib/plans/get-plans';
 import { useStartTrial } from '../api/start-trial';
 import { ownsPlan, resolvePlanOwnership } from '@/lib/plans/plan-ownership';
 import { visiblePlans } from '@/lib/plans/format-plan';
+import { TrialConfirmDialog } from './trial-confirm-dialog';
 import { PlanCard, type PlanCardStatus } from './plan-card';
+import { useTranslation } from 'react-i18next';
 
 export interface PlansPageProps {
   /** The user's API keys (their plans count as owned); composed in by the route. */
@@ -34,6 +36,7 @@ function CenteredState({ children }: { children: ReactNode }) {
 }
 
 export function PlansPage({ apiKeys }: PlansPageProps) {
+  const { t } = useTranslation();
   const user = useUser();
   const plansQuery = usePlans();
   const startTrial = useStartTrial();
@@ -50,21 +53,29 @@ export function PlansPage({ apiKeys }: PlansPageProps) {
     return ownership.hasMultiple && ownership.primary === plan.name ? 'primary' : 'active';
   };
 
-  const choose = (plan: TPlan) => {
+  // A trial starts only once confirmed (one per e-mail address, ever).
+  const [confirming, setConfirming] = useState<TPlan | null>(null);
+  const choose = (plan: TPlan) => setConfirming(plan);
+  const start = (plan: TPlan) => {
     setPendingPlan(plan.name);
-    startTrial.mutate(plan.name, { onSettled: () => setPendingPlan(null) });
+    startTrial.mutate(plan.name, {
+      onSettled: () => {
+        setPendingPlan(null);
+        setConfirming(null);
+      },
+    });
   };
 
   return (
     <div className="mx-auto max-w-6xl space-y-8">
-      <title>Plans · DocFlow</title>
+      <title>{t('plansPage.plansDocflow')}</title>
       <header className="flex flex-col items-center gap-3 text-center">
-        <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Choose Your Plan</h1>
-        <p className="max-w-2xl text-slate-600">
-          Scale document processing with the limits your application needs. Switch or add plans whenever you like.
-        </p>
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+          {t('plansPage.chooseYourPlan')}
+        </h1>
+        <p className="max-w-2xl text-slate-600">{t('plansPage.scaleDocumentProcessingWithThe')}</p>
         <p className="flex items-center gap-2 text-sm text-slate-600">
-          Current plan:
+          {t('plansPage.currentPlan')}
           <Badge tone="indigo" data-testid="current-plan-badge">
             {ownership.label}
           </Badge>
@@ -98,16 +109,14 @@ export function PlansPage({ apiKeys }: PlansPageProps) {
             isLoading={plansQuery.isFetching}
           >
             {!plansQuery.isFetching && <RefreshCw className="h-4 w-4" aria-hidden="true" />}
-            Retry
+            {t('plansPage.retry')}
           </Button>
         </CenteredState>
       ) : shown.length === 0 ? (
         <CenteredState>
           <Inbox className="h-10 w-10 text-slate-400" aria-hidden="true" />
-          <p className="mt-3 font-semibold text-slate-900">No plans available</p>
-          <p className="mt-1 text-sm text-slate-600">
-            No plan is open for subscription right now. Please come back later.
-          </p>
+          <p className="mt-3 font-semibold text-slate-900">{t('plansPage.noPlansAvailable')}</p>
+          <p className="mt-1 text-sm text-slate-600">{t('plansPage.noPlanIsOpenFor')}</p>
         </CenteredState>
       ) : (
         <div className="grid gap-6 pt-3 md:grid-cols-2 lg:grid-cols-3" data-testid="plans-grid">
@@ -136,23 +145,27 @@ export function PlansPage({ apiKeys }: PlansPageProps) {
             </div>
             <div>
               <h2 id="contact-sales-title" className="text-lg font-semibold">
-                Need something bigger?
+                {t('plansPage.needSomethingBigger')}
               </h2>
-              <p className="mt-1 text-sm text-indigo-100">
-                Custom limits, dedicated infrastructure, an SLA and volume pricing: talk to our team.
-              </p>
+              <p className="mt-1 text-sm text-indigo-100">{t('plansPage.customLimitsDedicatedInfrastructureAn')}</p>
             </div>
           </div>
-          <Button variant="light">Contact Sales</Button>
+          <Button variant="light">{t('plansPage.contactSales')}</Button>
         </section>
         <div className="flex flex-col items-center gap-1 text-center text-sm text-slate-500">
           <p className="flex items-center gap-1.5">
             <ShieldCheck className="h-4 w-4 text-emerald-500" aria-hidden="true" />
-            All plans include a 14-day free trial. No credit card required.
+            {t('plansPage.allPlansIncludeA14')}
           </p>
-          <p>Prices exclude taxes. You can cancel anytime.</p>
+          <p>{t('plansPage.pricesExcludeTaxesYouCan')}</p>
         </div>
       </footer>
+      <TrialConfirmDialog
+        plan={confirming}
+        isPending={startTrial.isPending}
+        onConfirm={start}
+        onCancel={() => setConfirming(null)}
+      />
     </div>
   );
 }

@@ -4,27 +4,30 @@ import { cn } from '@/utils/cn';
 import { API_KEY_ENV, codeLanguages, generateCode, type CodeLanguage } from '../utils/code-samples';
 import type { CallPlan } from '../utils/request-plan';
 import { CopyButton } from './copy-button';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
 
-const runtimes: Record<CodeLanguage, string> = {
-  curl: 'Shell (bash, zsh)',
-  javascript: 'Node.js 18+, as an ES module (.mjs)',
-  python: 'Python 3 with requests',
+const runtimes: Record<CodeLanguage, TKey> = {
+  curl: 'codeExamples.runtimes.curl',
+  javascript: 'codeExamples.runtimes.javascript',
+  python: 'codeExamples.runtimes.python',
 };
 
 /** curl, JavaScript and Python for the current endpoint and values, each with a copy button. */
 export function CodeExamples({ plan }: { plan: CallPlan }) {
+  const { t } = useTranslation();
   return (
     <Card aria-labelledby="pg-code-title" role="region">
       <CardHeader>
-        <CardTitle id="pg-code-title">Code examples</CardTitle>
+        <CardTitle id="pg-code-title">{t('codeExamples.codeExamples')}</CardTitle>
         <CardDescription>
-          The same call from your own code. The examples read the key from the{' '}
-          <code className="font-mono text-xs">{API_KEY_ENV}</code> environment variable.
+          {t('codeExamples.theSameCallFromYour')} <code className="font-mono text-xs">{API_KEY_ENV}</code>{' '}
+          {t('codeExamples.environmentVariable')}
         </CardDescription>
       </CardHeader>
       <CardContent>
         <Tabs.Root defaultValue="curl">
-          <Tabs.List aria-label="Language" className="mb-3 flex gap-1 rounded-lg bg-slate-100 p-1">
+          <Tabs.List aria-label={t('codeExamples.language')} className="mb-3 flex gap-1 rounded-lg bg-slate-100 p-1">
             {codeLanguages.map((l) => (
               <Tabs.Trigger
                 key={l.id}
@@ -44,8 +47,8 @@ export function CodeExamples({ plan }: { plan: CallPlan }) {
             return (
               <Tabs.Content key={l.id} value={l.id} className="focus-visible:outline-none">
                 <div className="mb-2 flex items-center justify-between gap-3">
-                  <span className="text-xs text-slate-500">{runtimes[l.id]}</span>
-                  <CopyButton text={code} label={`Copy ${l.label} example`} />
+                  <span className="text-xs text-slate-500">{t(runtimes[l.id])}</span>
+                  <CopyButton text={code} label={t('codeExamples.copyExample', { language: l.label })} />
                 </div>
                 <pre
                   data-testid={`code-${l.id}`}

@@ -2,9 +2,11 @@ import { Check, Copy } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useCopy } from '@/hooks/use-copy';
 import { cn } from '@/utils/cn';
+import { useTranslation } from 'react-i18next';
 
 /** A small copy button whose label turns to "Copied" for a moment (announced to screen readers). */
 export function CopyButton({ text, label, className }: { text: string; label: string; className?: string }) {
+  const { t } = useTranslation();
   const { copied, copy } = useCopy();
   return (
     <Button
@@ -19,7 +21,7 @@ export function CopyButton({ text, label, className }: { text: string; label: st
       ) : (
         <Copy className="h-3.5 w-3.5" aria-hidden="true" />
       )}
-      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+      <span aria-live="polite">{copied ? t('copyButton.copied') : t('copyButton.copy')}</span>
     </Button>
   );
 }

@@ -1,8 +1,23 @@
+import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
+import { Input } from '@/components/ui/input';
 import { cn } from '@/utils/cn';
 import { categoryTones, type PlaygroundEndpoint } from '../config/endpoints';
+import { useTranslation } from 'react-i18next';
+import { usePlaygroundText } from '../utils/playground-text';
 
-/** The endpoints to choose from: name, method, description and category (spec-2 §2). */
+/** Every word of the query in what the list shows of the endpoint (its name and description as read). */
+const matches = (e: PlaygroundEndpoint, query: string, read: (text: string) => string) =>
+  query
+    .split(/\s+/)
+    .every((word) =>
+      `${read(e.name)} ${e.name} ${e.id} ${read(e.description)} ${e.category}`.toLowerCase().includes(word),
+    );
+
+/**
+ * The endpoints to choose from: name, method, description and category (spec-2 §2). Every endpoint of the API is
+ * here, so a filter narrows the list, and on wide screens the list scrolls beside the form.
+ */
 export function EndpointList({
   endpoints,
   selectedId,
@@ -12,10 +27,27 @@ export function EndpointList({
   selectedId: string;
   onSelect: (id: string) => void;
 }) {
+  const { t } = useTranslation();
+  const pt = usePlaygroundText();
+  const [query, setQuery] = useState('');
+  const q = query.trim().toLowerCase();
+  const shown = q ? endpoints.filter((e) => matches(e, q, pt)) : endpoints;
   return (
-    <nav aria-label="Endpoints">
-      <ul className="space-y-2">
-        {endpoints.map((e) => {
+    <nav
+      aria-label={t('endpointList.endpoints')}
+      className="lg:sticky lg:top-20 lg:flex lg:max-h-[calc(100vh-6rem)] lg:flex-col"
+    >
+      <Input
+        type="search"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        placeholder={t('endpointList.filterPlaceholder', { count: endpoints.length })}
+        aria-label={t('endpointList.filterLabel')}
+        className="mb-3"
+      />
+      {shown.length === 0 && <p className="text-sm text-slate-500">{t('endpointList.noMatch', { query })}</p>}
+      <ul className="space-y-2 lg:min-h-0 lg:flex-1 lg:overflow-y-auto lg:pr-1">
+        {shown.map((e) => {
           const selected = e.id === selectedId;
           return (
             <li key={e.id}>
@@ -42,7 +74,7 @@ export function EndpointList({
                 </span>
                 <span className="min-w-0 flex-1">
                   <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                    <span className="text-sm font-semibold text-slate-900">{e.name}</span>
+                    <span className="text-sm font-semibold text-slate-900">{pt(e.name)}</span>
                     <Badge tone={categoryTones[e.category]} className="px-2 text-[11px]">
                       {e.category}
                     </Badge>
@@ -51,7 +83,7 @@ export function EndpointList({
                     <span className="font-semibold text-emerald-700">{e.method}</span>
                     <span className="truncate">{e.id}</span>
                   </span>
-                  <span className="mt-1 block text-xs text-slate-600">{e.description}</span>
+                  <span className="mt-1 block text-xs text-slate-600">{pt(e.description)}</span>
                 </span>
               </button>
             </li>

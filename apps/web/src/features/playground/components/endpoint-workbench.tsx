@@ -24,6 +24,8 @@ import { CodeExamples } from './code-examples';
 import { CopyButton } from './copy-button';
 import { FieldControl } from './field-control';
 import { ResponsePanel } from './response-panel';
+import { useTranslation } from 'react-i18next';
+import { usePlaygroundText } from '../utils/playground-text';
 
 const API_KEY_FIELD = 'pg-api-key';
 
@@ -42,6 +44,8 @@ export function EndpointWorkbench({
   apiKey: string;
   onApiKey: (key: string) => void;
 }) {
+  const { t } = useTranslation();
+  const pt = usePlaygroundText();
   const [values, setValues] = useState<FieldValues>(() => initialValues(endpoint));
   const [files, setFiles] = useState<FieldFiles>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -109,17 +113,17 @@ export function EndpointWorkbench({
           <CardHeader>
             <div className="flex flex-wrap items-center gap-2">
               <endpoint.icon className="h-5 w-5 text-indigo-600" aria-hidden="true" />
-              <CardTitle id="pg-endpoint-title">{endpoint.name}</CardTitle>
+              <CardTitle id="pg-endpoint-title">{pt(endpoint.name)}</CardTitle>
               <Badge tone={categoryTones[endpoint.category]}>{endpoint.category}</Badge>
             </div>
-            <CardDescription>{endpoint.description}</CardDescription>
+            <CardDescription>{pt(endpoint.description)}</CardDescription>
           </CardHeader>
           <CardContent className="space-y-5">
             <Field
               id={API_KEY_FIELD}
               label={
                 <>
-                  API key
+                  {t('endpointWorkbench.apiKey')}
                   <span aria-hidden="true" className="ml-0.5 text-rose-600">
                     *
                   </span>
@@ -128,9 +132,9 @@ export function EndpointWorkbench({
               error={errors[API_KEY_FIELD]}
               hint={
                 <>
-                  The full key is shown only when it is created; paste it here. It is kept for this tab only.{' '}
+                  {t('endpointWorkbench.theFullKeyIsShown')}{' '}
                   <Link to={paths.app.keys.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
-                    Manage API keys
+                    {t('endpointWorkbench.manageApiKeys')}
                   </Link>
                 </>
               }
@@ -148,7 +152,7 @@ export function EndpointWorkbench({
 
             <div>
               <p className="text-sm font-medium text-slate-700" id="pg-url-label">
-                Endpoint URL
+                {t('endpointWorkbench.endpointUrl')}
               </p>
               <div className="mt-1.5 flex items-start gap-2">
                 <div
@@ -161,19 +165,19 @@ export function EndpointWorkbench({
                     {url}
                   </span>
                 </div>
-                <CopyButton text={url} label="Copy endpoint URL" className="mt-1" />
+                <CopyButton text={url} label={t('endpointWorkbench.copyEndpointUrl')} className="mt-1" />
               </div>
               <p className="mt-1.5 text-xs text-slate-500">
                 {endpoint.contentType === 'multipart/form-data'
-                  ? 'Sent as multipart/form-data with the key in the x-api-key header.'
-                  : 'Sent as JSON with the key as a Bearer token in the Authorization header.'}
+                  ? t('endpointWorkbench.sentAsMultipartFormData')
+                  : t('endpointWorkbench.sentAsJsonWithThe')}
               </p>
             </div>
 
-            {endpoint.hint && <Alert tone="info">{endpoint.hint}</Alert>}
+            {endpoint.hint && <Alert tone="info">{pt(endpoint.hint)}</Alert>}
 
             <fieldset className="grid gap-5 sm:grid-cols-2">
-              <legend className="sr-only">Parameters</legend>
+              <legend className="sr-only">{t('endpointWorkbench.parameters')}</legend>
               {endpoint.fields.map((f) => (
                 <FieldControl
                   key={f.name}
@@ -198,11 +202,11 @@ export function EndpointWorkbench({
               <span aria-hidden="true" className="text-rose-600">
                 *
               </span>{' '}
-              Required
+              {t('endpointWorkbench.required')}
             </p>
             <Button type="submit" isLoading={sending}>
               {!sending && <Send className="h-4 w-4" aria-hidden="true" />}
-              {sending ? 'Sending…' : 'Send request'}
+              {sending ? t('endpointWorkbench.sending') : t('endpointWorkbench.sendRequest')}
             </Button>
           </CardFooter>
         </form>
@@ -229,6 +233,7 @@ function KeyInput({
   invalid?: boolean;
   'aria-describedby'?: string;
 }) {
+  const { t } = useTranslation();
   return (
     <div className="relative">
       <Input
@@ -240,14 +245,14 @@ function KeyInput({
         required
         autoComplete="off"
         spellCheck={false}
-        placeholder="dfk_…"
+        placeholder={t('endpointWorkbench.dfk')}
         className="pr-10 font-mono"
       />
       <button
         type="button"
         onClick={onToggle}
         className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-lg text-slate-400 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-indigo-600"
-        aria-label={visible ? 'Hide API key' : 'Show API key'}
+        aria-label={visible ? t('endpointWorkbench.hideApiKey') : t('endpointWorkbench.showApiKey')}
         aria-pressed={visible}
         aria-controls={rest.id}
       >

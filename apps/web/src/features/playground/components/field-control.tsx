@@ -5,6 +5,8 @@ import { Select } from '@/components/ui/select';
 import { Checkbox } from '@/components/ui/checkbox';
 import { cn } from '@/utils/cn';
 import type { PlaygroundField } from '../config/endpoints';
+import { useTranslation } from 'react-i18next';
+import { usePlaygroundText } from '../utils/playground-text';
 
 /** Props the Field wrapper hands its control. */
 interface ControlProps {
@@ -26,6 +28,7 @@ function FileInput({
   invalid,
   ...rest
 }: ControlProps & { field: PlaygroundField; files: File[]; onFiles: (files: File[]) => void }) {
+  const { t } = useTranslation();
   return (
     <div>
       <input
@@ -46,7 +49,10 @@ function FileInput({
         )}
       />
       {files.length > 0 && (
-        <ul className="mt-2 space-y-1 text-xs text-slate-600" aria-label={`Chosen ${field.label}`}>
+        <ul
+          className="mt-2 space-y-1 text-xs text-slate-600"
+          aria-label={t('fieldControl.chosen', { field: field.label })}
+        >
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`} className="flex justify-between gap-3">
               <span className="min-w-0 truncate font-mono">{f.name}</span>
@@ -108,7 +114,7 @@ function RequiredMark() {
 
 /** One form control for a field definition, with its label (starred when required), help text and error. */
 export function FieldControl({
-  field,
+  field: given,
   value,
   files,
   error,
@@ -122,6 +128,9 @@ export function FieldControl({
   onValue: (v: string | boolean) => void;
   onFiles: (files: File[]) => void;
 }) {
+  const { t } = useTranslation();
+  const pt = usePlaygroundText();
+  const field = { ...given, label: pt(given.label), description: pt(given.description) };
   const id = `pg-field-${field.name}`;
   if (field.type === 'checkbox') {
     return (
@@ -207,7 +216,7 @@ export function FieldControl({
   }
   const range =
     field.type === 'number' && (field.min !== undefined || field.max !== undefined)
-      ? ` (${field.min ?? '…'} to ${field.max ?? '…'})`
+      ? ` ${t('fieldControl.range', { min: field.min ?? '…', max: field.max ?? '…' })}`
       : '';
   return (
     <Field

@@ -5,6 +5,7 @@ import { playgroundEndpoints, type PlaygroundEndpoint } from '../config/endpoint
 import { useSessionApiKey } from '../hooks/use-session-api-key';
 import { EndpointList } from './endpoint-list';
 import { EndpointWorkbench } from './endpoint-workbench';
+import { useTranslation } from 'react-i18next';
 
 /** The API base as callers outside the dashboard see it: this origin (the server serves the dashboard) plus /api/v1. */
 const defaultApiBase = () => `${window.location.origin}${API_BASE}`;
@@ -17,6 +18,7 @@ export function PlaygroundPage({
   endpoints?: PlaygroundEndpoint[];
   apiBase?: string;
 }) {
+  const { t } = useTranslation();
   const [selectedId, setSelectedId] = useState(endpoints[0]!.id);
   const [apiKey, setApiKey] = useSessionApiKey();
   const endpoint = endpoints.find((e) => e.id === selectedId) ?? endpoints[0]!;
@@ -29,10 +31,7 @@ export function PlaygroundPage({
   };
   return (
     <>
-      <PageHeader
-        title="API Playground"
-        description="Try the API with one of your keys: pick an endpoint, fill in the parameters and send a real request."
-      />
+      <PageHeader title={t('playgroundPage.apiPlayground')} description={t('playgroundPage.tryTheApiWithOne')} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
         <EndpointList endpoints={endpoints} selectedId={endpoint.id} onSelect={select} />
         <div id="pg-workbench" className="min-w-0 scroll-mt-20">

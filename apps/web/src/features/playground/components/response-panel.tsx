@@ -7,30 +7,33 @@ import { cn } from '@/utils/cn';
 import type { PlaygroundResponse } from '../api/send-request';
 import { CopyButton } from './copy-button';
 import { formatBytes } from './field-control';
+import { useTranslation } from 'react-i18next';
+import en from '@/i18n/locales/en.json';
+import { localised } from '@/i18n/localised';
 
-export const responseTexts = {
-  empty: 'The response will appear here after you send a request.',
-  sending: 'Sending the request…',
-} as const;
+export const responseTexts = localised(en.responseTexts, 'responseTexts');
 
 /** The answer: formatted JSON, green with success:true and red otherwise; files as a download summary. */
 export function ResponsePanel({ response, isSending }: { response: PlaygroundResponse | null; isSending: boolean }) {
+  const { t } = useTranslation();
   const state = response ? (response.success ? 'success' : 'error') : undefined;
   return (
     <Card aria-labelledby="pg-response-title" role="region">
       <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3 space-y-0">
         <div className="flex flex-wrap items-center gap-2">
-          <CardTitle id="pg-response-title">Response</CardTitle>
+          <CardTitle id="pg-response-title">{t('responsePanel.response')}</CardTitle>
           {response && (
             <>
               <Badge tone={response.success ? 'green' : 'rose'} data-testid="response-status">
-                {response.status ? `${response.status} ${response.statusText}`.trim() : 'No answer'}
+                {response.status ? `${response.status} ${response.statusText}`.trim() : t('responsePanel.noAnswer')}
               </Badge>
-              <span className="text-xs text-slate-500">{response.durationMs} ms</span>
+              <span className="text-xs text-slate-500">
+                {response.durationMs} {t('responsePanel.ms')}
+              </span>
             </>
           )}
         </div>
-        {response && <CopyButton text={response.body} label="Copy response" />}
+        {response && <CopyButton text={response.body} label={t('responsePanel.copyResponse')} />}
       </CardHeader>
       <CardContent className="space-y-4" aria-live="polite" aria-busy={isSending || undefined}>
         {isSending ? (
@@ -53,21 +56,21 @@ export function ResponsePanel({ response, isSending }: { response: PlaygroundRes
                 {response.file.type.startsWith('image/') && (
                   <img
                     src={response.file.url}
-                    alt={`Response image ${response.file.name}`}
+                    alt={t('responsePanel.responseImage', { name: response.file.name })}
                     className="h-32 w-32 shrink-0 self-center rounded-lg border border-slate-200 bg-white object-contain p-1"
                   />
                 )}
                 <dl className="min-w-0 flex-1 space-y-1 text-sm">
                   <div className="flex gap-2">
-                    <dt className="text-slate-500">File</dt>
+                    <dt className="text-slate-500">{t('responsePanel.file')}</dt>
                     <dd className="min-w-0 break-all font-mono text-slate-900">{response.file.name}</dd>
                   </div>
                   <div className="flex gap-2">
-                    <dt className="text-slate-500">Type</dt>
+                    <dt className="text-slate-500">{t('responsePanel.type')}</dt>
                     <dd className="font-mono text-slate-900">{response.file.type}</dd>
                   </div>
                   <div className="flex gap-2">
-                    <dt className="text-slate-500">Size</dt>
+                    <dt className="text-slate-500">{t('responsePanel.size')}</dt>
                     <dd className="text-slate-900">{formatBytes(response.file.size)}</dd>
                   </div>
                 </dl>
@@ -77,7 +80,7 @@ export function ResponsePanel({ response, isSending }: { response: PlaygroundRes
                   className={buttonVariants({ variant: 'primary', size: 'sm', className: 'self-start sm:self-center' })}
                 >
                   <Download className="h-4 w-4" aria-hidden="true" />
-                  Download
+                  {t('responsePanel.download')}
                   <span className="sr-only"> {response.file.name}</span>
                 </a>
               </div>
@@ -94,7 +97,7 @@ export function ResponsePanel({ response, isSending }: { response: PlaygroundRes
             </pre>
             {response.requestId && (
               <p className="text-xs text-slate-500">
-                Request ID <span className="font-mono">{response.requestId}</span>
+                {t('responsePanel.requestId')} <span className="font-mono">{response.requestId}</span>
               </p>
             )}
           </>

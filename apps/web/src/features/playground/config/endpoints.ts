@@ -14,9 +14,16 @@ import {
   ScanText,
   type LucideIcon,
 } from 'lucide-react';
-import { ZQrOptions, catalogueEntry, type TCatalogueGroup, type TCataloguePath } from '@docflow/contracts';
+import {
+  ZQrOptions,
+  catalogueEntry,
+  endpointCatalogue,
+  type TCatalogueGroup,
+  type TCataloguePath,
+} from '@docflow/contracts';
 import type { ZodType } from 'zod';
 import { boundsOf } from '../utils/schema-bounds';
+import { generatedUi, imageAccept, pdfAccept } from './generated-ui';
 
 /**
  * The playground's endpoints as data (spec-2 §3 "Playground endpoint definition"): path, method, group, body type,
@@ -62,6 +69,11 @@ export interface PlaygroundEndpoint {
   output: { kind: 'file'; fileName: string } | { kind: 'json' };
   hint?: string;
   /**
+   * The form was generated from the server's schema: its labels and help are the API reference's own words (English,
+   * as the API documents them), not the dashboard's catalogues.
+   */
+  generated?: true;
+  /**
    * The contracts schema the server validates the non-file fields with; a test checks every field is in it.
    */
   schema: ZodType;
@@ -92,7 +104,7 @@ interface FileFieldUi {
   sampleFiles: string[];
 }
 
-interface EndpointUi {
+export interface EndpointUi {
   name: string;
   description: string;
   icon: LucideIcon;
@@ -142,9 +154,6 @@ function endpoint(path: TCataloguePath, ui: EndpointUi): PlaygroundEndpoint {
     ...(ui.hint ? { hint: ui.hint(count) } : {}),
   };
 }
-
-const pdfAccept = 'application/pdf,.pdf';
-const imageAccept = 'image/png,image/jpeg,image/gif,image/bmp,image/tiff,image/webp,image/svg+xml';
 
 const pageRange = (description: string): PlaygroundField => ({
   name: 'pageRange',
@@ -216,7 +225,8 @@ const screenshotFields: PlaygroundField[] = [
   },
 ];
 
-export const playgroundEndpoints: PlaygroundEndpoint[] = [
+/** The endpoints with a form written by hand: labels, hints and the fields that matter first. */
+const curatedEndpoints: PlaygroundEndpoint[] = [
   endpoint('/pdf/watermark', {
     name: 'Watermark PDF',
     description: 'Stamp a text watermark on every page of a PDF.',
@@ -628,6 +638,22 @@ export const playgroundEndpoints: PlaygroundEndpoint[] = [
       },
     ],
   }),
+];
+
+const categoryOrder: PlaygroundCategory[] = ['PDF', 'Conversion', 'OCR', 'QR Codes'];
+
+/**
+ * Every processing endpoint of the catalogue: first the hand-written forms (the spec's endpoints, in its order), then
+ * for each of the others a form generated from its schema, by category in catalogue order: a new endpoint appears
+ * here with no edit.
+ */
+export const playgroundEndpoints: PlaygroundEndpoint[] = [
+  ...curatedEndpoints,
+  ...endpointCatalogue
+    .filter((e) => e.method === 'POST' && e.fields && categoryOfGroup[e.group])
+    .filter((e) => !curatedEndpoints.some((c) => c.id === e.path))
+    .map((e): PlaygroundEndpoint => ({ ...endpoint(e.path, generatedUi(e)), generated: true }))
+    .sort((a, b) => categoryOrder.indexOf(a.category) - categoryOrder.indexOf(b.category)),
 ];
 
 export const categoryTones: Record<PlaygroundCategory, 'indigo' | 'green' | 'amber' | 'rose'> = {

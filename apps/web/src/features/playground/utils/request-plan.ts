@@ -1,4 +1,6 @@
 import type { PlaygroundEndpoint, PlaygroundField } from '../config/endpoints';
+import en from '@/i18n/locales/en.json';
+import { localised, tr } from '@/i18n/localised';
 
 /** Form state: text-like fields hold strings, checkboxes booleans; files are kept apart. */
 export type FieldValues = Record<string, string | boolean>;
@@ -33,18 +35,30 @@ function onStep(value: number, step: number, base: number): boolean {
   return Math.abs(k - Math.round(k)) < 1e-9;
 }
 
+const texts = localised(en.validationMessages, 'validationMessages');
+
 export const validationMessages = {
-  required: 'This field is required.',
-  apiKey: 'Enter an API key.',
-  number: 'Enter a number.',
-  min: (n: number) => `Must be at least ${n}.`,
-  max: (n: number) => `Must be at most ${n}.`,
-  step: (n: number) => `Must be a multiple of ${n}.`,
-  url: 'Enter an absolute URL, e.g. https://example.com.',
-  email: 'Enter a valid e-mail address.',
-  minFiles: (n: number) => `Choose at least ${n} files.`,
-  maxFiles: (n: number) => `Choose at most ${n} files.`,
-} as const;
+  get required() {
+    return texts.required;
+  },
+  get apiKey() {
+    return texts.apiKey;
+  },
+  get number() {
+    return texts.number;
+  },
+  min: (n: number) => tr('validationMessages.min', { n }),
+  max: (n: number) => tr('validationMessages.max', { n }),
+  step: (n: number) => tr('validationMessages.step', { n }),
+  get url() {
+    return texts.url;
+  },
+  get email() {
+    return texts.email;
+  },
+  minFiles: (n: number) => tr('validationMessages.minFiles', { n }),
+  maxFiles: (n: number) => tr('validationMessages.maxFiles', { n }),
+};
 
 /** The first problem of each field (spec-2 §5: required, number min/max/step, URL and e-mail types). */
 export function validateFields(

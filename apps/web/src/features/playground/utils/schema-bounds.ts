@@ -11,29 +11,37 @@ export interface SchemaBounds {
   description?: string;
 }
 
-interface JsonProperty {
+export interface JsonProperty {
   type?: string;
   minimum?: number;
   maximum?: number;
   default?: unknown;
   enum?: unknown[];
+  const?: unknown;
   description?: string;
+  pattern?: string;
+  format?: string;
+  anyOf?: JsonProperty[];
 }
 
-const cache = new WeakMap<z.ZodType, Record<string, JsonProperty>>();
+export interface JsonObject {
+  properties?: Record<string, JsonProperty>;
+  required?: string[];
+}
 
-function properties(schema: z.ZodType): Record<string, JsonProperty> {
-  let props = cache.get(schema);
-  if (!props) {
-    // The input side: what a client may send (coerced numbers, form booleans), as the API documents it.
-    const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
-      properties?: Record<string, JsonProperty>;
-    };
-    props = js.properties ?? {};
-    cache.set(schema, props);
+const cache = new WeakMap<z.ZodType, JsonObject>();
+
+/** The input side of a schema (what a client may send: coerced numbers, form booleans), as the API documents it. */
+export function inputJsonSchema(schema: z.ZodType): JsonObject {
+  let js = cache.get(schema);
+  if (!js) {
+    js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+    cache.set(schema, js);
   }
-  return props;
+  return js;
 }
+
+const properties = (schema: z.ZodType): Record<string, JsonProperty> => inputJsonSchema(schema).properties ?? {};
 
 /**
  * Limits, default and choices of `name` in a contracts schema, so the playground offers exactly what the server

@@ -10,13 +10,15 @@ import { errorMessage } from '@/lib/api-client';
 import { isFormError, useAuthStore } from '@/lib/auth/auth-store';
 import { changePasswordSchema } from '@/lib/auth/form-schemas';
 import { PasswordStrength } from '@/components/auth/password-strength';
+import { useTranslation } from 'react-i18next';
 
 const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 export function ChangePasswordForm() {
+  const { t } = useTranslation();
   const changePassword = useAuthStore((s) => s.changePassword);
   const user = useAuthStore((s) => s.user);
-  const { values, errors, bind, check, reset } = useFormValues(changePasswordSchema, empty);
+  const { values, errors, bind, check, reset, showServerErrors } = useFormValues(changePasswordSchema, empty);
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -29,7 +31,7 @@ export function ChangePasswordForm() {
       await changePassword(values);
       reset();
     } catch (err) {
-      if (isFormError(err)) setFormError(errorMessage(err, messages.store.changePassword));
+      if (isFormError(err) && !showServerErrors(err)) setFormError(errorMessage(err, messages.store.changePassword));
     } finally {
       setPending(false);
     }
@@ -37,10 +39,10 @@ export function ChangePasswordForm() {
 
   return (
     <Card>
-      <form onSubmit={onSubmit} noValidate aria-label="Change password">
+      <form onSubmit={onSubmit} noValidate aria-label={t('changePasswordForm.changePassword')}>
         <CardHeader>
-          <CardTitle>Change password</CardTitle>
-          <CardDescription>Use at least 8 characters with a mix of letters, numbers and symbols.</CardDescription>
+          <CardTitle>{t('changePasswordForm.changePassword')}</CardTitle>
+          <CardDescription>{t('changePasswordForm.useAtLeast8Characters')}</CardDescription>
         </CardHeader>
         <CardContent className="space-y-5">
           {formError && (
@@ -48,14 +50,14 @@ export function ChangePasswordForm() {
               {formError}
             </Alert>
           )}
-          <Field label="Current password" error={errors.currentPassword}>
+          <Field label={t('changePasswordForm.currentPassword')} error={errors.currentPassword}>
             <PasswordInput autoComplete="current-password" {...bind('currentPassword')} />
           </Field>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="New password" error={errors.newPassword}>
+            <Field label={t('changePasswordForm.newPassword')} error={errors.newPassword}>
               <PasswordInput autoComplete="new-password" {...bind('newPassword')} />
             </Field>
-            <Field label="Confirm new password" error={errors.confirmPassword}>
+            <Field label={t('changePasswordForm.confirmNewPassword')} error={errors.confirmPassword}>
               <PasswordInput autoComplete="new-password" {...bind('confirmPassword')} />
             </Field>
           </div>
@@ -63,7 +65,7 @@ export function ChangePasswordForm() {
         </CardContent>
         <CardFooter>
           <Button type="submit" isLoading={pending}>
-            Update password
+            {t('changePasswordForm.updatePassword')}
           </Button>
         </CardFooter>
       </form>

@@ -6,7 +6,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Alert } from '@/components/ui/alert';
-import { ApiError } from '@/lib/api-client';
+import { ApiError, fieldErrors } from '@/lib/api-client';
 import { useUpdateProfile } from '@/features/settings/api/profile';
 import {
   browserTimeZone,
@@ -15,6 +15,7 @@ import {
   timeZoneOptions,
   withCurrent,
 } from '@/features/settings/utils/locale-options';
+import { useTranslation } from 'react-i18next';
 
 interface Values {
   name: string;
@@ -33,6 +34,7 @@ const fromUser = (u: TUser | null): Values => ({
 });
 
 export function ProfileForm({ user }: { user: TUser | null }) {
+  const { t } = useTranslation();
   const update = useUpdateProfile();
   const [values, setValues] = useState<Values>(() => fromUser(user));
   const [nameError, setNameError] = useState<string | undefined>();
@@ -56,7 +58,7 @@ export function ProfileForm({ user }: { user: TUser | null }) {
     setFormError(null);
     const name = values.name.trim();
     if (name.length < 2) {
-      setNameError(name ? 'Name must be at least 2 characters' : 'Full name is required');
+      setNameError(name ? t('profileForm.nameTooShort') : t('profileForm.nameRequired'));
       return;
     }
     try {
@@ -68,16 +70,20 @@ export function ProfileForm({ user }: { user: TUser | null }) {
         language: values.language || null,
       });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) setFormError(err.serverMessage ?? err.message);
+      if (err instanceof ApiError && err.status === 422) {
+        const fields = fieldErrors(err);
+        if (fields.name) setNameError(fields.name);
+        else setFormError(Object.values(fields)[0] ?? err.serverMessage ?? err.message);
+      }
     }
   }
 
   return (
     <Card>
-      <form onSubmit={onSubmit} noValidate aria-label="Profile">
+      <form onSubmit={onSubmit} noValidate aria-label={t('profileForm.profile')}>
         <CardHeader>
-          <CardTitle>Profile</CardTitle>
-          <CardDescription>How you appear in DocFlow, and your regional preferences.</CardDescription>
+          <CardTitle>{t('profileForm.profile')}</CardTitle>
+          <CardDescription>{t('profileForm.howYouAppearInDocflow')}</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 sm:grid-cols-2">
           {formError && (
@@ -85,7 +91,7 @@ export function ProfileForm({ user }: { user: TUser | null }) {
               {formError}
             </Alert>
           )}
-          <Field label="Full name" error={nameError}>
+          <Field label={t('profileForm.fullName')} error={nameError}>
             <Input
               name="name"
               autoComplete="name"
@@ -96,10 +102,10 @@ export function ProfileForm({ user }: { user: TUser | null }) {
               }}
             />
           </Field>
-          <Field label="Email address" hint="Contact support to change your email address.">
+          <Field label={t('profileForm.emailAddress')} hint={t('profileForm.contactSupportToChangeYour')}>
             <Input value={user?.email ?? ''} disabled readOnly />
           </Field>
-          <Field label="Company" optional>
+          <Field label={t('profileForm.company')} optional>
             <Input
               name="company"
               autoComplete="organization"
@@ -107,9 +113,9 @@ export function ProfileForm({ user }: { user: TUser | null }) {
               onChange={(e) => set('company', e.target.value)}
             />
           </Field>
-          <Field label="Country" optional>
+          <Field label={t('profileForm.country')} optional>
             <Select name="country" value={values.country} onChange={(e) => set('country', e.target.value)}>
-              <option value="">Not set</option>
+              <option value="">{t('profileForm.notSet')}</option>
               {withCurrent(countryOptions, values.country).map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
@@ -118,7 +124,7 @@ export function ProfileForm({ user }: { user: TUser | null }) {
             </Select>
           </Field>
           <Field
-            label="Time zone"
+            label={t('profileForm.timeZone')}
             optional
             aside={
               detected && values.timezone !== detected ? (
@@ -127,13 +133,13 @@ export function ProfileForm({ user }: { user: TUser | null }) {
                   className="text-xs font-semibold text-indigo-600 hover:text-indigo-500"
                   onClick={() => set('timezone', detected)}
                 >
-                  Use {detected.replace(/_/g, ' ')}
+                  {t('profileForm.use')} {detected.replace(/_/g, ' ')}
                 </button>
               ) : undefined
             }
           >
             <Select name="timezone" value={values.timezone} onChange={(e) => set('timezone', e.target.value)}>
-              <option value="">Not set</option>
+              <option value="">{t('profileForm.notSet')}</option>
               {withCurrent(zones, values.timezone).map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
@@ -141,9 +147,9 @@ export function ProfileForm({ user }: { user: TUser | null }) {
               ))}
             </Select>
           </Field>
-          <Field label="Language" optional>
+          <Field label={t('profileForm.language')} optional>
             <Select name="language" value={values.language} onChange={(e) => set('language', e.target.value)}>
-              <option value="">Not set</option>
+              <option value="">{t('profileForm.notSet')}</option>
               {withCurrent(languageOptions, values.language).map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
@@ -154,10 +160,10 @@ export function ProfileForm({ user }: { user: TUser | null }) {
         </CardContent>
         <CardFooter>
           <Button variant="ghost" disabled={!dirty || update.isPending} onClick={() => setValues(fromUser(user))}>
-            Cancel
+            {t('profileForm.cancel')}
           </Button>
           <Button type="submit" isLoading={update.isPending} disabled={!dirty}>
-            Save changes
+            {t('profileForm.saveChanges')}
           </Button>
         </CardFooter>
       </form>

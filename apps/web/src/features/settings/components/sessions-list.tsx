@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { messages } from '@/config/messages';
 import { errorMessage } from '@/lib/api-client';
 import { useRevokeAllSessions, useRevokeSession, useSessions } from '@/features/settings/api/sessions';
+import { useTranslation } from 'react-i18next';
 
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
 const fmt = (iso: string) => {
@@ -32,6 +33,7 @@ function DeviceIcon({ session }: { session: TSession }) {
 }
 
 export function SessionsList() {
+  const { t } = useTranslation();
   const sessions = useSessions();
   const revoke = useRevokeSession();
   const revokeAll = useRevokeAllSessions();
@@ -42,11 +44,11 @@ export function SessionsList() {
     <Card>
       <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between sm:space-y-0">
         <div className="space-y-1">
-          <CardTitle>Active sessions</CardTitle>
-          <CardDescription>Devices signed in to your account. Revoke any you don&apos;t recognise.</CardDescription>
+          <CardTitle>{t('sessionsList.activeSessions')}</CardTitle>
+          <CardDescription>{t('sessionsList.devicesSignedInToYour')}</CardDescription>
         </div>
         <Button variant="danger-outline" size="sm" disabled={others === 0} onClick={() => setConfirmAll(true)}>
-          <LogOut className="h-4 w-4" aria-hidden="true" /> Revoke all other sessions
+          <LogOut className="h-4 w-4" aria-hidden="true" /> {t('sessionsList.revokeAllOtherSessions')}
         </Button>
       </CardHeader>
       <CardContent className="p-0">
@@ -60,13 +62,13 @@ export function SessionsList() {
             <Alert tone="error" title={messages.store.sessions}>
               <p>{errorMessage(sessions.error, '')}</p>
               <Button variant="secondary" size="sm" className="mt-3" onClick={() => sessions.refetch()}>
-                <RefreshCw className="h-4 w-4" aria-hidden="true" /> Try again
+                <RefreshCw className="h-4 w-4" aria-hidden="true" /> {t('sessionsList.tryAgain')}
               </Button>
             </Alert>
           </div>
         )}
         {sessions.data && (
-          <ul className="divide-y divide-slate-100" aria-label="Sessions">
+          <ul className="divide-y divide-slate-100" aria-label={t('sessionsList.sessions')}>
             {sessions.data.map((s) => (
               <li
                 key={s.id}
@@ -78,22 +80,22 @@ export function SessionsList() {
                   <div className="min-w-0">
                     <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-slate-900">
                       <span className="truncate">{s.device}</span>
-                      {s.current && <Badge tone="green">This device</Badge>}
+                      {s.current && <Badge tone="green">{t('sessionsList.thisDevice')}</Badge>}
                     </p>
                     <dl className="mt-1 grid grid-cols-1 gap-x-4 gap-y-0.5 text-xs text-slate-500 sm:grid-cols-3">
                       <div className="flex gap-1">
                         <dt className="flex items-center gap-1">
                           <Globe className="h-3 w-3" aria-hidden="true" />
-                          <span className="sr-only">IP address</span>
+                          <span className="sr-only">{t('sessionsList.ipAddress')}</span>
                         </dt>
-                        <dd>{s.ip ?? 'Unknown IP'}</dd>
+                        <dd>{s.ip ?? t('sessionsList.unknownIp')}</dd>
                       </div>
                       <div className="flex gap-1">
-                        <dt>Created</dt>
+                        <dt>{t('sessionsList.created')}</dt>
                         <dd>{fmt(s.createdAt)}</dd>
                       </div>
                       <div className="flex gap-1">
-                        <dt>Last used</dt>
+                        <dt>{t('sessionsList.lastUsed')}</dt>
                         <dd>{fmt(s.lastUsedAt)}</dd>
                       </div>
                     </dl>
@@ -106,9 +108,9 @@ export function SessionsList() {
                     className="self-start sm:self-center"
                     isLoading={revoke.isPending && revoke.variables === s.id}
                     onClick={() => revoke.mutate(s.id)}
-                    aria-label={`Revoke session ${s.device}`}
+                    aria-label={t('sessionsList.revokeSession', { device: s.device })}
                   >
-                    Revoke
+                    {t('sessionsList.revoke')}
                   </Button>
                 )}
               </li>
@@ -118,12 +120,12 @@ export function SessionsList() {
       </CardContent>
       <Dialog open={confirmAll} onOpenChange={setConfirmAll}>
         <DialogContent
-          title="Revoke all other sessions?"
-          description="Every other device signed in to your account will be signed out. This device stays signed in."
+          title={t('sessionsList.revokeAllOtherSessions2')}
+          description={t('sessionsList.everyOtherDeviceSignedIn')}
         >
           <div className="mt-6 flex justify-end gap-3">
             <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
+              <Button variant="secondary">{t('sessionsList.cancel')}</Button>
             </DialogClose>
             <Button
               variant="danger"
@@ -133,7 +135,7 @@ export function SessionsList() {
                 setConfirmAll(false);
               }}
             >
-              Revoke sessions
+              {t('sessionsList.revokeSessions')}
             </Button>
           </div>
         </DialogContent>

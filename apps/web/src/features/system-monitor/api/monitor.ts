@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { THealthReport, TMaintenanceState, TMonitorReport, TRealtimeMetrics } from '@docflow/contracts';
 import { api, errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
+import { tr } from '@/i18n/localised';
 
 /** Spec-2 §4 and §9: realtime every 5 s, health every 10 s, everything every 30 s, while auto-refresh is on. */
 export const pollIntervals = { realtime: 5000, health: 10_000, full: 30_000 };
@@ -54,7 +55,7 @@ export function useRefreshNow() {
       qc.setQueryData(['admin', 'monitor', 'full'], report);
       await qc.invalidateQueries({ queryKey: ['admin', 'monitor'] });
     },
-    onError: (err) => toast.error(errorMessage(err, 'Erreur lors du rafraîchissement')),
+    onError: (err) => toast.error(errorMessage(err, tr('monitorMessages.refreshFailed'))),
   });
 }
 
@@ -68,11 +69,11 @@ export function useSetMaintenance() {
         })
       ).data.maintenance,
     onSuccess: async (m) => {
-      toast.success(m.enabled ? 'Mode maintenance activé' : 'Mode maintenance désactivé');
+      toast.success(tr(m.enabled ? 'monitorMessages.maintenanceOn' : 'monitorMessages.maintenanceOff'));
       await qc.invalidateQueries({ queryKey: ['admin', 'monitor'] });
       await qc.invalidateQueries({ queryKey: ['status'] });
     },
-    onError: (err) => toast.error(errorMessage(err, 'Erreur lors du changement de mode maintenance')),
+    onError: (err) => toast.error(errorMessage(err, tr('monitorMessages.maintenanceFailed'))),
   });
 }
 
@@ -84,8 +85,8 @@ export function useClearCache() {
           silent: true,
         })
       ).data.cleared,
-    onSuccess: (cleared) => toast.success(`Cache vidé (${cleared.apiKeys ?? 0} clés)`),
-    onError: (err) => toast.error(errorMessage(err, 'Erreur lors du vidage du cache')),
+    onSuccess: (cleared) => toast.success(tr('monitorMessages.cacheCleared', { count: cleared.apiKeys ?? 0 })),
+    onError: (err) => toast.error(errorMessage(err, tr('monitorMessages.cacheFailed'))),
   });
 }
 

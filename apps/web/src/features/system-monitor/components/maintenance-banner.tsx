@@ -1,8 +1,10 @@
 import { Wrench } from 'lucide-react';
 import { useServiceStatus } from '../api/monitor';
+import { useTranslation } from 'react-i18next';
 
 /** Every signed-in page: the maintenance message while processing is paused (GET /status, every 30 s). */
 export function MaintenanceBanner() {
+  const { t } = useTranslation();
   const status = useServiceStatus();
   if (!status.data?.enabled) return null;
   return (
@@ -13,7 +15,7 @@ export function MaintenanceBanner() {
     >
       <Wrench className="h-4 w-4 shrink-0" aria-hidden="true" />
       <span>
-        <strong>Maintenance :</strong> {status.data.message ?? 'le traitement des documents reprend bientôt.'}
+        <strong>{t('maintenanceBanner.maintenance')}</strong> {status.data.message ?? t('maintenanceBanner.fallback')}
       </span>
     </div>
   );

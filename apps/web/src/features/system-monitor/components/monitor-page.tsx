@@ -13,6 +13,8 @@ import { useAuthStore } from '@/lib/auth/auth-store';
 import { cn } from '@/utils/cn';
 import { isAdminRole, roleLabel } from '@/utils/role';
 import { useClearCache, useHealth, useMonitor, useRealtime, useRefreshNow, useSetMaintenance } from '../api/monitor';
+import { useTranslation } from 'react-i18next';
+import { locale } from '@/utils/format';
 
 const TABS = ['Overview', 'Services', 'Metrics', 'Alerts'] as const;
 type Tab = (typeof TABS)[number];
@@ -39,13 +41,14 @@ const memoryColour = (p: number) =>
   p >= 90 ? 'bg-rose-500' : p >= 75 ? 'bg-amber-500' : p >= 50 ? 'bg-yellow-400' : 'bg-emerald-500';
 
 function Restricted({ role }: { role: string }) {
+  const { t } = useTranslation();
   return (
     <Card data-testid="monitor-restricted">
       <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
         <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-slate-900">Access Restricted</h2>
+        <h2 className="text-lg font-semibold text-slate-900">{t('monitorPage.accessRestricted')}</h2>
         <p className="text-sm text-slate-600">
-          The system monitor is for administrators. Your current role: <strong>{roleLabel(role)}</strong>.
+          {t('monitorPage.theSystemMonitorIsFor')} <strong>{roleLabel(role)}</strong>.
         </p>
       </CardContent>
     </Card>
@@ -53,19 +56,20 @@ function Restricted({ role }: { role: string }) {
 }
 
 function ServiceCard({ name, s }: { name: string; s: TServiceHealth }) {
+  const { t } = useTranslation();
   const details = Object.entries(s.details ?? {}).filter(([, v]) => v !== null && v !== '');
   return (
     <Card data-testid={`service-card-${name}`}>
       <CardContent className="space-y-2 p-4">
         <div className="flex items-center gap-2">
           <h3 className="font-semibold capitalize text-slate-900">{name}</h3>
-          {s.critical && <span className="text-xs text-slate-400">critical</span>}
+          {s.critical && <span className="text-xs text-slate-400">{t('monitorPage.critical')}</span>}
           <Badge tone={statusTone(s.status)} className="ml-auto">
             {statusLabel(s.status)}
           </Badge>
         </div>
         <p className="text-sm text-slate-600">
-          {s.response_time_ms === null ? 'no probe yet' : `${s.response_time_ms} ms`}
+          {s.response_time_ms === null ? t('monitorPage.noProbeYet') : `${s.response_time_ms} ms`}
           {s.connection ? ` · ${s.connection}` : ''}
         </p>
         {s.error && (
@@ -89,6 +93,7 @@ function ServiceCard({ name, s }: { name: string; s: TServiceHealth }) {
 
 /** /admin/system-monitor and /admin/monitor (spec-2 "System monitor"), on the server's real measurements. */
 export function MonitorPage() {
+  const { t } = useTranslation();
   const role = useAuthStore((s) => s.user?.role ?? 'user');
   const allowed = isAdminRole(role);
   const [auto, setAuto] = useState(true);
@@ -105,7 +110,7 @@ export function MonitorPage() {
   if (!allowed)
     return (
       <>
-        <PageHeader title="System Monitor" />
+        <PageHeader title={t('monitorPage.systemMonitor')} />
         <Restricted role={role} />
       </>
     );
@@ -121,31 +126,31 @@ export function MonitorPage() {
   const services = Object.entries(h?.services ?? {});
   const failing = services.find(([, s]) => s.error);
   const firstError =
-    (full.error && errorMessage(full.error, 'Le moniteur ne répond pas')) ||
-    (health.error && errorMessage(health.error, 'Le moniteur ne répond pas')) ||
+    (full.error && errorMessage(full.error, t('monitorPage.notAnswering'))) ||
+    (health.error && errorMessage(health.error, t('monitorPage.notAnswering'))) ||
     (failing ? `${failing[0]}: ${cut(failing[1].error!)}` : null);
   const status = h?.overall_status;
 
   return (
     <>
       <PageHeader
-        title="System Monitor"
-        description="Services, engines, this node and the business figures, measured live."
+        title={t('monitorPage.systemMonitor')}
+        description={t('monitorPage.servicesEnginesThisNodeAnd')}
         actions={
           <div className="flex flex-wrap items-center gap-2">
             <label className="flex items-center gap-2 text-sm text-slate-700">
               <input
                 type="checkbox"
                 role="switch"
-                aria-label="Auto-refresh"
+                aria-label={t('monitorPage.autoRefresh')}
                 checked={auto}
                 onChange={(e) => setAuto(e.target.checked)}
                 className="h-4 w-4 accent-indigo-600"
               />
-              Auto-refresh {auto ? 'on' : 'off'}
+              {t('monitorPage.autoRefresh')} {auto ? 'on' : 'off'}
             </label>
             <Button size="sm" variant="secondary" onClick={() => refresh.mutate()} isLoading={refresh.isPending}>
-              {!refresh.isPending && <RefreshCw className="h-4 w-4" aria-hidden="true" />} Refresh Now
+              {!refresh.isPending && <RefreshCw className="h-4 w-4" aria-hidden="true" />} {t('monitorPage.refreshNow')}
             </Button>
           </div>
         }
@@ -158,13 +163,13 @@ export function MonitorPage() {
           {status ?? 'loading'}
         </Badge>
         <span className="text-slate-600" data-testid="monitor-uptime">
-          Uptime {h ? uptimeText(h.uptime.seconds) : '…'}
+          {t('monitorPage.uptime')} {h ? uptimeText(h.uptime.seconds) : '…'}
         </span>
-        {report?.maintenance.enabled && <Badge tone="amber">Maintenance</Badge>}
+        {report?.maintenance.enabled && <Badge tone="amber">{t('monitorPage.maintenance')}</Badge>}
       </div>
 
       {firstError && (
-        <Alert tone="error" title="System Error Detected" data-testid="monitor-error">
+        <Alert tone="error" title={t('monitorPage.systemErrorDetected')} data-testid="monitor-error">
           <span>{firstError}</span>{' '}
           <Button
             size="sm"
@@ -174,12 +179,16 @@ export function MonitorPage() {
               void health.refetch();
             }}
           >
-            Retry Connection
+            {t('monitorPage.retryConnection')}
           </Button>
         </Alert>
       )}
 
-      <div role="tablist" aria-label="Monitor sections" className="my-4 flex gap-1 border-b border-slate-200">
+      <div
+        role="tablist"
+        aria-label={t('monitorPage.monitorSections')}
+        className="my-4 flex gap-1 border-b border-slate-200"
+      >
         {TABS.map((t) => (
           <button
             key={t}
@@ -205,23 +214,23 @@ export function MonitorPage() {
       </div>
 
       {tab === 'Overview' && (
-        <div className="space-y-6" role="tabpanel" aria-label="Overview">
+        <div className="space-y-6" role="tabpanel" aria-label={t('monitorPage.overview')}>
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
             <StatCard
-              label="System status"
+              label={t('monitorPage.systemStatus')}
               value={status ? statusLabel(status) : '…'}
               icon={Activity}
               tone={status === 'healthy' ? 'green' : 'amber'}
             />
-            <StatCard label="Uptime" value={h ? uptimeText(h.uptime.seconds) : '…'} icon={Clock} />
+            <StatCard label={t('monitorPage.uptime')} value={h ? uptimeText(h.uptime.seconds) : '…'} icon={Clock} />
             <StatCard
-              label="Response time"
+              label={t('monitorPage.responseTime')}
               value={h ? `${h.summary.avg_response_time_ms} ms` : '…'}
               icon={Gauge}
               tone="sky"
             />
             <StatCard
-              label="Active alerts"
+              label={t('monitorPage.activeAlerts')}
               value={alerts.length}
               icon={AlertTriangle}
               tone={alerts.length ? 'rose' : 'green'}
@@ -231,31 +240,35 @@ export function MonitorPage() {
             <Card>
               <CardContent className="grid grid-cols-2 gap-4 p-5 text-sm sm:grid-cols-4" data-testid="business-metrics">
                 <div>
-                  Users: <strong>{report.business.users.total}</strong> ({report.business.users.active} active)
+                  {t('monitorPage.users')} <strong>{report.business.users.total}</strong> (
+                  {report.business.users.active} {t('monitorPage.active')}
                 </div>
                 <div>
-                  API keys: <strong>{report.business.api_keys.total}</strong>
+                  {t('monitorPage.apiKeys')} <strong>{report.business.api_keys.total}</strong>
                 </div>
                 <div>
-                  Requests today: <strong>{report.business.requests.today}</strong>
+                  {t('monitorPage.requestsToday')} <strong>{report.business.requests.today}</strong>
                 </div>
                 <div>
-                  This month: <strong>{report.business.requests.this_month}</strong>
+                  {t('monitorPage.thisMonth')} <strong>{report.business.requests.this_month}</strong>
                 </div>
                 <div>
-                  Success rate: <strong>{report.business.requests.success_rate} %</strong>
+                  {t('monitorPage.successRate')} <strong>{report.business.requests.success_rate} %</strong>
                 </div>
                 <div>
-                  Avg response: <strong>{report.business.requests.avg_response_time_ms} ms</strong>
+                  {t('monitorPage.avgResponse')}{' '}
+                  <strong>
+                    {report.business.requests.avg_response_time_ms} {t('monitorPage.ms')}
+                  </strong>
                 </div>
                 <div>
-                  Revenue:{' '}
+                  {t('monitorPage.revenue')}{' '}
                   <strong>
                     {report.business.revenue.monthly.toLocaleString('fr-FR')} {report.business.revenue.currency}
                   </strong>
                 </div>
                 <div>
-                  Subscriptions: <strong>{report.business.revenue.active_subscriptions}</strong>
+                  {t('monitorPage.subscriptions')} <strong>{report.business.revenue.active_subscriptions}</strong>
                 </div>
               </CardContent>
             </Card>
@@ -264,20 +277,24 @@ export function MonitorPage() {
             <Card>
               <CardContent className="grid grid-cols-2 gap-4 p-5 text-sm sm:grid-cols-4" data-testid="realtime-metrics">
                 <div>
-                  CPU: <strong>{live.cpu.usage_percent} %</strong>
+                  {t('monitorPage.cpu')} <strong>{live.cpu.usage_percent} %</strong>
                 </div>
                 <div>
-                  Event loop p99: <strong>{live.event_loop.delay_p99_ms} ms</strong>
+                  {t('monitorPage.eventLoopP99')}{' '}
+                  <strong>
+                    {live.event_loop.delay_p99_ms} {t('monitorPage.ms')}
+                  </strong>
                 </div>
                 <div>
-                  Processing:{' '}
+                  {t('monitorPage.processing')}{' '}
                   <strong>
                     {live.processing.running}/{live.processing.capacity}
                   </strong>{' '}
-                  ({live.processing.queued} queued)
+                  ({live.processing.queued} {t('monitorPage.queued')}
                 </div>
                 <div>
-                  HTTP (5 min): <strong>{live.http.requests}</strong> req, {live.http.avg_response_time_ms} ms avg
+                  {t('monitorPage.http5Min')} <strong>{live.http.requests}</strong> {t('monitorPage.req')}{' '}
+                  {live.http.avg_response_time_ms} {t('monitorPage.msAvg')}
                 </div>
               </CardContent>
             </Card>
@@ -286,17 +303,20 @@ export function MonitorPage() {
             <Card>
               <CardContent className="space-y-3 p-5">
                 <h2 className="flex items-center gap-2 font-semibold text-slate-900">
-                  <Wrench className="h-4 w-4" aria-hidden="true" /> Maintenance
+                  <Wrench className="h-4 w-4" aria-hidden="true" /> {t('monitorPage.maintenance')}
                 </h2>
                 <p className="text-sm text-slate-600">
                   {report?.maintenance.enabled
-                    ? `On since ${new Date(report.maintenance.since!).toLocaleString('fr-FR')}: ${report.maintenance.message}`
-                    : 'Off: processing routes answer normally.'}
+                    ? t('monitorPage.onSince', {
+                        since: new Date(report.maintenance.since!).toLocaleString(locale()),
+                        message: report.maintenance.message,
+                      })
+                    : t('monitorPage.offProcessingRoutesAnswerNormally')}
                 </p>
                 <div className="flex flex-col gap-2 sm:flex-row">
                   <Input
-                    aria-label="Maintenance message"
-                    placeholder="Message shown to users"
+                    aria-label={t('monitorPage.maintenanceMessage')}
+                    placeholder={t('monitorPage.messageShownToUsers')}
                     value={message}
                     onChange={(e) => setMessage(e.target.value)}
                   />
@@ -308,10 +328,10 @@ export function MonitorPage() {
                       maintenance.mutate({ enabled: !report?.maintenance.enabled, ...(message ? { message } : {}) })
                     }
                   >
-                    {report?.maintenance.enabled ? 'End maintenance' : 'Start maintenance'}
+                    {report?.maintenance.enabled ? t('monitorPage.endMaintenance') : t('monitorPage.startMaintenance')}
                   </Button>
                   <Button variant="secondary" onClick={() => clearCache.mutate()} isLoading={clearCache.isPending}>
-                    Clear cache
+                    {t('monitorPage.clearCache')}
                   </Button>
                 </div>
               </CardContent>
@@ -321,19 +341,27 @@ export function MonitorPage() {
       )}
 
       {tab === 'Services' && (
-        <div className="space-y-4" role="tabpanel" aria-label="Services">
+        <div className="space-y-4" role="tabpanel" aria-label={t('monitorPage.services')}>
           {h && (
             <div className="flex flex-wrap gap-3 text-sm" data-testid="services-summary">
-              <Badge tone="green">{h.summary.healthy} healthy</Badge>
-              <Badge tone="amber">{h.summary.degraded} degraded</Badge>
-              <Badge tone="rose">{h.summary.down} down</Badge>
-              <span className="text-slate-600">avg {h.summary.avg_response_time_ms} ms</span>
+              <Badge tone="green">
+                {h.summary.healthy} {t('monitorPage.healthy')}
+              </Badge>
+              <Badge tone="amber">
+                {h.summary.degraded} {t('monitorPage.degraded')}
+              </Badge>
+              <Badge tone="rose">
+                {h.summary.down} {t('monitorPage.down')}
+              </Badge>
+              <span className="text-slate-600">
+                {t('monitorPage.avg')} {h.summary.avg_response_time_ms} {t('monitorPage.ms')}
+              </span>
             </div>
           )}
           <div className="relative max-w-sm">
             <Search className="absolute left-3 top-3 h-4 w-4 text-slate-400" aria-hidden="true" />
             <Input
-              aria-label="Search services"
+              aria-label={t('monitorPage.searchServices')}
               className="pl-9"
               value={filter}
               onChange={(e) => setFilter(e.target.value)}
@@ -350,10 +378,10 @@ export function MonitorPage() {
       )}
 
       {tab === 'Metrics' && system && memory && (
-        <div className="grid gap-4 lg:grid-cols-2" role="tabpanel" aria-label="Metrics">
+        <div className="grid gap-4 lg:grid-cols-2" role="tabpanel" aria-label={t('monitorPage.metrics')}>
           <Card>
             <CardContent className="space-y-3 p-5 text-sm">
-              <h2 className="font-semibold text-slate-900">Memory</h2>
+              <h2 className="font-semibold text-slate-900">{t('monitorPage.memory')}</h2>
               <div className="h-3 overflow-hidden rounded-full bg-slate-100">
                 <div
                   data-testid="memory-bar"
@@ -362,32 +390,35 @@ export function MonitorPage() {
                 />
               </div>
               <p>
-                {memory.usage_percent} % of the machine used · RSS {memory.rss_mb} MB · heap {memory.heap_used_mb}/
-                {memory.heap_total_mb} MB · external {memory.external_mb} MB
+                {memory.usage_percent} {t('monitorPage.ofTheMachineUsedRss')} {memory.rss_mb} {t('monitorPage.mbHeap')}{' '}
+                {memory.heap_used_mb}/{memory.heap_total_mb} {t('monitorPage.mbExternal')} {memory.external_mb}{' '}
+                {t('monitorPage.mb')}
               </p>
-              {memory.usage_percent > 85 && <p className="text-amber-700">Memory is high: add memory or nodes.</p>}
+              {memory.usage_percent > 85 && <p className="text-amber-700">{t('monitorPage.memoryIsHighAddMemory')}</p>}
               <p>
-                Disk ({system.disk.path}): {system.disk.usage_percent} % used, {system.disk.free_mb} MB free
+                {t('monitorPage.disk')}
+                {system.disk.path}): {system.disk.usage_percent} {t('monitorPage.used')} {system.disk.free_mb}{' '}
+                {t('monitorPage.mbFree')}
               </p>
             </CardContent>
           </Card>
           <Card>
             <CardContent className="space-y-1 p-5 text-sm" data-testid="process-details">
-              <h2 className="mb-2 font-semibold text-slate-900">Process and environment</h2>
+              <h2 className="mb-2 font-semibold text-slate-900">{t('monitorPage.processAndEnvironment')}</h2>
               <p>
-                PID {system.process.pid} · Node {system.process.node_version} · {system.process.platform}/
-                {system.process.arch}
+                {t('monitorPage.pid')} {system.process.pid} {t('monitorPage.node')} {system.process.node_version} ·{' '}
+                {system.process.platform}/{system.process.arch}
               </p>
               <p>
-                Uptime {uptimeText(system.process.uptime_seconds)} · {system.process.active_handles} handles ·{' '}
-                {system.process.active_requests} requests in flight
+                {t('monitorPage.uptime')} {uptimeText(system.process.uptime_seconds)} · {system.process.active_handles}{' '}
+                {t('monitorPage.handles')} {system.process.active_requests} {t('monitorPage.requestsInFlight')}
               </p>
               <p>
-                Environment {system.environment.node_env} · port {system.environment.port} · version{' '}
-                {system.environment.version}
+                {t('monitorPage.environment')} {system.environment.node_env} {t('monitorPage.port')}{' '}
+                {system.environment.port} {t('monitorPage.version')} {system.environment.version}
               </p>
               {system.http.avg_response_time_ms > 1000 && (
-                <p className="text-amber-700">Responses are slow: look at the queue and the engines.</p>
+                <p className="text-amber-700">{t('monitorPage.responsesAreSlowLookAt')}</p>
               )}
             </CardContent>
           </Card>
@@ -395,9 +426,9 @@ export function MonitorPage() {
       )}
 
       {tab === 'Alerts' && (
-        <div className="space-y-3" role="tabpanel" aria-label="Alerts">
+        <div className="space-y-3" role="tabpanel" aria-label={t('monitorPage.alerts')}>
           {alerts.length === 0 ? (
-            <p className="text-sm text-slate-600">No active alert.</p>
+            <p className="text-sm text-slate-600">{t('monitorPage.noActiveAlert')}</p>
           ) : (
             alerts.map((a) => (
               <Card key={a.id} data-testid="alert-item" data-level={a.level}>
@@ -405,7 +436,9 @@ export function MonitorPage() {
                   <ServerCrash className="mt-0.5 h-4 w-4 text-slate-400" aria-hidden="true" />
                   <div className="flex-1">
                     <p className="text-slate-900">{a.message}</p>
-                    <p className="text-xs text-slate-500">since {new Date(a.since).toLocaleTimeString('fr-FR')}</p>
+                    <p className="text-xs text-slate-500">
+                      {t('monitorPage.since')} {new Date(a.since).toLocaleTimeString('fr-FR')}
+                    </p>
                   </div>
                   <Badge tone={levelTone[a.level]}>{a.level}</Badge>
                 </CardContent>
@@ -414,9 +447,11 @@ export function MonitorPage() {
           )}
           {report && (
             <p className="text-xs text-slate-500" data-testid="alert-thresholds">
-              Thresholds: memory {report.alerts.thresholds.memory_usage_percent} %, response time{' '}
-              {report.alerts.thresholds.response_time_ms} ms, disk {report.alerts.thresholds.disk_usage_percent} %, 5xx{' '}
-              {report.alerts.thresholds.error_rate_percent} %, queue {report.alerts.thresholds.queue_length}
+              {t('monitorPage.thresholdsMemory')} {report.alerts.thresholds.memory_usage_percent}{' '}
+              {t('monitorPage.responseTime2')} {report.alerts.thresholds.response_time_ms} {t('monitorPage.msDisk')}{' '}
+              {report.alerts.thresholds.disk_usage_percent} {t('monitorPage.t5xx')}{' '}
+              {report.alerts.thresholds.error_rate_percent} {t('monitorPage.queue')}{' '}
+              {report.alerts.thresholds.queue_length}
             </p>
           )}
         </div>

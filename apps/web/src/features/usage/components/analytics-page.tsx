@@ -10,7 +10,7 @@ import { useUser } from '@/lib/auth/auth-store';
 import { useAdminOverview } from '@/lib/usage/get-admin-overview';
 import { useSystemStatus } from '../api/get-system-status';
 import { useUsage } from '@/lib/usage/get-usage';
-import { PeriodSelector, periodLabel } from './period-selector';
+import { PeriodSelector } from './period-selector';
 import { RecommendationsList } from '@/components/usage/recommendations-list';
 import { SectionCard } from '@/components/ui/section-card';
 import { RequestsErrorsChart, UsageAreaChart } from '@/components/usage/usage-charts';
@@ -21,6 +21,7 @@ import { SystemOverview } from './system-overview';
 import { TopEndpoints } from './top-endpoints';
 import { TopKeys } from './top-keys';
 import { UsageSummaryCards } from './usage-summary-cards';
+import { useTranslation } from 'react-i18next';
 
 export interface AnalyticsPageProps {
   /** Unread notifications, composed in by the route (system insights). */
@@ -28,6 +29,7 @@ export interface AnalyticsPageProps {
 }
 
 export function AnalyticsPage({ unreadNotifications }: AnalyticsPageProps) {
+  const { t } = useTranslation();
   const user = useUser();
   const isAdmin = isAdminRole(user?.role);
   const [period, setPeriod] = useState<TUsagePeriod>('last_30_days');
@@ -45,16 +47,16 @@ export function AnalyticsPage({ unreadNotifications }: AnalyticsPageProps) {
   return (
     <div className="space-y-6">
       <PageHeader
-        title="Analytics"
-        description={`Your API usage over the last ${periodLabel[period]}.`}
+        title={t('analyticsPage.analytics')}
+        description={t('analyticsPage.description', { period: t(`periodSpan.${period}`) })}
         actions={<PeriodSelector value={period} onChange={setPeriod} />}
       />
 
       {errorText && (
-        <Alert title="Impossible de charger les statistiques d'utilisation">
+        <Alert title={t('analyticsPage.impossibleDeChargerLesStatistiques')}>
           <p>{errorText}</p>
           <Button variant="link" size="sm" onClick={() => void usageQuery.refetch()}>
-            Try again
+            {t('analyticsPage.tryAgain')}
           </Button>
         </Alert>
       )}
@@ -81,12 +83,12 @@ export function AnalyticsPage({ unreadNotifications }: AnalyticsPageProps) {
       {usage && (
         <>
           <div className="grid gap-6 lg:grid-cols-2">
-            <SectionCard title="Requests over time" description="Calls per day (UTC)">
+            <SectionCard title={t('analyticsPage.requestsOverTime')} description={t('analyticsPage.callsPerDayUtc')}>
               <UsageAreaChart data={usage.usage.byDay} />
             </SectionCard>
             <SectionCard
-              title="Requests vs errors"
-              description="Failed calls are those answered with a status of 400 or more"
+              title={t('analyticsPage.requestsVsErrors')}
+              description={t('analyticsPage.failedCallsAreThoseAnswered')}
             >
               <RequestsErrorsChart data={usage.usage.byDay} />
             </SectionCard>
@@ -100,7 +102,7 @@ export function AnalyticsPage({ unreadNotifications }: AnalyticsPageProps) {
           </div>
 
           <div className="grid gap-6 lg:grid-cols-3">
-            <SectionCard title="Recommendations" className="lg:col-span-2">
+            <SectionCard title={t('analyticsPage.recommendations')} className="lg:col-span-2">
               <RecommendationsList items={usage.recommendations} />
             </SectionCard>
             <SystemInsights usage={usage} unreadNotifications={unreadNotifications} />
@@ -112,7 +114,7 @@ export function AnalyticsPage({ unreadNotifications }: AnalyticsPageProps) {
       {!usage && !usageQuery.isError && (
         <div className="grid place-items-center rounded-2xl border border-slate-200 bg-white py-24" role="status">
           <span className="flex items-center gap-2 text-sm text-slate-500">
-            <Clock className="h-4 w-4 animate-pulse" aria-hidden="true" /> Loading analytics…
+            <Clock className="h-4 w-4 animate-pulse" aria-hidden="true" /> {t('analyticsPage.loadingAnalytics')}
           </span>
         </div>
       )}

@@ -5,6 +5,7 @@ import { cn } from '@/utils/cn';
 import { groupByCategory, toEndpointList, type UsageCategoryId } from '../utils/endpoint-categories';
 import { formatNumber, formatRate } from '@/utils/format';
 import { SectionCard } from '@/components/ui/section-card';
+import { useTranslation } from 'react-i18next';
 
 const categoryIcon: Record<UsageCategoryId, typeof FileText> = {
   pdf: FileText,
@@ -23,11 +24,15 @@ const categoryColor: Record<UsageCategoryId, string> = {
 
 /** Requests per endpoint group, each with its endpoints; calls outside the four groups on one line. */
 export function CategoryUsage({ usage }: { usage: TUsageAnalytics }) {
+  const { t } = useTranslation();
   const rows = useMemo(() => groupByCategory(toEndpointList(usage.usage.byEndpoint)), [usage]);
   const main = rows.filter((r) => r.id !== 'other');
   const other = rows.find((r) => r.id === 'other');
   return (
-    <SectionCard title="Usage by category" description="Requests per endpoint group over the period">
+    <SectionCard
+      title={t('categoryUsage.usageByCategory')}
+      description={t('categoryUsage.requestsPerEndpointGroupOver')}
+    >
       <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         {main.map((r) => {
           const Icon = categoryIcon[r.id];
@@ -43,7 +48,7 @@ export function CategoryUsage({ usage }: { usage: TUsageAnalytics }) {
                 >
                   <Icon className="h-4 w-4" aria-hidden="true" />
                 </span>
-                <h3 className="text-sm font-semibold leading-tight text-slate-900">{r.label}</h3>
+                <h3 className="text-sm font-semibold leading-tight text-slate-900">{t(`usageCategories.${r.id}`)}</h3>
               </div>
               <p className="mt-3 text-2xl font-bold tabular-nums text-slate-900">{formatNumber(r.requests)}</p>
               <div className="mt-2 h-1.5 overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
@@ -52,7 +57,9 @@ export function CategoryUsage({ usage }: { usage: TUsageAnalytics }) {
                   style={{ width: `${Math.min(100, r.share)}%` }}
                 />
               </div>
-              <p className="mt-1 text-xs text-slate-500">{formatRate(r.share)} of requests</p>
+              <p className="mt-1 text-xs text-slate-500">
+                {formatRate(r.share)} {t('categoryUsage.ofRequests')}
+              </p>
               {r.endpoints.length > 0 && (
                 <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3">
                   {r.endpoints.map((e) => (
@@ -74,8 +81,9 @@ export function CategoryUsage({ usage }: { usage: TUsageAnalytics }) {
         >
           <Activity className="h-3.5 w-3.5" aria-hidden="true" />
           <span>
-            Other calls: <span className="font-medium tabular-nums text-slate-700">{formatNumber(other.requests)}</span>{' '}
-            ({formatRate(other.share)})
+            {t('categoryUsage.otherCalls')}{' '}
+            <span className="font-medium tabular-nums text-slate-700">{formatNumber(other.requests)}</span> (
+            {formatRate(other.share)})
           </span>
           {other.endpoints.map((e) => (
             <code key={e.path} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-600">

@@ -1,10 +1,12 @@
 import { usagePeriods, type TUsagePeriod } from '@docflow/contracts';
 import { cn } from '@/utils/cn';
+import { useTranslation } from 'react-i18next';
+import type { TKey } from '@/i18n';
 
-export const periodLabel: Record<TUsagePeriod, string> = {
-  last_7_days: '7 days',
-  last_30_days: '30 days',
-  last_90_days: '90 days',
+export const periodLabel: Record<TUsagePeriod, TKey> = {
+  last_7_days: 'period.last_7_days',
+  last_30_days: 'period.last_30_days',
+  last_90_days: 'period.last_90_days',
 };
 
 /** The period buttons of spec-2 §2: 7, 30, 90 days. */
@@ -17,8 +19,9 @@ export function PeriodSelector({
   onChange: (p: TUsagePeriod) => void;
   disabled?: boolean;
 }) {
+  const { t } = useTranslation();
   return (
-    <div role="group" aria-label="Period" className="inline-flex rounded-xl bg-slate-100 p-1">
+    <div role="group" aria-label={t('periodSelector.period')} className="inline-flex rounded-xl bg-slate-100 p-1">
       {usagePeriods.map((p) => (
         <button
           key={p}
@@ -31,7 +34,7 @@ export function PeriodSelector({
             value === p ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900',
           )}
         >
-          {periodLabel[p]}
+          {t(periodLabel[p])}
         </button>
       ))}
     </div>

@@ -3,6 +3,7 @@ import type { TUsageAnalytics } from '@docflow/contracts';
 import { cn } from '@/utils/cn';
 import { formatDate, formatNumber, formatRate } from '@/utils/format';
 import { SectionCard } from '@/components/ui/section-card';
+import { useTranslation } from 'react-i18next';
 
 /** Plan usage, unread notifications and account age. */
 export function SystemInsights({
@@ -12,32 +13,33 @@ export function SystemInsights({
   usage: TUsageAnalytics;
   unreadNotifications?: number;
 }) {
+  const { t } = useTranslation();
   const monthly = usage.limits.utilizationRate.monthly;
   const items = [
     {
       icon: Gauge,
-      label: 'Plan usage',
+      label: t('systemInsights.planUsage'),
       value: `${formatRate(monthly)} of ${usage.limits.planDisplayName}`,
       detail: `${formatNumber(usage.limits.currentMonthUsage)} of ${formatNumber(usage.limits.maxRequestsPerMonth)} requests this month`,
       warn: monthly > 80,
     },
     {
       icon: Bell,
-      label: 'Unread notifications',
+      label: t('systemInsights.unreadNotifications'),
       value: unreadNotifications === undefined ? '—' : formatNumber(unreadNotifications),
-      detail: unreadNotifications ? 'Open the bell at the top to read them' : 'You are all caught up',
+      detail: unreadNotifications ? t('systemInsights.openTheBell') : t('systemInsights.allCaughtUp'),
       warn: false,
     },
     {
       icon: CalendarDays,
-      label: 'Member since',
+      label: t('systemInsights.memberSince'),
       value: formatDate(usage.summary.memberSince, { year: 'numeric', month: 'long', day: 'numeric' }),
       detail: `${formatNumber(usage.summary.totalApiKeys)} API keys created`,
       warn: false,
     },
   ];
   return (
-    <SectionCard title="System insights">
+    <SectionCard title={t('systemInsights.systemInsights')}>
       <ul className="space-y-4">
         {items.map((it) => (
           <li key={it.label} className="flex gap-3">

@@ -3,6 +3,7 @@ import { Badge } from '@/components/ui/badge';
 import { cn } from '@/utils/cn';
 import type { AdminOverview } from '@/lib/usage/get-admin-overview';
 import { formatMoney, formatMs, formatNumber, formatRate } from '@/utils/format';
+import { useTranslation } from 'react-i18next';
 
 /** Admins only: users, revenue, health and uptime of the whole service. */
 export function SystemOverview({
@@ -16,9 +17,10 @@ export function SystemOverview({
   uptimeSeconds?: number;
   loading: boolean;
 }) {
+  const { t } = useTranslation();
   const cards = [
     {
-      label: 'Total Users',
+      label: t('systemOverview.totalUsers'),
       icon: Users,
       value: overview ? formatNumber(overview.users.total) : '—',
       hint: overview
@@ -26,19 +28,19 @@ export function SystemOverview({
         : null,
     },
     {
-      label: 'Monthly Revenue',
+      label: t('systemOverview.monthlyRevenue'),
       icon: DollarSign,
       value: overview ? formatMoney(overview.revenue.monthly, overview.revenue.currency) : '—',
       hint: overview ? `${formatNumber(overview.revenue.activeSubscriptions)} paying subscriptions` : null,
     },
     {
-      label: 'System Health',
+      label: t('systemOverview.systemHealth'),
       icon: HeartPulse,
       value: health === 'healthy' ? 'Healthy' : health === 'degraded' ? 'Degraded' : '—',
       hint: overview ? `${formatRate(overview.successRate)} success · ${formatMs(overview.avgResponseTime)} avg` : null,
     },
     {
-      label: 'Uptime',
+      label: t('systemOverview.uptime'),
       icon: Server,
       value: uptimeSeconds !== undefined ? `${Math.floor(uptimeSeconds / 86_400)} days` : '—',
       hint:
@@ -47,12 +49,12 @@ export function SystemOverview({
   ];
   return (
     <section
-      aria-label="System Overview"
+      aria-label={t('systemOverview.systemOverview')}
       className="rounded-2xl bg-gradient-to-br from-slate-900 via-slate-900 to-indigo-950 p-5 text-white shadow-sm"
     >
       <div className="flex items-center justify-between gap-2">
-        <h2 className="font-semibold">System Overview</h2>
-        <Badge tone="dark">Admin</Badge>
+        <h2 className="font-semibold">{t('systemOverview.systemOverview')}</h2>
+        <Badge tone="dark">{t('systemOverview.admin')}</Badge>
       </div>
       <div className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
         {cards.map((c) => (
@@ -62,7 +64,7 @@ export function SystemOverview({
               {c.label}
             </div>
             <p className={cn('mt-2 text-2xl font-bold tabular-nums', loading && 'animate-pulse text-slate-500')}>
-              {c.label === 'System Health' && health ? (
+              {c.label === t('systemOverview.systemHealth') && health ? (
                 <span className="inline-flex items-center gap-2">
                   <span
                     className={cn('h-2.5 w-2.5 rounded-full', health === 'healthy' ? 'bg-emerald-400' : 'bg-amber-400')}

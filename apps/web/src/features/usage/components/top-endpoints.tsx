@@ -5,19 +5,21 @@ import { toEndpointList, topEndpoints } from '../utils/endpoint-categories';
 import { formatMs, formatNumber, formatRate } from '@/utils/format';
 import { endpointBadgeTone, endpointSuccessBadge, rateOrDefault } from '../utils/success-rate';
 import { SectionCard } from '@/components/ui/section-card';
+import { useTranslation } from 'react-i18next';
 
 /** The 8 busiest endpoints with their response time and success rate. */
 export function TopEndpoints({ usage }: { usage: TUsageAnalytics }) {
+  const { t } = useTranslation();
   const rows = useMemo(() => topEndpoints(toEndpointList(usage.usage.byEndpoint), 8), [usage]);
   return (
     <SectionCard
-      title="Top endpoints"
-      description="The 8 busiest endpoints"
+      title={t('topEndpoints.topEndpoints')}
+      description={t('topEndpoints.the8BusiestEndpoints')}
       className="lg:col-span-2"
       bodyClassName="p-0"
     >
       {rows.length === 0 ? (
-        <p className="p-5 text-sm text-slate-500">No endpoint has been called in this period.</p>
+        <p className="p-5 text-sm text-slate-500">{t('topEndpoints.noEndpointHasBeenCalled')}</p>
       ) : (
         <ol className="divide-y divide-slate-100">
           {rows.map((e, i) => {

@@ -1,12 +1,13 @@
 import { BarChart3, CheckCircle2, KeyRound, Timer } from 'lucide-react';
 import type { TUsageAnalytics, TUsagePeriod } from '@docflow/contracts';
 import { formatMs, formatNumber, formatRate } from '@/utils/format';
-import { successRateLabel } from '../utils/success-rate';
-import { periodLabel } from './period-selector';
+import { successRateKey, successRateLabel } from '../utils/success-rate';
 import { StatCard, StatCardSkeleton } from '@/components/ui/stat-card';
+import { useTranslation } from 'react-i18next';
 
 /** The four headline figures of the period (skeletons while loading). */
 export function UsageSummaryCards({ usage, period }: { usage?: TUsageAnalytics; period: TUsagePeriod }) {
+  const { t } = useTranslation();
   return !usage ? (
     <>
       {Array.from({ length: 4 }, (_, i) => (
@@ -16,31 +17,33 @@ export function UsageSummaryCards({ usage, period }: { usage?: TUsageAnalytics; 
   ) : (
     <>
       <StatCard
-        label="Total Requests"
+        label={t('usageSummaryCards.totalRequests')}
         icon={BarChart3}
         value={formatNumber(usage.summary.totalRequests)}
-        hint={`Over the last ${periodLabel[period]}`}
+        hint={t('usageSummaryCards.overTheLast', { period: t(`periodSpan.${period}`) })}
       />
       <StatCard
-        label="Success Rate"
+        label={t('usageSummaryCards.successRate')}
         icon={CheckCircle2}
         tone={usage.summary.successRate >= 95 ? 'green' : 'rose'}
         value={formatRate(usage.summary.successRate)}
-        hint={successRateLabel(usage.summary.successRate)}
+        hint={t(successRateKey[successRateLabel(usage.summary.successRate)])}
       />
       <StatCard
-        label="Avg Response Time"
+        label={t('usageSummaryCards.avgResponseTime')}
         icon={Timer}
         tone="amber"
         value={formatMs(usage.summary.avgResponseTime)}
-        hint="Across every endpoint"
+        hint={t('usageSummaryCards.acrossEveryEndpoint')}
       />
       <StatCard
-        label="Active API Keys"
+        label={t('usageSummaryCards.activeApiKeys')}
         icon={KeyRound}
         tone="violet"
         value={`${formatNumber(usage.summary.activeApiKeys)} / ${formatNumber(usage.summary.totalApiKeys)}`}
-        hint={`${formatNumber(usage.summary.totalApiKeys - usage.summary.activeApiKeys)} inactive`}
+        hint={t('usageSummaryCards.inactive', {
+          count: formatNumber(usage.summary.totalApiKeys - usage.summary.activeApiKeys),
+        })}
       />
     </>
   );

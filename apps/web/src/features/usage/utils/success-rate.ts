@@ -1,3 +1,4 @@
+import type { TKey } from '@/i18n';
 /** Spec-2 §2: success-rate labels of the per-key table: over 95 Excellent, over 90 Good, else Needs attention. */
 export type SuccessRateLabel = 'Excellent' | 'Good' | 'Needs attention';
 
@@ -6,6 +7,13 @@ export function successRateLabel(rate: number): SuccessRateLabel {
   if (rate > 90) return 'Good';
   return 'Needs attention';
 }
+
+/** The catalogue key of each label. */
+export const successRateKey: Record<SuccessRateLabel, TKey> = {
+  Excellent: 'successRate.Excellent',
+  Good: 'successRate.Good',
+  'Needs attention': 'successRate.needsAttention',
+};
 
 export const successLabelTone: Record<SuccessRateLabel, 'green' | 'amber' | 'rose'> = {
   Excellent: 'green',

@@ -1,5 +1,6 @@
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Spec-2 §4: a confirmation before delete and status change; while the action runs the dialog is locked (no close,
@@ -24,6 +25,7 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <Dialog open onOpenChange={(open) => !open && !pending && onClose()}>
       <DialogContent
@@ -40,7 +42,7 @@ export function ConfirmDialog({
         )}
         <div className="mt-6 flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Annuler
+            {t('confirmDialog.annuler')}
           </Button>
           <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm} isLoading={pending} disabled={pending}>
             {confirmLabel}

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { CheckCircle2 } from 'lucide-react';
-import { roleLabels, roleRank, roles, type TAdminUser, type TUserRole } from '@docflow/contracts';
+import { roleRank, roles, type TAdminUser, type TUserRole } from '@docflow/contracts';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
@@ -8,9 +8,10 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { useCopy } from '@/hooks/use-copy';
-import { errorMessage } from '@/lib/api-client';
+import { errorMessage, fieldErrors } from '@/lib/api-client';
 import { useCreateUser, useUpdateUser } from '../api/users';
 import { userMessages } from '../messages';
+import { useTranslation } from 'react-i18next';
 
 const PLANS = ['', 'free', 'pro', 'enterprise'];
 
@@ -18,12 +19,13 @@ const PLANS = ['', 'free', 'pro', 'enterprise'];
 export const grantableRoles = (mine: TUserRole) => roles.filter((r) => roleRank[r] <= roleRank[mine]);
 
 function TempPasswordView({ user, password, onDone }: { user: TAdminUser; password: string; onDone: () => void }) {
+  const { t } = useTranslation();
   const { copy, copied } = useCopy();
   return (
     <div className="mt-4 space-y-4" data-testid="temp-password-view">
       <Alert tone="success">
-        {userMessages.created} {user.name} ({user.email}) doit changer ce mot de passe temporaire à sa première
-        connexion. Il ne sera plus affiché.
+        {userMessages.created} {user.name} ({user.email}
+        {t('userFormDialog.doitChangerCeMotDe')}
       </Alert>
       <div className="flex items-center gap-2">
         <code className="flex-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm" data-testid="temp-password">
@@ -31,11 +33,11 @@ function TempPasswordView({ user, password, onDone }: { user: TAdminUser; passwo
         </code>
         <Button size="sm" variant="secondary" onClick={() => void copy(password)}>
           {copied ? <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> : null}
-          {copied ? 'Copié' : 'Copier'}
+          {copied ? t('userFormDialog.copie') : t('userFormDialog.copier')}
         </Button>
       </div>
       <div className="flex justify-end">
-        <Button onClick={onDone}>Terminé</Button>
+        <Button onClick={onDone}>{t('userFormDialog.termine')}</Button>
       </div>
     </div>
   );
@@ -51,6 +53,7 @@ export function UserFormDialog({
   myRole: TUserRole;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const create = useCreateUser();
   const update = useUpdateUser();
@@ -63,6 +66,13 @@ export function UserFormDialog({
   const [made, setMade] = useState<{ user: TAdminUser; password: string } | null>(null);
   const pending = create.isPending || update.isPending;
   const failed = create.error ?? update.error;
+  const fields = fieldErrors(failed);
+  const fieldError = (f: string) =>
+    fields[f] ? (
+      <p className="text-sm text-rose-600" role="alert">
+        {fields[f]}
+      </p>
+    ) : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -87,7 +97,13 @@ export function UserFormDialog({
   return (
     <Dialog open onOpenChange={(open) => !open && !pending && !made && onClose()}>
       <DialogContent
-        title={made ? 'Utilisateur créé' : user ? `Modifier ${user.name}` : 'Ajouter un utilisateur'}
+        title={
+          made
+            ? t('userFormDialog.utilisateurCree')
+            : user
+              ? t('userFormDialog.editUser', { name: user.name })
+              : t('userFormDialog.ajouterUnUtilisateur')
+        }
         data-testid="user-form-dialog"
         className="max-w-lg"
         onInteractOutside={(e) => (pending || made) && e.preventDefault()}
@@ -96,42 +112,46 @@ export function UserFormDialog({
           <TempPasswordView user={made.user} password={made.password} onDone={onClose} />
         ) : (
           <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
-            {failed && (
+            {failed && Object.keys(fields).length === 0 && (
               <Alert tone="error" data-testid="user-form-error">
                 {errorMessage(failed, user ? userMessages.errors.update : userMessages.errors.create)}
               </Alert>
             )}
             {!user && (
               <div className="space-y-1">
-                <Label htmlFor={`${id}-email`}>Email</Label>
+                <Label htmlFor={`${id}-email`}>{t('userFormDialog.email')}</Label>
                 <Input id={`${id}-email`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+                {fieldError('email')}
               </div>
             )}
             <div className="space-y-1">
-              <Label htmlFor={`${id}-name`}>Nom</Label>
+              <Label htmlFor={`${id}-name`}>{t('userFormDialog.nom')}</Label>
               <Input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} />
+              {fieldError('name')}
             </div>
             <div className="space-y-1">
-              <Label htmlFor={`${id}-company`}>Entreprise</Label>
+              <Label htmlFor={`${id}-company`}>{t('userFormDialog.entreprise')}</Label>
               <Input id={`${id}-company`} value={company} onChange={(e) => setCompany(e.target.value)} />
+              {fieldError('company')}
             </div>
             <div className="grid grid-cols-2 gap-3">
               <div className="space-y-1">
-                <Label htmlFor={`${id}-role`}>Rôle</Label>
+                <Label htmlFor={`${id}-role`}>{t('userFormDialog.role')}</Label>
                 <Select id={`${id}-role`} value={role} onChange={(e) => setRole(e.target.value as TUserRole)}>
                   {grantableRoles(myRole).map((r) => (
                     <option key={r} value={r}>
-                      {roleLabels[r]}
+                      {t(`roles.${r}`)}
                     </option>
                   ))}
                 </Select>
               </div>
               <div className="space-y-1">
-                <Label htmlFor={`${id}-plan`}>Plan</Label>
+                <Label htmlFor={`${id}-plan`}>{t('userFormDialog.plan')}</Label>
                 <Select id={`${id}-plan`} value={plan} onChange={(e) => setPlan(e.target.value)}>
                   {PLANS.map((p) => (
                     <option key={p} value={p}>
-                      {p || (user ? `Inchangé (${user.plan})` : 'Free (par défaut)')}
+                      {p ||
+                        (user ? t('userFormDialog.unchanged', { plan: user.plan }) : t('userFormDialog.freeParDefaut'))}
                     </option>
                   ))}
                 </Select>
@@ -145,15 +165,15 @@ export function UserFormDialog({
                   checked={isActive}
                   onChange={(e) => setActive(e.target.checked)}
                 />
-                Compte actif
+                {t('userFormDialog.compteActif')}
               </label>
             )}
             <div className="flex justify-end gap-2 pt-2">
               <Button variant="secondary" onClick={onClose} disabled={pending}>
-                Annuler
+                {t('userFormDialog.annuler')}
               </Button>
               <Button type="submit" isLoading={pending}>
-                {user ? 'Enregistrer' : 'Créer'}
+                {user ? t('userFormDialog.enregistrer') : t('userFormDialog.creer')}
               </Button>
             </div>
           </form>

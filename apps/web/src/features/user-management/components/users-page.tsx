@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { BadgeCheck, Lock, Pencil, Power, RefreshCw, Search, Trash2, UserPlus, Users, Webhook } from 'lucide-react';
-import { roleLabels, type TAdminUser, type TUserRole } from '@docflow/contracts';
+import type { TAdminUser, TUserRole } from '@docflow/contracts';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -18,6 +18,7 @@ import { useAdminUsers, useDeleteUser, useSetUserStatus, type UsersQuery } from 
 import { userMessages } from '../messages';
 import { ConfirmDialog } from './confirm-dialog';
 import { UserFormDialog } from './user-form-dialog';
+import { useTranslation } from 'react-i18next';
 
 const LIMIT = 50;
 
@@ -38,13 +39,15 @@ function StatusBadge({ user }: { user: TAdminUser }) {
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('fr-FR') : 'Jamais');
 
 function Restricted({ role }: { role: string }) {
+  const { t } = useTranslation();
   return (
     <Card data-testid="users-restricted">
       <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
         <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
         <h2 className="text-lg font-semibold text-slate-900">{userMessages.restricted}</h2>
         <p className="text-sm text-slate-600">
-          Votre rôle actuel : <strong>{roleLabel(role)}</strong>. Rôles requis : admin, super_admin, owner.
+          {t('usersPage.votreRoleActuel')} <strong>{roleLabel(role)}</strong>
+          {t('usersPage.rolesRequisAdminSuperAdmin')}
         </p>
       </CardContent>
     </Card>
@@ -55,6 +58,7 @@ type Pending = { kind: 'delete' | 'status'; user: TAdminUser } | null;
 
 /** /admin/users (spec-2 "Admin user management"), with the create and edit dialogs made real. */
 export function UsersPage() {
+  const { t } = useTranslation();
   const me = useAuthStore((s) => s.user);
   const myRole = me?.role ?? 'user';
   const allowed = isAdminRole(myRole);
@@ -72,7 +76,7 @@ export function UsersPage() {
   if (!allowed)
     return (
       <>
-        <PageHeader title="User Management" />
+        <PageHeader title={t('usersPage.userManagement')} />
         <Restricted role={myRole} />
       </>
     );
@@ -90,21 +94,26 @@ export function UsersPage() {
   return (
     <>
       <PageHeader
-        title="User Management"
-        description="Every account, its role, plan and status."
+        title={t('usersPage.userManagement')}
+        description={t('usersPage.everyAccountItsRolePlan')}
         actions={
           <Button onClick={() => setForm({})}>
-            <UserPlus className="h-4 w-4" aria-hidden="true" /> Add User
+            <UserPlus className="h-4 w-4" aria-hidden="true" /> {t('usersPage.addUser')}
           </Button>
         }
       />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="user-counts">
         {counts ? (
           <>
-            <StatCard label="Total" value={counts.total} icon={Users} />
-            <StatCard label="Actifs" value={counts.active} icon={Power} tone="green" />
-            <StatCard label="Vérifiés" value={counts.verified} icon={BadgeCheck} tone="sky" />
-            <StatCard label="Inscriptions API" value={counts.apiRegistrations} icon={Webhook} tone="violet" />
+            <StatCard label={t('usersPage.total')} value={counts.total} icon={Users} />
+            <StatCard label={t('usersPage.actifs')} value={counts.active} icon={Power} tone="green" />
+            <StatCard label={t('usersPage.verifies')} value={counts.verified} icon={BadgeCheck} tone="sky" />
+            <StatCard
+              label={t('usersPage.inscriptionsApi')}
+              value={counts.apiRegistrations}
+              icon={Webhook}
+              tone="violet"
+            />
           </>
         ) : (
           Array.from({ length: 4 }, (_, i) => <StatCardSkeleton key={i} />)
@@ -117,8 +126,8 @@ export function UsersPage() {
             <div className="relative flex-1">
               <Search className="absolute left-3 top-3 h-4 w-4 text-slate-400" aria-hidden="true" />
               <Input
-                aria-label="Rechercher des utilisateurs"
-                placeholder="Nom, email ou entreprise"
+                aria-label={t('usersPage.rechercherDesUtilisateurs')}
+                placeholder={t('usersPage.nomEmailOuEntreprise')}
                 className="pl-9"
                 value={search}
                 onChange={(e) => {
@@ -128,32 +137,32 @@ export function UsersPage() {
               />
             </div>
             <Select
-              aria-label="Rôle"
+              aria-label={t('usersPage.role')}
               value={role}
               onChange={(e) => {
                 setRole(e.target.value as UsersQuery['role']);
                 setPage(1);
               }}
             >
-              <option value="all">Tous les rôles</option>
+              <option value="all">{t('usersPage.tousLesRoles')}</option>
               {(['user', 'admin', 'super_admin', 'owner'] as const).map((r) => (
                 <option key={r} value={r}>
-                  {roleLabels[r]}
+                  {t(`roles.${r}`)}
                 </option>
               ))}
             </Select>
             <Select
-              aria-label="Source"
+              aria-label={t('usersPage.source')}
               value={source}
               onChange={(e) => {
                 setSource(e.target.value as UsersQuery['source']);
                 setPage(1);
               }}
             >
-              <option value="all">Toutes les sources</option>
-              <option value="web">web</option>
-              <option value="api">api</option>
-              <option value="admin">admin</option>
+              <option value="all">{t('usersPage.toutesLesSources')}</option>
+              <option value="web">{t('usersPage.web')}</option>
+              <option value="api">{t('usersPage.api')}</option>
+              <option value="admin">{t('usersPage.admin')}</option>
             </Select>
           </div>
 
@@ -162,7 +171,7 @@ export function UsersPage() {
               <Alert tone="error" data-testid="users-error">
                 <span>{errorMessage(users.error, userMessages.errors.load)}</span>{' '}
                 <Button size="sm" variant="secondary" onClick={() => void users.refetch()}>
-                  <RefreshCw className="h-4 w-4" aria-hidden="true" /> Réessayer
+                  <RefreshCw className="h-4 w-4" aria-hidden="true" /> {t('usersPage.reessayer')}
                 </Button>
               </Alert>
             </div>
@@ -171,14 +180,14 @@ export function UsersPage() {
           <DataTable
             minWidth={1080}
             columns={[
-              { label: 'Utilisateur' },
-              { label: 'Rôle' },
-              { label: 'Plan' },
-              { label: 'Statut' },
-              { label: 'Source' },
-              { label: 'Dernière connexion' },
-              { label: 'Localisation' },
-              { label: 'Actions', align: 'right' },
+              { label: t('usersPage.utilisateur') },
+              { label: t('usersPage.role2') },
+              { label: t('usersPage.plan') },
+              { label: t('usersPage.statut') },
+              { label: t('usersPage.source') },
+              { label: t('usersPage.derniereConnexion') },
+              { label: t('usersPage.localisation') },
+              { label: t('usersPage.actions'), align: 'right' },
             ]}
           >
             {users.isPending && !data ? (
@@ -211,7 +220,7 @@ export function UsersPage() {
                     </div>
                   </td>
                   <td className="px-5 py-3">
-                    <Badge tone={roleTone[u.role]}>{roleLabels[u.role]}</Badge>
+                    <Badge tone={roleTone[u.role]}>{t(`roles.${u.role}`)}</Badge>
                   </td>
                   <td className="px-5 py-3 text-slate-700">{u.plan}</td>
                   <td className="px-5 py-3" data-testid="user-status">
@@ -220,7 +229,7 @@ export function UsersPage() {
                   <td className="px-5 py-3 text-slate-600">{u.registrationSource}</td>
                   <td className="px-5 py-3 text-slate-600">{date(u.lastLoginAt)}</td>
                   <td className="px-5 py-3 text-slate-600">
-                    {u.country ?? 'Unknown'}
+                    {u.country ?? t('usersPage.unknown')}
                     {u.timezone && <span className="block text-xs text-slate-400">{u.timezone}</span>}
                   </td>
                   <td className="px-5 py-3">
@@ -228,7 +237,7 @@ export function UsersPage() {
                       <Button
                         size="icon"
                         variant="ghost"
-                        aria-label={`Modifier ${u.name}`}
+                        aria-label={t('usersPage.editUser', { name: u.name })}
                         onClick={() => setForm({ user: u })}
                       >
                         <Pencil className="h-4 w-4" aria-hidden="true" />
@@ -236,7 +245,9 @@ export function UsersPage() {
                       <Button
                         size="icon"
                         variant="ghost"
-                        aria-label={`${u.isActive ? 'Désactiver' : 'Activer'} ${u.name}`}
+                        aria-label={t(u.isActive ? 'usersPage.deactivateUser' : 'usersPage.activateUser', {
+                          name: u.name,
+                        })}
                         onClick={() => setConfirm({ kind: 'status', user: u })}
                       >
                         <Power className="h-4 w-4" aria-hidden="true" />
@@ -244,7 +255,7 @@ export function UsersPage() {
                       <Button
                         size="icon"
                         variant="ghost"
-                        aria-label={`Supprimer ${u.name}`}
+                        aria-label={t('usersPage.deleteUser', { name: u.name })}
                         onClick={() => setConfirm({ kind: 'delete', user: u })}
                       >
                         <Trash2 className="h-4 w-4 text-rose-600" aria-hidden="true" />
@@ -259,11 +270,12 @@ export function UsersPage() {
           {data && (
             <div className="flex items-center justify-between border-t border-slate-100 px-5 py-3 text-sm text-slate-600">
               <span data-testid="users-pagination">
-                Page {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total} utilisateurs
+                {t('usersPage.page')} {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total}{' '}
+                {t('usersPage.utilisateurs')}
               </span>
               <div className="flex gap-2">
                 <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                  Précédent
+                  {t('usersPage.precedent')}
                 </Button>
                 <Button
                   size="sm"
@@ -271,7 +283,7 @@ export function UsersPage() {
                   disabled={page >= data.pagination.totalPages}
                   onClick={() => setPage((p) => p + 1)}
                 >
-                  Suivant
+                  {t('usersPage.suivant')}
                 </Button>
               </div>
             </div>
@@ -284,17 +296,23 @@ export function UsersPage() {
         <ConfirmDialog
           title={
             confirm.kind === 'delete'
-              ? 'Supprimer l’utilisateur'
+              ? t('usersPage.supprimerLUtilisateur')
               : confirm.user.isActive
-                ? 'Désactiver l’utilisateur'
-                : 'Activer l’utilisateur'
+                ? t('usersPage.desactiverLUtilisateur')
+                : t('usersPage.activerLUtilisateur')
           }
           text={
             confirm.kind === 'delete'
               ? userMessages.deleteConfirm(confirm.user.name)
               : userMessages.statusConfirm(confirm.user.name, !confirm.user.isActive)
           }
-          confirmLabel={confirm.kind === 'delete' ? 'Supprimer' : confirm.user.isActive ? 'Désactiver' : 'Activer'}
+          confirmLabel={
+            confirm.kind === 'delete'
+              ? t('usersPage.supprimer')
+              : confirm.user.isActive
+                ? t('usersPage.desactiver')
+                : t('usersPage.activer')
+          }
           danger={confirm.kind === 'delete' || confirm.user.isActive}
           pending={acting.isPending}
           error={

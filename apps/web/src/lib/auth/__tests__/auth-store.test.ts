@@ -34,7 +34,7 @@ describe('auth store (spec-1 §4)', () => {
     await promise;
     const s = useAuthStore.getState();
     expect(s).toMatchObject({ user, token: 'access-1', isAuthenticated: true, isLoading: false });
-    expect(toast.success).toHaveBeenCalledWith('Connexion réussie !');
+    expect(toast.success).toHaveBeenCalledWith('Signed in successfully!');
     expect(f.calls[0]!.body).toEqual({ email: 'ada@example.com', password: 'pw', rememberMe: true });
     expect(persisted()).toEqual({ isAuthenticated: true, user });
     // The access token stays in memory, the refresh token in the httpOnly cookie: neither in local storage.
@@ -78,17 +78,17 @@ describe('auth store (spec-1 §4)', () => {
       token: null,
       pendingEmail: 'ada@example.com',
     });
-    expect(toast.success).toHaveBeenCalledWith("Compte créé ! Vérifiez votre email pour l'activer.");
+    expect(toast.success).toHaveBeenCalledWith('Account created! Check your email to activate it.');
   });
 
-  it("register with tokens: signs in with 'Compte créé avec succès !'", async () => {
+  it("register with tokens: signs in with 'Account created successfully!'", async () => {
     mockFetch({ 'POST /api/v1/auth/register': () => signedIn('access-reg') });
     const r = await useAuthStore
       .getState()
       .register({ name: 'Ada', email: 'ada@example.com', password: 'pw', confirmPassword: 'pw', acceptTerms: true });
     expect(r.verificationRequired).toBe(false);
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, token: 'access-reg', user });
-    expect(toast.success).toHaveBeenCalledWith('Compte créé avec succès !');
+    expect(toast.success).toHaveBeenCalledWith('Account created successfully!');
   });
 
   it("register failure: the server's message, else 'Registration failed'", async () => {
@@ -116,7 +116,7 @@ describe('auth store (spec-1 §4)', () => {
     expect(f.calls[0]!.headers.authorization).toBe('Bearer access-1');
     expect(f.calls[0]!.body).toEqual({});
     expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false });
-    expect(toast.success).toHaveBeenCalledWith('Déconnexion réussie');
+    expect(toast.success).toHaveBeenCalledWith('Signed out successfully');
     expect(toast.error).not.toHaveBeenCalled();
     expect(persisted()).toEqual({ isAuthenticated: false, user: null });
   });
@@ -140,7 +140,7 @@ describe('auth store (spec-1 §4)', () => {
     await useAuthStore.getState().verifyEmail('tok en');
     expect(f.calls[0]!.url).toBe('/api/v1/auth/verify-email?token=tok+en');
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, token: 'access-v', user });
-    expect(toast.success).toHaveBeenCalledWith('Email vérifié avec succès');
+    expect(toast.success).toHaveBeenCalledWith('Email verified successfully');
   });
 
   it('verifyEmail without tokens: flips emailVerified on the current user', async () => {
@@ -171,7 +171,7 @@ describe('auth store (spec-1 §4)', () => {
     await useAuthStore.getState().resetPassword({ token: 't', password: 'P', confirmPassword: 'P' });
     expect(f.calls[0]!.body).toEqual({ token: 't', password: 'P', confirmPassword: 'P' });
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, token: 'access-r' });
-    expect(toast.success).toHaveBeenCalledWith('Mot de passe réinitialisé avec succès');
+    expect(toast.success).toHaveBeenCalledWith('Password reset successfully');
   });
 
   it('resend verification and forgot password: their toasts, and the store fallbacks on failure', async () => {
@@ -180,9 +180,9 @@ describe('auth store (spec-1 §4)', () => {
       'POST /api/v1/auth/forgot-password': [() => json(200, { success: true, message: 'ok' }), () => json(502, {})],
     });
     await useAuthStore.getState().resendVerification('a@b.co');
-    expect(toast.success).toHaveBeenCalledWith('Email de vérification renvoyé');
+    expect(toast.success).toHaveBeenCalledWith('Verification email sent again');
     await useAuthStore.getState().forgotPassword('a@b.co');
-    expect(toast.success).toHaveBeenCalledWith('Email de réinitialisation envoyé');
+    expect(toast.success).toHaveBeenCalledWith('Reset email sent');
     await expect(useAuthStore.getState().resendVerification('a@b.co')).rejects.toBeTruthy();
     await expect(useAuthStore.getState().forgotPassword('a@b.co')).rejects.toBeTruthy();
     // No server text: the client's status text (500) or the fallback (502), as the store shows them.
@@ -190,7 +190,7 @@ describe('auth store (spec-1 §4)', () => {
     expect(toast.error).toHaveBeenCalledWith(messages.http.fallback);
   });
 
-  it("changePassword: 'Mot de passe modifié avec succès'; a wrong current password is left to the form", async () => {
+  it("changePassword: 'Password changed successfully'; a wrong current password is left to the form", async () => {
     useAuthStore.setState({ user, token: 'access-1', isAuthenticated: true });
     mockFetch({
       'POST /api/v1/auth/change-password': [
@@ -201,7 +201,7 @@ describe('auth store (spec-1 §4)', () => {
     });
     const input = { currentPassword: 'a', newPassword: 'b', confirmPassword: 'b' };
     await useAuthStore.getState().changePassword(input);
-    expect(toast.success).toHaveBeenCalledWith('Mot de passe modifié avec succès');
+    expect(toast.success).toHaveBeenCalledWith('Password changed successfully');
     await expect(useAuthStore.getState().changePassword(input)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     expect(toast.error).not.toHaveBeenCalled();
     expect(useAuthStore.getState().isAuthenticated).toBe(true);
@@ -234,7 +234,7 @@ describe('auth store (spec-1 §4)', () => {
     });
     await useAuthStore.getState().initialize();
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: false, token: null, user: null });
-    expect(toast.error).toHaveBeenCalledWith('Session expirée. Veuillez vous reconnecter.', expect.anything());
+    expect(toast.error).toHaveBeenCalledWith('Session expired. Please sign in again.', expect.anything());
   });
 
   it('start-up after a reload: no token in memory, so the refresh cookie gets one, then the user is re-read', async () => {

@@ -59,8 +59,8 @@ describe('AdminPlansPage', () => {
   it('an admin below super_admin sees Accès refusé with the roles required, and nothing is fetched', () => {
     const { calls } = mockFetch({});
     renderPage('admin');
-    expect(screen.getByTestId('plans-restricted')).toHaveTextContent('Accès refusé');
-    expect(screen.getByTestId('plans-restricted')).toHaveTextContent('Rôles requis : super admin, owner');
+    expect(screen.getByTestId('plans-restricted')).toHaveTextContent('Access denied');
+    expect(screen.getByTestId('plans-restricted')).toHaveTextContent('Required roles: super admin, owner');
     expect(calls).toHaveLength(0);
   });
 
@@ -82,7 +82,7 @@ describe('AdminPlansPage', () => {
     await userEvent.clear(minute);
     await userEvent.type(minute, '250');
     await userEvent.click(screen.getByRole('button', { name: 'Save plan' }));
-    await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('Plan mis à jour avec succès !'));
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('Plan updated successfully!'));
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ maxRequestsPerMinute: 250 });
   });
 });

@@ -114,8 +114,8 @@ describe('ApiKeysPage', () => {
   it('shows the load error banner with the French default', async () => {
     mockFetch((_m, path) => (path === '/api/v1/plans' ? json(200, plansBody) : new Response('', { status: 502 })));
     renderPage();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Erreur lors du chargement des clés API');
-    expect(toast.error).toHaveBeenCalledWith('Erreur lors du chargement des clés API', { id: 'api-keys-load-error' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error while loading the API keys');
+    expect(toast.error).toHaveBeenCalledWith('Error while loading the API keys', { id: 'api-keys-load-error' });
   });
 
   it('offers the first key only when no search term is entered', async () => {
@@ -173,7 +173,7 @@ describe('ApiKeysPage', () => {
     await openMenu();
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Reports' })).not.toBeInTheDocument());
-    expect(toast.success).toHaveBeenCalledWith('Clé API supprimée avec succès !');
+    expect(toast.success).toHaveBeenCalledWith('API key deleted successfully!');
   });
 
   it('disables and enables with the French toasts', async () => {
@@ -182,12 +182,12 @@ describe('ApiKeysPage', () => {
     await screen.findByRole('article', { name: 'Reports' });
     await userEvent.click(screen.getByRole('button', { name: 'Actions for Reports' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Disable' }));
-    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Clé API désactivée avec succès !'));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('API key disabled successfully!'));
     expect(within(cardOf('Reports')).getByText('Inactive')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Actions for Reports' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Enable' }));
-    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Clé API activée avec succès !'));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('API key enabled successfully!'));
   });
 
   it('regenerates after the confirmation and shows the new key in French', async () => {
@@ -209,23 +209,23 @@ describe('ApiKeysPage', () => {
     expect(effects.join(' ')).toMatch(/cannot be undone/);
     await userEvent.click(within(confirmDialog).getByRole('button', { name: 'Regenerate key' }));
 
-    const done = await screen.findByRole('dialog', { name: 'Clé API regénérée' });
+    const done = await screen.findByRole('dialog', { name: 'API key regenerated' });
     expect(within(done).getByTestId('secret-api-key')).toHaveTextContent('dfk_live_new_FULLSECRET');
-    expect(within(done).getByText('Nouvellement générée')).toBeInTheDocument();
+    expect(within(done).getByText('Newly generated')).toBeInTheDocument();
     expect(within(done).getByText('Billing worker')).toBeInTheDocument();
     expect(within(done).getByText('Production')).toBeInTheDocument();
-    expect(within(done).getByText(/Mettez à jour cette clé/)).toBeInTheDocument();
-    expect(toast.success).toHaveBeenCalledWith('Clé API regénérée avec succès !');
+    expect(within(done).getByText(/Update this key in every application/)).toBeInTheDocument();
+    expect(toast.success).toHaveBeenCalledWith('API key regenerated successfully!');
 
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     Object.defineProperty(window, 'isSecureContext', { value: true, configurable: true });
-    await userEvent.click(within(done).getByRole('button', { name: 'Copier la clé API' }));
+    await userEvent.click(within(done).getByRole('button', { name: 'Copy the API key' }));
     expect(writeText).toHaveBeenCalledWith('dfk_live_new_FULLSECRET');
-    expect(toast.success).toHaveBeenCalledWith('Clé API copiée dans le presse-papiers !');
+    expect(toast.success).toHaveBeenCalledWith('API key copied to the clipboard!');
 
     writeText.mockRejectedValueOnce(new Error('denied'));
-    await userEvent.click(within(done).getByRole('button', { name: 'Copier la clé API' }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Impossible de copier la clé API'));
+    await userEvent.click(within(done).getByRole('button', { name: 'Copy the API key' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Could not copy the API key'));
   });
 });

@@ -85,10 +85,10 @@ describe('CreateApiKeyDialog', () => {
     expect(screen.getByRole('radio', { name: 'Pro' })).toBeChecked();
   });
 
-  it("says 'Aucun plan disponible' with a reload when there is no plan", async () => {
+  it("says 'No plans available' with a reload when there is no plan", async () => {
     const { refetch } = renderDialog({ data: [] });
-    expect(screen.getByText('Aucun plan disponible')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Recharger' }));
+    expect(screen.getByText('No plans available')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Reload' }));
     expect(refetch).toHaveBeenCalled();
   });
 
@@ -109,7 +109,7 @@ describe('CreateApiKeyDialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create API Key' }));
     expect(await screen.findByTestId('secret-api-key')).toHaveTextContent('dfk_live_abc_SECRET');
     expect(screen.getByRole('dialog', { name: 'API key created' })).toBeInTheDocument();
-    expect(toast.success).toHaveBeenCalledWith('Clé API créée avec succès !');
+    expect(toast.success).toHaveBeenCalledWith('API key created successfully!');
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
@@ -129,6 +129,25 @@ describe('CreateApiKeyDialog', () => {
 
     mockFetch(() => new Response('', { status: 502 }));
     await userEvent.click(screen.getByRole('button', { name: 'Create API Key' }));
-    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith('Erreur lors de la création de la clé API'));
+    await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith('Error while creating the API key'));
+  });
+
+  it('shows a refused field beside it, without the field prefix and without a toast', async () => {
+    const fetchMock = mockFetch(() =>
+      json(422, {
+        success: false,
+        error: 'name: Key name must be 3 to 100 characters',
+        code: 'VALIDATION_ERROR',
+        requestId: 'r',
+        details: { fields: [{ field: 'name', message: 'Key name must be 3 to 100 characters' }] },
+      }),
+    );
+    renderDialog();
+    await userEvent.type(screen.getByLabelText('Key name'), 'ab');
+    await userEvent.click(screen.getByRole('button', { name: 'Create API Key' }));
+    expect(await screen.findByTestId('key-name-error')).toHaveTextContent(/^Key name must be 3 to 100 characters$/);
+    expect(toast.error).not.toHaveBeenCalled();
+    // The dashboard asks for its language on every call.
+    expect(new Headers(fetchMock.mock.calls[0]![1]!.headers as HeadersInit).get('accept-language')).toBe('en');
   });
 });

@@ -130,6 +130,6 @@ describe('CreateApiKeyDialog, custom keys (admins)', () => {
     expect(previews.length).toBeLessThanOrEqual(4);
     await userEvent.click(create);
     expect(await screen.findByTestId('secret-api-key')).toHaveTextContent('dfk_live_custom_SECRET');
-    expect(toast.success).toHaveBeenCalledWith('Clé API personnalisée créée avec succès !');
+    expect(toast.success).toHaveBeenCalledWith('Custom API key created successfully!');
   });
 });

@@ -29,7 +29,7 @@ describe('AuditLogPage', () => {
   it('plain users see Accès refusé and nothing is fetched', () => {
     const { calls } = mockFetch({});
     renderPage('user');
-    expect(screen.getByTestId('audit-restricted')).toHaveTextContent('Accès refusé');
+    expect(screen.getByTestId('audit-restricted')).toHaveTextContent('Access denied');
     expect(calls).toHaveLength(0);
   });
 

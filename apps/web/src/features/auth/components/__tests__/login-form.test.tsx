@@ -41,11 +41,11 @@ describe('LoginForm', () => {
     expect(useAuthStore.getState().isAuthenticated).toBe(false);
   });
 
-  it("falls back to 'Email ou mot de passe incorrect' when the server says nothing", async () => {
+  it("falls back to 'Incorrect email or password' when the server says nothing", async () => {
     mockFetch({ 'POST /api/v1/auth/login': () => json(401, {}) });
     const { user } = renderWithProviders(<LoginForm />);
     await submit(user, 'ada@example.com', 'wrong');
-    expect(await screen.findByTestId('login-error')).toHaveTextContent('Email ou mot de passe incorrect');
+    expect(await screen.findByTestId('login-error')).toHaveTextContent('Incorrect email or password');
   });
 
   it('offers to resend the verification mail when the address is not verified', async () => {

@@ -68,7 +68,7 @@ describe('ResetPasswordForm', () => {
       confirmPassword: 'Brave-Walrus-77?',
     });
     expect(useAuthStore.getState()).toMatchObject({ isAuthenticated: true, token: 'access-r' });
-    expect(toast.success).toHaveBeenCalledWith('Mot de passe réinitialisé avec succès');
+    expect(toast.success).toHaveBeenCalledWith('Password reset successfully');
   });
 
   it("shows the server's message for an expired link", async () => {
@@ -94,6 +94,6 @@ describe('ForgotPasswordForm', () => {
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByTestId('forgot-password-sent')).toHaveTextContent('ada@example.com');
     expect(f.calls[0]!.body).toEqual({ email: 'ada@example.com' });
-    expect(toast.success).toHaveBeenCalledWith('Email de réinitialisation envoyé');
+    expect(toast.success).toHaveBeenCalledWith('Reset email sent');
   });
 });

@@ -97,7 +97,7 @@ describe('PlansPage', () => {
   it('shows the loading state while the plans load', () => {
     mockFetch(() => new Promise<Response>(() => undefined));
     renderPage();
-    expect(screen.getByText('Chargement des plans...')).toBeInTheDocument();
+    expect(screen.getByText('Loading plans...')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Choose Your Plan' })).toBeInTheDocument();
   });
 
@@ -114,7 +114,7 @@ describe('PlansPage', () => {
     });
     renderPage();
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Erreur lors du chargement des plans');
+    expect(alert).toHaveTextContent('Error while loading the plans');
     expect(alert).toHaveTextContent('Database unreachable');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('article', { name: 'Pro' })).toBeInTheDocument();
@@ -230,6 +230,21 @@ describe('PlansPage', () => {
     renderPage();
     await screen.findByTestId('plans-grid');
     await userEvent.click(within(card('Pro')).getByRole('button', { name: 'Upgrade Now' }));
+    // Nothing starts before the user confirms, told it is one trial per e-mail address.
+    const dialog = await screen.findByRole('dialog', { name: 'Start the Pro trial?' });
+    expect(dialog).toHaveTextContent('An e-mail address gets one free trial, ever');
+    const posted = () =>
+      fetchMock.mock.calls.some(([u, init]) => String(u).endsWith('/my/subscriptions') && init?.method === 'POST');
+    expect(posted()).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Not now' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(posted()).toBe(false);
+    await userEvent.click(within(card('Pro')).getByRole('button', { name: 'Upgrade Now' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Start the Pro trial?' })).getByRole('button', {
+        name: 'Start the trial',
+      }),
+    );
 
     await waitFor(() => expect(screen.getByTestId('current-plan-badge')).toHaveTextContent('Pro +1'));
     expect(within(card('Pro')).getByTestId('plan-status-badge')).toHaveTextContent('Primary Plan');

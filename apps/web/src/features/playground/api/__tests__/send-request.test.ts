@@ -55,7 +55,7 @@ describe('sendPlaygroundRequest', () => {
     );
     const res = await sendPlaygroundRequest(plan);
     expect(res).toMatchObject({ status: 0, success: false });
-    expect(JSON.parse(res.body)).toEqual({ success: false, message: "Erreur lors de l'appel à l'API" });
+    expect(JSON.parse(res.body)).toEqual({ success: false, message: 'Error while calling the API' });
   });
 
   it('never sends cookies or the dashboard session', async () => {

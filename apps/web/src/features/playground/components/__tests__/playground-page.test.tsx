@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/testing/test-utils';
 import { json, mockFetch } from '@/testing/mock-fetch';
 import { PlaygroundPage } from '../playground-page';
+import { playgroundEndpoints } from '../../config/endpoints';
 import { responseTexts } from '../response-panel';
 import { API_KEY_STORAGE } from '../../hooks/use-session-api-key';
 import { useAuthStore } from '@/lib/auth/auth-store';
@@ -43,10 +44,10 @@ afterEach(() => {
 });
 
 describe('PlaygroundPage', { timeout: 20_000 }, () => {
-  it('lists the fourteen endpoints with method, category and description, and starts empty', () => {
+  it('lists every endpoint with method, category and description, and starts empty', () => {
     renderPage();
     const options = screen.getAllByTestId('endpoint-option');
-    expect(options).toHaveLength(14);
+    expect(options).toHaveLength(playgroundEndpoints.length);
     for (const path of ['/pdf/crop', '/pdf/remove-blank-pages'])
       expect(options.some((o) => o.textContent?.includes(path))).toBe(true);
     expect(options[0]).toHaveTextContent('Watermark PDF');
@@ -173,7 +174,7 @@ describe('PlaygroundPage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(responseBody()).toHaveAttribute('data-state', 'error'));
     expect(JSON.parse(responseBody().textContent!)).toEqual({
       success: false,
-      message: "Erreur lors de l'appel à l'API",
+      message: 'Error while calling the API',
     });
   });
 

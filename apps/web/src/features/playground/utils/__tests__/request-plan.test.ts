@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueEntry, findCatalogueEntry, stampPositions } from '@docflow/contracts';
+import { catalogueEntry, endpointCatalogue, findCatalogueEntry, stampPositions } from '@docflow/contracts';
 import { findEndpoint, playgroundEndpoints, type PlaygroundEndpoint } from '../../config/endpoints';
 import { boundsOf } from '../schema-bounds';
 import { initialValues, isFileField, planCall, validateFields, validationMessages } from '../request-plan';
@@ -13,8 +13,8 @@ const pdf = (name = 'a.pdf') => new File(['%PDF-1.4'], name, { type: 'applicatio
 const apiBase = 'https://docflow.test/api/v1';
 
 describe('the endpoint definitions', () => {
-  it('are the spec’s nine endpoints, the two screenshots and the pipeline, each with a category the list can badge', () => {
-    expect(playgroundEndpoints.map((e) => e.id)).toEqual([
+  it('are every processing endpoint of the catalogue: the spec’s nine, the screenshots and the pipeline first', () => {
+    const curated = [
       '/pdf/watermark',
       '/pdf/merge',
       '/pdf/extract-text',
@@ -29,11 +29,19 @@ describe('the endpoint definitions', () => {
       '/conversion/html-to-image',
       '/pipeline',
       '/conversion/image-to-pdf',
-    ]);
+    ];
+    const ids = playgroundEndpoints.map((e) => e.id);
+    expect(ids.slice(0, curated.length)).toEqual(curated);
+    const posts = endpointCatalogue.filter((e) => e.method === 'POST').map((e) => e.path);
+    expect([...ids].sort()).toEqual([...posts].sort());
     for (const e of playgroundEndpoints) {
       expect(['PDF', 'QR Codes', 'OCR', 'Conversion']).toContain(e.category);
       expect(e.method).toBe('POST');
-      expect(e.contentType).toBe(e.category === 'QR Codes' ? 'application/json' : 'multipart/form-data');
+      expect(e.contentType).toBe(
+        catalogueEntry(e.id as Parameters<typeof catalogueEntry>[0]).body === 'json'
+          ? 'application/json'
+          : 'multipart/form-data',
+      );
     }
   });
 

@@ -62,8 +62,8 @@ describe('UsersPage', () => {
   it('plain users see Accès refusé with their role and the roles required, and nothing is fetched', () => {
     const { calls } = mockFetch({});
     renderPage('user');
-    expect(screen.getByTestId('users-restricted')).toHaveTextContent('Accès refusé');
-    expect(screen.getByTestId('users-restricted')).toHaveTextContent('Rôles requis : admin, super_admin, owner');
+    expect(screen.getByTestId('users-restricted')).toHaveTextContent('Access denied');
+    expect(screen.getByTestId('users-restricted')).toHaveTextContent('Required roles: admin, super_admin, owner');
     expect(calls).toHaveLength(0);
   });
 
@@ -73,21 +73,21 @@ describe('UsersPage', () => {
     const rows = await screen.findAllByTestId('user-row');
     expect(rows).toHaveLength(3);
     expect(calls[0]!.url).toContain('page=1&limit=50');
-    expect(within(rows[0]!).getByText('Administrateur')).toBeInTheDocument();
-    expect(within(rows[0]!).getByTestId('user-status')).toHaveTextContent('Actif');
+    expect(within(rows[0]!).getByText('Administrator')).toBeInTheDocument();
+    expect(within(rows[0]!).getByTestId('user-status')).toHaveTextContent('Active');
     expect(within(rows[0]!).getByText('Europe/Paris')).toBeInTheDocument();
-    expect(within(rows[1]!).getByTestId('user-status')).toHaveTextContent('Email non vérifié');
-    expect(within(rows[2]!).getByTestId('user-status')).toHaveTextContent('Inactif');
+    expect(within(rows[1]!).getByTestId('user-status')).toHaveTextContent('Email not verified');
+    expect(within(rows[2]!).getByTestId('user-status')).toHaveTextContent('Inactive');
     expect(screen.getByTestId('user-counts')).toHaveTextContent('12');
-    expect(screen.getByTestId('user-counts')).toHaveTextContent('Inscriptions API3');
+    expect(screen.getByTestId('user-counts')).toHaveTextContent('API sign-ups3');
   });
 
   it('sends the search, role and source to the server, and says when nothing matches', async () => {
     const { calls } = mockFetch({ 'GET /api/v1/admin/users': () => page([]) });
     renderPage();
-    expect(await screen.findByTestId('users-empty')).toHaveTextContent('Aucun utilisateur trouvé');
-    await userEvent.type(screen.getByLabelText('Rechercher des utilisateurs'), 'ada');
-    await userEvent.selectOptions(screen.getByLabelText('Rôle'), 'owner');
+    expect(await screen.findByTestId('users-empty')).toHaveTextContent('No user found');
+    await userEvent.type(screen.getByLabelText('Search users'), 'ada');
+    await userEvent.selectOptions(screen.getByLabelText('Role'), 'owner');
     await userEvent.selectOptions(screen.getByLabelText('Source'), 'api');
     await vi.waitFor(() => expect(calls.at(-1)!.url).toContain('search=ada&role=owner&source=api'));
   });
@@ -95,13 +95,13 @@ describe('UsersPage', () => {
   it('shows the load error with a retry', async () => {
     const { callsTo } = mockFetch({
       'GET /api/v1/admin/users': [
-        () => apiError(500, 'INTERNAL_ERROR', 'Erreur lors du chargement des utilisateurs'),
+        () => apiError(500, 'INTERNAL_ERROR', 'Error while loading the users'),
         () => page([ada]),
       ],
     });
     renderPage();
-    expect(await screen.findByTestId('users-error')).toHaveTextContent('Erreur lors du chargement des utilisateurs');
-    await userEvent.click(screen.getByRole('button', { name: /Réessayer/ }));
+    expect(await screen.findByTestId('users-error')).toHaveTextContent('Error while loading the users');
+    await userEvent.click(screen.getByRole('button', { name: /Retry/ }));
     expect(await screen.findAllByTestId('user-row')).toHaveLength(1);
     expect(callsTo('GET /api/v1/admin/users')).toHaveLength(2);
   });
@@ -116,16 +116,16 @@ describe('UsersPage', () => {
         }),
     });
     renderPage('owner');
-    await userEvent.click(await screen.findByRole('button', { name: 'Supprimer Ada King' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete Ada King' }));
     const dialog = screen.getByTestId('confirm-dialog');
-    expect(dialog).toHaveTextContent('Êtes-vous sûr de vouloir supprimer "Ada King" ? Cette action est irréversible.');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
-    await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: 'Annuler' })).toBeDisabled());
+    expect(dialog).toHaveTextContent('Are you sure you want to delete "Ada King"? This action cannot be undone.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled());
     await userEvent.keyboard('{Escape}');
     expect(screen.getByTestId('confirm-dialog')).toBeInTheDocument();
     release();
     await vi.waitFor(() =>
-      expect(toast.success).toHaveBeenCalledWith('Utilisateur supprimé avec succès (2 clés API supprimées)'),
+      expect(toast.success).toHaveBeenCalledWith('User deleted successfully (2 API keys deleted)'),
     );
     await vi.waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull());
   });
@@ -137,9 +137,9 @@ describe('UsersPage', () => {
         apiError(403, 'FORBIDDEN', 'Un admin ne peut pas agir sur un compte de rôle admin'),
     });
     renderPage('admin');
-    await userEvent.click(await screen.findByRole('button', { name: 'Désactiver Ada King' }));
-    expect(screen.getByTestId('confirm-dialog')).toHaveTextContent('Êtes-vous sûr de vouloir désactiver "Ada King" ?');
-    await userEvent.click(within(screen.getByTestId('confirm-dialog')).getByRole('button', { name: 'Désactiver' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Deactivate Ada King' }));
+    expect(screen.getByTestId('confirm-dialog')).toHaveTextContent('Are you sure you want to deactivate "Ada King"?');
+    await userEvent.click(within(screen.getByTestId('confirm-dialog')).getByRole('button', { name: 'Deactivate' }));
     expect(await screen.findByTestId('confirm-error')).toHaveTextContent('ne peut pas agir');
     expect(toast.error).toHaveBeenCalled();
   });
@@ -159,17 +159,17 @@ describe('UsersPage', () => {
     const roleOptions = within(dialog)
       .getAllByRole('option')
       .map((o) => o.textContent);
-    expect(roleOptions).toContain('Administrateur');
-    expect(roleOptions).not.toContain('Propriétaire');
+    expect(roleOptions).toContain('Administrator');
+    expect(roleOptions).not.toContain('Owner');
     await userEvent.type(within(dialog).getByLabelText('Email'), 'new@example.test');
-    await userEvent.type(within(dialog).getByLabelText('Nom'), 'New One');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Créer' }));
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'New One');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await screen.findByTestId('temp-password')).toHaveTextContent('Tmp-Pass-123456789');
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
       email: 'new@example.test',
       name: 'New One',
       role: 'user',
     });
-    expect(toast.success).toHaveBeenCalledWith('Utilisateur créé avec succès !');
+    expect(toast.success).toHaveBeenCalledWith('User created successfully!');
   });
 });

@@ -1,0 +1,172 @@
+import { readFile } from 'node:fs/promises';
+import { ZFileResultResponse, ZVerifySignaturesResponse } from '@docflow/contracts';
+import { EngineError } from '../../core/errors';
+import { signPdf } from '../../core/operations/pdf/sign';
+import { timestampPdf } from '../../core/operations/pdf/timestamp';
+import { verifyPdfSignatures } from '../../core/operations/pdf/verify-signatures';
+import { timeStamperFor } from '../../core/signatures/tsa';
+import { dataOutcome, fileOutcome } from '../../lib/outcome';
+import type { OutputFile } from '../../core/pdf/operations';
+import { outputName } from '../../lib/send-result';
+import type { UploadedFile } from '../../lib/uploads';
+import type { AllowList } from '../../core/net/allow-list';
+import { AppError } from '../../lib/app-error';
+import { defineEndpoint, type EndpointContext, type ProcessingEndpoint } from '../processing-endpoint';
+
+export interface SignatureSettings {
+  /** RFC 3161 time-stamp authority (SIGN_TSA_URL); null: time-stamps are refused. */
+  tsaUrl: string | null;
+  /** Its address is checked as every URL the server fetches; a private one only when the operator allows it. */
+  tsaAllowPrivate: boolean;
+  /** The operator's intranet hosts and ranges (OUTBOUND_ALLOW_LIST): an authority there is reached too. */
+  allowList?: AllowList;
+  /** PEM certificates a signer must chain to, to be reported trusted. */
+  trustAnchors: readonly string[];
+}
+
+/**
+ * A signed PDF is opened as it is: never decrypted or rewritten (that would break the signatures it holds). An
+ * encrypted one is refused naming what to do, since `password` here is the certificate's.
+ */
+async function openAsIs(ctx: EndpointContext<unknown>, file: UploadedFile, action: string) {
+  try {
+    const input = await ctx.prepare(file, { keepEncryption: true });
+    if (input.wasEncrypted && action === 'sign') {
+      throw new EngineError(
+        'INVALID_PDF',
+        'file: this PDF is encrypted; remove its password (/pdf/unlock) before signing',
+        {
+          details: { field: 'file' },
+        },
+      );
+    }
+    // The bytes as sent: a page tree the checks rebuilt would be another file, whose signatures no longer match.
+    return { ...input, path: file.path };
+  } catch (err) {
+    if (err instanceof EngineError && (err.code === 'PASSWORD_REQUIRED' || err.code === 'WRONG_PASSWORD')) {
+      throw new EngineError(
+        'INVALID_PDF',
+        `file: this PDF is encrypted with a password; it cannot be ${action === 'sign' ? 'signed' : 'verified'} here`,
+        {
+          details: { field: 'file' },
+          cause: err,
+        },
+      );
+    }
+    throw err;
+  }
+}
+
+const pdfAnswer = (from: UploadedFile, out: OutputFile) =>
+  fileOutcome({
+    path: out.path,
+    fileName: outputName(from.filename, out.name, 'pdf'),
+    mimeType: 'application/pdf',
+    pages: out.pages,
+  });
+
+/** The image of a visible signature: PNG or JPEG, told by its first bytes. */
+async function signatureImage(file: UploadedFile, visible: boolean) {
+  if (!visible) {
+    throw new AppError('INVALID_INPUT', 'image: an image is drawn only on a visible signature (visible=true)', {
+      details: { field: 'image' },
+    });
+  }
+  const bytes = await readFile(file.path);
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return { bytes, kind: 'png' as const };
+  }
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return { bytes, kind: 'jpg' as const };
+  throw new AppError('INVALID_INPUT', 'image: send a PNG or JPEG image', { details: { field: 'image' } });
+}
+
+const noAuthority = (field: string) =>
+  new AppError('INVALID_INPUT', `${field}: this server has no time-stamp authority configured (SIGN_TSA_URL)`, {
+    details: { field },
+  });
+
+/** POST /pdf/sign, /pdf/timestamp and /pdf/verify-signatures, over the server's signature settings. */
+export const signatureEndpoints = (settings: SignatureSettings): readonly ProcessingEndpoint[] => [
+  defineEndpoint('/pdf/sign', {
+    description:
+      'PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). ' +
+      'The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. ' +
+      'Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`. ' +
+      'An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.',
+    files: {
+      description: 'The PDF document',
+      extra: {
+        certificate: 'PKCS#12 file (.p12, .pfx) with the private key and its certificate',
+        image: 'PNG or JPEG drawn at the left of a visible signature (a hand-written signature, a seal)',
+      },
+    },
+    response: ZFileResultResponse.describe('The signed PDF itself; with Accept: application/json, this JSON'),
+    async run(ctx) {
+      const { fields, files, extras, job } = ctx;
+      const certificate = extras.certificate;
+      if (!certificate) {
+        throw new AppError(
+          'INVALID_INPUT',
+          'certificate: a PKCS#12 file (.p12, .pfx) is required (multipart field "certificate")',
+          {
+            details: { field: 'certificate' },
+          },
+        );
+      }
+      if (fields.timestamp && !settings.tsaUrl) throw noAuthority('timestamp');
+      const image = extras.image ? await signatureImage(extras.image, fields.visible) : undefined;
+      const input = await openAsIs(ctx, files[0]!, 'sign');
+      const out = await signPdf(job, input, {
+        certificate: await readFile(certificate.path),
+        password: fields.password,
+        reason: fields.reason,
+        location: fields.location,
+        contact: fields.contact,
+        visible: fields.visible
+          ? { page: fields.page, x: fields.x, y: fields.y, width: fields.width, height: fields.height, image }
+          : undefined,
+        timeStamper:
+          fields.timestamp && settings.tsaUrl
+            ? timeStamperFor(
+                settings.tsaUrl,
+                { allowPrivate: settings.tsaAllowPrivate, allowList: settings.allowList },
+                { signal: job.signal },
+              )
+            : undefined,
+      });
+      return pdfAnswer(files[0]!, out);
+    },
+  }),
+
+  defineEndpoint('/pdf/timestamp', {
+    description:
+      "A document time-stamp (SubFilter ETSI.RFC3161): the server's time-stamp authority (SIGN_TSA_URL) signs the SHA-256 of the whole file, added as an incremental update, " +
+      'so the signatures already in the file stay valid and are proved to have existed at that time. A server without an authority answers 422.',
+    files: { description: 'The PDF document' },
+    response: ZFileResultResponse.describe('The time-stamped PDF itself; with Accept: application/json, this JSON'),
+    async run(ctx) {
+      if (!settings.tsaUrl) throw noAuthority('file');
+      const input = await openAsIs(ctx, ctx.files[0]!, 'sign');
+      const stamper = timeStamperFor(
+        settings.tsaUrl,
+        { allowPrivate: settings.tsaAllowPrivate, allowList: settings.allowList },
+        { signal: ctx.job.signal },
+      );
+      return pdfAnswer(ctx.files[0]!, await timestampPdf(ctx.job, input, stamper));
+    },
+  }),
+
+  defineEndpoint('/pdf/verify-signatures', {
+    description:
+      "For each signature and document time-stamp: the signer (subject, issuer, validity), the signing time (a time-stamp's when there is one), " +
+      'whether the signed bytes are intact (digest and signature value), whether the signature covers the whole file or later revisions were appended, ' +
+      "whether the certificate was valid at the signing time, and whether it chains to the server's trust anchors (SIGN_TRUST_ANCHORS). " +
+      'Without anchors a good signature is "intact-untrusted": the server does not guess who is trustworthy.',
+    files: { description: 'The PDF document' },
+    response: ZVerifySignaturesResponse,
+    async run(ctx) {
+      const input = await openAsIs(ctx, ctx.files[0]!, 'verify');
+      return dataOutcome(await verifyPdfSignatures(input, settings.trustAnchors));
+    },
+  }),
+];

@@ -1,0 +1,43 @@
+import { AppError } from '../app-error';
+import type { TApiLanguage } from './language';
+import { humanMessage, translateText } from './messages';
+
+interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+const fieldIssues = (details: unknown): FieldIssue[] | undefined => {
+  const fields = (details as { fields?: unknown } | undefined)?.fields;
+  return Array.isArray(fields) &&
+    fields.every((f) => f && typeof f.field === 'string' && typeof (f as FieldIssue).message === 'string')
+    ? (fields as FieldIssue[])
+    : undefined;
+};
+
+/**
+ * The same error for a reader of `lang`: the code, status, headers and field paths are kept; the human words (the
+ * message, and each field's message in details.fields) are given in `lang` when the catalogue has them.
+ */
+export function localiseError(err: AppError, lang: TApiLanguage): AppError {
+  const fields = fieldIssues(err.details);
+  let message: string;
+  let details = err.details;
+  if (fields && fields.length > 0) {
+    const localised = fields.map((f) => ({ ...f, message: translateText(f.message, lang) ?? f.message }));
+    details = { ...(err.details as object), fields: localised };
+    const first = fields[0]!;
+    const firstLocalised = localised[0]!;
+    // "field: message" (or the bare message) is rebuilt with the translated words; a message of another shape keeps
+    // its own, translated when listed.
+    message = err.message.endsWith(`${first.field}: ${first.message}`)
+      ? `${err.message.slice(0, err.message.length - first.message.length)}${firstLocalised.message}`
+      : err.message === first.message
+        ? firstLocalised.message
+        : humanMessage(err.code, err.message, lang);
+  } else {
+    message = humanMessage(err.code, err.message, lang);
+  }
+  if (message === err.message && details === err.details) return err;
+  return new AppError(err.code, message, { details, headers: err.headers, cause: err.cause });
+}
