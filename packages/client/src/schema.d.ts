@@ -956,7 +956,7 @@ export interface paths {
     put?: never;
     /**
      * Sign with a PKCS#12 certificate: PAdES (CAdES detached), visible or not, incremental
-     * @description PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`. An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.
+     * @description PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`; or, instead of both, the `certificateId` of a certificate stored for the account (GET /api/v1/signing-certificates lists them; a key an administrator made for the account may not use them). An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.
      */
     post: operations['pdfSign'];
     delete?: never;
@@ -2468,6 +2468,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/signing-certificates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My stored signing certificates */
+    get: operations['signingCertificatesList'];
+    put?: never;
+    /** Store a signing certificate (PKCS#12 in base64, with its password), encrypted at rest */
+    post: operations['signingCertificatesCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/signing-certificates/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a stored signing certificate (its key is erased) */
+    delete: operations['signingCertificatesDelete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/gotenberg/health': {
     parameters: {
       query?: never;
@@ -2966,6 +3001,8 @@ export interface components {
         | 'CERTIFICATE_PASSWORD_WRONG'
         | 'INVALID_CERTIFICATE'
         | 'CERTIFICATE_EXPIRED'
+        | 'CERTIFICATE_LIMIT_REACHED'
+        | 'CERTIFICATE_NOT_FOUND'
         | 'KEY_LIMIT_REACHED'
         | 'PLAN_NOT_OWNED'
         | 'TOO_MANY_ATTEMPTS'
@@ -12301,6 +12338,11 @@ export interface operations {
            * @default
            */
           password?: string;
+          /**
+           * Format: uuid
+           * @description A certificate stored for this account (dashboard: Settings, or POST /api/v1/signing-certificates), used instead of a `certificate` file and its password. Only a key the account's owner made may use it.
+           */
+          certificateId?: string;
           /** @description Why the document is signed (the signature dictionary's /Reason) */
           reason?: string;
           /** @description Where it is signed (/Location) */
@@ -12425,7 +12467,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12433,7 +12475,19 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+            code?: 'FORBIDDEN' | 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `CERTIFICATE_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CERTIFICATE_NOT_FOUND';
           };
         };
       };
@@ -24808,7 +24862,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED`, `URL_NOT_ALLOWED` */
+      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24816,11 +24870,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED' | 'URL_NOT_ALLOWED';
+            code?: 'FORBIDDEN' | 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED' | 'URL_NOT_ALLOWED';
           };
         };
       };
-      /** @description Error codes: `JOB_NOT_FOUND` */
+      /** @description Error codes: `JOB_NOT_FOUND`, `CERTIFICATE_NOT_FOUND` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -24828,7 +24882,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'JOB_NOT_FOUND';
+            code?: 'JOB_NOT_FOUND' | 'CERTIFICATE_NOT_FOUND';
           };
         };
       };
@@ -25552,6 +25606,353 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
             code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  signingCertificatesList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              certificates: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+                /** @description The certificate's subject, as an RFC 4514 string */
+                subject: string;
+                commonName: string | null;
+                issuer: string;
+                serialNumber: string;
+                /** @description ISO 8601 */
+                validFrom: string;
+                /** @description ISO 8601: after this, signing with it is refused */
+                validTo: string;
+                createdAt: string;
+                lastUsedAt: string | null;
+              }[];
+              max: number;
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  signingCertificatesCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A name to tell it apart */
+          label: string;
+          /** @description The PKCS#12 file (.p12, .pfx: private key and certificate), in base64 */
+          pkcs12: string;
+          /**
+           * @description Its password (empty for a file without one)
+           * @default
+           */
+          password?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              certificate: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+                /** @description The certificate's subject, as an RFC 4514 string */
+                subject: string;
+                commonName: string | null;
+                issuer: string;
+                serialNumber: string;
+                /** @description ISO 8601 */
+                validFrom: string;
+                /** @description ISO 8601: after this, signing with it is refused */
+                validTo: string;
+                createdAt: string;
+                lastUsedAt: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `CERTIFICATE_PASSWORD_WRONG`, `INVALID_CERTIFICATE`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_LIMIT_REACHED` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'CERTIFICATE_PASSWORD_WRONG'
+              | 'INVALID_CERTIFICATE'
+              | 'CERTIFICATE_EXPIRED'
+              | 'CERTIFICATE_LIMIT_REACHED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  signingCertificatesDelete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `CERTIFICATE_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CERTIFICATE_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
           };
         };
       };

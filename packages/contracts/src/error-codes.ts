@@ -61,6 +61,10 @@ export const errorStatus = {
   INVALID_CERTIFICATE: 422,
   /** The signing certificate is expired (or not valid yet): a signature made with it would not be valid. */
   CERTIFICATE_EXPIRED: 422,
+  /** The account already stores MAX_STORED_CERTIFICATES signing certificates: delete one first. */
+  CERTIFICATE_LIMIT_REACHED: 422,
+  /** No signing certificate of this id is stored for the account (or it was deleted). */
+  CERTIFICATE_NOT_FOUND: 404,
   KEY_LIMIT_REACHED: 422,
   PLAN_NOT_OWNED: 422,
   TOO_MANY_ATTEMPTS: 429,

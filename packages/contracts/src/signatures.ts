@@ -19,6 +19,13 @@ export const ZSignPdfFields = z.object({
     .max(256)
     .default('')
     .describe('Password of the PKCS#12 file sent in `certificate` (empty for a file without one)'),
+  certificateId: z
+    .string()
+    .uuid()
+    .optional()
+    .describe(
+      "A certificate stored for this account (dashboard: Settings, or POST /api/v1/signing-certificates), used instead of a `certificate` file and its password. Only a key the account's owner made may use it.",
+    ),
   reason: line(200).optional().describe("Why the document is signed (the signature dictionary's /Reason)"),
   location: line(200).optional().describe('Where it is signed (/Location)'),
   contact: line(200).optional().describe('How to reach the signer (/ContactInfo)'),
@@ -105,3 +112,39 @@ export const signatureEndpointFields = {
   '/pdf/verify-signatures': ZVerifySignaturesFields,
   '/pdf/timestamp': ZTimestampPdfFields,
 } as const;
+
+/** Signing certificates stored once per account: the PKCS#12 kept encrypted, never returned; described by these. */
+export const MAX_STORED_CERTIFICATES = 20;
+/** A PKCS#12 file is a few kilobytes; this is its cap, before base64. */
+export const MAX_STORED_CERTIFICATE_BYTES = 64 * 1024;
+
+export const ZSigningCertificate = z.object({
+  id: z.string().uuid(),
+  label: z.string(),
+  subject: z.string().describe("The certificate's subject, as an RFC 4514 string"),
+  commonName: z.string().nullable(),
+  issuer: z.string(),
+  serialNumber: z.string(),
+  validFrom: z.string().describe('ISO 8601'),
+  validTo: z.string().describe('ISO 8601: after this, signing with it is refused'),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type TSigningCertificate = z.infer<typeof ZSigningCertificate>;
+
+export const ZStoreSigningCertificateRequest = z.object({
+  label: line(100).trim().min(1, 'Give the certificate a name').describe('A name to tell it apart'),
+  pkcs12: z
+    .string()
+    .min(1, 'A PKCS#12 file (.p12, .pfx) is required')
+    .max(Math.ceil((MAX_STORED_CERTIFICATE_BYTES * 4) / 3) + 4, 'A PKCS#12 file is at most 64 KB')
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'Send the file in standard base64')
+    .describe('The PKCS#12 file (.p12, .pfx: private key and certificate), in base64'),
+  password: z.string().max(256).default('').describe('Its password (empty for a file without one)'),
+});
+export type TStoreSigningCertificateRequest = z.input<typeof ZStoreSigningCertificateRequest>;
+
+export const ZSigningCertificateResponse = successEnvelope(z.object({ certificate: ZSigningCertificate }));
+export const ZSigningCertificatesResponse = successEnvelope(
+  z.object({ certificates: z.array(ZSigningCertificate), max: z.number().int() }),
+);

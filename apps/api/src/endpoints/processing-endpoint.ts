@@ -123,9 +123,20 @@ export interface EndpointCall {
   files: UploadedFile[];
 }
 
+/** Whose call it is: the account of the key, and whether that account's owner made the key. */
+export interface CallCaller {
+  userId: string;
+  /**
+   * The key was made by the account's owner, not by an administrator for them: only such a key reaches what the
+   * account keeps (its stored signing certificates), as only it reads all the account's jobs.
+   */
+  ownKey: boolean;
+}
+
 /** Where and how a call runs, given by its door. */
 export interface CallEnv {
   engines: Engines;
+  caller: CallCaller | null;
   workspace(): Promise<Workspace>;
   /** Stops the work: the client left, or the job was cancelled. */
   signal: AbortSignal;
@@ -141,6 +152,7 @@ export interface CallEnv {
 
 export interface EndpointContext<F> {
   fields: F;
+  caller: CallCaller | null;
   /** The input files, in the order sent (files of `extra` fields excluded). */
   files: UploadedFile[];
   /** Files of the `extra` fields (a watermark's `image`), by field. */
@@ -250,6 +262,7 @@ export async function runEndpoint<F extends z.ZodObject>(
   return endpoint.run({
     ...call,
     job,
+    caller: env.caller,
     meter: env.meter,
     allowed: env.allowed,
     step: env.step,

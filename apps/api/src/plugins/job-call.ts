@@ -175,6 +175,7 @@ export const endpointJobDoor =
         return runEndpoint(endpoint, call, {
           engines: app.engines,
           workspace: async () => ws,
+          caller: { userId: key.userId, ownKey: key.madeByOwner },
           signal: run.signal,
           maxPagesPerPdf: key.limits.maxPagesPerPdf,
           render: key.processing,

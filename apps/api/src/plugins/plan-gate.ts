@@ -28,6 +28,7 @@ export function keyContextOf(rec: KeyRecord): ApiKeyContext {
   return {
     keyId: rec.keyId,
     userId: rec.userId,
+    madeByOwner: rec.madeByOwner,
     planName: rec.plan.name,
     environment: rec.environment,
     allowedEndpoints: lim.allowedEndpoints,

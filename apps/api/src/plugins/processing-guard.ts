@@ -21,6 +21,8 @@ export type GuardGroup = TEndpointGroup | typeof ANY_GROUP;
 export interface ApiKeyContext {
   keyId: string;
   userId: string;
+  /** The account's owner made this key (not an administrator for them). */
+  madeByOwner: boolean;
   planName: string;
   environment: 'development' | 'staging' | 'production';
   allowedEndpoints: TEndpointGroup[];

@@ -729,6 +729,26 @@ describe('account and public routes', () => {
     await call({ method: 'GET', url: '/api/v1/webhooks/secret' }, 401);
     await call({ method: 'POST', url: '/api/v1/webhooks/secret/rotate', headers: bearer(accessToken) }, 200);
     await call({ method: 'POST', url: '/api/v1/webhooks/secret/rotate' }, 401);
+    const certs = '/api/v1/signing-certificates';
+    const p12 = (await import('node:fs')).readFileSync(sharedTestPki().leafP12).toString('base64');
+    const storedCert = await call(
+      {
+        method: 'POST',
+        url: certs,
+        headers: bearer(accessToken),
+        payload: { label: 'Contract', pkcs12: p12, password: sharedTestPki().p12Password },
+      },
+      201,
+    );
+    await call(
+      { method: 'POST', url: certs, headers: bearer(accessToken), payload: { label: 'Bad', pkcs12: p12 } },
+      422,
+    );
+    await call({ method: 'GET', url: certs, headers: bearer(accessToken) }, 200);
+    await call({ method: 'GET', url: certs }, 401);
+    const certId = storedCert.json().data.certificate.id as string;
+    await call({ method: 'DELETE', url: `${certs}/${certId}`, headers: bearer(accessToken) }, 200);
+    await call({ method: 'DELETE', url: `${certs}/${certId}`, headers: bearer(accessToken) }, 404);
     await call({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: key() }, 200);
     await call({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: key() }, 404);
   });

@@ -24,6 +24,56 @@ export interface SignatureSettings {
   trustAnchors: readonly string[];
 }
 
+/** The signing certificates accounts store (services/signing-certificates): opened for their owner's signature. */
+export type StoredCertificates = (userId: string, id: string) => Promise<{ pkcs12: Buffer; password: string }>;
+
+/**
+ * The PKCS#12 a signature is made with: the file sent with the call, or one the account stores (`certificateId`),
+ * which only a key the account's owner made may use: a key an administrator made for them signs nothing in their
+ * name.
+ */
+async function signingCertificateOf(
+  ctx: EndpointContext<{ certificateId?: string; password: string }>,
+  stored: StoredCertificates | undefined,
+): Promise<{ pkcs12: Buffer; password: string }> {
+  const { fields, extras, caller } = ctx;
+  if (fields.certificateId) {
+    if (extras.certificate) {
+      throw new AppError(
+        'INVALID_INPUT',
+        'certificateId: send either a certificate file or a certificateId, not both',
+        {
+          details: { field: 'certificateId' },
+        },
+      );
+    }
+    if (!caller || !stored) {
+      throw new AppError('CERTIFICATE_NOT_FOUND', 'certificateId: this door has no stored certificates', {
+        details: { field: 'certificateId' },
+      });
+    }
+    if (!caller.ownKey) {
+      throw new AppError(
+        'FORBIDDEN',
+        "certificateId: a key an administrator made for this account cannot sign with the account's stored certificates",
+        { details: { field: 'certificateId' } },
+      );
+    }
+    return stored(caller.userId, fields.certificateId);
+  }
+  const certificate = extras.certificate;
+  if (!certificate) {
+    throw new AppError(
+      'INVALID_INPUT',
+      'certificate: a PKCS#12 file (.p12, .pfx) is required (multipart field "certificate"), or the certificateId of a stored one',
+      {
+        details: { field: 'certificate' },
+      },
+    );
+  }
+  return { pkcs12: await readFile(certificate.path), password: fields.password };
+}
+
 /**
  * A signed PDF is opened as it is: never decrypted or rewritten (that would break the signatures it holds). An
  * encrypted one is refused naming what to do, since `password` here is the certificate's.
@@ -86,12 +136,16 @@ const noAuthority = (field: string) =>
   });
 
 /** POST /pdf/sign, /pdf/timestamp and /pdf/verify-signatures, over the server's signature settings. */
-export const signatureEndpoints = (settings: SignatureSettings): readonly ProcessingEndpoint[] => [
+export const signatureEndpoints = (
+  settings: SignatureSettings,
+  stored?: StoredCertificates,
+): readonly ProcessingEndpoint[] => [
   defineEndpoint('/pdf/sign', {
     description:
       'PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). ' +
       'The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. ' +
-      'Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`. ' +
+      'Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`; ' +
+      'or, instead of both, the `certificateId` of a certificate stored for the account (GET /api/v1/signing-certificates lists them; a key an administrator made for the account may not use them). ' +
       'An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.',
     files: {
       description: 'The PDF document',
@@ -103,22 +157,13 @@ export const signatureEndpoints = (settings: SignatureSettings): readonly Proces
     response: ZFileResultResponse.describe('The signed PDF itself; with Accept: application/json, this JSON'),
     async run(ctx) {
       const { fields, files, extras, job } = ctx;
-      const certificate = extras.certificate;
-      if (!certificate) {
-        throw new AppError(
-          'INVALID_INPUT',
-          'certificate: a PKCS#12 file (.p12, .pfx) is required (multipart field "certificate")',
-          {
-            details: { field: 'certificate' },
-          },
-        );
-      }
       if (fields.timestamp && !settings.tsaUrl) throw noAuthority('timestamp');
       const image = extras.image ? await signatureImage(extras.image, fields.visible) : undefined;
+      const signer = await signingCertificateOf(ctx, stored);
       const input = await openAsIs(ctx, files[0]!, 'sign');
       const out = await signPdf(job, input, {
-        certificate: await readFile(certificate.path),
-        password: fields.password,
+        certificate: signer.pkcs12,
+        password: signer.password,
         reason: fields.reason,
         location: fields.location,
         contact: fields.contact,

@@ -12,6 +12,7 @@ const collections = new Set([
   '/my/api-keys',
   '/admin/users',
   '/admin/api-keys/custom',
+  '/signing-certificates',
 ]);
 /** Settings read with GET and set with POST. */
 const switches = new Set(['/admin/system/maintenance']);

@@ -80,6 +80,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
       const outcome = await runEndpoint(endpoint, call, {
         engines: app.engines,
         workspace: () => request.workspace(),
+        caller: key ? { userId: key.userId, ownKey: key.madeByOwner } : null,
         signal: requestSignal(reply),
         maxPagesPerPdf: key?.limits.maxPagesPerPdf ?? null,
         render: key?.processing,

@@ -5,10 +5,11 @@ import { useAuthStore } from '@/lib/auth/auth-store';
 import { ChangePasswordForm } from '@/features/settings/components/change-password-form';
 import { ProfileForm } from '@/features/settings/components/profile-form';
 import { SessionsList } from '@/features/settings/components/sessions-list';
+import { SigningCertificatesCard } from '@/features/settings/components/signing-certificates-card';
 import { roleLabel } from '@/utils/role';
 import { useTranslation } from 'react-i18next';
 
-/** /settings: beyond the spec's placeholder, the profile, the password and the sessions. */
+/** /settings: beyond the spec's placeholder, the profile, the password, the sessions and the signing certificates. */
 export default function SettingsRoute() {
   const { t } = useTranslation();
   const user = useAuthStore((s) => s.user);
@@ -50,6 +51,7 @@ export default function SettingsRoute() {
         <ProfileForm user={user} />
         <ChangePasswordForm />
         <SessionsList />
+        <SigningCertificatesCard />
       </div>
     </>
   );
