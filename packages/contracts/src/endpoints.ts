@@ -41,7 +41,11 @@ export interface EndpointInfo<P extends string = string> {
   answer: 'file' | 'data';
 }
 
-export type PipelineStageKind = 'first' | 'pdf';
+/**
+ * first: a conversion, the first stage only; pdf: a PDF-to-PDF operation anywhere after; last: a PDF operation that
+ * must end the pipeline (a signature: any later stage would change the signed bytes and break it).
+ */
+export type PipelineStageKind = 'first' | 'pdf' | 'last';
 
 const oneFile: CatalogueFiles = { field: 'file', min: 1, max: 1 };
 
@@ -202,7 +206,13 @@ export const processingEndpoints = [
   ),
   pdfStage('/pdf/forms/fill', 'Fill a form from JSON (Unicode values drawn in), optionally flattened'),
   upload('pdf', '/pdf/forms/merge', 'Mail merge: fill one form once per row (JSON or CSV), a zip of PDFs or one PDF'),
-  upload('pdf', '/pdf/sign', 'Sign with a PKCS#12 certificate: PAdES (CAdES detached), visible or not, incremental'),
+  upload(
+    'pdf',
+    '/pdf/sign',
+    'Sign with a PKCS#12 certificate: PAdES (CAdES detached), visible or not, incremental',
+    oneFile,
+    'last',
+  ),
   upload(
     'pdf',
     '/pdf/timestamp',

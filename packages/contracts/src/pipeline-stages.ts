@@ -1,14 +1,22 @@
 import type { z } from 'zod';
 import type { TEndpointGroup } from './common';
 import { catalogueEntry } from './catalogue';
-import { MAX_PIPELINE_STAGES, pipelineConversionOps, pipelineOps, ZPipelineStage, type TPipelineOp } from './pipeline';
+import {
+  MAX_PIPELINE_STAGES,
+  pipelineConversionOps,
+  pipelineLastOps,
+  pipelineOps,
+  ZPipelineStage,
+  type TPipelineOp,
+} from './pipeline';
 
 /** A stage whose fields passed its endpoint's schema. */
 export interface PipelineStage {
   index: number;
   op: TPipelineOp;
   group: TEndpointGroup;
-  kind: 'conversion' | 'pdf';
+  /** last: an operation that must end the pipeline (a signature). */
+  kind: 'conversion' | 'pdf' | 'last';
   /** The endpoint schema's output. */
   fields: Record<string, unknown>;
 }
@@ -66,9 +74,15 @@ export function parsePipelineStages(json: string): PipelineStagesResult {
     if (!isOp(op)) {
       return fail(i, given, 'op', `not an operation a pipeline runs (valid: ${pipelineOps.join(', ')})`);
     }
-    const kind = (pipelineConversionOps as readonly string[]).includes(op) ? 'conversion' : 'pdf';
+    const kind = (pipelineConversionOps as readonly string[]).includes(op)
+      ? 'conversion'
+      : (pipelineLastOps as readonly string[]).includes(op)
+        ? 'last'
+        : 'pdf';
     if (kind === 'conversion' && i > 0)
       return fail(i, op, 'op', 'a conversion takes the uploaded file: only the first stage may be one');
+    if (kind === 'last' && i < value.length - 1)
+      return fail(i, op, 'op', 'a signature must be the last stage: any later stage would change the signed bytes');
     const entry = catalogueEntry(op);
     const schema = entry.fields as z.ZodObject;
     const unknown = Object.keys(fields).find((k) => !(k in schema.shape));

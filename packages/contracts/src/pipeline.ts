@@ -13,8 +13,11 @@ export const pipelineConversionOps = stagePaths('first');
 /** PDF-to-PDF operations: any number, in any order (the catalogue marks them). */
 export const pipelinePdfOps = stagePaths('pdf');
 
-export const pipelineOps = [...pipelineConversionOps, ...pipelinePdfOps];
-export type TPipelineOp = TStagePath<'first' | 'pdf'>;
+/** Operations that end a pipeline (signing, with a certificate stored for the account): the last stage only. */
+export const pipelineLastOps = stagePaths('last');
+
+export const pipelineOps = [...pipelineConversionOps, ...pipelinePdfOps, ...pipelineLastOps];
+export type TPipelineOp = TStagePath<'first' | 'pdf' | 'last'>;
 
 export const MAX_PIPELINE_STAGES = 10;
 
@@ -41,7 +44,9 @@ export const ZPipelineFields = z.object({
         pipelineConversionOps.join(', ') +
         '); the others are PDF operations (' +
         pipelinePdfOps.join(', ') +
-        '). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`.',
+        '); the last stage may instead be ' +
+        pipelineLastOps.join(', ') +
+        ' (with the `certificateId` of a certificate stored for the account). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`.',
     ),
 });
 export type TPipelineFields = z.infer<typeof ZPipelineFields>;

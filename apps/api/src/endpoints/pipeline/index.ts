@@ -5,6 +5,7 @@ import {
   stageLabel,
   type PipelineStage,
   type TEndpointGroup,
+  type TStagePath,
 } from '@docflow/contracts';
 import { AppError } from '../../lib/app-error';
 import { outputName } from '../../lib/send-result';
@@ -15,6 +16,7 @@ import { preparePdf, type OutputFile } from '../../core/pdf/operations';
 import { callError } from '../call-errors';
 import { pdfSteps, type PdfStep, type PdfStepPath } from '../pdf/steps';
 import { defineEndpoint, type StageUsage } from '../processing-endpoint';
+import type { LastStage } from '../signatures/index';
 
 /** A stage's failure as the stage's own answer (same code and status), its message and details naming the stage. */
 function stageError(stage: Pick<PipelineStage, 'index' | 'op'>, err: unknown): unknown {
@@ -67,92 +69,103 @@ function checkedStages(allowed: readonly TEndpointGroup[], fields: { stages: str
   return { stages, steps };
 }
 
-/** POST /pipeline as an endpoint. */
-export const pipelineEndpoint = defineEndpoint('/pipeline', {
-  noun: 'document',
-  description:
-    'Each stage is `{"op": <endpoint>, ...that endpoint\'s fields}`, checked with the endpoint\'s own schema before any work. ' +
-    "The key needs the pdf group and every stage's group; the call counts as one call per stage against the limits, and each " +
-    'stage is metered as its endpoint. A failing stage answers its own error, the message starting with `stages[i] (op):` ' +
-    "and `details` carrying `stage` and `op`. The answer is the last stage's PDF (X-Pipeline-Stages, X-Pipeline-Stage-Ms).",
-  files: { description: 'The document: a PDF, or a file the first stage converts' },
-  response: ZFileResultResponse.describe(
-    'The final PDF itself with Content-Disposition; with Accept: application/json, this JSON',
-  ),
-  async admit({ fields, allowed }) {
-    // N stages are N calls, all counted when the call is admitted (a job's later run counts nothing more).
-    return { extraCalls: checkedStages(allowed, fields).stages.length - 1 };
-  },
-  async run({ meter, allowed, fields, files, job }) {
-    const { stages, steps } = checkedStages(allowed, fields);
+/** The stages that end a pipeline, by path (a signature needs the server's settings and the account's certificates). */
+export type LastStages = Partial<Record<TStagePath<'last'>, LastStage>>;
 
-    const input = files[0]!;
-    const usage: StageUsage[] = stages.map((s) => ({
-      endpoint: s.op,
-      group: s.group,
-      statusCode: null,
-      errorCode: null,
-      durationMs: 0,
-      bytesIn: 0,
-      bytesOut: 0,
-      pages: null,
-    }));
-    meter.stages = usage;
+/** POST /pipeline as an endpoint, with the last stages this server runs (none: such a stage is refused). */
+export const pipelineEndpointWith = (lastStages: LastStages = {}) =>
+  defineEndpoint('/pipeline', {
+    noun: 'document',
+    description:
+      'Each stage is `{"op": <endpoint>, ...that endpoint\'s fields}`, checked with the endpoint\'s own schema before any work. ' +
+      "The key needs the pdf group and every stage's group; the call counts as one call per stage against the limits, and each " +
+      'stage is metered as its endpoint. A failing stage answers its own error, the message starting with `stages[i] (op):` ' +
+      "and `details` carrying `stage` and `op`. The answer is the last stage's PDF (X-Pipeline-Stages, X-Pipeline-Stage-Ms).",
+    files: { description: 'The document: a PDF, or a file the first stage converts' },
+    response: ZFileResultResponse.describe(
+      'The final PDF itself with Content-Disposition; with Accept: application/json, this JSON',
+    ),
+    async admit({ fields, allowed }) {
+      // N stages are N calls, all counted when the call is admitted (a job's later run counts nothing more).
+      return { extraCalls: checkedStages(allowed, fields).stages.length - 1 };
+    },
+    async run({ meter, allowed, fields, files, job, caller }) {
+      const { stages, steps } = checkedStages(allowed, fields);
 
-    let current: UploadedFile = input;
-    let last: OutputFile | null = null;
-    for (const s of stages) {
-      const u = usage[s.index]!;
-      const started = performance.now();
-      u.bytesIn = current.size;
-      try {
-        let out: OutputFile;
-        const step = steps[s.index];
-        if (!step) {
-          out = await convertUpload(
-            job,
-            current,
-            s.op.replace(/^\/conversion\//, '') as SingleFileConversion,
-            s.fields,
-          );
-        } else {
+      const input = files[0]!;
+      const usage: StageUsage[] = stages.map((s) => ({
+        endpoint: s.op,
+        group: s.group,
+        statusCode: null,
+        errorCode: null,
+        durationMs: 0,
+        bytesIn: 0,
+        bytesOut: 0,
+        pages: null,
+      }));
+      meter.stages = usage;
+
+      let current: UploadedFile = input;
+      let last: OutputFile | null = null;
+      for (const s of stages) {
+        const u = usage[s.index]!;
+        const started = performance.now();
+        u.bytesIn = current.size;
+        try {
+          let out: OutputFile;
+          const step = steps[s.index];
           const label = s.index === 0 ? `"${input.filename}"` : `${stageLabel(s.index, s.op)} input`;
-          const pdf = await preparePdf(job, current, { label, password: s.fields.password as string | undefined });
-          u.pages = pdf.pages;
-          out = await step.run(job, pdf, s.fields, {});
+          if (s.kind === 'last') {
+            const final = lastStages[s.op as TStagePath<'last'>];
+            if (!final) throw new AppError('INVALID_INPUT', `${s.op} is not available as a stage on this server`);
+            out = await final.run({ job, caller, label }, current, s.fields);
+          } else if (!step) {
+            out = await convertUpload(
+              job,
+              current,
+              s.op.replace(/^\/conversion\//, '') as SingleFileConversion,
+              s.fields,
+            );
+          } else {
+            const pdf = await preparePdf(job, current, { label, password: s.fields.password as string | undefined });
+            u.pages = pdf.pages;
+            out = await step.run(job, pdf, s.fields, {});
+          }
+          u.pages = out.pages ?? u.pages;
+          u.bytesOut = (await stat(out.path)).size;
+          u.statusCode = 200;
+          current = {
+            field: 'file',
+            filename: input.filename,
+            mimetype: 'application/pdf',
+            path: out.path,
+            size: u.bytesOut,
+          };
+          last = out;
+        } catch (err) {
+          const e = callError(err);
+          u.statusCode = e.statusCode;
+          u.errorCode = e.code;
+          throw stageError(s, err);
+        } finally {
+          u.durationMs = performance.now() - started;
         }
-        u.pages = out.pages ?? u.pages;
-        u.bytesOut = (await stat(out.path)).size;
-        u.statusCode = 200;
-        current = {
-          field: 'file',
-          filename: input.filename,
-          mimetype: 'application/pdf',
-          path: out.path,
-          size: u.bytesOut,
-        };
-        last = out;
-      } catch (err) {
-        const e = callError(err);
-        u.statusCode = e.statusCode;
-        u.errorCode = e.code;
-        throw stageError(s, err);
-      } finally {
-        u.durationMs = performance.now() - started;
       }
-    }
-    meter.pages = last!.pages;
-    return fileOutcome(
-      {
-        path: last!.path,
-        fileName: outputName(input.filename, last!.name, 'pdf').replace(/-converted\.pdf$/, '.pdf'),
-        mimeType: 'application/pdf',
-        pages: last!.pages,
-      },
-      {
-        'X-Pipeline-Stages': stages.length,
-        'X-Pipeline-Stage-Ms': usage.map((u) => (u.durationMs ?? 0).toFixed(1)).join(','),
-      },
-    );
-  },
-});
+      meter.pages = last!.pages;
+      return fileOutcome(
+        {
+          path: last!.path,
+          fileName: outputName(input.filename, last!.name, 'pdf').replace(/-converted\.pdf$/, '.pdf'),
+          mimeType: 'application/pdf',
+          pages: last!.pages,
+        },
+        {
+          'X-Pipeline-Stages': stages.length,
+          'X-Pipeline-Stage-Ms': usage.map((u) => (u.durationMs ?? 0).toFixed(1)).join(','),
+        },
+      );
+    },
+  });
+
+/** The pipeline without last stages (the definitions' tests; a server registers its own with pipelineEndpointWith). */
+export const pipelineEndpoint = pipelineEndpointWith();

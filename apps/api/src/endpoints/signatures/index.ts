@@ -1,17 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { ZFileResultResponse, ZVerifySignaturesResponse } from '@docflow/contracts';
+import { ZFileResultResponse, ZVerifySignaturesResponse, type TSignPdfFields } from '@docflow/contracts';
 import { EngineError } from '../../core/errors';
 import { signPdf } from '../../core/operations/pdf/sign';
 import { timestampPdf } from '../../core/operations/pdf/timestamp';
 import { verifyPdfSignatures } from '../../core/operations/pdf/verify-signatures';
 import { timeStamperFor } from '../../core/signatures/tsa';
 import { dataOutcome, fileOutcome } from '../../lib/outcome';
-import type { OutputFile } from '../../core/pdf/operations';
+import { preparePdf, type OutputFile, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
 import { outputName } from '../../lib/send-result';
 import type { UploadedFile } from '../../lib/uploads';
 import type { AllowList } from '../../core/net/allow-list';
 import { AppError } from '../../lib/app-error';
-import { defineEndpoint, type EndpointContext, type ProcessingEndpoint } from '../processing-endpoint';
+import { defineEndpoint, type CallCaller, type EndpointContext, type ProcessingEndpoint } from '../processing-endpoint';
 
 export interface SignatureSettings {
   /** RFC 3161 time-stamp authority (SIGN_TSA_URL); null: time-stamps are refused. */
@@ -33,7 +33,7 @@ export type StoredCertificates = (userId: string, id: string) => Promise<{ pkcs1
  * name.
  */
 async function signingCertificateOf(
-  ctx: EndpointContext<{ certificateId?: string; password: string }>,
+  ctx: Pick<EndpointContext<{ certificateId?: string; password: string }>, 'fields' | 'extras' | 'caller'>,
   stored: StoredCertificates | undefined,
 ): Promise<{ pkcs12: Buffer; password: string }> {
   const { fields, extras, caller } = ctx;
@@ -78,9 +78,11 @@ async function signingCertificateOf(
  * A signed PDF is opened as it is: never decrypted or rewritten (that would break the signatures it holds). An
  * encrypted one is refused naming what to do, since `password` here is the certificate's.
  */
-async function openAsIs(ctx: EndpointContext<unknown>, file: UploadedFile, action: string) {
+type Prepare = (file: UploadedFile, opts: { keepEncryption: boolean }) => Promise<PreparedPdf>;
+
+async function openAsIs(prepare: Prepare, file: UploadedFile, action: string) {
   try {
-    const input = await ctx.prepare(file, { keepEncryption: true });
+    const input = await prepare(file, { keepEncryption: true });
     if (input.wasEncrypted && action === 'sign') {
       throw new EngineError(
         'INVALID_PDF',
@@ -135,6 +137,65 @@ const noAuthority = (field: string) =>
     details: { field },
   });
 
+/** The signature itself, once its certificate and input are known: the endpoint's and the pipeline stage's. */
+function signWith(
+  settings: SignatureSettings,
+  job: PdfJob,
+  input: PreparedPdf,
+  fields: TSignPdfFields,
+  signer: { pkcs12: Buffer; password: string },
+  image?: Awaited<ReturnType<typeof signatureImage>>,
+): Promise<OutputFile> {
+  if (fields.timestamp && !settings.tsaUrl) throw noAuthority('timestamp');
+  return signPdf(job, input, {
+    certificate: signer.pkcs12,
+    password: signer.password,
+    reason: fields.reason,
+    location: fields.location,
+    contact: fields.contact,
+    visible: fields.visible
+      ? { page: fields.page, x: fields.x, y: fields.y, width: fields.width, height: fields.height, image }
+      : undefined,
+    timeStamper:
+      fields.timestamp && settings.tsaUrl
+        ? timeStamperFor(
+            settings.tsaUrl,
+            { allowPrivate: settings.tsaAllowPrivate, allowList: settings.allowList },
+            { signal: job.signal },
+          )
+        : undefined,
+  });
+}
+
+/** A pipeline stage that must end it: it takes the previous stage's PDF and the call's caller. */
+export interface LastStage {
+  run(
+    call: { job: PdfJob; caller: CallCaller | null; label: string },
+    input: UploadedFile,
+    fields: Record<string, unknown>,
+  ): Promise<OutputFile & { pages?: number }>;
+}
+
+/**
+ * /pdf/sign as the last stage of a pipeline: with a certificate stored for the account (`certificateId`), since a
+ * pipeline carries one file; the PDF it signs is the previous stage's, opened as it is.
+ */
+export const signStage = (settings: SignatureSettings, stored?: StoredCertificates): LastStage => ({
+  async run({ job, caller, label }, file, raw) {
+    const fields = raw as TSignPdfFields;
+    if (!fields.certificateId) {
+      throw new AppError(
+        'INVALID_INPUT',
+        'certificateId: a pipeline signs with a certificate stored for the account (Settings → Signing certificates)',
+        { details: { field: 'certificateId' } },
+      );
+    }
+    const signer = await signingCertificateOf({ fields, extras: {}, caller }, stored);
+    const input = await openAsIs((f, o) => preparePdf(job, f, { ...o, label }), file, 'sign');
+    return signWith(settings, job, input, fields, signer);
+  },
+});
+
 /** POST /pdf/sign, /pdf/timestamp and /pdf/verify-signatures, over the server's signature settings. */
 export const signatureEndpoints = (
   settings: SignatureSettings,
@@ -160,26 +221,8 @@ export const signatureEndpoints = (
       if (fields.timestamp && !settings.tsaUrl) throw noAuthority('timestamp');
       const image = extras.image ? await signatureImage(extras.image, fields.visible) : undefined;
       const signer = await signingCertificateOf(ctx, stored);
-      const input = await openAsIs(ctx, files[0]!, 'sign');
-      const out = await signPdf(job, input, {
-        certificate: signer.pkcs12,
-        password: signer.password,
-        reason: fields.reason,
-        location: fields.location,
-        contact: fields.contact,
-        visible: fields.visible
-          ? { page: fields.page, x: fields.x, y: fields.y, width: fields.width, height: fields.height, image }
-          : undefined,
-        timeStamper:
-          fields.timestamp && settings.tsaUrl
-            ? timeStamperFor(
-                settings.tsaUrl,
-                { allowPrivate: settings.tsaAllowPrivate, allowList: settings.allowList },
-                { signal: job.signal },
-              )
-            : undefined,
-      });
-      return pdfAnswer(files[0]!, out);
+      const input = await openAsIs(ctx.prepare, files[0]!, 'sign');
+      return pdfAnswer(files[0]!, await signWith(settings, job, input, fields, signer, image));
     },
   }),
 
@@ -191,7 +234,7 @@ export const signatureEndpoints = (
     response: ZFileResultResponse.describe('The time-stamped PDF itself; with Accept: application/json, this JSON'),
     async run(ctx) {
       if (!settings.tsaUrl) throw noAuthority('file');
-      const input = await openAsIs(ctx, ctx.files[0]!, 'sign');
+      const input = await openAsIs(ctx.prepare, ctx.files[0]!, 'sign');
       const stamper = timeStamperFor(
         settings.tsaUrl,
         { allowPrivate: settings.tsaAllowPrivate, allowList: settings.allowList },
@@ -210,7 +253,7 @@ export const signatureEndpoints = (
     files: { description: 'The PDF document' },
     response: ZVerifySignaturesResponse,
     async run(ctx) {
-      const input = await openAsIs(ctx, ctx.files[0]!, 'verify');
+      const input = await openAsIs(ctx.prepare, ctx.files[0]!, 'verify');
       return dataOutcome(await verifyPdfSignatures(input, settings.trustAnchors));
     },
   }),

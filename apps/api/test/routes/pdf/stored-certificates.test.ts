@@ -166,6 +166,45 @@ describe('stored signing certificates', () => {
     expect(pdfsig(saveBody(out.rawPayload))).toContain('Jane Signer');
   });
 
+  it('as the last stage of a pipeline: a page deleted, then signed with the stored certificate; a signature stage elsewhere, or without certificateId, is refused before any work', async () => {
+    const made = await stored('For pipelines');
+    const stages = (list: object[]) => ({ stages: JSON.stringify(list) });
+    const res = await api.post(
+      '/pipeline',
+      stages([
+        { op: '/pdf/delete-pages', pages: '2' },
+        { op: '/pdf/sign', certificateId: made.id, reason: 'Pipeline' },
+      ]),
+      [{ content: await numberedPdf(3) }],
+    );
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.headers['x-pipeline-stages']).toBe('2');
+    const signed = saveBody(res.rawPayload);
+    const report = pdfsig(signed);
+    expect(report).toContain('Signature is Valid.');
+    expect(report).toContain('Total document signed');
+    const text = execFileSync('pdftotext', [signed, '-'], { encoding: 'utf8' });
+    expect(text).toContain('Page 1');
+    expect(text).toContain('Page 3');
+    expect(text).not.toContain('Page 2');
+
+    const early = await api.post(
+      '/pipeline',
+      stages([
+        { op: '/pdf/sign', certificateId: made.id },
+        { op: '/pdf/rotate', angle: 90 },
+      ]),
+      [{ content: await numberedPdf(1) }],
+    );
+    expect(errorOf(early).status).toBe(422);
+    expect(early.json().error).toMatch(/^stages\[0\] \(\/pdf\/sign\): op: a signature must be the last stage/);
+    const noId = await api.post('/pipeline', stages([{ op: '/pdf/sign' }]), [{ content: await numberedPdf(1) }]);
+    expect(errorOf(noId)).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
+    expect(noId.json().error).toMatch(
+      /^stages\[0\] \(\/pdf\/sign\): certificateId: a pipeline signs with a certificate stored/,
+    );
+  });
+
   it("404 for another account's certificate, and for a deleted one; 422 when a file and an id are both sent", async () => {
     const mine = await stored('Mine');
     const theirs = await other.post('/pdf/sign', { certificateId: mine.id }, [{ content: await numberedPdf(1) }]);

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { pipelineEndpoint } from '../../../endpoints/pipeline/index';
+import { pipelineEndpointWith } from '../../../endpoints/pipeline/index';
+import { signStage } from '../../../endpoints/signatures/index';
+import { signatureWiring } from '../pdf/index';
 import { registerProcessingRoute } from '../processing-door';
 
 export async function pipelineRoutes(app: FastifyInstance): Promise<void> {
-  registerProcessingRoute(app, pipelineEndpoint);
+  const { settings, stored } = signatureWiring(app);
+  registerProcessingRoute(app, pipelineEndpointWith({ '/pdf/sign': signStage(settings, stored) }));
 }
