@@ -2588,6 +2588,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/gotenberg/forms/pdfengines/optimize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Optimize PDFs' images
+     * @description Form fields: `files` (PDFs), `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/compress (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     */
+    post: operations['gotenbergPdfenginesOptimize'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/factur-x': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PDFs to Factur-X / ZUGFeRD invoices
+     * @description Form fields: `files` (PDFs), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-3b, the default), `pdfua`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     */
+    post: operations['gotenbergPdfenginesFacturX'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/gotenberg/forms/pdfengines/metadata/read': {
     parameters: {
       query?: never;
@@ -2779,7 +2819,7 @@ export interface paths {
     put?: never;
     /**
      * Office documents to PDF (LibreOffice)
-     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `optimizeImages`/`imageQuality`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (tagged export, PDF/UA-1), `facturxXml` (file)/`facturxConformanceLevel`/`facturxDocumentType`/`facturxVersion`, `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergLibreofficeConvert'];
     delete?: never;
@@ -25681,6 +25721,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `facturxXml` files (see the form fields) */
+          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -25811,6 +25853,12 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+          /** @description The `watermark` files (see the form fields) */
+          watermark?: string[];
+          /** @description The `stamp` files (see the form fields) */
+          stamp?: string[];
+          /** @description The `facturxXml` files (see the form fields) */
+          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -26071,6 +26119,268 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesOptimize: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesFacturX: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+          /** @description The `facturxXml` files (see the form fields) */
+          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -27391,6 +27701,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `facturxXml` files (see the form fields) */
+          facturxXml?: string[];
         } & {
           [key: string]: string;
         };

@@ -4,8 +4,11 @@ import {
   checkCompatible,
   finish,
   gotenbergMetadata,
+  readDocumentFinishing,
   readEncrypt,
+  readFacturX,
   readMetadata,
+  readOptimize,
   readPageWork,
   readPdfFormats,
   readRotate,
@@ -78,14 +81,11 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     fields:
       '`files` (PDFs, in name order), `watermark*`/`stamp*` (as on the watermark and stamp routes), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
-    files: { ...pdfs, max: pdfs.max + 2, extraFields: ['watermark', 'stamp'] },
+    files: { ...pdfs, max: pdfs.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
     async handler(ctx) {
       const f = checked(ctx.form, {
         ...readPageWork(ctx.form, ctx.extras),
-        flatten: ctx.form.bool('flatten', false),
-        pdfa: readPdfFormats(ctx.form),
-        metadata: readMetadata(ctx.form, false),
-        encrypt: readEncrypt(ctx.form, false),
+        ...readDocumentFinishing(ctx.form, ctx.extras),
       });
       const inputs = await Promise.all(ctx.files.map((file) => ctx.prepare(file)));
       // One file is its own merge, as in Gotenberg.
@@ -100,14 +100,12 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     fields:
       '`files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'pdf', endpoint: '/pdf/split' },
-    files: eachPdf,
+    files: { ...eachPdf, max: eachPdf.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
     async handler(ctx) {
       const f = checked(ctx.form, {
         split: readSplit(ctx.form, true),
-        flatten: ctx.form.bool('flatten', false),
-        pdfa: readPdfFormats(ctx.form),
-        metadata: readMetadata(ctx.form, false),
-        encrypt: readEncrypt(ctx.form, false),
+        ...readPageWork(ctx.form, ctx.extras),
+        ...readDocumentFinishing(ctx.form, ctx.extras),
       });
       return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
     },
@@ -132,10 +130,40 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
     files: eachPdf,
     async handler(ctx) {
-      const pdfa = readPdfFormats(ctx.form);
+      const formats = readPdfFormats(ctx.form);
       ctx.form.check();
-      if (!pdfa) throw invalidForm("either 'pdfa' or 'pdfua' form fields must be provided");
-      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { pdfa });
+      if (!formats.pdfa && !formats.pdfua) throw invalidForm("either 'pdfa' or 'pdfua' form fields must be provided");
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), formats);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/optimize',
+    summary: "Optimize PDFs' images",
+    fields:
+      "`files` (PDFs), `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi)",
+    meterAs: { group: 'pdf', endpoint: '/pdf/compress' },
+    files: eachPdf,
+    async handler(ctx) {
+      // The route optimizes whatever optimizeImages says, as Gotenberg's does: only the quality counts.
+      const optimize = readOptimize(ctx.form, true);
+      ctx.form.check();
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { optimize });
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/factur-x',
+    summary: 'PDFs to Factur-X / ZUGFeRD invoices',
+    fields:
+      '`files` (PDFs), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-3b, the default), `pdfua`',
+    meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
+    files: { ...eachPdf, max: eachPdf.max + 1, extraFields: ['facturxXml'] },
+    async handler(ctx) {
+      const formats = readPdfFormats(ctx.form);
+      const facturX = readFacturX(ctx.form, ctx.extras, true);
+      ctx.form.check();
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { ...formats, facturX });
     },
   });
 

@@ -54,13 +54,13 @@ describe('POST /forms/pdfengines/merge', () => {
   });
 
   it('400: a field DocFlow does not support is named, in plain text', async () => {
-    const res = await api.gotenberg('/forms/pdfengines/merge', { pdfua: 'true', autoIndexBookmarks: 'true' }, [
+    const res = await api.gotenberg('/forms/pdfengines/merge', { colour: 'red', autoIndexBookmarks: 'true' }, [
       pdfFile(await numberedPdf(1), 'a.pdf'),
     ]);
     const e = textError(res);
     expect(e.status).toBe(400);
     expect(e.message).toMatch(/^Invalid form data: /);
-    expect(e.message).toContain("form field 'pdfua' is not supported by DocFlow");
+    expect(e.message).toContain("form field 'colour' is not supported by DocFlow");
     expect(e.message).toContain("form field 'autoIndexBookmarks' is not supported by DocFlow on this route");
   });
 
@@ -231,12 +231,12 @@ describe('POST /forms/pdfengines/metadata/{write,read}', () => {
       status: 400,
       message: expect.stringContaining("form field 'metadata' is required"),
     });
-    const copyright = await api.gotenberg(
+    const unknown = await api.gotenberg(
       '/forms/pdfengines/metadata/write',
-      { metadata: JSON.stringify({ Title: 'x', Copyright: 'Julien Neuhart' }) },
+      { metadata: JSON.stringify({ Title: 'x', Colour: 'red' }) },
       file,
     );
-    expect(textError(copyright)).toMatchObject({ status: 400, message: expect.stringContaining("'Copyright'") });
+    expect(textError(unknown)).toMatchObject({ status: 400, message: expect.stringContaining("'Colour'") });
     const notJson = await api.gotenberg('/forms/pdfengines/metadata/write', { metadata: '{nope' }, file);
     expect(textError(notJson)).toMatchObject({ status: 400, message: expect.stringContaining('expected JSON') });
   });
