@@ -13,7 +13,7 @@ import * as ops from '../../core/pdf/operations';
 import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
 import { invalidForm, isTrue } from './form';
-import { applyMark, readMark, type GotenbergMark } from './marks';
+import { applyMark, readMarks, type GotenbergMark } from './marks';
 import type { NamedFile } from './output';
 import { selectPages } from './page-selection';
 
@@ -43,8 +43,9 @@ export interface RotateSpec {
 
 export interface Finishing {
   split?: SplitSpec;
-  watermark?: GotenbergMark;
-  stamp?: GotenbergMark;
+  /** Gotenberg's repeated watermark and stamp fields: every mark, applied in the order sent. */
+  watermark?: GotenbergMark[];
+  stamp?: GotenbergMark[];
   rotate?: RotateSpec;
   flatten?: boolean;
   /** optimizeImages/imageQuality: DocFlow's compression level for Gotenberg's JPEG quality. */
@@ -88,17 +89,28 @@ export function readSplit(form: GotenbergForm, mandatory: boolean): SplitSpec | 
   const span = (mandatory ? form.mandatoryString('splitSpan') : form.string('splitSpan')).replace(/\s+/g, '');
   const unify = form.bool('splitUnify', false);
   if (!mode && !span) {
-    if (unify) form.fail('splitUnify', "needs splitMode 'pages'");
+    if (unify)
+      form.fail('splitUnify', "is invalid (got 'true', resulting to unify is not available for split mode '')");
     return undefined;
   }
   if (mode !== 'intervals' && mode !== 'pages') {
-    form.fail('splitMode', `is invalid (got '${mode}'): expected either 'intervals' or 'pages'`);
+    form.fail(
+      'splitMode',
+      `is invalid (got '${mode}', resulting to wrong value, expected either 'intervals' or 'pages')`,
+    );
     return undefined;
   }
-  if (!span) form.fail('splitSpan', 'is required with splitMode');
-  if (mode === 'intervals' && span && !(/^\d+$/.test(span) && Number(span) >= 1))
-    form.fail('splitSpan', `is invalid (got '${span}'): expected a whole number of pages, 1 or more`);
-  if (unify && mode !== 'pages') form.fail('splitUnify', `is not available for split mode '${mode}'`);
+  if (!span) form.fail('splitSpan', 'is required');
+  if (mode === 'intervals' && span) {
+    const why = !/^[+-]?\d+$/.test(span)
+      ? `strconv.Atoi: parsing ${JSON.stringify(span)}: invalid syntax`
+      : Number(span) < 1
+        ? 'value is inferior to 1'
+        : undefined;
+    if (why) form.fail('splitSpan', `is invalid (got '${span}', resulting to ${why})`);
+  }
+  if (unify && mode !== 'pages')
+    form.fail('splitUnify', `is invalid (got 'true', resulting to unify is not available for split mode '${mode}')`);
   return { mode, span, unify };
 }
 
@@ -122,8 +134,11 @@ export function readPdfFormats(form: GotenbergForm): { pdfa?: PdfaPart; pdfua: b
   const pdfa = form.string('pdfa');
   const pdfua = form.bool('pdfua', false);
   const part = pdfaParts[pdfa.trim().toUpperCase()];
+  // Gotenberg takes any value here and its engines refuse the ones they cannot make, in these words.
   if (pdfa && !part)
-    form.fail('pdfa', `is invalid (got '${pdfa}'): expected either 'PDF/A-1b', 'PDF/A-2b' or 'PDF/A-3b'`);
+    form.refuseAfterCheck(
+      'The requested PDF format is not supported, or no PDF engine could apply it. Valid formats include PDF/A-1b, PDF/A-2b, PDF/A-3b, and PDF/UA.',
+    );
   return { pdfa: part, pdfua };
 }
 
@@ -137,7 +152,7 @@ const DEFAULT_IMAGE_QUALITY = 80;
  */
 export function readOptimize(form: GotenbergForm, always = false): CompressionLevel | undefined {
   const on = form.bool('optimizeImages', false);
-  const quality = form.integer('imageQuality', DEFAULT_IMAGE_QUALITY, [1, 100]);
+  const quality = form.boundedInteger('imageQuality', DEFAULT_IMAGE_QUALITY, [1, 100]);
   if (!on && !always) return undefined;
   return quality <= 50 ? 'high' : 'medium';
 }
@@ -290,9 +305,12 @@ export function readMetadata(form: GotenbergForm, mandatory: boolean): MetadataU
   return update;
 }
 
-/** userPassword, ownerPassword and the permission flags Gotenberg takes (each true by default). */
+/**
+ * userPassword, ownerPassword and the permission flags Gotenberg takes (each true by default). `mandatory`: the
+ * encrypt route, which needs one of the passwords.
+ */
 export function readEncrypt(form: GotenbergForm, mandatory: boolean): EncryptSpec | undefined {
-  const userPassword = mandatory ? form.mandatoryString('userPassword') : form.string('userPassword');
+  const userPassword = form.string('userPassword');
   const ownerPassword = form.string('ownerPassword');
   const permissions: PdfPermissions = {
     print: form.bool('allowPrinting', true),
@@ -303,8 +321,14 @@ export function readEncrypt(form: GotenbergForm, mandatory: boolean): EncryptSpe
   // Finer permissions than DocFlow's four: only their default (allowed) can be honoured.
   for (const key of ['allowFillingForms', 'allowAssembling'])
     if (!form.bool(key, true)) form.fail(key, 'is not supported by DocFlow (only true); leave it out');
-  if (!userPassword && !ownerPassword) return undefined;
-  if (!userPassword) form.fail('userPassword', 'is required with ownerPassword');
+  const restricted = Object.values(permissions).some((allowed) => !allowed);
+  if (!userPassword && !ownerPassword) {
+    if (mandatory) form.refuseAfterCheck("Invalid form data: a 'userPassword' or 'ownerPassword' is required");
+    else if (restricted)
+      form.refuseAfterCheck("Invalid form data: permission restrictions require a 'userPassword' or 'ownerPassword'");
+    return undefined;
+  }
+  // An owner password alone, as Gotenberg: the PDF opens freely, its permissions hold.
   return { userPassword, ownerPassword, permissions };
 }
 
@@ -340,8 +364,8 @@ export function readPageWork(
   extras: UploadedFile[],
 ): Pick<Finishing, 'watermark' | 'stamp' | 'rotate'> {
   return {
-    watermark: readMark(form, 'watermark', extras),
-    stamp: readMark(form, 'stamp', extras),
+    watermark: readMarks(form, 'watermark', extras),
+    stamp: readMarks(form, 'stamp', extras),
     rotate: readRotate(form, false),
   };
 }
@@ -411,8 +435,7 @@ export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing
     out = (await Promise.all(out.map((o) => split(job, o, s)))).flat();
   }
   for (const kind of ['watermark', 'stamp'] as const) {
-    const mark = f[kind];
-    if (mark) out = await eachOutput(out, (o) => applyMark(job, asInput(o), mark, kind));
+    for (const mark of f[kind] ?? []) out = await eachOutput(out, (o) => applyMark(job, asInput(o), mark, kind));
   }
   if (f.rotate) {
     const { angle, pages } = f.rotate;

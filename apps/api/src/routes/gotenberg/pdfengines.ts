@@ -18,7 +18,7 @@ import {
 import { bookmarksFor, readBookmarksField } from './bookmarks';
 import { readEmbeds } from './embeds';
 import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
-import { applyMark, readMark, type MarkKind } from './marks';
+import { readMarks, type MarkKind } from './marks';
 import { uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -56,20 +56,14 @@ function markRoute(app: FastifyInstance, kind: MarkKind, summary: string): void 
     fields:
       `\`files\` (PDFs), \`${kind}Source\` (text, image, pdf), \`${kind}Expression\` (the text), \`${kind}Pages\`, ` +
       `\`${kind}Options\` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the ` +
-      `image or PDF as the \`${kind}\` file`,
+      `image or PDF as the \`${kind}\` file; each field sent once per ${kind} for several (aligned by position)`,
     meterAs: { group: 'pdf', endpoint: '/pdf/watermark' },
-    files: { ...eachPdf, max: eachPdf.max + 1, extraFields: [kind] },
+    files: { ...eachPdf, max: eachPdf.max + 10, extraFields: [kind] },
     async handler(ctx) {
-      const mark = readMark(ctx.form, kind, ctx.extras);
+      const marks = readMarks(ctx.form, kind, ctx.extras);
       ctx.form.check();
-      if (!mark) throw invalidForm(`form field '${kind}Source' is required`);
-      const marked = await Promise.all(
-        (await preparedInputs(ctx)).map(async ({ input, name }) => {
-          const r = await applyMark(ctx.job, input, mark, kind);
-          return { path: r.path, name, pages: input.pages };
-        }),
-      );
-      return marked;
+      if (!marks.length) throw invalidForm(`form field '${kind}Source' is required`);
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { [kind]: marks });
     },
   });
 }

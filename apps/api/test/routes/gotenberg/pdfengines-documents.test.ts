@@ -278,3 +278,71 @@ describe('pdfua: PDF/UA-1', () => {
     expect(pagesText(file)[0]).toContain('Page 1');
   });
 });
+
+describe('several watermarks and stamps in one request (repeated fields, aligned by position)', () => {
+  it('200 on /stamp: two text stamps on their own pages and a PDF stamp from the `stamp` file', async () => {
+    const res = await api.gotenberg(
+      '/forms/pdfengines/stamp',
+      {
+        stampSource: ['text', 'pdf', 'text'],
+        stampExpression: ['APPROVED', '', 'COPY'],
+        stampPages: ['1', '3', '2-3'],
+        stampOptions: ['{"rotation":"0","position":"tc"}', '{"scale":"0.3","rotation":"0"}', '{"rotation":"0"}'],
+      },
+      [
+        pdfFile(await numberedPdf(3, 'Doc'), 'doc.pdf'),
+        { field: 'stamp', content: await numberedPdf(1, 'Seal'), filename: 'seal.pdf' },
+      ],
+    );
+    const pages = pagesText(pdfOf(res));
+    expect(pages[0]).toContain('APPROVED');
+    expect(pages[0]).not.toContain('COPY');
+    expect(pages[1]).toContain('COPY');
+    expect(pages[1]).not.toContain('APPROVED');
+    expect(pages[2]).toContain('COPY');
+    expect(pages[2]).toContain('Seal Page 1');
+    expect(pages[1]).not.toContain('Seal Page 1');
+  });
+
+  it('200 on merge: two watermarks and a stamp on the merged PDF', async () => {
+    const res = await api.gotenberg(
+      '/forms/pdfengines/merge',
+      {
+        watermarkSource: ['text', 'text'],
+        watermarkExpression: ['DRAFT', 'INTERNAL'],
+        watermarkPages: ['1', '2'],
+        watermarkOptions: ['{"rotation":"0"}', '{"rotation":"0","position":"bc"}'],
+        stampSource: 'text',
+        stampExpression: 'SIGNED',
+        stampOptions: '{"rotation":"0","position":"tc"}',
+      },
+      [pdfFile(await numberedPdf(1, 'A'), '1.pdf'), pdfFile(await numberedPdf(1, 'B'), '2.pdf')],
+    );
+    const pages = pagesText(pdfOf(res));
+    expect(pages[0]).toMatch(/DRAFT/);
+    expect(pages[0]).not.toMatch(/INTERNAL/);
+    expect(pages[1]).toMatch(/INTERNAL/);
+    expect(pages.every((p) => p.includes('SIGNED'))).toBe(true);
+  });
+
+  it('400: a PDF mark without its file, and a wrong source among several, as Gotenberg answers them', async () => {
+    const one = pdfFile(await numberedPdf(1), 'a.pdf');
+    expect(
+      textError(
+        await api.gotenberg(
+          '/forms/pdfengines/watermark',
+          { watermarkSource: ['text', 'pdf'], watermarkExpression: ['X', ''] },
+          [one],
+        ),
+      ),
+    ).toEqual({ status: 400, message: 'Invalid form data: a watermark file is required for image or pdf source' });
+    const wrong = textError(
+      await api.gotenberg('/forms/pdfengines/stamp', { stampSource: ['text', 'svg'], stampExpression: ['X', 'Y'] }, [
+        one,
+      ]),
+    );
+    expect(wrong.message).toBe(
+      "Invalid form data: form field 'stampSource' is invalid (got 'svg', resulting to wrong value, expected either 'text', 'image' or 'pdf')",
+    );
+  });
+});
