@@ -68,9 +68,11 @@ describe('POST /forms/pdfengines/optimize', () => {
     const res = await api.gotenberg('/forms/pdfengines/optimize', { imageQuality: '101' }, [
       pdfFile(await numberedPdf(1), 'a.pdf'),
     ]);
-    const e = textError(res);
-    expect(e.status).toBe(400);
-    expect(e.message).toMatch(/^Invalid form data: form field 'imageQuality' is invalid/);
+    expect(textError(res)).toEqual({
+      status: 400,
+      message:
+        "Invalid form data: form field 'imageQuality' is invalid (got '101', resulting to value is superior to 100)",
+    });
   });
 
   it('200: optimizeImages on merge shrinks the merged images', async () => {
@@ -344,5 +346,53 @@ describe('several watermarks and stamps in one request (repeated fields, aligned
     expect(wrong.message).toBe(
       "Invalid form data: form field 'stampSource' is invalid (got 'svg', resulting to wrong value, expected either 'text', 'image' or 'pdf')",
     );
+  });
+});
+
+describe("Gotenberg's error bodies on the pdfengines and LibreOffice routes", () => {
+  it("400: every problem of a form, one per line, in the words of Gotenberg's binders", async () => {
+    const res = await api.gotenberg(
+      '/forms/pdfengines/split',
+      { splitMode: 'intervals', splitSpan: 'two', imageQuality: 'high', optimizeImages: 'true' },
+      [pdfFile(await numberedPdf(2), 'a.pdf')],
+    );
+    expect(textError(res)).toEqual({
+      status: 400,
+      message: [
+        "Invalid form data: form field 'splitSpan' is invalid (got 'two', resulting to strconv.Atoi: parsing \"two\": invalid syntax)",
+        "form field 'imageQuality' is invalid (got 'high', resulting to strconv.Atoi: parsing \"high\": invalid syntax)",
+      ].join('\n'),
+    });
+    const zero = await api.gotenberg('/forms/pdfengines/split', { splitMode: 'intervals', splitSpan: '0' }, [
+      pdfFile(await numberedPdf(2), 'a.pdf'),
+    ]);
+    expect(textError(zero).message).toBe(
+      "Invalid form data: form field 'splitSpan' is invalid (got '0', resulting to value is inferior to 1)",
+    );
+    const unify = await api.gotenberg(
+      '/forms/libreoffice/convert',
+      { splitMode: 'intervals', splitSpan: '1', splitUnify: 'true' },
+      [pdfFile(await testDocument('page_1.docx'), 'page_1.docx')],
+    );
+    expect(textError(unify)).toEqual({
+      status: 400,
+      message:
+        "Invalid form data: form field 'splitUnify' is invalid (got 'true', resulting to unify is not available for split mode 'intervals')",
+    });
+  });
+
+  it("400: an unknown pdfa on LibreOffice in Gotenberg's engine words; the metadata read answer is JSON", async () => {
+    const res = await api.gotenberg('/forms/libreoffice/convert', { pdfa: 'PDF/A-4f' }, [
+      pdfFile(await testDocument('page_1.docx'), 'page_1.docx'),
+    ]);
+    expect(textError(res)).toEqual({
+      status: 400,
+      message:
+        'The requested PDF format is not supported, or no PDF engine could apply it. Valid formats include PDF/A-1b, PDF/A-2b, PDF/A-3b, and PDF/UA.',
+    });
+    const read = await api.gotenberg('/forms/pdfengines/metadata/read', {}, [pdfFile(await numberedPdf(1), 'a.pdf')]);
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['content-type']).toMatch(/^application\/json/);
+    expect(Object.keys(JSON.parse(read.body) as object)).toEqual(['a.pdf']);
   });
 });
