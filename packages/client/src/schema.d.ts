@@ -2519,7 +2519,7 @@ export interface paths {
     put?: never;
     /**
      * Merge PDFs
-     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on the watermark and stamp routes), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesMerge'];
     delete?: never;
@@ -2539,7 +2539,7 @@ export interface paths {
     put?: never;
     /**
      * Split PDFs
-     * @description Form fields: `files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesSplit'];
     delete?: never;
@@ -2559,7 +2559,7 @@ export interface paths {
     put?: never;
     /**
      * Flatten PDFs (forms and annotations)
-     * @description Form fields: `files` (PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesFlatten'];
     delete?: never;
@@ -2579,7 +2579,7 @@ export interface paths {
     put?: never;
     /**
      * PDFs to PDF/A
-     * @description Form fields: `files` (PDFs), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesConvert'];
     delete?: never;
@@ -2599,7 +2599,7 @@ export interface paths {
     put?: never;
     /**
      * Optimize PDFs' images
-     * @description Form fields: `files` (PDFs), `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/compress (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/compress (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesOptimize'];
     delete?: never;
@@ -2619,7 +2619,7 @@ export interface paths {
     put?: never;
     /**
      * PDFs to Factur-X / ZUGFeRD invoices
-     * @description Form fields: `files` (PDFs), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-3b, the default), `pdfua`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesFacturX'];
     delete?: never;
@@ -2639,7 +2639,7 @@ export interface paths {
     put?: never;
     /**
      * Read PDFs' metadata
-     * @description Form fields: `files` (PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesMetadataRead'];
     delete?: never;
@@ -2659,7 +2659,7 @@ export interface paths {
     put?: never;
     /**
      * Write PDFs' metadata
-     * @description Form fields: `files` (PDFs), `metadata` (JSON). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesMetadataWrite'];
     delete?: never;
@@ -2679,7 +2679,7 @@ export interface paths {
     put?: never;
     /**
      * Encrypt PDFs
-     * @description Form fields: `files` (PDFs), `userPassword`, `ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesEncrypt'];
     delete?: never;
@@ -2699,7 +2699,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate pages of PDFs
-     * @description Form fields: `files` (PDFs), `rotateAngle` (90, 180 or 270, clockwise; required), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesRotate'];
     delete?: never;
@@ -2719,7 +2719,7 @@ export interface paths {
     put?: never;
     /**
      * Watermark PDFs (beneath the content)
-     * @description Form fields: `files` (PDFs), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file; each field sent once per watermark for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesWatermark'];
     delete?: never;
@@ -2739,7 +2739,7 @@ export interface paths {
     put?: never;
     /**
      * Stamp PDFs (over the content)
-     * @description Form fields: `files` (PDFs), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file; each field sent once per stamp for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesStamp'];
     delete?: never;
@@ -2759,7 +2759,7 @@ export interface paths {
     put?: never;
     /**
      * Read PDFs' bookmarks
-     * @description Form fields: `files` (PDFs). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesBookmarksRead'];
     delete?: never;
@@ -2779,7 +2779,7 @@ export interface paths {
     put?: never;
     /**
      * Write PDFs' bookmarks
-     * @description Form fields: `files` (PDFs), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesBookmarksWrite'];
     delete?: never;
@@ -2799,7 +2799,7 @@ export interface paths {
     put?: never;
     /**
      * Embed files in PDFs (attachments)
-     * @description Form fields: `files` (PDFs), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesEmbed'];
     delete?: never;
@@ -2819,7 +2819,7 @@ export interface paths {
     put?: never;
     /**
      * Office documents to PDF (LibreOffice)
-     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `optimizeImages`/`imageQuality`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (tagged export, PDF/UA-1), `facturxXml` (file)/`facturxConformanceLevel`/`facturxDocumentType`/`facturxVersion`, `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergLibreofficeConvert'];
     delete?: never;

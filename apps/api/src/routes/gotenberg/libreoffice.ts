@@ -4,6 +4,7 @@ import { detectFormat } from '../../core/convert/detect-format';
 import { checkSource, routeFormats, type ConversionRoute } from '../../core/convert/sources';
 import { EngineError } from '../../core/errors';
 import * as ops from '../../core/pdf/operations';
+import { FINISHING_DOCS, fieldDocs } from './field-docs';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { asGotenbergField, type GotenbergForm } from './form';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
@@ -136,8 +137,12 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/libreoffice/convert',
     summary: 'Office documents to PDF (LibreOffice)',
-    fields:
-      '`files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `optimizeImages`/`imageQuality`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (tagged export, PDF/UA-1), `facturxXml` (file)/`facturxConformanceLevel`/`facturxDocumentType`/`facturxVersion`, `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: fieldDocs(
+      [
+        '`files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…)',
+      ],
+      FINISHING_DOCS,
+    ),
     meterAs: { group: 'conversion', endpoint: '/conversion/auto-to-pdf' },
     // Each document is its own conversion, counted as one call of /conversion/auto-to-pdf.
     files: { min: 1, max: 23, perFile: true, extraFields: ['watermark', 'stamp', 'facturxXml'] },

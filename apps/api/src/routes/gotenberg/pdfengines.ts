@@ -17,6 +17,7 @@ import {
 } from './finishing';
 import { bookmarksFor, readBookmarksField } from './bookmarks';
 import { readEmbeds } from './embeds';
+import { FIELD_DOCS, FINISHING_DOCS, fieldDocs } from './field-docs';
 import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
 import { readMarks, type MarkKind } from './marks';
 import { uuidName, type NamedFile } from './output';
@@ -54,7 +55,7 @@ function markRoute(app: FastifyInstance, kind: MarkKind, summary: string): void 
     path: `/forms/pdfengines/${kind}`,
     summary,
     fields:
-      `\`files\` (PDFs), \`${kind}Source\` (text, image, pdf), \`${kind}Expression\` (the text), \`${kind}Pages\`, ` +
+      `${FIELD_DOCS.pdfs}, \`${kind}Source\` (text, image, pdf), \`${kind}Expression\` (the text), \`${kind}Pages\`, ` +
       `\`${kind}Options\` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the ` +
       `image or PDF as the \`${kind}\` file; each field sent once per ${kind} for several (aligned by position)`,
     meterAs: { group: 'pdf', endpoint: '/pdf/watermark' },
@@ -72,8 +73,10 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/merge',
     summary: 'Merge PDFs',
-    fields:
-      '`files` (PDFs, in name order), `watermark*`/`stamp*` (as on the watermark and stamp routes), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: fieldDocs(
+      [FIELD_DOCS.pdfs],
+      FINISHING_DOCS.filter((f) => f !== 'split'),
+    ),
     meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
     files: { ...pdfs, max: pdfs.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
     async handler(ctx) {
@@ -91,8 +94,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/split',
     summary: 'Split PDFs',
-    fields:
-      '`files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: fieldDocs([FIELD_DOCS.pdfs], FINISHING_DOCS),
     meterAs: { group: 'pdf', endpoint: '/pdf/split' },
     files: { ...eachPdf, max: eachPdf.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
     async handler(ctx) {
@@ -108,7 +110,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/flatten',
     summary: 'Flatten PDFs (forms and annotations)',
-    fields: '`files` (PDFs)',
+    fields: FIELD_DOCS.pdfs,
     meterAs: { group: 'pdf', endpoint: '/pdf/flatten' },
     files: eachPdf,
     async handler(ctx) {
@@ -120,7 +122,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/convert',
     summary: 'PDFs to PDF/A',
-    fields: '`files` (PDFs), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false)',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['pdfa', 'pdfua']),
     meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
     files: eachPdf,
     async handler(ctx) {
@@ -134,8 +136,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/optimize',
     summary: "Optimize PDFs' images",
-    fields:
-      "`files` (PDFs), `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi)",
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['optimize']),
     meterAs: { group: 'pdf', endpoint: '/pdf/compress' },
     files: eachPdf,
     async handler(ctx) {
@@ -149,8 +150,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/factur-x',
     summary: 'PDFs to Factur-X / ZUGFeRD invoices',
-    fields:
-      '`files` (PDFs), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-3b, the default), `pdfua`',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['facturx', 'pdfa', 'pdfua']),
     meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
     files: { ...eachPdf, max: eachPdf.max + 1, extraFields: ['facturxXml'] },
     async handler(ctx) {
@@ -164,7 +164,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/metadata/read',
     summary: "Read PDFs' metadata",
-    fields: '`files` (PDFs)',
+    fields: FIELD_DOCS.pdfs,
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata' },
     files: eachPdf,
     async handler(ctx) {
@@ -182,7 +182,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/metadata/write',
     summary: "Write PDFs' metadata",
-    fields: '`files` (PDFs), `metadata` (JSON)',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['metadata']),
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
     files: eachPdf,
     async handler(ctx) {
@@ -194,7 +194,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/encrypt',
     summary: 'Encrypt PDFs',
-    fields: '`files` (PDFs), `userPassword`, `ownerPassword`',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['encrypt']),
     meterAs: { group: 'pdf', endpoint: '/pdf/protect' },
     files: eachPdf,
     async handler(ctx) {
@@ -206,7 +206,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/rotate',
     summary: 'Rotate pages of PDFs',
-    fields: '`files` (PDFs), `rotateAngle` (90, 180 or 270, clockwise; required), `rotatePages` (empty: all)',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['rotate']),
     meterAs: { group: 'pdf', endpoint: '/pdf/rotate' },
     files: eachPdf,
     async handler(ctx) {
@@ -221,7 +221,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/bookmarks/read',
     summary: "Read PDFs' bookmarks",
-    fields: '`files` (PDFs). Answers a JSON object by file name of `{ "title", "page", "children" }` lists',
+    fields: `${FIELD_DOCS.pdfs}. Answers a JSON object by file name of \`{ "title", "page", "children" }\` lists`,
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata' },
     files: eachPdf,
     async handler(ctx) {
@@ -236,8 +236,10 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/bookmarks/write',
     summary: "Write PDFs' bookmarks",
-    fields:
-      '`files` (PDFs), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name)',
+    fields: fieldDocs([
+      FIELD_DOCS.pdfs,
+      '`bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name)',
+    ]),
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
     files: eachPdf,
     async handler(ctx) {
@@ -257,8 +259,10 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/embed',
     summary: 'Embed files in PDFs (attachments)',
-    fields:
-      '`files` (PDFs), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name)',
+    fields: fieldDocs([
+      FIELD_DOCS.pdfs,
+      '`embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name)',
+    ]),
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
     files: { ...eachPdf, max: eachPdf.max + 20, extraFields: ['embeds'] },
     async handler(ctx) {
