@@ -64,6 +64,8 @@ export const chainEnv: Record<OperationName, { env: string; defaults: string[]; 
   fillForm: { env: 'PDF_FORM_FILL_ENGINES', defaults: ['pdf-lib'], what: 'form filling' },
   repair: { env: 'PDF_REPAIR_ENGINES', defaults: ['qpdf', 'ghostscript'], what: 'repair' },
   toPdfa: { env: 'PDF_PDFA_ENGINES', defaults: ['ghostscript'], what: 'PDF/A' },
+  embedFacturX: { env: 'PDF_FACTURX_ENGINES', defaults: ['pdf-lib'], what: 'Factur-X / ZUGFeRD invoices' },
+  declarePdfUa: { env: 'PDF_PDFUA_ENGINES', defaults: ['pdf-lib'], what: 'PDF/UA declaration' },
   encodeQr: { env: 'QR_ENCODE_ENGINES', defaults: ['qrcode'], what: 'QR generation' },
   decodeQr: { env: 'QR_DECODE_ENGINES', defaults: ['zbar'], what: 'QR decoding' },
   convertOffice: { env: 'CONVERT_OFFICE_ENGINES', defaults: ['libreoffice'], what: 'office documents to PDF' },

@@ -155,6 +155,12 @@ export interface MetadataUpdate {
   producer?: string | null;
   creationDate?: Date | null;
   modificationDate?: Date | null;
+  /** XMP only (dc:rights), as ExifTool writes a PDF's copyright notice: the Info dictionary has no such entry. */
+  copyright?: string | null;
+  /** XMP only (xmpRights:Marked): true, a rights-managed document; false, public domain. */
+  marked?: boolean | null;
+  /** XMP only (pdf:Trapped), as Gotenberg writes it: ExifTool's Info /Trapped breaks stricter PDF readers. */
+  trapped?: 'True' | 'False' | 'Unknown' | null;
 }
 export interface MetadataWriter {
   writeMetadata(input: string, output: string, fields: MetadataUpdate, ctx: OpContext): Promise<void>;
@@ -358,6 +364,27 @@ export type PdfaPart = 1 | 2 | 3;
 export interface PdfaConverter {
   /** PDF/A-1b (PDF 1.4, no transparency), 2b (the default everywhere) or 3b (2b that may embed any file). */
   toPdfa(input: string, output: string, opts: { part: PdfaPart; conformance: 'b' }, ctx: OpContext): Promise<void>;
+}
+
+/** Factur-X / ZUGFeRD: the invoice's profile and kind, as its XMP declares them. */
+export interface FacturXSpec {
+  conformanceLevel: 'MINIMUM' | 'BASIC WL' | 'BASIC' | 'EN 16931' | 'EXTENDED' | 'XRECHNUNG';
+  documentType: 'INVOICE' | 'ORDER' | 'ORDER_RESPONSE' | 'ORDER_CHANGE';
+  version: string;
+}
+export interface FacturXEmbedder {
+  /**
+   * Make a PDF/A-3 document a Factur-X invoice: the XML at `opts.xml` embedded as factur-x.xml (AFRelationship
+   * Alternative, listed in the catalog's /AF), and the fx properties with their extension schema in the XMP.
+   */
+  embedFacturX(input: string, output: string, opts: FacturXSpec & { xml: string }, ctx: OpContext): Promise<void>;
+}
+export interface PdfUaDeclarer {
+  /**
+   * Declare a tagged document PDF/UA-1 (pdfuaid:part in its XMP, /MarkInfo, the title shown): an untagged one is
+   * refused (INVALID_INPUT), its structure being what the declaration promises.
+   */
+  declarePdfUa(input: string, output: string, ctx: OpContext): Promise<void>;
 }
 
 export type QrErrorCorrection = 'L' | 'M' | 'Q' | 'H';
@@ -655,6 +682,8 @@ export interface Operations {
   fillForm: FormFiller;
   repair: Repairer;
   toPdfa: PdfaConverter;
+  embedFacturX: FacturXEmbedder;
+  declarePdfUa: PdfUaDeclarer;
   encodeQr: QrEncoder;
   decodeQr: QrDecoder;
   convertOffice: OfficeConverter;

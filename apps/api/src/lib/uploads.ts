@@ -16,7 +16,7 @@ export interface UploadedFile {
 
 export interface ReceivedUpload {
   files: UploadedFile[];
-  /** Text fields; a field sent several times keeps the last value. */
+  /** Text fields; a field sent several times keeps the last value, unless `keepRepeated`. */
   fields: Record<string, string>;
 }
 
@@ -26,7 +26,15 @@ export interface UploadLimits {
   maxFiles: number;
   /** File fields accepted; others are refused with 422 naming the field. */
   fileFields?: string[];
+  /**
+   * A text field sent several times keeps every value: the first under its name, the next ones under
+   * `<name>#2`, `<name>#3`… (names a job's stored fields can hold). For forms whose repeated fields are lists.
+   */
+  keepRepeated?: boolean;
 }
+
+/** The name the `n`-th value (from 1) of a repeated field is kept under (`keepRepeated`). */
+export const repeatedFieldName = (name: string, n: number) => (n === 1 ? name : `${name}#${n}`);
 
 /** The file size cap of a call without a key context (never in production: the guard sets one). */
 export const FALLBACK_MAX_FILE_SIZE = 50 * 1_048_576;
@@ -70,7 +78,10 @@ export async function receiveUpload(request: FastifyRequest, limits: UploadLimit
           const field = part.fieldname.replaceAll('\u0000', '');
           throw new AppError('INVALID_INPUT', `Field "${field}" contains a NUL character`, { details: { field } });
         }
-        fields[part.fieldname] = value;
+        let name = part.fieldname;
+        if (limits.keepRepeated)
+          for (let n = 2; Object.hasOwn(fields, name); n++) name = repeatedFieldName(part.fieldname, n);
+        fields[name] = value;
         continue;
       }
       if (!accepted.includes(part.fieldname)) {

@@ -15,6 +15,7 @@ import { makeZip } from '../fixtures/zip';
 import { fillableFormPdf } from '../fixtures/forms';
 import { structuredDocx } from '../fixtures/structured-docs';
 import { testFolder } from '../fixtures/documents';
+import { ciiInvoice } from '../fixtures/e-invoices';
 import { textImage } from '../routes/ocr/ocr-images';
 import { createTestUser } from '../support/api-keys';
 import { PASSWORD, OTHER_PASSWORD, login, mailedToken, registerBody, tokensOf } from '../routes/auth/auth-helper';
@@ -409,6 +410,13 @@ const gotenbergCalls: Record<string, () => Promise<ReturnType<typeof gotenberg>>
   '/forms/pdfengines/bookmarks/write': async () =>
     gotenberg('/forms/pdfengines/bookmarks/write', { bookmarks: '[{"title":"One","page":1}]' }, [
       await namedPdf('a.pdf', 1),
+    ]),
+  '/forms/pdfengines/optimize': async () =>
+    gotenberg('/forms/pdfengines/optimize', { imageQuality: '60' }, [await namedPdf('a.pdf', 1)]),
+  '/forms/pdfengines/factur-x': async () =>
+    gotenberg('/forms/pdfengines/factur-x', { facturxConformanceLevel: 'MINIMUM' }, [
+      await namedPdf('a.pdf', 1),
+      { field: 'facturxXml', content: ciiInvoice('F-1'), filename: 'invoice.xml', contentType: 'text/xml' },
     ]),
   '/forms/pdfengines/embed': async () =>
     gotenberg('/forms/pdfengines/embed', {}, [

@@ -13,13 +13,15 @@ const NS = {
   dc: 'http://purl.org/dc/elements/1.1/',
   pdf: 'http://ns.adobe.com/pdf/1.3/',
   xmp: 'http://ns.adobe.com/xap/1.0/',
+  xmpRights: 'http://ns.adobe.com/xap/1.0/rights/',
+  pdfuaid: 'http://www.aiim.org/pdfua/ns/id/',
 } as const;
 type Schema = Exclude<keyof typeof NS, 'rdf'>;
 
 /** Plain text, a language alternative (written as x-default), an ordered or an unordered list. */
 type Shape = 'text' | 'alt' | 'seq' | 'bag';
 
-interface XmpProperty {
+export interface XmpProperty {
   schema: Schema;
   name: string;
   shape: Shape;
@@ -42,12 +44,19 @@ const mapping: Record<Field, Array<Omit<XmpProperty, 'values'>>> = {
   producer: [{ schema: 'pdf', name: 'Producer', shape: 'text' }],
   creationDate: [{ schema: 'xmp', name: 'CreateDate', shape: 'text' }],
   modificationDate: [{ schema: 'xmp', name: 'ModifyDate', shape: 'text' }],
+  copyright: [{ schema: 'dc', name: 'rights', shape: 'alt' }],
+  marked: [{ schema: 'xmpRights', name: 'Marked', shape: 'text' }],
+  trapped: [{ schema: 'pdf', name: 'Trapped', shape: 'text' }],
 };
+
+/** Fields with no Info dictionary entry: a document without XMP gets a packet for them. */
+const xmpOnly: Field[] = ['copyright', 'marked', 'trapped'];
 
 const xmpDate = (d: Date) => (Number.isNaN(d.getTime()) ? null : d.toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
-function valuesOf(value: string | Date | null, shape: Shape): string[] | null {
+function valuesOf(value: string | Date | boolean | null, shape: Shape): string[] | null {
   if (value === null) return null;
+  if (typeof value === 'boolean') return [value ? 'True' : 'False'];
   if (value instanceof Date) {
     const iso = xmpDate(value);
     return iso === null ? null : [iso];
@@ -61,10 +70,17 @@ function valuesOf(value: string | Date | null, shape: Shape): string[] | null {
 }
 
 /** The XMP properties for the Info fields given (set or cleared), and the metadata date. */
+const metadataDate = (now: Date): XmpProperty => ({
+  schema: 'xmp',
+  name: 'MetadataDate',
+  shape: 'text',
+  values: [xmpDate(now)!],
+});
+
 function xmpProperties(fields: MetadataUpdate, now: Date): XmpProperty[] {
   const given = (Object.keys(mapping) as Field[]).filter((f) => fields[f] !== undefined);
   const props = given.flatMap((f) => mapping[f].map((m) => ({ ...m, values: valuesOf(fields[f]!, m.shape) })));
-  return [...props, { schema: 'xmp', name: 'MetadataDate', shape: 'text', values: [xmpDate(now)!] }];
+  return [...props, metadataDate(now)];
 }
 
 // ---------------------------------------------------------------- writing
@@ -72,7 +88,7 @@ function xmpProperties(fields: MetadataUpdate, now: Date): XmpProperty[] {
 /** XML 1.0 cannot carry most C0 controls at all, even escaped: one would make the whole packet unreadable. */
 const notXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-const escapeXml = (s: string) => s.replace(notXmlChar, '').replace(/[&<>"']/g, (c) => entities[c]!);
+export const escapeXml = (s: string) => s.replace(notXmlChar, '').replace(/[&<>"']/g, (c) => entities[c]!);
 
 function renderProperty(p: XmpProperty & { values: string[] }): string {
   const li = (v: string, attrs = '') => `<rdf:li${attrs}>${escapeXml(v)}</rdf:li>`;
@@ -154,7 +170,7 @@ function insertLinesBefore(
     : { from: at, to: at, text: `\n${render(indent)}` };
 }
 
-const isRdf = (el: XmlElement, local: string) => {
+export const isRdf = (el: XmlElement, local: string) => {
   const n = resolveName(el, el.name);
   return n.uri === NS.rdf && n.local === local;
 };
@@ -220,26 +236,49 @@ function currentInfo(doc: PDFDocument): MetadataUpdate {
   };
 }
 
-function updatedPacket(doc: PDFDocument, packet: string | null, fields: MetadataUpdate, now: Date): string {
+/** The document's packet as text: null when it has none, or one that cannot be read. */
+export function documentPacket(doc: PDFDocument): string | null {
+  const stream = doc.catalog.lookup(PDFName.of('Metadata'));
+  return stream instanceof PDFRawStream ? readPacket(stream) : null;
+}
+
+/**
+ * `props` set in the document's packet (edited in place), or in a fresh one carrying the Info dictionary as it now
+ * stands when there is none or it cannot be edited.
+ */
+export function setXmpProperties(doc: PDFDocument, props: XmpProperty[], now = new Date()): void {
+  const packet = documentPacket(doc);
+  const stamped = [...props, metadataDate(now)];
   if (packet !== null) {
     try {
-      return editPacket(packet, xmpProperties(fields, now));
+      writePacket(doc, editPacket(packet, stamped));
+      return;
     } catch (err) {
       if (!(err instanceof XmlScanError)) throw err;
     }
   }
-  return freshPacket(xmpProperties(currentInfo(doc), now));
+  const info = xmpProperties(currentInfo(doc), now).filter((p) => !stamped.some((q) => q.name === p.name));
+  writePacket(doc, freshPacket([...info, ...stamped]));
 }
 
 /**
  * After the Info dictionary of `doc` was updated with `fields`: bring its XMP packet (catalog /Metadata) in step.
- * A document without one is left without: adding XMP is a change nobody asked for.
+ * A document without one is left without, adding XMP being a change nobody asked for, unless a field lives only in
+ * XMP (copyright, marked, trapped).
  */
 export function syncXmp(doc: PDFDocument, fields: MetadataUpdate, now = new Date()): void {
+  const hasPacket = doc.catalog.lookup(PDFName.of('Metadata')) instanceof PDFRawStream;
+  if (!hasPacket && !xmpOnly.some((f) => fields[f] !== undefined && fields[f] !== null)) return;
+  setXmpProperties(
+    doc,
+    xmpProperties(fields, now).filter((p) => p.name !== 'MetadataDate'),
+    now,
+  );
+}
+
+/** Replace the document's packet with `xml`. */
+export function writePacket(doc: PDFDocument, xml: string): void {
   const key = PDFName.of('Metadata');
-  const stream = doc.catalog.lookup(key);
-  if (!(stream instanceof PDFRawStream)) return;
-  const xml = updatedPacket(doc, readPacket(stream), fields, now);
   // Unfiltered, as PDF/A requires, and so that tools that scan files for packets find it.
   const updated = doc.context.stream(new TextEncoder().encode(xml), { Type: 'Metadata', Subtype: 'XML' });
   const ref = doc.catalog.get(key);

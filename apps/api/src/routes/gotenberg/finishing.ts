@@ -1,17 +1,26 @@
 import type { TEndpointGroup } from '@docflow/contracts';
-import type { MetadataUpdate, PdfMetadata, PdfPermissions, PdfaPart } from '../../core/interfaces';
+import type {
+  CompressionLevel,
+  FacturXSpec,
+  MetadataUpdate,
+  PdfMetadata,
+  PdfPermissions,
+  PdfaPart,
+} from '../../core/interfaces';
+import { FACTURX_DOCUMENT_TYPES, FACTURX_LEVELS } from '../../core/pdf/e-invoice';
+import { EngineError } from '../../core/errors';
 import * as ops from '../../core/pdf/operations';
 import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
 import { invalidForm, isTrue } from './form';
-import { applyMark, readMark, type GotenbergMark } from './marks';
+import { applyMark, readMarks, type GotenbergMark } from './marks';
 import type { NamedFile } from './output';
 import { selectPages } from './page-selection';
 
 /**
  * The PDF steps Gotenberg's routes share after their own work (pdfengines, LibreOffice and Chromium alike): split,
- * watermark, stamp, rotate, flatten, PDF/A, metadata, encryption, in Gotenberg's order (marks on each split part;
- * metadata after PDF/A, which would strip it; encryption last). Each reads its Gotenberg fields and runs on DocFlow's PDF operations.
+ * watermark, stamp, rotate, flatten, image optimization, PDF/A, PDF/UA, metadata, Factur-X, encryption, in Gotenberg's
+ * order (marks on each split part; metadata after PDF/A, which would strip it; encryption last). Each reads its Gotenberg fields and runs on DocFlow's PDF operations.
  */
 
 export interface SplitSpec {
@@ -34,13 +43,20 @@ export interface RotateSpec {
 
 export interface Finishing {
   split?: SplitSpec;
-  watermark?: GotenbergMark;
-  stamp?: GotenbergMark;
+  /** Gotenberg's repeated watermark and stamp fields: every mark, applied in the order sent. */
+  watermark?: GotenbergMark[];
+  stamp?: GotenbergMark[];
   rotate?: RotateSpec;
   flatten?: boolean;
+  /** optimizeImages/imageQuality: DocFlow's compression level for Gotenberg's JPEG quality. */
+  optimize?: CompressionLevel;
   /** The PDF/A part asked (PDF/A-1b, 2b or 3b). */
   pdfa?: PdfaPart;
+  /** PDF/UA-1 declared (the document must be tagged). */
+  pdfua?: boolean;
   metadata?: MetadataUpdate;
+  /** The Factur-X invoice embedded (the document is made PDF/A-3b for it). */
+  facturX?: FacturXSpec & { xml: string };
   encrypt?: EncryptSpec;
 }
 
@@ -59,6 +75,8 @@ export function finishingGroups(fields: Record<string, string>, files: number): 
     set('stampSource') ||
     set('rotateAngle') ||
     on('flatten') ||
+    on('optimizeImages') ||
+    set('facturxConformanceLevel') ||
     set('metadata') ||
     set('userPassword') ||
     set('ownerPassword');
@@ -71,17 +89,28 @@ export function readSplit(form: GotenbergForm, mandatory: boolean): SplitSpec | 
   const span = (mandatory ? form.mandatoryString('splitSpan') : form.string('splitSpan')).replace(/\s+/g, '');
   const unify = form.bool('splitUnify', false);
   if (!mode && !span) {
-    if (unify) form.fail('splitUnify', "needs splitMode 'pages'");
+    if (unify)
+      form.fail('splitUnify', "is invalid (got 'true', resulting to unify is not available for split mode '')");
     return undefined;
   }
   if (mode !== 'intervals' && mode !== 'pages') {
-    form.fail('splitMode', `is invalid (got '${mode}'): expected either 'intervals' or 'pages'`);
+    form.fail(
+      'splitMode',
+      `is invalid (got '${mode}', resulting to wrong value, expected either 'intervals' or 'pages')`,
+    );
     return undefined;
   }
-  if (!span) form.fail('splitSpan', 'is required with splitMode');
-  if (mode === 'intervals' && span && !(/^\d+$/.test(span) && Number(span) >= 1))
-    form.fail('splitSpan', `is invalid (got '${span}'): expected a whole number of pages, 1 or more`);
-  if (unify && mode !== 'pages') form.fail('splitUnify', `is not available for split mode '${mode}'`);
+  if (!span) form.fail('splitSpan', 'is required');
+  if (mode === 'intervals' && span) {
+    const why = !/^[+-]?\d+$/.test(span)
+      ? `strconv.Atoi: parsing ${JSON.stringify(span)}: invalid syntax`
+      : Number(span) < 1
+        ? 'value is inferior to 1'
+        : undefined;
+    if (why) form.fail('splitSpan', `is invalid (got '${span}', resulting to ${why})`);
+  }
+  if (unify && mode !== 'pages')
+    form.fail('splitUnify', `is invalid (got 'true', resulting to unify is not available for split mode '${mode}')`);
   return { mode, span, unify };
 }
 
@@ -100,19 +129,75 @@ export function readRotate(form: GotenbergForm, mandatory: boolean): RotateSpec 
 
 const pdfaParts: Record<string, PdfaPart> = { 'PDF/A-1B': 1, 'PDF/A-2B': 2, 'PDF/A-3B': 3 };
 
-/** pdfa as Gotenberg takes it (PDF/A-1b, PDF/A-2b, PDF/A-3b); PDF/UA is refused by name. */
-export function readPdfFormats(form: GotenbergForm): PdfaPart | undefined {
+/** pdfa as Gotenberg takes it (PDF/A-1b, PDF/A-2b, PDF/A-3b) and pdfua (PDF/UA-1). */
+export function readPdfFormats(form: GotenbergForm): { pdfa?: PdfaPart; pdfua: boolean } {
   const pdfa = form.string('pdfa');
   const pdfua = form.bool('pdfua', false);
-  if (pdfua) form.fail('pdfua', 'is not supported by DocFlow (PDF/UA is not produced); leave it out or send false');
   const part = pdfaParts[pdfa.trim().toUpperCase()];
+  // Gotenberg takes any value here and its engines refuse the ones they cannot make, in these words.
   if (pdfa && !part)
-    form.fail('pdfa', `is invalid (got '${pdfa}'): expected either 'PDF/A-1b', 'PDF/A-2b' or 'PDF/A-3b'`);
-  return part;
+    form.refuseAfterCheck(
+      'The requested PDF format is not supported, or no PDF engine could apply it. Valid formats include PDF/A-1b, PDF/A-2b, PDF/A-3b, and PDF/UA.',
+    );
+  return { pdfa: part, pdfua };
 }
 
-/** Gotenberg's (ExifTool's) metadata keys DocFlow writes, and the field of each. */
-const metadataKeys: Record<string, keyof MetadataUpdate> = {
+/** Gotenberg's JPEG quality when imageQuality is left out. */
+const DEFAULT_IMAGE_QUALITY = 80;
+
+/**
+ * optimizeImages and imageQuality (1 to 100, JPEG quality). DocFlow compresses by level, not by quality: up to 50 is
+ * its strong level (images at 72 dpi), above its medium one (150 dpi). `always`: the optimize route, which reads only
+ * the quality.
+ */
+export function readOptimize(form: GotenbergForm, always = false): CompressionLevel | undefined {
+  const on = form.bool('optimizeImages', false);
+  const quality = form.boundedInteger('imageQuality', DEFAULT_IMAGE_QUALITY, [1, 100]);
+  if (!on && !always) return undefined;
+  return quality <= 50 ? 'high' : 'medium';
+}
+
+const isPdfa3 = (pdfa: string) => /^PDF\/A-3[abu]$/i.test(pdfa.trim());
+
+/**
+ * facturxXml (the file), facturxConformanceLevel, facturxDocumentType (INVOICE) and facturxVersion (1.0), with
+ * Gotenberg's pairing rules and answers. `mandatory`: the factur-x route, for which both are required.
+ */
+export function readFacturX(
+  form: GotenbergForm,
+  extras: UploadedFile[],
+  mandatory = false,
+): (FacturXSpec & { xml: string }) | undefined {
+  const level = form.string('facturxConformanceLevel');
+  const type = form.string('facturxDocumentType', 'INVOICE');
+  const version = form.string('facturxVersion', '1.0');
+  const pdfa = form.string('pdfa');
+  const xml = extras.find((f) => f.field === 'facturxXml');
+  const knownLevel = FACTURX_LEVELS.find((l) => l === level);
+  const knownType = FACTURX_DOCUMENT_TYPES.find((t) => t === type);
+  if (level && !knownLevel)
+    form.fail(
+      'facturxConformanceLevel',
+      `is invalid (got '${level}', resulting to unsupported conformance level '${level}')`,
+    );
+  if (!knownType)
+    form.fail('facturxDocumentType', `is invalid (got '${type}', resulting to unsupported document type '${type}')`);
+  if (mandatory && (!level || !xml)) throw invalidForm("'facturxConformanceLevel' and 'facturxXml' are both required");
+  if (!level && !xml) return undefined;
+  if (!level) throw invalidForm("'facturxConformanceLevel' is required when 'facturxXml' is provided");
+  if (!xml) throw invalidForm("'facturxXml' file is required when 'facturxConformanceLevel' is set");
+  if (pdfa && !isPdfa3(pdfa))
+    throw invalidForm(`Factur-X requires a PDF/A-3 variant (PDF/A-3a, PDF/A-3b, or PDF/A-3u), got '${pdfa}'`);
+  if (!knownLevel || !knownType) return undefined;
+  return { conformanceLevel: knownLevel, documentType: knownType, version, xml: xml.path };
+}
+
+/**
+ * Gotenberg's metadata keys (ExifTool tag names, any case) and what each writes. PDFVersion is taken and left alone,
+ * as ExifTool leaves it (not a writable tag: the version is the file's own).
+ */
+type MetadataKey = keyof MetadataUpdate | 'pdfVersion';
+const metadataKeys: Record<string, MetadataKey> = {
   title: 'title',
   author: 'author',
   subject: 'subject',
@@ -123,14 +208,80 @@ const metadataKeys: Record<string, keyof MetadataUpdate> = {
   createdate: 'creationDate',
   moddate: 'modificationDate',
   modifydate: 'modificationDate',
+  copyright: 'copyright',
+  marked: 'marked',
+  trapped: 'trapped',
+  pdfversion: 'pdfVersion',
 };
-const metadataNames = 'Author, Title, Subject, Keywords, Creator, Producer, CreationDate (CreateDate), ModDate';
+const metadataNames =
+  'Author, Copyright, CreationDate (CreateDate), Creator, Keywords, Marked, ModDate (ModifyDate), PDFVersion, Producer, Subject, Title, Trapped';
 
 /** ISO 8601, or ExifTool's "2006:09:18 16:27:50-04:00". */
 function parseDate(v: string): Date | null {
   const exif = /^(\d{4}):(\d{2}):(\d{2}) (\d{2}:\d{2}:\d{2})(.*)$/.exec(v.trim());
   const d = new Date(exif ? `${exif[1]}-${exif[2]}-${exif[3]}T${exif[4]}${exif[5] || 'Z'}` : v);
   return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** ExifTool's boolean words for Marked (True/False, any case) and JSON booleans. */
+function booleanOf(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'string' && /^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === 'true';
+  return undefined;
+}
+
+const trappedValues = { true: 'True', false: 'False', unknown: 'Unknown' } as const;
+
+/** One metadata value into `update`, or a problem reported on the form. */
+function readMetadataValue(
+  form: GotenbergForm,
+  update: MetadataUpdate,
+  key: string,
+  field: keyof MetadataUpdate,
+  value: unknown,
+) {
+  const fail = (expected: string) =>
+    form.fail('metadata', `has an invalid value for '${key}' (got ${JSON.stringify(value)}): expected ${expected}`);
+  if (value === null) {
+    update[field] = null;
+    return;
+  }
+  switch (field) {
+    case 'creationDate':
+    case 'modificationDate': {
+      const d = typeof value === 'string' ? parseDate(value) : null;
+      if (!d) form.fail('metadata', `has an invalid date for '${key}' (got ${JSON.stringify(value)})`);
+      else update[field] = d;
+      return;
+    }
+    case 'marked': {
+      const b = booleanOf(value);
+      if (b === undefined) fail('true or false');
+      else update.marked = b;
+      return;
+    }
+    case 'trapped': {
+      const word =
+        typeof value === 'boolean' ? String(value) : typeof value === 'string' ? value.trim().toLowerCase() : '';
+      const t = trappedValues[word as keyof typeof trappedValues];
+      if (!t) fail("'True', 'False' or 'Unknown'");
+      else update.trapped = t;
+      return;
+    }
+    case 'keywords':
+      if (Array.isArray(value) && value.every((k) => typeof k === 'string')) {
+        update.keywords = value.join(', ');
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  // ExifTool writes numbers and booleans given for a text tag as their text.
+  const text = field as 'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'copyright';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    update[text] = String(value);
+  else fail('a string');
 }
 
 /** metadata: a JSON object of ExifTool tag names; keys DocFlow cannot write are refused by name. */
@@ -148,36 +299,18 @@ export function readMetadata(form: GotenbergForm, mandatory: boolean): MetadataU
   const update: MetadataUpdate = {};
   for (const [key, value] of Object.entries(json)) {
     const field = metadataKeys[key.toLowerCase()];
-    if (!field) {
-      form.fail('metadata', `has the key '${key}', which DocFlow cannot write (valid: ${metadataNames})`);
-      continue;
-    }
-    if (value === null) {
-      update[field] = null;
-      continue;
-    }
-    if (field === 'creationDate' || field === 'modificationDate') {
-      const d = typeof value === 'string' ? parseDate(value) : null;
-      if (!d) form.fail('metadata', `has an invalid date for '${key}' (got ${JSON.stringify(value)})`);
-      else update[field] = d;
-      continue;
-    }
-    if (field === 'keywords' && Array.isArray(value) && value.every((k) => typeof k === 'string')) {
-      update.keywords = value.join(', ');
-      continue;
-    }
-    if (typeof value !== 'string') {
-      form.fail('metadata', `has an invalid value for '${key}': expected a string`);
-      continue;
-    }
-    update[field] = value;
+    if (!field) form.fail('metadata', `has the key '${key}', which DocFlow cannot write (valid: ${metadataNames})`);
+    else if (field !== 'pdfVersion') readMetadataValue(form, update, key, field, value);
   }
   return update;
 }
 
-/** userPassword, ownerPassword and the permission flags Gotenberg takes (each true by default). */
+/**
+ * userPassword, ownerPassword and the permission flags Gotenberg takes (each true by default). `mandatory`: the
+ * encrypt route, which needs one of the passwords.
+ */
 export function readEncrypt(form: GotenbergForm, mandatory: boolean): EncryptSpec | undefined {
-  const userPassword = mandatory ? form.mandatoryString('userPassword') : form.string('userPassword');
+  const userPassword = form.string('userPassword');
   const ownerPassword = form.string('ownerPassword');
   const permissions: PdfPermissions = {
     print: form.bool('allowPrinting', true),
@@ -188,20 +321,38 @@ export function readEncrypt(form: GotenbergForm, mandatory: boolean): EncryptSpe
   // Finer permissions than DocFlow's four: only their default (allowed) can be honoured.
   for (const key of ['allowFillingForms', 'allowAssembling'])
     if (!form.bool(key, true)) form.fail(key, 'is not supported by DocFlow (only true); leave it out');
-  if (!userPassword && !ownerPassword) return undefined;
-  if (!userPassword) form.fail('userPassword', 'is required with ownerPassword');
+  const restricted = Object.values(permissions).some((allowed) => !allowed);
+  if (!userPassword && !ownerPassword) {
+    if (mandatory) form.refuseAfterCheck("Invalid form data: a 'userPassword' or 'ownerPassword' is required");
+    else if (restricted)
+      form.refuseAfterCheck("Invalid form data: permission restrictions require a 'userPassword' or 'ownerPassword'");
+    return undefined;
+  }
+  // An owner password alone, as Gotenberg: the PDF opens freely, its permissions hold.
   return { userPassword, ownerPassword, permissions };
 }
 
-/** Every finishing field a conversion or merge route takes; `extras` holds the `watermark` and `stamp` files. */
+/**
+ * The document-wide finishing fields (flatten, optimizeImages, pdfa, pdfua, metadata, Factur-X, encryption) every
+ * route producing or merging PDFs takes; `extras` holds the files of the `facturxXml` field.
+ */
+export function readDocumentFinishing(form: GotenbergForm, extras: UploadedFile[]): Finishing {
+  return {
+    flatten: form.bool('flatten', false),
+    optimize: readOptimize(form),
+    ...readPdfFormats(form),
+    metadata: readMetadata(form, false),
+    facturX: readFacturX(form, extras),
+    encrypt: readEncrypt(form, false),
+  };
+}
+
+/** Every finishing field a conversion or merge route takes; `extras` holds the `watermark`, `stamp`, `facturxXml` files. */
 export function readFinishing(form: GotenbergForm, extras: UploadedFile[]): Finishing {
   const f: Finishing = {
     split: readSplit(form, false),
     ...readPageWork(form, extras),
-    flatten: form.bool('flatten', false),
-    pdfa: readPdfFormats(form),
-    metadata: readMetadata(form, false),
-    encrypt: readEncrypt(form, false),
+    ...readDocumentFinishing(form, extras),
   };
   checkCompatible(f);
   return f;
@@ -213,8 +364,8 @@ export function readPageWork(
   extras: UploadedFile[],
 ): Pick<Finishing, 'watermark' | 'stamp' | 'rotate'> {
   return {
-    watermark: readMark(form, 'watermark', extras),
-    stamp: readMark(form, 'stamp', extras),
+    watermark: readMarks(form, 'watermark', extras),
+    stamp: readMarks(form, 'stamp', extras),
     rotate: readRotate(form, false),
   };
 }
@@ -262,6 +413,21 @@ async function eachOutput(outputs: NamedFile[], step: (o: NamedFile) => Promise<
   );
 }
 
+/** An untagged document refused for PDF/UA, told as a problem of the form's pdfua field. */
+async function asPdfUaField<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (
+      err instanceof EngineError &&
+      err.code === 'INVALID_INPUT' &&
+      (err.details as { field?: string } | undefined)?.field === 'pdfua'
+    )
+      throw invalidForm(`form field 'pdfua' is invalid: ${err.message}`);
+    throw err;
+  }
+}
+
 export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing): Promise<NamedFile[]> {
   let out = outputs;
   if (f.split) {
@@ -269,8 +435,7 @@ export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing
     out = (await Promise.all(out.map((o) => split(job, o, s)))).flat();
   }
   for (const kind of ['watermark', 'stamp'] as const) {
-    const mark = f[kind];
-    if (mark) out = await eachOutput(out, (o) => applyMark(job, asInput(o), mark, kind));
+    for (const mark of f[kind] ?? []) out = await eachOutput(out, (o) => applyMark(job, asInput(o), mark, kind));
   }
   if (f.rotate) {
     const { angle, pages } = f.rotate;
@@ -279,12 +444,18 @@ export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing
     );
   }
   if (f.flatten) out = await eachOutput(out, (o) => ops.flattenPdf(job, asInput(o)));
-  const part = f.pdfa;
+  const level = f.optimize;
+  if (level) out = await eachOutput(out, (o) => ops.compressPdf(job, asInput(o), level));
+  // Factur-X lives in PDF/A-3 (the part that may embed its XML): PDF/A-3b unless asked otherwise.
+  const part = f.pdfa ?? (f.facturX ? 3 : undefined);
   if (part) out = await eachOutput(out, (o) => ops.toPdfa(job, asInput(o), part));
+  if (f.pdfua) out = await eachOutput(out, (o) => asPdfUaField(ops.declarePdfUa(job, asInput(o))));
   if (f.metadata) {
     const m = f.metadata;
     out = await eachOutput(out, (o) => ops.updateMetadata(job, asInput(o), m));
   }
+  const invoice = f.facturX;
+  if (invoice) out = await eachOutput(out, (o) => ops.embedFacturX(job, asInput(o), invoice));
   if (f.encrypt) {
     const e = f.encrypt;
     out = await eachOutput(out, (o) => ops.protectPdf(job, asInput(o), e));

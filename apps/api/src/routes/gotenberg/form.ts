@@ -1,5 +1,6 @@
 import { EngineError } from '../../core/errors';
 import { AppError } from '../../lib/app-error';
+import { repeatedFieldName } from '../../lib/uploads';
 
 /**
  * A Gotenberg form read the way Gotenberg reads it (its `FormData` binders: an empty value is the default, Go's
@@ -23,6 +24,8 @@ export const invalidForm = (message: string) => new AppError('BAD_REQUEST', `Inv
 export class GotenbergForm {
   private readonly read = new Set<string>();
   private readonly errors: string[] = [];
+  /** A refusal Gotenberg makes once the form itself is valid (its engines' answers): told only when it is. */
+  private later: string | undefined;
 
   constructor(private readonly values: Record<string, string>) {}
 
@@ -33,12 +36,31 @@ export class GotenbergForm {
     return v === undefined || v === '' ? undefined : v;
   }
 
+  /** Refuse the call with Gotenberg's engine-level `message` (400), unless the form has problems of its own. */
+  refuseAfterCheck(message: string): void {
+    this.later ??= message;
+  }
+
   fail(key: string, message: string): void {
     this.errors.push(`form field '${key}' ${message}`);
   }
 
   private invalid(key: string, value: string, expected: string): void {
     this.fail(key, `is invalid (got '${value}'): expected ${expected}`);
+  }
+
+  /**
+   * Every value of a field sent several times, in the order sent (Gotenberg's `Strings`), empty ones included:
+   * lists of one field are aligned by position with the lists of others.
+   */
+  strings(key: string): string[] {
+    const out: string[] = [];
+    for (let n = 1; ; n++) {
+      const name = repeatedFieldName(key, n);
+      if (!Object.hasOwn(this.values, name)) return out;
+      this.read.add(name);
+      out.push(this.values[name]!);
+    }
   }
 
   string(key: string, fallback = ''): string {
@@ -81,6 +103,26 @@ export class GotenbergForm {
       return fallback;
     }
     return n;
+  }
+
+  /**
+   * A whole number from `min` to `max`, refused in the words of Gotenberg's custom binders ("value is inferior to 1",
+   * Go's strconv.Atoi error).
+   */
+  boundedInteger(key: string, fallback: number, [min, max]: [number, number]): number {
+    const v = this.raw(key);
+    if (v === undefined) return fallback;
+    const n = /^[+-]?\d+$/.test(v) ? Number(v) : NaN;
+    const why = !Number.isSafeInteger(n)
+      ? `strconv.Atoi: parsing ${JSON.stringify(v)}: invalid syntax`
+      : n < min
+        ? `value is inferior to ${min}`
+        : n > max
+          ? `value is superior to ${max}`
+          : undefined;
+    if (why === undefined) return n;
+    this.fail(key, `is invalid (got '${v}', resulting to ${why})`);
+    return fallback;
   }
 
   /** A paper or margin length in inches: "8.5", "1in", "72pt", "96px", "25.4mm", "2.54cm" or "6pc". */
@@ -131,10 +173,16 @@ export class GotenbergForm {
 
   /** Throws 400 with every problem found, fields the route never read included. */
   check(): void {
+    const unread = new Set<string>();
     for (const key of Object.keys(this.values)) {
-      if (!this.read.has(key)) this.fail(key, 'is not supported by DocFlow on this route; leave it out');
+      // A repeated value of a field read once (its first value) is Gotenberg's: the first counts, the rest are left.
+      const base = key.replace(/#\d+$/, '');
+      if (!this.read.has(key) && !this.read.has(base)) unread.add(base);
     }
-    if (this.errors.length) throw invalidForm(this.errors.join('; '));
+    for (const key of unread) this.fail(key, 'is not supported by DocFlow on this route; leave it out');
+    // Gotenberg joins its form's problems with Go's errors.Join: one per line.
+    if (this.errors.length) throw invalidForm(this.errors.join('\n'));
+    if (this.later) throw new AppError('BAD_REQUEST', this.later);
   }
 }
 

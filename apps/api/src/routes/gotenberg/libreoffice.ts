@@ -4,7 +4,8 @@ import { detectFormat } from '../../core/convert/detect-format';
 import { checkSource, routeFormats, type ConversionRoute } from '../../core/convert/sources';
 import { EngineError } from '../../core/errors';
 import * as ops from '../../core/pdf/operations';
-import { finish, readFinishing } from './finishing';
+import { FINISHING_DOCS, fieldDocs } from './field-docs';
+import { finish, readFinishing, type Finishing } from './finishing';
 import { asGotenbergField, type GotenbergForm } from './form';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute } from './route';
@@ -114,6 +115,19 @@ function readExportOptions(form: GotenbergForm): Record<string, boolean | number
   return options;
 }
 
+/**
+ * pdfua: LibreOffice exports the document tagged and PDF/UA-compliant (UseTaggedPDF, PDFUACompliance), and then writes
+ * the PDF/A part asked itself (SelectPdfVersion), since DocFlow's PDF/A rewrite would drop the tags it made.
+ */
+function withTaggedExport(finishing: Finishing, options: Record<string, boolean | number | string>): Finishing {
+  if (!finishing.pdfua) return finishing;
+  options.UseTaggedPDF = true;
+  options.PDFUACompliance = true;
+  if (!finishing.pdfa) return finishing;
+  options.SelectPdfVersion = finishing.pdfa;
+  return { ...finishing, pdfa: undefined };
+}
+
 /** The office route a detected format converts through (text and CSV included, as LibreOffice opens them). */
 function officeRouteOf(format: string | null): ConversionRoute | undefined {
   return officeRoutes.find((r) => format !== null && (routeFormats[r] as readonly string[]).includes(format));
@@ -123,18 +137,22 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/libreoffice/convert',
     summary: 'Office documents to PDF (LibreOffice)',
-    fields:
-      '`files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: fieldDocs(
+      [
+        '`files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…)',
+      ],
+      FINISHING_DOCS,
+    ),
     meterAs: { group: 'conversion', endpoint: '/conversion/auto-to-pdf' },
     // Each document is its own conversion, counted as one call of /conversion/auto-to-pdf.
-    files: { min: 1, max: 22, perFile: true, extraFields: ['watermark', 'stamp'] },
+    files: { min: 1, max: 23, perFile: true, extraFields: ['watermark', 'stamp', 'facturxXml'] },
     async handler({ form, files, extras, job, meter }) {
       const password = form.string('password') || undefined;
       const landscape = form.bool('landscape', false);
       const pageRange = form.string('nativePageRanges') || undefined;
       const merge = form.bool('merge', false);
       const exportOptions = readExportOptions(form);
-      const finishing = readFinishing(form, extras);
+      const finishing = withTaggedExport(readFinishing(form, extras), exportOptions);
       form.check();
 
       // Every file checked before any is converted: a wrong one fails the request at once.

@@ -11,8 +11,8 @@ import { selectPages } from './page-selection';
  * Gotenberg's watermark and stamp fields (`<kind>Source`, `<kind>Expression`, `<kind>Pages`, `<kind>Options`, and a
  * file in the `<kind>` field for image and PDF sources), read into what DocFlow's watermark operation draws.
  * `<kind>Options` holds pdfcpu's description keys (Gotenberg's default engine); the ones DocFlow draws are taken with
- * pdfcpu's defaults, any other is refused by name. One mark per request: DocFlow keeps the last value of a field sent
- * twice, so Gotenberg's repeated fields (several marks at once) are not read.
+ * pdfcpu's defaults, any other is refused by name. Several marks per request, as Gotenberg: each field sent once per
+ * mark, aligned by position.
  */
 
 export type MarkKind = 'watermark' | 'stamp';
@@ -103,9 +103,8 @@ function hexColor(v: string): string | undefined {
 }
 
 /** The options' JSON: pdfcpu's keys to values (Gotenberg wants strings; numbers are taken too). */
-function readOptions(form: GotenbergForm, key: string): Map<string, string> | undefined {
-  const raw = form.raw(key);
-  if (raw === undefined) return new Map();
+function readOptions(form: GotenbergForm, key: string, raw: string | undefined): Map<string, string> | undefined {
+  if (raw === undefined || raw === '') return new Map();
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -217,28 +216,45 @@ function drawOptions(form: GotenbergForm, key: string, o: Map<string, string>, s
  * The form's mark of `kind`, its file taken from the `<kind>` file field as Gotenberg binds it (the first file for the
  * first image or PDF mark, whatever `<kind>Expression` names). Undefined when no source is given.
  */
-export function readMark(form: GotenbergForm, kind: MarkKind, extras: UploadedFile[]): GotenbergMark | undefined {
+/**
+ * Every mark of one kind (Gotenberg's repeated `<kind>Source`, `<kind>Expression`, `<kind>Pages`, `<kind>Options`,
+ * aligned by position, one mark per source), in the order sent. Image and PDF marks take the `<kind>` files in order.
+ */
+export function readMarks(form: GotenbergForm, kind: MarkKind, extras: UploadedFile[]): GotenbergMark[] {
   const sourceKey = `${kind}Source`;
-  const source = form.raw(sourceKey);
-  const expression = form.string(`${kind}Expression`);
-  const pages = form.string(`${kind}Pages`);
-  const options = readOptions(form, `${kind}Options`);
-  if (source === undefined) return undefined;
-  if (source !== 'text' && source !== 'image' && source !== 'pdf') {
-    form.fail(
-      sourceKey,
-      `is invalid (got '${source}', resulting to wrong value, expected either 'text', 'image' or 'pdf')`,
+  const sources = form.strings(sourceKey);
+  const expressions = form.strings(`${kind}Expression`);
+  const pages = form.strings(`${kind}Pages`);
+  const options = form.strings(`${kind}Options`);
+  const files = extras.filter((f) => f.field === kind);
+  const marks: GotenbergMark[] = [];
+  for (const [i, source] of sources.entries()) {
+    // An empty source is Gotenberg's "no mark here" (its default), not an error.
+    if (source === '') continue;
+    if (source !== 'text' && source !== 'image' && source !== 'pdf') {
+      form.fail(
+        sourceKey,
+        `is invalid (got '${source}', resulting to wrong value, expected either 'text', 'image' or 'pdf')`,
+      );
+      continue;
+    }
+    const expression = expressions[i] ?? '';
+    if (source === 'text' && !expression.trim()) form.fail(`${kind}Expression`, 'is required for a text source');
+    const file = source === 'text' ? undefined : files.shift();
+    if (source !== 'text' && !file) throw invalidForm(`a ${kind} file is required for image or pdf source`);
+    // The mark is read in process (pdf-lib, sharp) while the stamp is drawn: a mark is small, a document is not.
+    if (file && file.size > MAX_MARK_BYTES)
+      throw invalidForm(`the ${kind} file '${file.filename}' is larger than ${MAX_MARK_BYTES / 1_048_576} MB`);
+    const optionsKey = `${kind}Options`;
+    const { draw, scale } = drawOptions(
+      form,
+      optionsKey,
+      readOptions(form, optionsKey, options[i]) ?? new Map(),
+      source,
     );
-    return undefined;
+    marks.push({ source, text: expression, file, pages: pages[i] ?? '', scale, draw });
   }
-  if (source === 'text' && !expression.trim()) form.fail(`${kind}Expression`, 'is required for a text source');
-  const file = source === 'text' ? undefined : extras.find((f) => f.field === kind);
-  if (source !== 'text' && !file) throw invalidForm(`a ${kind} file is required for image or pdf source`);
-  // The mark is read in process (pdf-lib, sharp) while the stamp is drawn: a mark is small, a document is not.
-  if (file && file.size > MAX_MARK_BYTES)
-    throw invalidForm(`the ${kind} file '${file.filename}' is larger than ${MAX_MARK_BYTES / 1_048_576} MB`);
-  const { draw, scale } = drawOptions(form, `${kind}Options`, options ?? new Map(), source);
-  return { source, text: expression, file, pages, scale, draw };
+  return marks;
 }
 
 /** Draw `mark` on the chosen pages: beneath the content for a watermark, over it for a stamp. */

@@ -4,8 +4,11 @@ import {
   checkCompatible,
   finish,
   gotenbergMetadata,
+  readDocumentFinishing,
   readEncrypt,
+  readFacturX,
   readMetadata,
+  readOptimize,
   readPageWork,
   readPdfFormats,
   readRotate,
@@ -14,8 +17,9 @@ import {
 } from './finishing';
 import { bookmarksFor, readBookmarksField } from './bookmarks';
 import { readEmbeds } from './embeds';
+import { FIELD_DOCS, FINISHING_DOCS, fieldDocs } from './field-docs';
 import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
-import { applyMark, readMark, type MarkKind } from './marks';
+import { readMarks, type MarkKind } from './marks';
 import { uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -51,22 +55,16 @@ function markRoute(app: FastifyInstance, kind: MarkKind, summary: string): void 
     path: `/forms/pdfengines/${kind}`,
     summary,
     fields:
-      `\`files\` (PDFs), \`${kind}Source\` (text, image, pdf), \`${kind}Expression\` (the text), \`${kind}Pages\`, ` +
+      `${FIELD_DOCS.pdfs}, \`${kind}Source\` (text, image, pdf), \`${kind}Expression\` (the text), \`${kind}Pages\`, ` +
       `\`${kind}Options\` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the ` +
-      `image or PDF as the \`${kind}\` file`,
+      `image or PDF as the \`${kind}\` file; each field sent once per ${kind} for several (aligned by position)`,
     meterAs: { group: 'pdf', endpoint: '/pdf/watermark' },
-    files: { ...eachPdf, max: eachPdf.max + 1, extraFields: [kind] },
+    files: { ...eachPdf, max: eachPdf.max + 10, extraFields: [kind] },
     async handler(ctx) {
-      const mark = readMark(ctx.form, kind, ctx.extras);
+      const marks = readMarks(ctx.form, kind, ctx.extras);
       ctx.form.check();
-      if (!mark) throw invalidForm(`form field '${kind}Source' is required`);
-      const marked = await Promise.all(
-        (await preparedInputs(ctx)).map(async ({ input, name }) => {
-          const r = await applyMark(ctx.job, input, mark, kind);
-          return { path: r.path, name, pages: input.pages };
-        }),
-      );
-      return marked;
+      if (!marks.length) throw invalidForm(`form field '${kind}Source' is required`);
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { [kind]: marks });
     },
   });
 }
@@ -75,17 +73,16 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/merge',
     summary: 'Merge PDFs',
-    fields:
-      '`files` (PDFs, in name order), `watermark*`/`stamp*` (as on the watermark and stamp routes), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: fieldDocs(
+      [FIELD_DOCS.pdfs],
+      FINISHING_DOCS.filter((f) => f !== 'split'),
+    ),
     meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
-    files: { ...pdfs, max: pdfs.max + 2, extraFields: ['watermark', 'stamp'] },
+    files: { ...pdfs, max: pdfs.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
     async handler(ctx) {
       const f = checked(ctx.form, {
         ...readPageWork(ctx.form, ctx.extras),
-        flatten: ctx.form.bool('flatten', false),
-        pdfa: readPdfFormats(ctx.form),
-        metadata: readMetadata(ctx.form, false),
-        encrypt: readEncrypt(ctx.form, false),
+        ...readDocumentFinishing(ctx.form, ctx.extras),
       });
       const inputs = await Promise.all(ctx.files.map((file) => ctx.prepare(file)));
       // One file is its own merge, as in Gotenberg.
@@ -97,17 +94,14 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/split',
     summary: 'Split PDFs',
-    fields:
-      '`files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: fieldDocs([FIELD_DOCS.pdfs], FINISHING_DOCS),
     meterAs: { group: 'pdf', endpoint: '/pdf/split' },
-    files: eachPdf,
+    files: { ...eachPdf, max: eachPdf.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
     async handler(ctx) {
       const f = checked(ctx.form, {
         split: readSplit(ctx.form, true),
-        flatten: ctx.form.bool('flatten', false),
-        pdfa: readPdfFormats(ctx.form),
-        metadata: readMetadata(ctx.form, false),
-        encrypt: readEncrypt(ctx.form, false),
+        ...readPageWork(ctx.form, ctx.extras),
+        ...readDocumentFinishing(ctx.form, ctx.extras),
       });
       return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
     },
@@ -116,7 +110,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/flatten',
     summary: 'Flatten PDFs (forms and annotations)',
-    fields: '`files` (PDFs)',
+    fields: FIELD_DOCS.pdfs,
     meterAs: { group: 'pdf', endpoint: '/pdf/flatten' },
     files: eachPdf,
     async handler(ctx) {
@@ -128,21 +122,49 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/convert',
     summary: 'PDFs to PDF/A',
-    fields: '`files` (PDFs), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false)',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['pdfa', 'pdfua']),
     meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
     files: eachPdf,
     async handler(ctx) {
-      const pdfa = readPdfFormats(ctx.form);
+      const formats = readPdfFormats(ctx.form);
       ctx.form.check();
-      if (!pdfa) throw invalidForm("either 'pdfa' or 'pdfua' form fields must be provided");
-      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { pdfa });
+      if (!formats.pdfa && !formats.pdfua) throw invalidForm("either 'pdfa' or 'pdfua' form fields must be provided");
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), formats);
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/optimize',
+    summary: "Optimize PDFs' images",
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['optimize']),
+    meterAs: { group: 'pdf', endpoint: '/pdf/compress' },
+    files: eachPdf,
+    async handler(ctx) {
+      // The route optimizes whatever optimizeImages says, as Gotenberg's does: only the quality counts.
+      const optimize = readOptimize(ctx.form, true);
+      ctx.form.check();
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { optimize });
+    },
+  });
+
+  gotenbergRoute(app, {
+    path: '/forms/pdfengines/factur-x',
+    summary: 'PDFs to Factur-X / ZUGFeRD invoices',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['facturx', 'pdfa', 'pdfua']),
+    meterAs: { group: 'pdf', endpoint: '/pdf/to-pdfa' },
+    files: { ...eachPdf, max: eachPdf.max + 1, extraFields: ['facturxXml'] },
+    async handler(ctx) {
+      const formats = readPdfFormats(ctx.form);
+      const facturX = readFacturX(ctx.form, ctx.extras, true);
+      ctx.form.check();
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { ...formats, facturX });
     },
   });
 
   gotenbergRoute(app, {
     path: '/forms/pdfengines/metadata/read',
     summary: "Read PDFs' metadata",
-    fields: '`files` (PDFs)',
+    fields: FIELD_DOCS.pdfs,
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata' },
     files: eachPdf,
     async handler(ctx) {
@@ -160,7 +182,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/metadata/write',
     summary: "Write PDFs' metadata",
-    fields: '`files` (PDFs), `metadata` (JSON)',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['metadata']),
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
     files: eachPdf,
     async handler(ctx) {
@@ -172,7 +194,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/encrypt',
     summary: 'Encrypt PDFs',
-    fields: '`files` (PDFs), `userPassword`, `ownerPassword`',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['encrypt']),
     meterAs: { group: 'pdf', endpoint: '/pdf/protect' },
     files: eachPdf,
     async handler(ctx) {
@@ -184,7 +206,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/rotate',
     summary: 'Rotate pages of PDFs',
-    fields: '`files` (PDFs), `rotateAngle` (90, 180 or 270, clockwise; required), `rotatePages` (empty: all)',
+    fields: fieldDocs([FIELD_DOCS.pdfs], ['rotate']),
     meterAs: { group: 'pdf', endpoint: '/pdf/rotate' },
     files: eachPdf,
     async handler(ctx) {
@@ -199,7 +221,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/bookmarks/read',
     summary: "Read PDFs' bookmarks",
-    fields: '`files` (PDFs). Answers a JSON object by file name of `{ "title", "page", "children" }` lists',
+    fields: `${FIELD_DOCS.pdfs}. Answers a JSON object by file name of \`{ "title", "page", "children" }\` lists`,
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata' },
     files: eachPdf,
     async handler(ctx) {
@@ -214,8 +236,10 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/bookmarks/write',
     summary: "Write PDFs' bookmarks",
-    fields:
-      '`files` (PDFs), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name)',
+    fields: fieldDocs([
+      FIELD_DOCS.pdfs,
+      '`bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name)',
+    ]),
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
     files: eachPdf,
     async handler(ctx) {
@@ -235,8 +259,10 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/pdfengines/embed',
     summary: 'Embed files in PDFs (attachments)',
-    fields:
-      '`files` (PDFs), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name)',
+    fields: fieldDocs([
+      FIELD_DOCS.pdfs,
+      '`embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name)',
+    ]),
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
     files: { ...eachPdf, max: eachPdf.max + 20, extraFields: ['embeds'] },
     async handler(ctx) {

@@ -190,6 +190,8 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE_SIZE,
         maxFiles: spec.files.max,
         fileFields: ['files', ...(spec.files.extraFields ?? [])],
+        // Gotenberg reads a field sent twice as a list (several watermarks and stamps), its first value otherwise.
+        keepRepeated: true,
       });
       request.usage.bytesIn = upload.files.reduce((n, f) => n + f.size, 0);
       const { files, extras } = inGotenbergOrder(upload.files);
@@ -202,9 +204,7 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
           );
       }
       if (files.length < spec.files.min)
-        throw invalidForm(
-          `no form file found for extensions: [${(extensions ?? ['any']).join(' ')}] (send at least ${spec.files.min} in 'files')`,
-        );
+        throw invalidForm(`no form file found for extensions: [${(extensions ?? ['any']).join(' ')}]`);
       // What the call will do, before any work and before it is stored as a job: the groups its finishing draws
       // on, and one call per file where the DocFlow endpoint takes one (a job's run was counted at its admission).
       await app.requireGroups(request, reply, finishingGroups(upload.fields, files.length));

@@ -176,6 +176,8 @@ const expected: [string, string][] = [
   ['POST /gotenberg/forms/pdfengines/bookmarks/read', 'gotenbergPdfenginesBookmarksRead'],
   ['POST /gotenberg/forms/pdfengines/bookmarks/write', 'gotenbergPdfenginesBookmarksWrite'],
   ['POST /gotenberg/forms/pdfengines/embed', 'gotenbergPdfenginesEmbed'],
+  ['POST /gotenberg/forms/pdfengines/optimize', 'gotenbergPdfenginesOptimize'],
+  ['POST /gotenberg/forms/pdfengines/factur-x', 'gotenbergPdfenginesFacturX'],
 ];
 
 describe('operationIdOf', () => {

@@ -14,7 +14,7 @@ export function gotenbergAppForSuite(
     basic: string;
     gotenberg(
       url: string,
-      fields?: Record<string, string | number | boolean>,
+      fields?: Record<string, string | number | boolean | Array<string | number | boolean>>,
       files?: FormFile[],
       headers?: Record<string, string>,
     ): ReturnType<Awaited<ReturnType<typeof processingApp>>['post']>;

@@ -118,7 +118,7 @@ describe('Gotenberg-Webhook-* headers', () => {
     expect(got.headers['x-tenant']).toBe('acme');
     const body = JSON.parse(got.body) as { status: number; message: string };
     expect(body.status).toBe(400);
-    expect(body.message).toMatch(/^Invalid form data: .*'pdfa'/);
+    expect(body.message).toMatch(/^The requested PDF format is not supported/);
     const job = (await asOwner(`/jobs/${String(got.headers['x-webhook-id'])}`)).json().data as TJob;
     expect(job).toMatchObject({ status: 'failed', error: { code: 'BAD_REQUEST', message: body.message } });
     expect(job.webhook?.url).toBe(await receiver.url('/failed')); // where the failure was told
@@ -160,7 +160,7 @@ describe('Gotenberg-Webhook-* headers', () => {
     expect(error.path).toBe('/events');
     expect(JSON.parse(error.body)).toMatchObject({
       event: 'webhook.error',
-      error: { status: 400, message: expect.stringMatching(/^Invalid form data: .*'pdfa'/) },
+      error: { status: 400, message: expect.stringMatching(/^The requested PDF format is not supported/) },
     });
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.got.slice(failing).map((g) => g.path)).toEqual(['/events']);

@@ -6,6 +6,8 @@ import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
 import type { Engine, MetadataUpdate, OpContext, PageBox, PdfMetadata } from '../../interfaces';
 import { syncXmp } from '../../pdf/xmp';
+import { embedFacturX } from '../../pdf/e-invoice';
+import { declarePdfUa } from '../../pdf/pdfua';
 import { fillForm, readFormFields } from './forms';
 import { setOutline } from './outline';
 import { resizePage } from './page-geometry';
@@ -50,7 +52,7 @@ const toIso = (d: Date | undefined) =>
 export const pdfLibModule = defineModule<PdfLibConfig>({
   id: 'pdf-lib',
   description:
-    'pdf-lib (pure JavaScript, in-process): metadata, page crop and scale, form fields, and a fallback for page assembly, rotation, stamping, form flattening',
+    'pdf-lib (pure JavaScript, in-process): metadata, page crop and scale, form fields, Factur-X, PDF/UA declaration, and a fallback for page assembly, rotation, stamping, form flattening',
   license: 'MIT',
   envPrefix: 'PDFLIB',
   configSchema: ZConfig,
@@ -68,6 +70,8 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
     'flatten',
     'readFormFields',
     'fillForm',
+    'embedFacturX',
+    'declarePdfUa',
   ],
   async healthCheck() {
     await PDFDocument.create();
@@ -225,6 +229,19 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
         job(c, async () => {
           const doc = await load(input);
           doc.getForm().flatten();
+          await save(doc, output);
+        }),
+      embedFacturX: (input, output, opts, c) =>
+        job(c, async () => {
+          const doc = await load(input);
+          const { xml, ...spec } = opts;
+          await embedFacturX(doc, await readFile(xml), spec);
+          await save(doc, output);
+        }),
+      declarePdfUa: (input, output, c) =>
+        job(c, async () => {
+          const doc = await load(input);
+          declarePdfUa(doc);
           await save(doc, output);
         }),
       readFormFields: (input, c) => job(c, async () => readFormFields(await load(input))),

@@ -1,5 +1,5 @@
 import { EngineError } from '../../errors';
-import type { PdfaPart } from '../../interfaces';
+import type { FacturXSpec, PdfaPart } from '../../interfaces';
 import { assertPdf } from '../../pdf-sniff';
 import { OutputFile, PdfJob, PreparedPdf, SourceFile, out, pageLimitError, preparePdf } from './job';
 
@@ -32,4 +32,25 @@ export async function repairPdf(job: PdfJob, file: SourceFile, label: string): P
   const { value: count } = await job.engines.run('countPages', (f) => f(output, {}, job.ctx), job.signal);
   if (job.maxPages !== null && count.pages > job.maxPages) throw pageLimitError(label, count.pages, job.maxPages);
   return { path: output, name: 'repaired', pages: count.pages };
+}
+
+/**
+ * `input`, a PDF/A-3 document, made a Factur-X / ZUGFeRD invoice: the XML at `spec.xml` embedded as factur-x.xml and
+ * declared in its XMP.
+ */
+export async function embedFacturX(
+  job: PdfJob,
+  input: PreparedPdf,
+  spec: FacturXSpec & { xml: string },
+): Promise<OutputFile> {
+  const file = out(job, 'factur-x.pdf');
+  await job.engines.run('embedFacturX', (f) => f(input.path, file, spec, job.ctx), job.signal);
+  return { path: file, name: 'factur-x', pages: input.pages };
+}
+
+/** `input` declared PDF/UA-1 (a tagged document; an untagged one is refused). */
+export async function declarePdfUa(job: PdfJob, input: PreparedPdf): Promise<OutputFile> {
+  const file = out(job, 'pdfua.pdf');
+  await job.engines.run('declarePdfUa', (f) => f(input.path, file, job.ctx), job.signal);
+  return { path: file, name: 'pdfua', pages: input.pages };
 }
