@@ -523,6 +523,8 @@ export interface ScreenshotOptions extends PageChecks {
   height: number;
   /** true: the screen only (width × height); false: the whole page, at least the screen. */
   clip: boolean;
+  /** A CSS selector: the capture is the box of the first element matching it (before `clip`). */
+  selector?: string;
   /** Faster encoding, larger files. */
   optimizeForSpeed?: boolean;
   /** The CSS media type the page is laid out with (default screen). */

@@ -200,6 +200,24 @@ describe('POST /forms/chromium/screenshot/{html,url,markdown}', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="banner.webp"');
   });
 
+  it("200: selector captures that element's box only, below the fold; 400 when nothing visible matches", async () => {
+    const page = indexHtml(
+      '<!doctype html><style>html,body{margin:0;background:#ff0000}</style><div style="height:1500px"></div>' +
+        '<div id="badge" style="margin-left:40px;width:200px;height:100px;background:#00ff00"></div>' +
+        '<div id="hidden" style="display:none">x</div>',
+    );
+    const res = await api.gotenberg('/forms/chromium/screenshot/html', { selector: '#badge' }, [page]);
+    const shot = await imageOf(res, 'image/png');
+    expect(shot.meta).toMatchObject({ width: 200, height: 100 });
+    close(await centre(shot.body), [0, 255, 0]);
+    for (const selector of ['#nothing', '#hidden']) {
+      const miss = await api.gotenberg('/forms/chromium/screenshot/html', { selector }, [page]);
+      expect(miss.statusCode).toBe(400);
+      expect(miss.headers['content-type']).toBe('text/plain; charset=UTF-8');
+      expect(miss.body).toBe(`The selector '${selector}' (selector) matched no element with a visible box`);
+    }
+  });
+
   it('200: markdown through its template', async () => {
     const files = await folderFiles('pages-3-markdown', ['index.html', 'page_1.md', 'page_2.md', 'page_3.md']);
     const shot = await imageOf(

@@ -99,7 +99,10 @@ export function screenshotCapture(o: ScreenshotOptions, output: string): PageCap
       // CDP rather than page.screenshot: Playwright writes neither WebP nor fast PNGs.
       const cdp = await page.context().newCDPSession(page);
       let { width, height } = o;
-      if (!o.clip) {
+      let x = 0;
+      let y = 0;
+      if (o.selector) ({ x, y, width, height } = await elementBox(page, o.selector));
+      else if (!o.clip) {
         const content = await page.evaluate(() => {
           const root = document.documentElement;
           return {
@@ -113,12 +116,37 @@ export function screenshotCapture(o: ScreenshotOptions, output: string): PageCap
       const { data } = await cdp.send('Page.captureScreenshot', {
         format: o.format,
         ...(o.format === 'png' ? {} : { quality: o.quality ?? 90 }),
-        clip: { x: 0, y: 0, width, height, scale: 1 },
-        captureBeyondViewport: !o.clip,
+        clip: { x, y, width, height, scale: 1 },
+        captureBeyondViewport: !o.clip || Boolean(o.selector),
         fromSurface: true,
         optimizeForSpeed: o.optimizeForSpeed ?? false,
       });
       await writeFile(output, Buffer.from(data, 'base64'));
     },
   };
+}
+
+/**
+ * The page-space box of the first element matching `selector` (its viewport rectangle plus the scroll offset, as the
+ * capture beyond the viewport takes it). Nothing matching, a selector the page cannot query, or an element without a
+ * rendered box (display:none, zero area) is the caller's: 400, in Gotenberg's words.
+ */
+async function elementBox(page: Page, selector: string) {
+  const box = await page
+    .evaluate((s) => {
+      const el = document.querySelector(s);
+      if (!el) return null;
+      const r = el.getBoundingClientRect();
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+    }, selector)
+    .catch(() => null);
+  if (!box || !(box.width > 0 && box.height > 0))
+    throw new EngineError(
+      'INVALID_INPUT',
+      `The selector '${selector}' (selector) matched no element with a visible box`,
+      {
+        details: { field: 'selector', reason: 'SELECTOR_NOT_FOUND' },
+      },
+    );
+  return box;
 }
