@@ -7,6 +7,7 @@ import { checkSource, htmlSite } from '../../core/convert/sources';
 import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
+import { readEmbeds } from './embeds';
 import { asGotenbergField, invalidForm, isTrue, type GotenbergForm } from './form';
 import { readHeaderMap } from './header-map';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
@@ -198,13 +199,18 @@ function readChromiumForm(form: GotenbergForm, extras: UploadedFile[]): Chromium
   form.bool('generateTaggedPdf', false);
   print.outline = form.bool('generateDocumentOutline', false);
   const pageRange = form.string('nativePageRanges') || undefined;
-  const finishing = readFinishing(form, extras);
+  const finishing: Finishing = { ...readFinishing(form, extras), embeds: readEmbeds(form, extras) };
   form.check();
+  // Gotenberg's rule: only PDF/A-3 allows attachments.
+  if (finishing.embeds?.length && finishing.pdfa && finishing.pdfa !== 3)
+    throw invalidForm(
+      `PDF format 'PDF/A-${finishing.pdfa}b' does not support embedded files; only PDF/A-3 variants allow attachments`,
+    );
   return { print, pageRange, finishing };
 }
 
-/** The file fields of Gotenberg's marks (its watermark and stamp fields' image or PDF), beside `files`. */
-const marks = ['watermark', 'stamp'];
+/** The file fields beside `files`: Gotenberg's marks (watermark and stamp image or PDF) and its `embeds`. */
+const marks = ['watermark', 'stamp', 'embeds'];
 
 const screenshotFormats = ['png', 'jpeg', 'webp'] as const;
 
@@ -301,9 +307,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/html',
     summary: 'HTML to PDF (Chromium)',
     fields:
-      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-pdf' },
-    files: { min: 1, max: 102, extraFields: marks },
+    files: { min: 1, max: 122, extraFields: marks },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form, ctx.extras);
       const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
@@ -316,9 +322,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/url',
     summary: 'A web page to PDF (Chromium)',
     fields:
-      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
-    files: { min: 0, max: 4, extraFields: marks },
+    files: { min: 0, max: 24, extraFields: marks },
     async handler(ctx) {
       const url = ctx.form.mandatoryString('url');
       const f = readChromiumForm(ctx.form, ctx.extras);
@@ -336,9 +342,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/markdown',
     summary: 'Markdown to PDF (Chromium)',
     fields:
-      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/markdown-to-pdf' },
-    files: { min: 2, max: 102, extraFields: marks },
+    files: { min: 2, max: 122, extraFields: marks },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form, ctx.extras);
       const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };

@@ -1,5 +1,5 @@
 import type { TEndpointGroup } from '@docflow/contracts';
-import type { MetadataUpdate, PdfMetadata, PdfPermissions, PdfaPart } from '../../core/interfaces';
+import type { Attachment, MetadataUpdate, PdfMetadata, PdfPermissions, PdfaPart } from '../../core/interfaces';
 import * as ops from '../../core/pdf/operations';
 import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
@@ -41,6 +41,8 @@ export interface Finishing {
   /** The PDF/A part asked (PDF/A-1b, 2b or 3b). */
   pdfa?: PdfaPart;
   metadata?: MetadataUpdate;
+  /** Files attached to each output (Gotenberg's `embeds`), after PDF/A and metadata, before encryption. */
+  embeds?: Attachment[];
   encrypt?: EncryptSpec;
 }
 
@@ -284,6 +286,10 @@ export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing
   if (f.metadata) {
     const m = f.metadata;
     out = await eachOutput(out, (o) => ops.updateMetadata(job, asInput(o), m));
+  }
+  if (f.embeds?.length) {
+    const embeds = f.embeds;
+    out = await eachOutput(out, (o) => ops.attachFiles(job, asInput(o), embeds));
   }
   if (f.encrypt) {
     const e = f.encrypt;
