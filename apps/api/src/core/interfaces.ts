@@ -430,12 +430,16 @@ export interface PageChecks {
   cookies?: PageCookie[];
   /** Headers added to every request of the page (never Host, Cookie or connection-level ones). */
   extraHttpHeaders?: Record<string, string>;
+  /** Headers added only to the requests whose URL matches their scope (Gotenberg's `;scope=`). */
+  scopedHttpHeaders?: ScopedHeader[];
   /** The page's User-Agent: navigator.userAgent and every request's header. */
   userAgent?: string;
   /** A CSS selector waited for (until an element matching it is visible) before the capture, within the deadline. */
   waitForSelector?: string;
   /** After `load`, wait until the network is idle (no request for 500 ms), within the deadline. */
   waitForNetworkIdle?: boolean;
+  /** After `load`, wait until the network is almost idle (at most two requests for 500 ms), within the deadline. */
+  waitForNetworkAlmostIdle?: boolean;
   /** Statuses of the page's other resources (images, scripts, styles, fetches) that fail the render; 499/599 as above. */
   failOnResourceHttpStatusCodes?: number[];
   /** Hosts (with their subdomains) whose resources failOnResourceHttpStatusCodes leaves out. */
@@ -444,6 +448,13 @@ export interface PageChecks {
   failOnResourceLoadingFailed?: boolean;
   /** CSS media features the page is laid out with (`prefers-color-scheme: dark`, `prefers-reduced-motion`…). */
   emulatedMediaFeatures?: Array<{ name: string; value: string }>;
+}
+
+/** A header sent only with the requests whose URL its `scope` (an RE2 regular expression) matches anywhere. */
+export interface ScopedHeader {
+  name: string;
+  value: string;
+  scope: string;
 }
 
 export interface PageCookie {

@@ -8,8 +8,8 @@ import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptio
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { readEmbeds } from './embeds';
-import { asGotenbergField, invalidForm, isTrue, type GotenbergForm } from './form';
-import { readHeaderMap } from './header-map';
+import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
+import { readExtraHeaders } from './extra-headers';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -21,14 +21,6 @@ import { gotenbergRoute, type GotenbergContext } from './route';
  * capture the same pages as images (counted as /conversion/html-to-image and url-to-image), with Gotenberg's
  * defaults (an 800 × 600 screen, the whole page, png, print media).
  */
-
-/**
- * Chromium fields DocFlow's renderer does not offer, with Gotenberg's default: a client sending the default is
- * served, any other value is refused by name.
- */
-const unsupportedDefaults: Record<string, (v: string) => boolean> = {
-  skipNetworkAlmostIdleEvent: isTrue,
-};
 
 /**
  * emulatedMediaFeatures as Gotenberg takes it: a JSON object of CSS media feature names to values, e.g.
@@ -100,18 +92,6 @@ function readUserAgent(form: GotenbergForm): string | undefined {
   return ua;
 }
 
-/** extraHttpHeaders as Gotenberg takes it: a JSON object of header names to values (scoped values are refused). */
-function readExtraHeaders(form: GotenbergForm): Record<string, string> | undefined {
-  const raw = form.json('extraHttpHeaders');
-  if (raw === undefined) return undefined;
-  const { headers, problems } = readHeaderMap(raw);
-  for (const problem of problems) form.fail('extraHttpHeaders', problem);
-  for (const [name, value] of Object.entries(headers))
-    if (/;\s*scope=/i.test(value))
-      form.fail('extraHttpHeaders', `'${name}': scoped values (;scope=) are not supported by DocFlow`);
-  return headers;
-}
-
 /** Chromium's SameSite names; Gotenberg takes them in any case ("lax", "STRICT"). */
 const sameSites: Record<string, PageCookie['sameSite']> = { strict: 'Strict', lax: 'Lax', none: 'None' };
 
@@ -149,13 +129,12 @@ function readCookies(form: GotenbergForm): PageCookie[] | undefined {
 /**
  * What every Chromium route reads of how the page is loaded and checked: the media type (Gotenberg's default print),
  * the waits (waitDelay, waitForExpression, waitForSelector, the network going idle), the failure rules of the page
- * and of its resources, the background, the user agent, cookies and headers; then the fields DocFlow does not offer.
+ * and of its resources, the background, the user agent, cookies and headers (scoped ones too).
  */
 function readPageLoad(form: GotenbergForm) {
   const media = form.string('emulatedMediaType');
   if (media && media !== 'print' && media !== 'screen')
     form.fail('emulatedMediaType', `is invalid (got '${media}'): expected either 'print' or 'screen'`);
-  for (const [key, isDefault] of Object.entries(unsupportedDefaults)) form.unsupported(key, isDefault);
   return {
     emulatedMediaType: (media === 'screen' ? 'screen' : 'print') as 'print' | 'screen',
     waitDelayMs: form.duration('waitDelay', 0),
@@ -169,9 +148,10 @@ function readPageLoad(form: GotenbergForm) {
     waitForSelector: form.string('waitForSelector') || undefined,
     // Gotenberg's default (true) prints once the page has loaded; false waits for the network to go quiet too.
     waitForNetworkIdle: !form.bool('skipNetworkIdleEvent', true),
+    waitForNetworkAlmostIdle: !form.bool('skipNetworkAlmostIdleEvent', true),
     omitBackground: form.bool('omitBackground', false),
     cookies: readCookies(form),
-    extraHttpHeaders: readExtraHeaders(form),
+    ...readExtraHeaders(form),
     emulatedMediaFeatures: readMediaFeatures(form),
   };
 }
@@ -307,7 +287,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/html',
     summary: 'HTML to PDF (Chromium)',
     fields:
-      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-pdf' },
     files: { min: 1, max: 122, extraFields: marks },
     async handler(ctx) {
@@ -322,7 +302,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/url',
     summary: 'A web page to PDF (Chromium)',
     fields:
-      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
     files: { min: 0, max: 24, extraFields: marks },
     async handler(ctx) {
@@ -342,7 +322,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/markdown',
     summary: 'Markdown to PDF (Chromium)',
     fields:
-      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/markdown-to-pdf' },
     files: { min: 2, max: 122, extraFields: marks },
     async handler(ctx) {
@@ -357,7 +337,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/html',
     summary: 'A screenshot of HTML (Chromium)',
     fields:
-      '`files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
+      '`files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 1, max: 100 },
     async handler(ctx) {
@@ -371,7 +351,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/url',
     summary: 'A screenshot of a web page (Chromium)',
     fields:
-      '`url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
+      '`url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-image' },
     files: { min: 0, max: 2 },
     async handler(ctx) {
@@ -387,7 +367,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/markdown',
     summary: 'A screenshot of Markdown (Chromium)',
     fields:
-      '`files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
+      '`files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 2, max: 100 },
     async handler(ctx) {

@@ -19,6 +19,21 @@ beforeAll(async () => {
   site = createServer((req, res) => {
     res.statusCode = req.url === '/missing' ? 404 : 200;
     res.setHeader('content-type', 'text/html');
+    if (req.url === '/scoped') {
+      // The main document's tenant header, and a script whose request carries its own.
+      res.end(
+        `<!doctype html><p>Page tenant ${req.headers['x-tenant'] ?? 'none'}</p><script src="/api/tenant.js"></script>`,
+      );
+      return;
+    }
+    if (req.url === '/api/tenant.js') {
+      res.setHeader('content-type', 'text/javascript');
+      const tenant = JSON.stringify(
+        `Script tenant ${req.headers['x-tenant'] ?? 'none'} ${req.headers['x-all'] ?? 'none'}`,
+      );
+      res.end(`document.body.insertAdjacentHTML('beforeend', '<p>' + ${tenant} + '</p>')`);
+      return;
+    }
     if (req.url === '/echo') {
       // What the page's request carried, printed back.
       res.end(
@@ -209,11 +224,25 @@ describe('cookies and extraHttpHeaders', () => {
     expect(res.body).toContain("form field 'cookies' is invalid");
   });
 
-  it('400: a header that would change where or how a request goes, or a scoped one, is named', async () => {
+  it('200: a scoped header (";scope=<regex>") goes only with the requests whose URL matches; the others with all', async () => {
+    const text = pagesText(
+      pdfOf(
+        await api.gotenberg('/forms/chromium/convert/url', {
+          url: `${base}/scoped`,
+          extraHttpHeaders: JSON.stringify({ 'X-Tenant': 'acme; scope=.*/api/.*\\.js', 'X-All': 'everyone' }),
+        }),
+      ),
+    )[0]!;
+    expect(text).toContain('Page tenant none');
+    expect(text).toContain('Script tenant acme everyone');
+  });
+
+  it('400: a header that would change where or how a request goes, or a bad scope, is named', async () => {
     for (const [headers, says] of [
       [{ Host: 'internal.example' }, "'Host' cannot be set by the caller"],
       [{ 'Proxy-Authorization': 'x' }, "'Proxy-Authorization' cannot be set by the caller"],
-      [{ 'X-Tenant': 'acme;scope=.*internal.*' }, 'scoped values (;scope=) are not supported'],
+      [{ 'X-Tenant': 'acme;scope=(unclosed' }, "invalid scope regex pattern for header 'X-Tenant'"],
+      [{ 'X-Tenant': 'acme;scope=' }, "invalid scope for header 'X-Tenant'"],
       [['not', 'an object'], 'expected a JSON object'],
     ] as const) {
       const res = await api.gotenberg('/forms/chromium/convert/url', {

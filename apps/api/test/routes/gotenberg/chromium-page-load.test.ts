@@ -43,6 +43,16 @@ beforeAll(async () => {
             '.then((t) => { document.getElementById("out").textContent = t }))</script>',
         ),
       );
+    else if (url === '/fetching-three')
+      // Three requests in flight after load: more than "almost idle" allows (two).
+      res.end(
+        page(
+          '<p id="out">Waiting</p><script>addEventListener("load", () => Promise.all([1, 2, 3].map((i) => ' +
+            'fetch("/slow-data?" + i).then((r) => r.text()))).then((t) => { document.getElementById("out")' +
+            '.textContent = t.length + " answers: " + t[0] }))</script>',
+        ),
+      );
+    else if (url.startsWith('/slow-data?')) setTimeout(() => res.end('Fetched data'), 1500);
     else if (url === '/with-missing-image') res.end(page('<p>Image below</p><img src="/missing.png">'));
     else if (url === '/with-unreachable-image') res.end(page('<p>Image below</p><img src="http://127.0.0.1:1/x.png">'));
     else res.end(page('<p>Plain</p>'));
@@ -85,6 +95,15 @@ describe('waitForSelector and skipNetworkIdleEvent', () => {
     const res = await convertUrl('/late', { waitForSelector: 'p[' });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('waitForSelector');
+  });
+
+  it('200: skipNetworkAlmostIdleEvent=false waits while more than two requests are in flight; the default does not', async () => {
+    expect(textOf(await convertUrl('/fetching-three', { skipNetworkAlmostIdleEvent: 'false' }))).toContain(
+      '3 answers: Fetched data',
+    );
+    const text = textOf(await convertUrl('/fetching-three', { skipNetworkAlmostIdleEvent: 'true' }));
+    expect(text).toContain('Waiting');
+    expect(text).not.toContain('answers');
   });
 
   it('200: skipNetworkIdleEvent=false waits for the requests the page makes after load', async () => {

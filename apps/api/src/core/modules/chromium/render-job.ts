@@ -4,6 +4,8 @@ import { aborted } from '../../limiter';
 import type { BrowserHost } from './browser-host';
 import type { PageCapture } from './capture';
 import { failsOn, watchResources } from './resource-checks';
+import { watchNetwork } from './network-quiet';
+import { addScopedHeaders } from './scoped-headers';
 
 export interface RenderJob {
   /** Network and isolation settings of the job's context (its egress proxy). */
@@ -107,6 +109,8 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     const { cookies, extraHttpHeaders, userAgent } = capture.checks;
     if (cookies?.length) await context.addCookies(cookies.map((c) => ({ path: '/', ...c })));
     if (extraHttpHeaders && Object.keys(extraHttpHeaders).length) await page.setExtraHTTPHeaders(extraHttpHeaders);
+    const scoped = capture.checks.scopedHttpHeaders;
+    if (scoped?.length) await addScopedHeaders(page, scoped);
     // Per page (a context opened ahead serves any job): navigator.userAgent and the requests' header alike.
     if (userAgent) await (await context.newCDPSession(page)).send('Emulation.setUserAgentOverride', { userAgent });
     const exceptions: string[] = [];
@@ -116,6 +120,7 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       if (isMainDocument(r)) lastUrl = r.url();
     });
     const resources = watchResources(page, capture.checks, isMainDocument);
+    const network = capture.checks.waitForNetworkAlmostIdle ? watchNetwork(page, 2) : null;
     let response: Response | null;
     try {
       response = await page.goto(job.url, { waitUntil: 'load', timeout: 0 });
@@ -142,6 +147,7 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       );
     }
     if (capture.checks.waitForNetworkIdle) await page.waitForLoadState('networkidle', { timeout: 0 });
+    if (network) await network.quiet();
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     if (capture.media) await page.emulateMedia({ media: capture.media });
     const features = capture.checks.emulatedMediaFeatures;
