@@ -60,6 +60,34 @@ export const metricsPlugin = fp(async (app) => {
   slots('docflow_processing_concurrency', 'Processing slots (PROCESSING_CONCURRENCY)', (s) => s.concurrency);
   slots('docflow_processing_queue_size', 'Waiting jobs allowed before 503 (PROCESSING_QUEUE_SIZE)', (s) => s.queueSize);
 
+  // Gotenberg's own gauges (its prometheus module, namespace "gotenberg"), beside DocFlow's: a dashboard or alert
+  // built on Gotenberg's names keeps working. Read from the engines that run now (0 for one not started).
+  const detail = (engine: string, key: string) => {
+    const v = app.engines.statuses().find((e) => e.id === engine)?.status?.details[key];
+    return typeof v === 'number' ? v : 0;
+  };
+  for (const [engine, name] of [
+    ['chromium', 'Chromium'],
+    ['libreoffice', 'LibreOffice'],
+  ] as const) {
+    new Gauge({
+      name: `gotenberg_${engine}_requests_queue_size`,
+      help: `Current number of ${name} conversion requests waiting to be treated.`,
+      registers: [registry],
+      collect() {
+        this.set(detail(engine, 'queued'));
+      },
+    });
+    new Gauge({
+      name: `gotenberg_${engine}_restarts_count`,
+      help: `Current number of ${name} restarts.`,
+      registers: [registry],
+      collect() {
+        this.set(detail(engine, 'restarts'));
+      },
+    });
+  }
+
   app.engines.observers.push((r) => {
     operations.inc({ operation: r.op, engine: r.engine, outcome: r.ok ? 'ok' : (r.code ?? 'error') });
     operationTime.observe({ operation: r.op }, r.ms / 1000);
