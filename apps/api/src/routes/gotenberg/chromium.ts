@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import * as convert from '../../core/convert/to-pdf';
 import * as toImage from '../../core/convert/to-image';
-import { buildMarkdownHtml } from '../../core/convert/markdown';
+import { buildMarkdownHtml, templateFiles } from '../../core/convert/markdown';
 import { checkSource, htmlSite } from '../../core/convert/sources';
 import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
+import { AppError } from '../../lib/app-error';
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { readEmbeds } from './embeds';
@@ -262,6 +263,12 @@ async function markdownSource(ctx: GotenbergContext) {
   if (!template) throw invalidForm("form file 'index.html' is required");
   if (!markdown.length) throw invalidForm('no form file found for extensions: [.md]');
   for (const md of markdown) await checkSource(md, 'markdown-to-pdf', `'${md.filename}'`);
+  // Gotenberg's check and words: every file the template names must be among the Markdown files sent.
+  const missing = templateFiles(await readFile(template.path, 'utf8')).filter(
+    (name) => !markdown.some((md) => md.filename === name),
+  );
+  if (missing.length)
+    throw new AppError('BAD_REQUEST', `Markdown file(s) not found: ${missing.map((n) => `'${n}'`).join('\n')}`);
   const site = await htmlSite(
     ctx.job.ws,
     { file: template },

@@ -112,6 +112,29 @@ describe('POST /forms/chromium/convert/markdown', () => {
   });
 });
 
+describe("Gotenberg's answers on the Chromium routes", () => {
+  it('400: "Markdown file(s) not found: …" naming each file the template asks for and was not sent', async () => {
+    const template = indexHtml('<!doctype html>{{ toHTML "intro.md" }}{{ toHTML "missing.md" }}{{ toHTML "gone.md" }}');
+    const res = await api.gotenberg('/forms/chromium/convert/markdown', {}, [
+      template,
+      { content: Buffer.from('# Intro'), filename: 'intro.md', contentType: 'text/markdown' },
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    expect(res.body).toBe("Markdown file(s) not found: 'missing.md'\n'gone.md'");
+  });
+
+  it('400: "Invalid form data: …" for the form\'s problems, all of them at once', async () => {
+    const res = await api.gotenberg('/forms/chromium/convert/html', { landscape: 'sideways', waitDelay: 'soon' }, [
+      indexHtml('<p>x</p>'),
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toMatch(/^Invalid form data: /);
+    expect(res.body).toContain("form field 'landscape' is invalid (got 'sideways')");
+    expect(res.body).toContain("form field 'waitDelay' is invalid (got 'soon')");
+  });
+});
+
 describe('POST /forms/chromium/convert/url', () => {
   it('403: a private address is refused, as on /conversion/url-to-pdf; 400 without url', async () => {
     const res = await api.gotenberg('/forms/chromium/convert/url', { url: 'http://127.0.0.1:9/' });

@@ -1,5 +1,5 @@
 import type { BrowserContext, BrowserContextOptions, Page, Request, Response } from 'playwright-core';
-import { EngineError, asEngineError, invalidInput } from '../../errors';
+import { EngineError, asEngineError } from '../../errors';
 import { aborted } from '../../limiter';
 import type { BrowserHost } from './browser-host';
 import type { PageCapture } from './capture';
@@ -164,7 +164,7 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     if (expression) {
       await page.waitForFunction(expression, undefined, { polling: 100, timeout: 0 }).catch((err: unknown) => {
         if (stopped) throw err;
-        throw invalidInput('waitForExpression', `could not be evaluated (${firstLine(err)})`);
+        throw waitFailed('waitForExpression', expression, `could not be evaluated (${firstLine(err)})`);
       });
     }
     const selector = capture.checks.waitForSelector;
@@ -172,7 +172,7 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       // CSS only (Gotenberg's), whatever Playwright's own selector engines would take.
       await page.waitForSelector(`css=${selector}`, { state: 'visible', timeout: 0 }).catch((err: unknown) => {
         if (stopped) throw err;
-        throw invalidInput('waitForSelector', `is not a CSS selector the page can query (${firstLine(err)})`);
+        throw waitFailed('waitForSelector', selector, `is not a CSS selector the page can query (${firstLine(err)})`);
       });
     }
     resources.check();
@@ -214,6 +214,10 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     if (!closed) host.recycle();
   }
 }
+
+/** A wait the page could not run (the caller's expression or selector), with what was asked (Gotenberg names it). */
+const waitFailed = (field: string, value: string, message: string) =>
+  new EngineError('INVALID_INPUT', `${field}: ${message}`, { details: { field, reason: 'WAIT_FAILED', value } });
 
 const firstLine = (err: unknown) =>
   String((err as Error)?.message ?? err)
