@@ -417,6 +417,8 @@ export interface OfficeConverter {
 export interface PageChecks {
   /** A JavaScript expression polled until truthy before the capture, within the render's deadline. */
   waitForExpression?: string;
+  /** Wait until the page sets `window.status` to this value, within the render's deadline. */
+  waitWindowStatus?: string;
   /** Fail when the page throws an uncaught exception. */
   failOnConsoleExceptions?: boolean;
   /**

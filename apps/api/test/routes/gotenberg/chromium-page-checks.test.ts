@@ -127,6 +127,16 @@ describe('waitForExpression and failOnConsoleExceptions', () => {
     expect(shot.statusCode).toBe(200);
   });
 
+  it('200: waitWindowStatus waits until the page sets window.status to the value', async () => {
+    const status = html(
+      'index.html',
+      '<!doctype html><p id="t">Early</p><script>setTimeout(() => { document.getElementById("t").textContent = "Late"; window.status = "ready"; }, 500)</script>',
+    );
+    const file = pdfOf(await api.gotenberg('/forms/chromium/convert/html', { waitWindowStatus: 'ready' }, [status]));
+    expect(pagesText(file)[0]).toContain('Late');
+    expect(pagesText(pdfOf(await api.gotenberg('/forms/chromium/convert/html', {}, [status])))[0]).toContain('Early');
+  });
+
   it('400: an expression that cannot be evaluated is named', async () => {
     const res = await api.gotenberg('/forms/chromium/convert/html', { waitForExpression: 'window.(' }, [late]);
     expect(res.statusCode).toBe(400);

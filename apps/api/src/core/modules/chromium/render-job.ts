@@ -167,6 +167,10 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
         throw waitFailed('waitForExpression', expression, `could not be evaluated (${firstLine(err)})`);
       });
     }
+    const status = capture.checks.waitWindowStatus;
+    // Polled without a timeout of its own, like the expression: the job's deadline stops it.
+    if (status !== undefined)
+      await page.waitForFunction((s) => window.status === s, status, { polling: 100, timeout: 0 });
     const selector = capture.checks.waitForSelector;
     if (selector) {
       // CSS only (Gotenberg's), whatever Playwright's own selector engines would take.
