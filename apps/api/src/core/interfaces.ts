@@ -524,7 +524,7 @@ export interface UrlRenderer {
 }
 
 /** Bounds of a capture, in pixels: Chromium draws nothing larger than 16384 in either direction. */
-export const SCREEN_LIMITS = { minSide: 16, maxWidth: 4096, maxHeight: 16384 } as const;
+export const SCREEN_LIMITS = { minSide: 16, maxWidth: 4096, maxHeight: 16384, maxScale: 4 } as const;
 
 /** How a loaded page is captured as an image; sizes in CSS pixels (one device pixel each). */
 export interface ScreenshotOptions extends PageChecks {
@@ -538,6 +538,8 @@ export interface ScreenshotOptions extends PageChecks {
   clip: boolean;
   /** A CSS selector: the capture is the box of the first element matching it (before `clip`). */
   selector?: string;
+  /** Device pixels per CSS pixel (window.devicePixelRatio): 2 makes an image twice as wide and tall. Default 1. */
+  deviceScaleFactor?: number;
   /** Faster encoding, larger files. */
   optimizeForSpeed?: boolean;
   /** The CSS media type the page is laid out with (default screen). */

@@ -211,6 +211,7 @@ function readScreenshotForm(form: GotenbergForm): ScreenshotOptions {
     selector: form.string('selector') || undefined,
     quality: form.integer('quality', 100, [0, 100]),
     optimizeForSpeed: form.bool('optimizeForSpeed', false),
+    deviceScaleFactor: form.float('deviceScaleFactor', 1, [0.1, SCREEN_LIMITS.maxScale]),
     ...readPageLoad(form),
   };
   if (shot.omitBackground && shot.format === 'jpeg')
@@ -345,7 +346,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/html',
     summary: 'A screenshot of HTML (Chromium)',
     fields:
-      '`files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
+      '`files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 1, max: 100 },
     async handler(ctx) {
@@ -359,7 +360,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/url',
     summary: 'A screenshot of a web page (Chromium)',
     fields:
-      '`url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
+      '`url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-image' },
     files: { min: 0, max: 2 },
     async handler(ctx) {
@@ -375,7 +376,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/markdown',
     summary: 'A screenshot of Markdown (Chromium)',
     fields:
-      '`files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
+      '`files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 2, max: 100 },
     async handler(ctx) {

@@ -241,6 +241,24 @@ describe('POST /forms/chromium/screenshot/{html,url,markdown}', () => {
     }
   });
 
+  it('200: deviceScaleFactor draws device pixels: twice as wide and tall, devicePixelRatio 2 on the page', async () => {
+    const page = indexHtml(
+      '<!doctype html><style>html,body{margin:0;background:#ffffff}</style><div id="r" style="height:100px"></div>' +
+        '<script>document.body.style.background = devicePixelRatio === 2 ? "#00ff00" : "#ff0000"</script>',
+    );
+    const res = await api.gotenberg(
+      '/forms/chromium/screenshot/html',
+      { width: 200, height: 100, clip: 'true', deviceScaleFactor: '2' },
+      [page],
+    );
+    const shot = await imageOf(res, 'image/png');
+    expect(shot.meta).toMatchObject({ width: 400, height: 200 });
+    close(await centre(shot.body), [0, 255, 0]);
+    const bad = await api.gotenberg('/forms/chromium/screenshot/html', { deviceScaleFactor: '9' }, [page]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain("form field 'deviceScaleFactor' is invalid (got '9')");
+  });
+
   it('200: markdown through its template', async () => {
     const files = await folderFiles('pages-3-markdown', ['index.html', 'page_1.md', 'page_2.md', 'page_3.md']);
     const shot = await imageOf(

@@ -10,8 +10,8 @@ import { toPdfOptions } from './print-options';
  * options are checked when it is built, before the job takes a browser slot.
  */
 export interface PageCapture {
-  /** The screen the page is laid out on, set before it loads (absent: the context's). */
-  viewport?: { width: number; height: number };
+  /** The screen the page is laid out on, set before it loads (absent: the context's); its device pixel ratio. */
+  viewport?: { width: number; height: number; deviceScaleFactor?: number };
   /** Emulated once the page has loaded (absent: the capture's own default, print for a PDF, screen for an image). */
   media?: 'print' | 'screen';
   waitDelayMs?: number;
@@ -88,10 +88,16 @@ export function screenshotCapture(o: ScreenshotOptions, output: string): PageCap
   side('height', o.height, SCREEN_LIMITS.maxHeight);
   if (o.quality !== undefined && !(Number.isInteger(o.quality) && o.quality >= 0 && o.quality <= 100))
     throw invalidInput('quality', 'must be a whole number', '0 to 100');
+  const scale = o.deviceScaleFactor ?? 1;
+  if (!(scale > 0 && scale <= SCREEN_LIMITS.maxScale))
+    throw invalidInput('deviceScaleFactor', 'must be a number above 0', `up to ${SCREEN_LIMITS.maxScale}`);
+  // Chromium draws nothing past 16384 device pixels either way.
+  if (o.height * scale > SCREEN_LIMITS.maxHeight)
+    throw invalidInput('deviceScaleFactor', `times height is over ${SCREEN_LIMITS.maxHeight} device pixels`);
   if (o.omitBackground && o.format === 'jpeg')
     throw invalidInput('omitBackground', 'needs an image format with transparency', 'png or webp');
   return {
-    viewport: { width: o.width, height: o.height },
+    viewport: { width: o.width, height: o.height, ...(scale !== 1 ? { deviceScaleFactor: scale } : {}) },
     media: o.emulatedMediaType ?? 'screen',
     waitDelayMs: o.waitDelayMs,
     checks: o,
@@ -111,12 +117,13 @@ export function screenshotCapture(o: ScreenshotOptions, output: string): PageCap
           };
         });
         width = Math.min(Math.max(width, Math.ceil(content.width)), SCREEN_LIMITS.maxWidth);
-        height = Math.min(Math.max(height, Math.ceil(content.height)), SCREEN_LIMITS.maxHeight);
+        height = Math.min(Math.max(height, Math.ceil(content.height)), Math.floor(SCREEN_LIMITS.maxHeight / scale));
       }
       const { data } = await cdp.send('Page.captureScreenshot', {
         format: o.format,
         ...(o.format === 'png' ? {} : { quality: o.quality ?? 90 }),
-        clip: { x, y, width, height, scale: 1 },
+        // In device pixels: the page's ratio scales the image (the clip itself is in CSS pixels).
+        clip: { x, y, width, height, scale },
         captureBeyondViewport: !o.clip || Boolean(o.selector),
         fromSurface: true,
         optimizeForSpeed: o.optimizeForSpeed ?? false,

@@ -104,7 +104,15 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     context.on('page', (p: Page) => {
       if (p !== page) p.close().catch(() => undefined);
     });
-    if (capture.viewport) await page.setViewportSize(capture.viewport);
+    if (capture.viewport) {
+      const { width, height, deviceScaleFactor } = capture.viewport;
+      await page.setViewportSize({ width, height });
+      // Playwright sets the ratio per context only; per page, as Gotenberg does, through the same CDP call.
+      if (deviceScaleFactor)
+        await (
+          await context.newCDPSession(page)
+        ).send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor, mobile: false });
+    }
     // What the caller adds to the page's requests changes what they carry, never where they go (setup's policy).
     const { cookies, extraHttpHeaders, userAgent } = capture.checks;
     if (cookies?.length) await context.addCookies(cookies.map((c) => ({ path: '/', ...c })));
