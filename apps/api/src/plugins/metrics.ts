@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppError } from '../lib/app-error';
 
@@ -96,17 +96,20 @@ export const metricsPlugin = fp(async (app) => {
   app.addHook('onResponse', async (request, reply) => {
     // Route templates only: raw URLs (ids, 404 probes) would grow the series without bound.
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route === '/metrics') return;
+    if (route === '/metrics' || route === '/gotenberg/prometheus/metrics') return;
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
   const tokenDigest = app.config.METRICS_TOKEN ? sha256(app.config.METRICS_TOKEN) : null;
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  const scrape = async (request: FastifyRequest, reply: FastifyReply) => {
     authorize(request, tokenDigest, app.config.TRUST_PROXY);
     reply.header('Content-Type', registry.contentType);
     return registry.metrics();
-  });
+  };
+  app.get('/metrics', { schema: { hide: true } }, scrape);
+  // Gotenberg's own path under the Gotenberg API's root: a scrape job moved from Gotenberg only changes its host.
+  app.get('/gotenberg/prometheus/metrics', { schema: { hide: true } }, scrape);
 });
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();

@@ -279,6 +279,17 @@ async function markdownSource(ctx: GotenbergContext) {
   return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
 }
 
+/** Gotenberg's url routes render remote pages only: a file:// URL is refused in its words. */
+function remoteUrl(form: GotenbergForm): string {
+  const url = form.mandatoryString('url');
+  if (/^\s*file:/i.test(url))
+    throw new AppError(
+      'BAD_REQUEST',
+      'file:// URLs are not accepted on this route. Use the /convert/html or /convert/markdown routes to render local HTML',
+    );
+  return url;
+}
+
 /** The url routes take no file but, when printing, the header and footer templates. */
 function refuseFiles(files: UploadedFile[], allowed: (f: UploadedFile) => boolean = () => false): void {
   const other = files.find((f) => !allowed(f));
@@ -315,7 +326,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
     files: { min: 0, max: 24, extraFields: marks },
     async handler(ctx) {
-      const url = ctx.form.mandatoryString('url');
+      const url = remoteUrl(ctx.form);
       const f = readChromiumForm(ctx.form, ctx.extras);
       refuseFiles(ctx.files, isTemplate);
       const print = {
@@ -364,7 +375,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-image' },
     files: { min: 0, max: 2 },
     async handler(ctx) {
-      const url = ctx.form.mandatoryString('url');
+      const url = remoteUrl(ctx.form);
       const shot = readScreenshotForm(ctx.form);
       refuseFiles(ctx.files);
       const options = { ...shot, allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE };

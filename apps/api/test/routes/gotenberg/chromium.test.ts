@@ -151,6 +151,16 @@ describe('POST /forms/chromium/convert/url', () => {
     expect(none.statusCode).toBe(400);
     expect(none.body).toContain("form field 'url' is required");
   });
+
+  it("400: a file:// URL, in Gotenberg's words, on both url routes", async () => {
+    for (const route of ['/forms/chromium/convert/url', '/forms/chromium/screenshot/url']) {
+      const res = await api.gotenberg(route, { url: 'file:///etc/passwd' });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toBe(
+        'file:// URLs are not accepted on this route. Use the /convert/html or /convert/markdown routes to render local HTML',
+      );
+    }
+  });
 });
 
 describe('POST /forms/chromium/screenshot/{html,url,markdown}', () => {

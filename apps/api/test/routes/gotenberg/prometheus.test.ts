@@ -30,6 +30,10 @@ describe("Gotenberg's metric names on /metrics", () => {
       expect(gauge(text, `gotenberg_${name}`)).toBe(0);
     }
     expect(text).toMatch(/^docflow_processing_concurrency 1$/m);
+    // Gotenberg's own path, under the Gotenberg API's root, serves the same.
+    const atGotenbergPath = await api.t.app.inject({ method: 'GET', url: '/gotenberg/prometheus/metrics' });
+    expect(atGotenbergPath.statusCode).toBe(200);
+    expect(atGotenbergPath.body).toContain('# TYPE gotenberg_chromium_requests_queue_size gauge');
   });
 
   it('counts the renders waiting for a slot, and a browser started again', async () => {
