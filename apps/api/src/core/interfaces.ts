@@ -444,6 +444,8 @@ export interface OfficeConverter {
 export interface PageChecks {
   /** A JavaScript expression polled until truthy before the capture, within the render's deadline. */
   waitForExpression?: string;
+  /** Wait until the page sets `window.status` to this value, within the render's deadline. */
+  waitWindowStatus?: string;
   /** Fail when the page throws an uncaught exception. */
   failOnConsoleExceptions?: boolean;
   /**
@@ -457,12 +459,16 @@ export interface PageChecks {
   cookies?: PageCookie[];
   /** Headers added to every request of the page (never Host, Cookie or connection-level ones). */
   extraHttpHeaders?: Record<string, string>;
+  /** Headers added only to the requests whose URL matches their scope (Gotenberg's `;scope=`). */
+  scopedHttpHeaders?: ScopedHeader[];
   /** The page's User-Agent: navigator.userAgent and every request's header. */
   userAgent?: string;
   /** A CSS selector waited for (until an element matching it is visible) before the capture, within the deadline. */
   waitForSelector?: string;
   /** After `load`, wait until the network is idle (no request for 500 ms), within the deadline. */
   waitForNetworkIdle?: boolean;
+  /** After `load`, wait until the network is almost idle (at most two requests for 500 ms), within the deadline. */
+  waitForNetworkAlmostIdle?: boolean;
   /** Statuses of the page's other resources (images, scripts, styles, fetches) that fail the render; 499/599 as above. */
   failOnResourceHttpStatusCodes?: number[];
   /** Hosts (with their subdomains) whose resources failOnResourceHttpStatusCodes leaves out. */
@@ -471,6 +477,13 @@ export interface PageChecks {
   failOnResourceLoadingFailed?: boolean;
   /** CSS media features the page is laid out with (`prefers-color-scheme: dark`, `prefers-reduced-motion`…). */
   emulatedMediaFeatures?: Array<{ name: string; value: string }>;
+}
+
+/** A header sent only with the requests whose URL its `scope` (an RE2 regular expression) matches anywhere. */
+export interface ScopedHeader {
+  name: string;
+  value: string;
+  scope: string;
 }
 
 export interface PageCookie {
@@ -538,7 +551,7 @@ export interface UrlRenderer {
 }
 
 /** Bounds of a capture, in pixels: Chromium draws nothing larger than 16384 in either direction. */
-export const SCREEN_LIMITS = { minSide: 16, maxWidth: 4096, maxHeight: 16384 } as const;
+export const SCREEN_LIMITS = { minSide: 16, maxWidth: 4096, maxHeight: 16384, maxScale: 4 } as const;
 
 /** How a loaded page is captured as an image; sizes in CSS pixels (one device pixel each). */
 export interface ScreenshotOptions extends PageChecks {
@@ -550,6 +563,10 @@ export interface ScreenshotOptions extends PageChecks {
   height: number;
   /** true: the screen only (width × height); false: the whole page, at least the screen. */
   clip: boolean;
+  /** A CSS selector: the capture is the box of the first element matching it (before `clip`). */
+  selector?: string;
+  /** Device pixels per CSS pixel (window.devicePixelRatio): 2 makes an image twice as wide and tall. Default 1. */
+  deviceScaleFactor?: number;
   /** Faster encoding, larger files. */
   optimizeForSpeed?: boolean;
   /** The CSS media type the page is laid out with (default screen). */

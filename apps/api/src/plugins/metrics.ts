@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppError } from '../lib/app-error';
 
@@ -60,6 +60,34 @@ export const metricsPlugin = fp(async (app) => {
   slots('docflow_processing_concurrency', 'Processing slots (PROCESSING_CONCURRENCY)', (s) => s.concurrency);
   slots('docflow_processing_queue_size', 'Waiting jobs allowed before 503 (PROCESSING_QUEUE_SIZE)', (s) => s.queueSize);
 
+  // Gotenberg's own gauges (its prometheus module, namespace "gotenberg"), beside DocFlow's: a dashboard or alert
+  // built on Gotenberg's names keeps working. Read from the engines that run now (0 for one not started).
+  const detail = (engine: string, key: string) => {
+    const v = app.engines.statuses().find((e) => e.id === engine)?.status?.details[key];
+    return typeof v === 'number' ? v : 0;
+  };
+  for (const [engine, name] of [
+    ['chromium', 'Chromium'],
+    ['libreoffice', 'LibreOffice'],
+  ] as const) {
+    new Gauge({
+      name: `gotenberg_${engine}_requests_queue_size`,
+      help: `Current number of ${name} conversion requests waiting to be treated.`,
+      registers: [registry],
+      collect() {
+        this.set(detail(engine, 'queued'));
+      },
+    });
+    new Gauge({
+      name: `gotenberg_${engine}_restarts_count`,
+      help: `Current number of ${name} restarts.`,
+      registers: [registry],
+      collect() {
+        this.set(detail(engine, 'restarts'));
+      },
+    });
+  }
+
   app.engines.observers.push((r) => {
     operations.inc({ operation: r.op, engine: r.engine, outcome: r.ok ? 'ok' : (r.code ?? 'error') });
     operationTime.observe({ operation: r.op }, r.ms / 1000);
@@ -68,17 +96,20 @@ export const metricsPlugin = fp(async (app) => {
   app.addHook('onResponse', async (request, reply) => {
     // Route templates only: raw URLs (ids, 404 probes) would grow the series without bound.
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route === '/metrics') return;
+    if (route === '/metrics' || route === '/gotenberg/prometheus/metrics') return;
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
   const tokenDigest = app.config.METRICS_TOKEN ? sha256(app.config.METRICS_TOKEN) : null;
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  const scrape = async (request: FastifyRequest, reply: FastifyReply) => {
     authorize(request, tokenDigest, app.config.TRUST_PROXY);
     reply.header('Content-Type', registry.contentType);
     return registry.metrics();
-  });
+  };
+  app.get('/metrics', { schema: { hide: true } }, scrape);
+  // Gotenberg's own path under the Gotenberg API's root: a scrape job moved from Gotenberg only changes its host.
+  app.get('/gotenberg/prometheus/metrics', { schema: { hide: true } }, scrape);
 });
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();

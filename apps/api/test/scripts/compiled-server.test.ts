@@ -83,7 +83,7 @@ describe('the compiled API server (what npm start, npm run worker and npm run fl
       expect(commands.some((c) => /chrom/.test(c))).toBe(true);
       // The version comes from apps/api/package.json, read relative to the module's source file.
       const { version } = JSON.parse(readFileSync(path.join(root, 'apps', 'api', 'package.json'), 'utf8'));
-      expect(await (await fetch(`${base}/gotenberg/version`)).text()).toBe(`8.0.0+docflow.${version}`);
+      expect(await (await fetch(`${base}/gotenberg/version`)).text()).toBe(`8.36.0+docflow.${version}`);
     } finally {
       if (child && !exited()) {
         const gone = new Promise((r) => child!.once('exit', r));

@@ -13,6 +13,8 @@ export interface Downloaded {
   contentType: string;
   /** The last path segment of the URL that answered (after redirects), for messages and output names. */
   fileName: string;
+  /** The answer's Content-Disposition header, as sent (absent: undefined). */
+  contentDisposition?: string;
 }
 
 export interface DownloadOptions {
@@ -27,6 +29,8 @@ export interface DownloadOptions {
   label: string;
   /** The error of a file over `maxBytes` (the door's: its size limit is the plan's). */
   tooLarge(): Error;
+  /** Headers sent with the request (the caller's: checked by the door, never Host or connection-level ones). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -50,7 +54,11 @@ export async function pinnedDownload(raw: string, dest: string, opts: DownloadOp
     };
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const client = checked.url.protocol === 'https:' ? https : http;
-      const req = client.get(checked.url, { lookup, timeout: opts.timeoutMs, signal: opts.signal }, resolve);
+      const req = client.get(
+        checked.url,
+        { lookup, timeout: opts.timeoutMs, signal: opts.signal, headers: opts.headers },
+        resolve,
+      );
       req.on('timeout', () =>
         req.destroy(new EngineError('INVALID_INPUT', `${opts.label}: no answer within ${opts.timeoutMs} ms`)),
       );
@@ -65,6 +73,8 @@ export async function pinnedDownload(raw: string, dest: string, opts: DownloadOp
         },
       );
     });
+    // An answer left unread (a redirect, a refused status) may still be torn down by the signal later: not an error.
+    res.on('error', () => undefined);
     const status = res.statusCode ?? 0;
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume();
@@ -97,6 +107,7 @@ export async function pinnedDownload(raw: string, dest: string, opts: DownloadOp
       size,
       contentType: (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase(),
       fileName: segment || 'download',
+      contentDisposition: res.headers['content-disposition'],
     };
   }
 }

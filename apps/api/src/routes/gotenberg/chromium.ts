@@ -2,13 +2,15 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import * as convert from '../../core/convert/to-pdf';
 import * as toImage from '../../core/convert/to-image';
-import { buildMarkdownHtml } from '../../core/convert/markdown';
+import { buildMarkdownHtml, templateFiles } from '../../core/convert/markdown';
 import { checkSource, htmlSite } from '../../core/convert/sources';
 import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
+import { AppError } from '../../lib/app-error';
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
-import { asGotenbergField, invalidForm, isTrue, type GotenbergForm } from './form';
-import { readHeaderMap } from './header-map';
+import { readEmbeds } from './embeds';
+import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
+import { readExtraHeaders } from './extra-headers';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -20,14 +22,6 @@ import { gotenbergRoute, type GotenbergContext } from './route';
  * capture the same pages as images (counted as /conversion/html-to-image and url-to-image), with Gotenberg's
  * defaults (an 800 × 600 screen, the whole page, png, print media).
  */
-
-/**
- * Chromium fields DocFlow's renderer does not offer, with Gotenberg's default: a client sending the default is
- * served, any other value is refused by name.
- */
-const unsupportedDefaults: Record<string, (v: string) => boolean> = {
-  skipNetworkAlmostIdleEvent: isTrue,
-};
 
 /**
  * emulatedMediaFeatures as Gotenberg takes it: a JSON object of CSS media feature names to values, e.g.
@@ -99,18 +93,6 @@ function readUserAgent(form: GotenbergForm): string | undefined {
   return ua;
 }
 
-/** extraHttpHeaders as Gotenberg takes it: a JSON object of header names to values (scoped values are refused). */
-function readExtraHeaders(form: GotenbergForm): Record<string, string> | undefined {
-  const raw = form.json('extraHttpHeaders');
-  if (raw === undefined) return undefined;
-  const { headers, problems } = readHeaderMap(raw);
-  for (const problem of problems) form.fail('extraHttpHeaders', problem);
-  for (const [name, value] of Object.entries(headers))
-    if (/;\s*scope=/i.test(value))
-      form.fail('extraHttpHeaders', `'${name}': scoped values (;scope=) are not supported by DocFlow`);
-  return headers;
-}
-
 /** Chromium's SameSite names; Gotenberg takes them in any case ("lax", "STRICT"). */
 const sameSites: Record<string, PageCookie['sameSite']> = { strict: 'Strict', lax: 'Lax', none: 'None' };
 
@@ -148,17 +130,17 @@ function readCookies(form: GotenbergForm): PageCookie[] | undefined {
 /**
  * What every Chromium route reads of how the page is loaded and checked: the media type (Gotenberg's default print),
  * the waits (waitDelay, waitForExpression, waitForSelector, the network going idle), the failure rules of the page
- * and of its resources, the background, the user agent, cookies and headers; then the fields DocFlow does not offer.
+ * and of its resources, the background, the user agent, cookies and headers (scoped ones too).
  */
 function readPageLoad(form: GotenbergForm) {
   const media = form.string('emulatedMediaType');
   if (media && media !== 'print' && media !== 'screen')
     form.fail('emulatedMediaType', `is invalid (got '${media}'): expected either 'print' or 'screen'`);
-  for (const [key, isDefault] of Object.entries(unsupportedDefaults)) form.unsupported(key, isDefault);
   return {
     emulatedMediaType: (media === 'screen' ? 'screen' : 'print') as 'print' | 'screen',
     waitDelayMs: form.duration('waitDelay', 0),
     waitForExpression: form.string('waitForExpression') || undefined,
+    waitWindowStatus: form.string('waitWindowStatus') || undefined,
     failOnConsoleExceptions: form.bool('failOnConsoleExceptions', false),
     failOnHttpStatusCodes: readFailCodes(form, 'failOnHttpStatusCodes'),
     failOnResourceHttpStatusCodes: readFailCodes(form, 'failOnResourceHttpStatusCodes'),
@@ -168,9 +150,10 @@ function readPageLoad(form: GotenbergForm) {
     waitForSelector: form.string('waitForSelector') || undefined,
     // Gotenberg's default (true) prints once the page has loaded; false waits for the network to go quiet too.
     waitForNetworkIdle: !form.bool('skipNetworkIdleEvent', true),
+    waitForNetworkAlmostIdle: !form.bool('skipNetworkAlmostIdleEvent', true),
     omitBackground: form.bool('omitBackground', false),
     cookies: readCookies(form),
-    extraHttpHeaders: readExtraHeaders(form),
+    ...readExtraHeaders(form),
     emulatedMediaFeatures: readMediaFeatures(form),
   };
 }
@@ -198,13 +181,18 @@ function readChromiumForm(form: GotenbergForm, extras: UploadedFile[]): Chromium
   form.bool('generateTaggedPdf', false);
   print.outline = form.bool('generateDocumentOutline', false);
   const pageRange = form.string('nativePageRanges') || undefined;
-  const finishing = readFinishing(form, extras);
+  const finishing: Finishing = { ...readFinishing(form, extras), embeds: readEmbeds(form, extras) };
   form.check();
+  // Gotenberg's rule: only PDF/A-3 allows attachments.
+  if (finishing.embeds?.length && finishing.pdfa && finishing.pdfa !== 3)
+    throw invalidForm(
+      `PDF format 'PDF/A-${finishing.pdfa}b' does not support embedded files; only PDF/A-3 variants allow attachments`,
+    );
   return { print, pageRange, finishing };
 }
 
-/** The file fields of Gotenberg's marks (its watermark and stamp fields' image or PDF), beside `files`. */
-const marks = ['watermark', 'stamp'];
+/** The file fields beside `files`: Gotenberg's marks (watermark and stamp image or PDF) and its `embeds`. */
+const marks = ['watermark', 'stamp', 'embeds'];
 
 const screenshotFormats = ['png', 'jpeg', 'webp'] as const;
 
@@ -220,8 +208,10 @@ function readScreenshotForm(form: GotenbergForm): ScreenshotOptions {
     width: side('width', 800, SCREEN_LIMITS.maxWidth),
     height: side('height', 600, SCREEN_LIMITS.maxHeight),
     clip: form.bool('clip', false),
+    selector: form.string('selector') || undefined,
     quality: form.integer('quality', 100, [0, 100]),
     optimizeForSpeed: form.bool('optimizeForSpeed', false),
+    deviceScaleFactor: form.float('deviceScaleFactor', 1, [0.1, SCREEN_LIMITS.maxScale]),
     ...readPageLoad(form),
   };
   if (shot.omitBackground && shot.format === 'jpeg')
@@ -275,12 +265,29 @@ async function markdownSource(ctx: GotenbergContext) {
   if (!template) throw invalidForm("form file 'index.html' is required");
   if (!markdown.length) throw invalidForm('no form file found for extensions: [.md]');
   for (const md of markdown) await checkSource(md, 'markdown-to-pdf', `'${md.filename}'`);
+  // Gotenberg's check and words: every file the template names must be among the Markdown files sent.
+  const missing = templateFiles(await readFile(template.path, 'utf8')).filter(
+    (name) => !markdown.some((md) => md.filename === name),
+  );
+  if (missing.length)
+    throw new AppError('BAD_REQUEST', `Markdown file(s) not found: ${missing.map((n) => `'${n}'`).join('\n')}`);
   const site = await htmlSite(
     ctx.job.ws,
     { file: template },
     ctx.files.filter((x) => x !== template && !isTemplate(x)),
   );
   return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
+}
+
+/** Gotenberg's url routes render remote pages only: a file:// URL is refused in its words. */
+function remoteUrl(form: GotenbergForm): string {
+  const url = form.mandatoryString('url');
+  if (/^\s*file:/i.test(url))
+    throw new AppError(
+      'BAD_REQUEST',
+      'file:// URLs are not accepted on this route. Use the /convert/html or /convert/markdown routes to render local HTML',
+    );
+  return url;
 }
 
 /** The url routes take no file but, when printing, the header and footer templates. */
@@ -300,9 +307,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/html',
     summary: 'HTML to PDF (Chromium)',
     fields:
-      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-pdf' },
-    files: { min: 1, max: 102, extraFields: marks },
+    files: { min: 1, max: 122, extraFields: marks },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form, ctx.extras);
       const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
@@ -315,11 +322,11 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/url',
     summary: 'A web page to PDF (Chromium)',
     fields:
-      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
-    files: { min: 0, max: 4, extraFields: marks },
+    files: { min: 0, max: 24, extraFields: marks },
     async handler(ctx) {
-      const url = ctx.form.mandatoryString('url');
+      const url = remoteUrl(ctx.form);
       const f = readChromiumForm(ctx.form, ctx.extras);
       refuseFiles(ctx.files, isTemplate);
       const print = {
@@ -335,9 +342,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/markdown',
     summary: 'Markdown to PDF (Chromium)',
     fields:
-      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/markdown-to-pdf' },
-    files: { min: 2, max: 102, extraFields: marks },
+    files: { min: 2, max: 122, extraFields: marks },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form, ctx.extras);
       const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
@@ -350,7 +357,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/html',
     summary: 'A screenshot of HTML (Chromium)',
     fields:
-      '`files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
+      '`files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 1, max: 100 },
     async handler(ctx) {
@@ -364,11 +371,11 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/url',
     summary: 'A screenshot of a web page (Chromium)',
     fields:
-      '`url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
+      '`url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-image' },
     files: { min: 0, max: 2 },
     async handler(ctx) {
-      const url = ctx.form.mandatoryString('url');
+      const url = remoteUrl(ctx.form);
       const shot = readScreenshotForm(ctx.form);
       refuseFiles(ctx.files);
       const options = { ...shot, allowPrivate: app.config.URL_TO_PDF_ALLOW_PRIVATE };
@@ -380,7 +387,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/screenshot/markdown',
     summary: 'A screenshot of Markdown (Chromium)',
     fields:
-      '`files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`',
+      '`files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`)',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-image' },
     files: { min: 2, max: 100 },
     async handler(ctx) {

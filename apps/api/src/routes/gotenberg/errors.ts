@@ -3,6 +3,7 @@ import type { AppError } from '../../lib/app-error';
 import { statusFor } from '../../lib/gotenberg-status';
 import type { Rendered } from '../../lib/outcome';
 import { toAppError } from '../../plugins/error-handler';
+import { chromiumFailureMessage } from './chromium-errors';
 
 /**
  * An error as a Gotenberg client expects it: `text/plain` with the message, under Gotenberg's statuses
@@ -20,7 +21,7 @@ export function gotenbergErrorAnswer(e: AppError): Rendered {
     },
     fileName: null,
     inline: false,
-    body: Buffer.from(status === 499 ? '' : e.message),
+    body: Buffer.from(status === 499 ? '' : (chromiumFailureMessage(e) ?? e.message)),
     size: null,
   };
 }

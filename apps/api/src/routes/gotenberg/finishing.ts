@@ -1,5 +1,6 @@
 import type { TEndpointGroup } from '@docflow/contracts';
 import type {
+  Attachment,
   CompressionLevel,
   FacturXSpec,
   MetadataUpdate,
@@ -57,6 +58,8 @@ export interface Finishing {
   metadata?: MetadataUpdate;
   /** The Factur-X invoice embedded (the document is made PDF/A-3b for it). */
   facturX?: FacturXSpec & { xml: string };
+  /** Files attached to each output (Gotenberg's `embeds`), after PDF/A and metadata, before encryption. */
+  embeds?: Attachment[];
   encrypt?: EncryptSpec;
 }
 
@@ -456,6 +459,10 @@ export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing
   }
   const invoice = f.facturX;
   if (invoice) out = await eachOutput(out, (o) => ops.embedFacturX(job, asInput(o), invoice));
+  if (f.embeds?.length) {
+    const embeds = f.embeds;
+    out = await eachOutput(out, (o) => ops.attachFiles(job, asInput(o), embeds));
+  }
   if (f.encrypt) {
     const e = f.encrypt;
     out = await eachOutput(out, (o) => ops.protectPdf(job, asInput(o), e));

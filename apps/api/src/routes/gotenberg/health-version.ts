@@ -4,12 +4,20 @@ import type { EngineHealth } from '../../core/engine-module';
 
 /**
  * Gotenberg's GET /health (also HEAD) and GET /version. Both public, as Gotenberg's health is (a probe has no key),
- * and neither counted nor metered. Health answers Gotenberg's shape, one entry per engine of this server:
+ * and neither counted nor metered. Health answers Gotenberg's shape (its api module's checker), with Gotenberg's
+ * checks: its chromium and libreoffice modules, those this server runs, each with Gotenberg's error text:
  * `{ "status": "up", "details": { "chromium": { "status": "up", "timestamp": … }, … } }`, 503 when one is down.
+ * DocFlow's other engines are on its own /health and /ready.
  */
 
-/** The Gotenberg API level these routes follow; DocFlow's own version rides along as semver build metadata. */
-export const GOTENBERG_API_VERSION = '8.0.0';
+/** The Gotenberg release these routes follow; DocFlow's own version rides along as semver build metadata. */
+export const GOTENBERG_API_VERSION = '8.36.0';
+
+/** Gotenberg's health checks and the error each reports when down. */
+const gotenbergChecks: Record<string, string> = {
+  chromium: 'Chromium is unhealthy',
+  libreoffice: 'LibreOffice is unhealthy',
+};
 const docflowVersion = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
@@ -27,20 +35,21 @@ export function healthVersionRoutes(app: FastifyInstance): void {
 
   const health = async (_request: unknown, reply: FastifyReply) => {
     const { value, timestamp } = engines();
-    const checks = await value;
+    const checks = Object.entries(await value).filter(([id]) => gotenbergChecks[id]);
     const details = Object.fromEntries(
-      Object.entries(checks).map(([id, h]) => [
+      checks.map(([id, h]) => [
         id,
         // The tool's own failure message may hold paths: it goes to the admin monitor, not to this public probe.
-        { status: h.ok ? 'up' : 'down', timestamp, ...(h.ok ? {} : { error: `${id} is not available` }) },
+        { status: h.ok ? 'up' : 'down', timestamp, ...(h.ok ? {} : { error: gotenbergChecks[id] }) },
       ]),
     );
-    const up = Object.values(checks).every((h) => h.ok);
+    const up = checks.every(([, h]) => h.ok);
     return reply.code(up ? 200 : 503).send({ status: up ? 'up' : 'down', details });
   };
   const healthDoc = {
     summary: 'Health, Gotenberg-shaped',
-    description: 'One entry per engine of this server; 503 when one is down. Public, not counted. HEAD answers too.',
+    description:
+      "Gotenberg's checks (chromium, libreoffice) of this server; 503 when one is down. Public, not counted. HEAD answers too.",
   };
   app.get('/health', { schema: healthDoc }, health); // Fastify answers HEAD too, as Gotenberg does
 

@@ -14,6 +14,7 @@ import { runJobCall } from '../../plugins/job-call';
 import type { ApiKeyContext } from '../../plugins/processing-guard';
 import { multipartValidator, requestSignal } from '../../plugins/request-signal';
 import { consumeExtraCalls } from '../../plugins/rate-limits';
+import { DOWNLOAD_FROM_FIELD, downloadFrom } from './download-from';
 import { gotenbergErrorAnswer } from './errors';
 import { finishingGroups } from './finishing';
 import { GotenbergForm, invalidForm } from './form';
@@ -156,7 +157,9 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         `Form fields: ${spec.fields}. A field DocFlow does not support is refused naming it (400), never ignored. ` +
         `Counted and limited as POST /api/v1${spec.meterAs.endpoint} (the \`${spec.meterAs.group}\` group)` +
         (spec.files.perFile ? ', one call per file' : '') +
-        '; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.',
+        '; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. ' +
+        '`downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, ' +
+        "under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.",
       consumes: ['multipart/form-data'],
       body: z
         .object({
@@ -186,13 +189,27 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
           ...(webhook.format.eventsUrl ? [{ name: WEBHOOK_HEADERS.eventsUrl, url: webhook.format.eventsUrl }] : []),
         ]);
       const limits = request.apiKey?.limits;
+      const maxFileSize = limits?.maxFileSize ?? FALLBACK_MAX_FILE_SIZE;
+      const fileFields = ['files', ...(spec.files.extraFields ?? [])];
       const upload = await receiveUpload(request, {
-        maxFileSize: limits?.maxFileSize ?? FALLBACK_MAX_FILE_SIZE,
+        maxFileSize,
         maxFiles: spec.files.max,
-        fileFields: ['files', ...(spec.files.extraFields ?? [])],
+        fileFields,
         // Gotenberg reads a field sent twice as a list (several watermarks and stamps), its first value otherwise.
         keepRepeated: true,
       });
+      // Gotenberg's downloadFrom: fetched now, then taken as uploaded files (a job stores them as such).
+      upload.files.push(
+        ...(await downloadFrom(upload.fields[DOWNLOAD_FROM_FIELD], {
+          rules: app.config.outbound,
+          workspace: await request.workspace(),
+          maxFileSize,
+          maxFiles: spec.files.max - upload.files.length,
+          fileFields,
+          signal: requestSignal(reply),
+        })),
+      );
+      delete upload.fields[DOWNLOAD_FROM_FIELD];
       request.usage.bytesIn = upload.files.reduce((n, f) => n + f.size, 0);
       const { files, extras } = inGotenbergOrder(upload.files);
       const { extensions } = spec.files;

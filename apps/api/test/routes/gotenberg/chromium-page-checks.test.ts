@@ -19,6 +19,21 @@ beforeAll(async () => {
   site = createServer((req, res) => {
     res.statusCode = req.url === '/missing' ? 404 : 200;
     res.setHeader('content-type', 'text/html');
+    if (req.url === '/scoped') {
+      // The main document's tenant header, and a script whose request carries its own.
+      res.end(
+        `<!doctype html><p>Page tenant ${req.headers['x-tenant'] ?? 'none'}</p><script src="/api/tenant.js"></script>`,
+      );
+      return;
+    }
+    if (req.url === '/api/tenant.js') {
+      res.setHeader('content-type', 'text/javascript');
+      const tenant = JSON.stringify(
+        `Script tenant ${req.headers['x-tenant'] ?? 'none'} ${req.headers['x-all'] ?? 'none'}`,
+      );
+      res.end(`document.body.insertAdjacentHTML('beforeend', '<p>' + ${tenant} + '</p>')`);
+      return;
+    }
     if (req.url === '/echo') {
       // What the page's request carried, printed back.
       res.end(
@@ -112,17 +127,27 @@ describe('waitForExpression and failOnConsoleExceptions', () => {
     expect(shot.statusCode).toBe(200);
   });
 
+  it('200: waitWindowStatus waits until the page sets window.status to the value', async () => {
+    const status = html(
+      'index.html',
+      '<!doctype html><p id="t">Early</p><script>setTimeout(() => { document.getElementById("t").textContent = "Late"; window.status = "ready"; }, 500)</script>',
+    );
+    const file = pdfOf(await api.gotenberg('/forms/chromium/convert/html', { waitWindowStatus: 'ready' }, [status]));
+    expect(pagesText(file)[0]).toContain('Late');
+    expect(pagesText(pdfOf(await api.gotenberg('/forms/chromium/convert/html', {}, [status])))[0]).toContain('Early');
+  });
+
   it('400: an expression that cannot be evaluated is named', async () => {
     const res = await api.gotenberg('/forms/chromium/convert/html', { waitForExpression: 'window.(' }, [late]);
     expect(res.statusCode).toBe(400);
-    expect(res.body).toMatch(/^waitForExpression: could not be evaluated/);
+    expect(res.body).toBe("The expression 'window.(' (waitForExpression) returned an exception or undefined");
   });
 
   it('409: an uncaught exception fails the render when asked, as in Gotenberg; ignored otherwise', async () => {
     const throwing = html('index.html', '<!doctype html><p>Boom page</p><script>throw new Error("kaboom-42")</script>');
     const res = await api.gotenberg('/forms/chromium/convert/html', { failOnConsoleExceptions: 'true' }, [throwing]);
     expect(res.statusCode).toBe(409);
-    expect(res.body).toContain('kaboom-42');
+    expect(res.body).toMatch(/^Chromium console exceptions:\n.*kaboom-42/);
     const shot = await api.gotenberg('/forms/chromium/screenshot/html', { failOnConsoleExceptions: 'true' }, [
       throwing,
     ]);
@@ -138,7 +163,7 @@ describe('failOnHttpStatusCodes', () => {
     const url = `${base}/missing`;
     const byDefault = await api.gotenberg('/forms/chromium/convert/url', { url });
     expect(byDefault.statusCode).toBe(409);
-    expect(byDefault.body).toContain('HTTP 404');
+    expect(byDefault.body).toBe('Invalid HTTP status code from the main page: 404: Not Found');
     expect(
       (await api.gotenberg('/forms/chromium/convert/url', { url, failOnHttpStatusCodes: '[404]' })).statusCode,
     ).toBe(409);
@@ -209,11 +234,25 @@ describe('cookies and extraHttpHeaders', () => {
     expect(res.body).toContain("form field 'cookies' is invalid");
   });
 
-  it('400: a header that would change where or how a request goes, or a scoped one, is named', async () => {
+  it('200: a scoped header (";scope=<regex>") goes only with the requests whose URL matches; the others with all', async () => {
+    const text = pagesText(
+      pdfOf(
+        await api.gotenberg('/forms/chromium/convert/url', {
+          url: `${base}/scoped`,
+          extraHttpHeaders: JSON.stringify({ 'X-Tenant': 'acme; scope=.*/api/.*\\.js', 'X-All': 'everyone' }),
+        }),
+      ),
+    )[0]!;
+    expect(text).toContain('Page tenant none');
+    expect(text).toContain('Script tenant acme everyone');
+  });
+
+  it('400: a header that would change where or how a request goes, or a bad scope, is named', async () => {
     for (const [headers, says] of [
       [{ Host: 'internal.example' }, "'Host' cannot be set by the caller"],
       [{ 'Proxy-Authorization': 'x' }, "'Proxy-Authorization' cannot be set by the caller"],
-      [{ 'X-Tenant': 'acme;scope=.*internal.*' }, 'scoped values (;scope=) are not supported'],
+      [{ 'X-Tenant': 'acme;scope=(unclosed' }, "invalid scope regex pattern for header 'X-Tenant'"],
+      [{ 'X-Tenant': 'acme;scope=' }, "invalid scope for header 'X-Tenant'"],
       [['not', 'an object'], 'expected a JSON object'],
     ] as const) {
       const res = await api.gotenberg('/forms/chromium/convert/url', {

@@ -112,6 +112,29 @@ describe('POST /forms/chromium/convert/markdown', () => {
   });
 });
 
+describe("Gotenberg's answers on the Chromium routes", () => {
+  it('400: "Markdown file(s) not found: …" naming each file the template asks for and was not sent', async () => {
+    const template = indexHtml('<!doctype html>{{ toHTML "intro.md" }}{{ toHTML "missing.md" }}{{ toHTML "gone.md" }}');
+    const res = await api.gotenberg('/forms/chromium/convert/markdown', {}, [
+      template,
+      { content: Buffer.from('# Intro'), filename: 'intro.md', contentType: 'text/markdown' },
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
+    expect(res.body).toBe("Markdown file(s) not found: 'missing.md'\n'gone.md'");
+  });
+
+  it('400: "Invalid form data: …" for the form\'s problems, all of them at once', async () => {
+    const res = await api.gotenberg('/forms/chromium/convert/html', { landscape: 'sideways', waitDelay: 'soon' }, [
+      indexHtml('<p>x</p>'),
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toMatch(/^Invalid form data: /);
+    expect(res.body).toContain("form field 'landscape' is invalid (got 'sideways')");
+    expect(res.body).toContain("form field 'waitDelay' is invalid (got 'soon')");
+  });
+});
+
 describe('POST /forms/chromium/convert/url', () => {
   it('403: a private address is refused, as on /conversion/url-to-pdf; 400 without url', async () => {
     const res = await api.gotenberg('/forms/chromium/convert/url', { url: 'http://127.0.0.1:9/' });
@@ -127,6 +150,16 @@ describe('POST /forms/chromium/convert/url', () => {
     const none = await api.gotenberg('/forms/chromium/convert/url', {});
     expect(none.statusCode).toBe(400);
     expect(none.body).toContain("form field 'url' is required");
+  });
+
+  it("400: a file:// URL, in Gotenberg's words, on both url routes", async () => {
+    for (const route of ['/forms/chromium/convert/url', '/forms/chromium/screenshot/url']) {
+      const res = await api.gotenberg(route, { url: 'file:///etc/passwd' });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toBe(
+        'file:// URLs are not accepted on this route. Use the /convert/html or /convert/markdown routes to render local HTML',
+      );
+    }
   });
 });
 
@@ -198,6 +231,42 @@ describe('POST /forms/chromium/screenshot/{html,url,markdown}', () => {
     const webp = await imageOf(res, 'image/webp');
     expect(webp.meta).toMatchObject({ format: 'webp', width: 90, height: 40 });
     expect(res.headers['content-disposition']).toBe('attachment; filename="banner.webp"');
+  });
+
+  it("200: selector captures that element's box only, below the fold; 400 when nothing visible matches", async () => {
+    const page = indexHtml(
+      '<!doctype html><style>html,body{margin:0;background:#ff0000}</style><div style="height:1500px"></div>' +
+        '<div id="badge" style="margin-left:40px;width:200px;height:100px;background:#00ff00"></div>' +
+        '<div id="hidden" style="display:none">x</div>',
+    );
+    const res = await api.gotenberg('/forms/chromium/screenshot/html', { selector: '#badge' }, [page]);
+    const shot = await imageOf(res, 'image/png');
+    expect(shot.meta).toMatchObject({ width: 200, height: 100 });
+    close(await centre(shot.body), [0, 255, 0]);
+    for (const selector of ['#nothing', '#hidden']) {
+      const miss = await api.gotenberg('/forms/chromium/screenshot/html', { selector }, [page]);
+      expect(miss.statusCode).toBe(400);
+      expect(miss.headers['content-type']).toBe('text/plain; charset=UTF-8');
+      expect(miss.body).toBe(`The selector '${selector}' (selector) matched no element with a visible box`);
+    }
+  });
+
+  it('200: deviceScaleFactor draws device pixels: twice as wide and tall, devicePixelRatio 2 on the page', async () => {
+    const page = indexHtml(
+      '<!doctype html><style>html,body{margin:0;background:#ffffff}</style><div id="r" style="height:100px"></div>' +
+        '<script>document.body.style.background = devicePixelRatio === 2 ? "#00ff00" : "#ff0000"</script>',
+    );
+    const res = await api.gotenberg(
+      '/forms/chromium/screenshot/html',
+      { width: 200, height: 100, clip: 'true', deviceScaleFactor: '2' },
+      [page],
+    );
+    const shot = await imageOf(res, 'image/png');
+    expect(shot.meta).toMatchObject({ width: 400, height: 200 });
+    close(await centre(shot.body), [0, 255, 0]);
+    const bad = await api.gotenberg('/forms/chromium/screenshot/html', { deviceScaleFactor: '9' }, [page]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain("form field 'deviceScaleFactor' is invalid (got '9')");
   });
 
   it('200: markdown through its template', async () => {

@@ -212,6 +212,8 @@ export class BrowserHost {
         sandbox: this.sandboxed,
         user: this.toolUser?.name ?? null,
         launches: this.launches,
+        // Every launch after the first: a browser that died, or was dropped as wedged, and was started again.
+        restarts: Math.max(0, this.launches - 1),
         crashes: this.crashes,
         lastCrashAt: this.lastCrashAt ? new Date(this.lastCrashAt).toISOString() : null,
       },

@@ -10,8 +10,8 @@ import { toPdfOptions } from './print-options';
  * options are checked when it is built, before the job takes a browser slot.
  */
 export interface PageCapture {
-  /** The screen the page is laid out on, set before it loads (absent: the context's). */
-  viewport?: { width: number; height: number };
+  /** The screen the page is laid out on, set before it loads (absent: the context's); its device pixel ratio. */
+  viewport?: { width: number; height: number; deviceScaleFactor?: number };
   /** Emulated once the page has loaded (absent: the capture's own default, print for a PDF, screen for an image). */
   media?: 'print' | 'screen';
   waitDelayMs?: number;
@@ -88,10 +88,16 @@ export function screenshotCapture(o: ScreenshotOptions, output: string): PageCap
   side('height', o.height, SCREEN_LIMITS.maxHeight);
   if (o.quality !== undefined && !(Number.isInteger(o.quality) && o.quality >= 0 && o.quality <= 100))
     throw invalidInput('quality', 'must be a whole number', '0 to 100');
+  const scale = o.deviceScaleFactor ?? 1;
+  if (!(scale > 0 && scale <= SCREEN_LIMITS.maxScale))
+    throw invalidInput('deviceScaleFactor', 'must be a number above 0', `up to ${SCREEN_LIMITS.maxScale}`);
+  // Chromium draws nothing past 16384 device pixels either way.
+  if (o.height * scale > SCREEN_LIMITS.maxHeight)
+    throw invalidInput('deviceScaleFactor', `times height is over ${SCREEN_LIMITS.maxHeight} device pixels`);
   if (o.omitBackground && o.format === 'jpeg')
     throw invalidInput('omitBackground', 'needs an image format with transparency', 'png or webp');
   return {
-    viewport: { width: o.width, height: o.height },
+    viewport: { width: o.width, height: o.height, ...(scale !== 1 ? { deviceScaleFactor: scale } : {}) },
     media: o.emulatedMediaType ?? 'screen',
     waitDelayMs: o.waitDelayMs,
     checks: o,
@@ -99,7 +105,10 @@ export function screenshotCapture(o: ScreenshotOptions, output: string): PageCap
       // CDP rather than page.screenshot: Playwright writes neither WebP nor fast PNGs.
       const cdp = await page.context().newCDPSession(page);
       let { width, height } = o;
-      if (!o.clip) {
+      let x = 0;
+      let y = 0;
+      if (o.selector) ({ x, y, width, height } = await elementBox(page, o.selector));
+      else if (!o.clip) {
         const content = await page.evaluate(() => {
           const root = document.documentElement;
           return {
@@ -108,17 +117,43 @@ export function screenshotCapture(o: ScreenshotOptions, output: string): PageCap
           };
         });
         width = Math.min(Math.max(width, Math.ceil(content.width)), SCREEN_LIMITS.maxWidth);
-        height = Math.min(Math.max(height, Math.ceil(content.height)), SCREEN_LIMITS.maxHeight);
+        height = Math.min(Math.max(height, Math.ceil(content.height)), Math.floor(SCREEN_LIMITS.maxHeight / scale));
       }
       const { data } = await cdp.send('Page.captureScreenshot', {
         format: o.format,
         ...(o.format === 'png' ? {} : { quality: o.quality ?? 90 }),
-        clip: { x: 0, y: 0, width, height, scale: 1 },
-        captureBeyondViewport: !o.clip,
+        // In device pixels: the page's ratio scales the image (the clip itself is in CSS pixels).
+        clip: { x, y, width, height, scale },
+        captureBeyondViewport: !o.clip || Boolean(o.selector),
         fromSurface: true,
         optimizeForSpeed: o.optimizeForSpeed ?? false,
       });
       await writeFile(output, Buffer.from(data, 'base64'));
     },
   };
+}
+
+/**
+ * The page-space box of the first element matching `selector` (its viewport rectangle plus the scroll offset, as the
+ * capture beyond the viewport takes it). Nothing matching, a selector the page cannot query, or an element without a
+ * rendered box (display:none, zero area) is the caller's: 400, in Gotenberg's words.
+ */
+async function elementBox(page: Page, selector: string) {
+  const box = await page
+    .evaluate((s) => {
+      const el = document.querySelector(s);
+      if (!el) return null;
+      const r = el.getBoundingClientRect();
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+    }, selector)
+    .catch(() => null);
+  if (!box || !(box.width > 0 && box.height > 0))
+    throw new EngineError(
+      'INVALID_INPUT',
+      `The selector '${selector}' (selector) matched no element with a visible box`,
+      {
+        details: { field: 'selector', reason: 'SELECTOR_NOT_FOUND' },
+      },
+    );
+  return box;
 }

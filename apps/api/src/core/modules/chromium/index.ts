@@ -4,6 +4,7 @@ import type { Engine, OpContext, RenderLimits } from '../../interfaces';
 import { startEgressProxy } from '../../net/egress-proxy';
 import { PinnedResolver } from '../../net/pinned-resolver';
 import { checkUrl, type LookupFn } from '../../net/public-address';
+import { waitingCount } from '../../waiting-count';
 import { BrowserHost } from './browser-host';
 import { pdfCapture, screenshotCapture, type PageCapture } from './capture';
 import { documentUrl, serveDocument } from './document-origin';
@@ -41,11 +42,15 @@ export function createChromiumEngine(
 
   // HTML jobs all open the same kind of context (no network but its own refusing proxy): one is kept open ahead.
   const spare = new SpareContext(host, config.SPARE_IDLE_MS);
+  // Renders waiting for a processing slot (the metrics' queue size).
+  const waiting = waitingCount();
+  const slot = (work: () => Promise<void>, c: OpContext) =>
+    waiting.through((run) => ctx.tools.limiter.run(run, c.signal), work);
 
   /** An uploaded document under the offline policy, on the spare context when there is one. */
   async function htmlJob(input: string, baseDir: string, capture: PageCapture, limits: RenderLimits, c: OpContext) {
     const url = documentUrl(baseDir, input);
-    await ctx.tools.limiter.run(async () => {
+    await slot(async () => {
       const { opened, proxy } = await spare.take();
       try {
         await runRenderJob(
@@ -65,7 +70,7 @@ export function createChromiumEngine(
         await proxy.close();
         spare.refill();
       }
-    }, c.signal);
+    }, c);
   }
 
   /** A web page, every address it reaches judged by one resolver (the page's requests and its egress proxy). */
@@ -75,7 +80,7 @@ export function createChromiumEngine(
     const target = await checkUrl(url, policy);
     const resolver = new PinnedResolver(policy);
     await resolver.decide(target.host);
-    await ctx.tools.limiter.run(async () => {
+    await slot(async () => {
       const proxy = await startEgressProxy(resolver);
       try {
         await runRenderJob(host, {
@@ -91,7 +96,7 @@ export function createChromiumEngine(
       } finally {
         await proxy.close();
       }
-    }, c.signal);
+    }, c);
   }
 
   return {
@@ -118,7 +123,10 @@ export function createChromiumEngine(
       await spare.close();
       await host.close();
     },
-    status: () => host.status(),
+    status: () => {
+      const st = host.status();
+      return { ...st, details: { ...st.details, queued: waiting.count } };
+    },
     // The browser and the first document's context: the first render then costs what every later one does.
     warm: async () => {
       await host.get();

@@ -1,9 +1,11 @@
 import type { BrowserContext, BrowserContextOptions, Page, Request, Response } from 'playwright-core';
-import { EngineError, asEngineError, invalidInput } from '../../errors';
+import { EngineError, asEngineError } from '../../errors';
 import { aborted } from '../../limiter';
 import type { BrowserHost } from './browser-host';
 import type { PageCapture } from './capture';
 import { failsOn, watchResources } from './resource-checks';
+import { watchNetwork } from './network-quiet';
+import { addScopedHeaders } from './scoped-headers';
 
 export interface RenderJob {
   /** Network and isolation settings of the job's context (its egress proxy). */
@@ -102,11 +104,21 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     context.on('page', (p: Page) => {
       if (p !== page) p.close().catch(() => undefined);
     });
-    if (capture.viewport) await page.setViewportSize(capture.viewport);
+    if (capture.viewport) {
+      const { width, height, deviceScaleFactor } = capture.viewport;
+      await page.setViewportSize({ width, height });
+      // Playwright sets the ratio per context only; per page, as Gotenberg does, through the same CDP call.
+      if (deviceScaleFactor)
+        await (
+          await context.newCDPSession(page)
+        ).send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor, mobile: false });
+    }
     // What the caller adds to the page's requests changes what they carry, never where they go (setup's policy).
     const { cookies, extraHttpHeaders, userAgent } = capture.checks;
     if (cookies?.length) await context.addCookies(cookies.map((c) => ({ path: '/', ...c })));
     if (extraHttpHeaders && Object.keys(extraHttpHeaders).length) await page.setExtraHTTPHeaders(extraHttpHeaders);
+    const scoped = capture.checks.scopedHttpHeaders;
+    if (scoped?.length) await addScopedHeaders(page, scoped);
     // Per page (a context opened ahead serves any job): navigator.userAgent and the requests' header alike.
     if (userAgent) await (await context.newCDPSession(page)).send('Emulation.setUserAgentOverride', { userAgent });
     const exceptions: string[] = [];
@@ -116,6 +128,7 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       if (isMainDocument(r)) lastUrl = r.url();
     });
     const resources = watchResources(page, capture.checks, isMainDocument);
+    const network = capture.checks.waitForNetworkAlmostIdle ? watchNetwork(page, 2) : null;
     let response: Response | null;
     try {
       response = await page.goto(job.url, { waitUntil: 'load', timeout: 0 });
@@ -142,6 +155,7 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
       );
     }
     if (capture.checks.waitForNetworkIdle) await page.waitForLoadState('networkidle', { timeout: 0 });
+    if (network) await network.quiet();
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     if (capture.media) await page.emulateMedia({ media: capture.media });
     const features = capture.checks.emulatedMediaFeatures;
@@ -158,15 +172,19 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     if (expression) {
       await page.waitForFunction(expression, undefined, { polling: 100, timeout: 0 }).catch((err: unknown) => {
         if (stopped) throw err;
-        throw invalidInput('waitForExpression', `could not be evaluated (${firstLine(err)})`);
+        throw waitFailed('waitForExpression', expression, `could not be evaluated (${firstLine(err)})`);
       });
     }
+    const status = capture.checks.waitWindowStatus;
+    // Polled without a timeout of its own, like the expression: the job's deadline stops it.
+    if (status !== undefined)
+      await page.waitForFunction((s) => window.status === s, status, { polling: 100, timeout: 0 });
     const selector = capture.checks.waitForSelector;
     if (selector) {
       // CSS only (Gotenberg's), whatever Playwright's own selector engines would take.
       await page.waitForSelector(`css=${selector}`, { state: 'visible', timeout: 0 }).catch((err: unknown) => {
         if (stopped) throw err;
-        throw invalidInput('waitForSelector', `is not a CSS selector the page can query (${firstLine(err)})`);
+        throw waitFailed('waitForSelector', selector, `is not a CSS selector the page can query (${firstLine(err)})`);
       });
     }
     resources.check();
@@ -208,6 +226,10 @@ export async function runRenderJob(host: BrowserHost, job: RenderJob, opened?: O
     if (!closed) host.recycle();
   }
 }
+
+/** A wait the page could not run (the caller's expression or selector), with what was asked (Gotenberg names it). */
+const waitFailed = (field: string, value: string, message: string) =>
+  new EngineError('INVALID_INPUT', `${field}: ${message}`, { details: { field, reason: 'WAIT_FAILED', value } });
 
 const firstLine = (err: unknown) =>
   String((err as Error)?.message ?? err)

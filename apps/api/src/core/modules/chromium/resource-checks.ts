@@ -35,7 +35,7 @@ const LISTED = 10;
  */
 export function watchResources(page: Page, checks: PageChecks, isMainDocument: (r: Request) => boolean) {
   const statuses: Array<{ url: string; status: number }> = [];
-  const failures: Array<{ url: string; error: string }> = [];
+  const failures: Array<{ url: string; error: string; type: string }> = [];
   const codes = checks.failOnResourceHttpStatusCodes;
   if (codes?.length) {
     const ignored = ignoredBy((checks.ignoreResourceHttpStatusDomains ?? []).map((d) => d.toLowerCase()));
@@ -46,7 +46,8 @@ export function watchResources(page: Page, checks: PageChecks, isMainDocument: (
   }
   if (checks.failOnResourceLoadingFailed)
     page.on('requestfailed', (r) => {
-      if (!isMainDocument(r)) failures.push({ url: r.url(), error: r.failure()?.errorText ?? 'failed' });
+      if (!isMainDocument(r))
+        failures.push({ url: r.url(), error: r.failure()?.errorText ?? 'failed', type: r.resourceType() });
     });
   return {
     check(): void {

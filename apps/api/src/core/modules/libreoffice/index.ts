@@ -9,6 +9,7 @@ import { stageJob } from './handover';
 import { InstanceLost, type OfficeInstance, type OfficeJob } from './instance';
 import { OfficePool } from './pool';
 import { resolveAccount } from '../../tool-user';
+import { waitingCount } from '../../waiting-count';
 
 /** The engine object, with its pool visible to tests and to a future /health detail. */
 export interface LibreOfficeEngine extends Engine {
@@ -56,9 +57,12 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
   const timeoutMs = config.TIMEOUT_MS || ctx.tools.timeoutMs;
   const memoryLimit = config.JOB_MEMORY_MB * 1_048_576;
 
+  // Conversions waiting for a processing slot; the pool counts those waiting for an instance.
+  const waiting = waitingCount();
   const convertOffice = (input: string, output: string, opts: OfficeConvertOptions, c: OpContext): Promise<void> =>
     // Through the server's limiter: a conversion holds a processing slot like any tool, and a full queue says so.
-    ctx.tools.limiter.run(
+    waiting.through(
+      (work) => ctx.tools.limiter.run(work, c.signal),
       () =>
         pool.run(async (inst) => {
           const job = { ...opts, input: path.resolve(input), output: path.resolve(output) };
@@ -93,7 +97,6 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
           }
           await checkPdf(job.output, opts.kind);
         }, c.signal),
-      c.signal,
     );
 
   /** One job on an instance, its failure named as the caller should see it. */
@@ -117,7 +120,10 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
     pool,
     convertOffice,
     close: () => pool.close(),
-    status: () => pool.status(),
+    status: () => {
+      const st = pool.status();
+      return { ...st, details: { ...st.details, queued: waiting.count + Number(st.details.waiting ?? 0) } };
+    },
     warm: () => pool.warm(),
   };
 }
