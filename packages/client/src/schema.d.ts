@@ -2512,7 +2512,7 @@ export interface paths {
     };
     /**
      * Health, Gotenberg-shaped
-     * @description One entry per engine of this server; 503 when one is down. Public, not counted. HEAD answers too.
+     * @description Gotenberg's checks (chromium, libreoffice) of this server; 503 when one is down. Public, not counted. HEAD answers too.
      */
     get: operations['gotenbergHealth'];
     put?: never;
@@ -2554,7 +2554,7 @@ export interface paths {
     put?: never;
     /**
      * Merge PDFs
-     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesMerge'];
     delete?: never;
@@ -2574,7 +2574,7 @@ export interface paths {
     put?: never;
     /**
      * Split PDFs
-     * @description Form fields: `files` (PDFs, in name order), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesSplit'];
     delete?: never;
@@ -2594,7 +2594,7 @@ export interface paths {
     put?: never;
     /**
      * Flatten PDFs (forms and annotations)
-     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesFlatten'];
     delete?: never;
@@ -2614,7 +2614,7 @@ export interface paths {
     put?: never;
     /**
      * PDFs to PDF/A
-     * @description Form fields: `files` (PDFs, in name order), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesConvert'];
     delete?: never;
@@ -2634,7 +2634,7 @@ export interface paths {
     put?: never;
     /**
      * Optimize PDFs' images
-     * @description Form fields: `files` (PDFs, in name order), `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/compress (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/compress (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesOptimize'];
     delete?: never;
@@ -2654,7 +2654,7 @@ export interface paths {
     put?: never;
     /**
      * PDFs to Factur-X / ZUGFeRD invoices
-     * @description Form fields: `files` (PDFs, in name order), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesFacturX'];
     delete?: never;
@@ -2674,7 +2674,7 @@ export interface paths {
     put?: never;
     /**
      * Read PDFs' metadata
-     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesMetadataRead'];
     delete?: never;
@@ -2694,7 +2694,7 @@ export interface paths {
     put?: never;
     /**
      * Write PDFs' metadata
-     * @description Form fields: `files` (PDFs, in name order), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesMetadataWrite'];
     delete?: never;
@@ -2714,7 +2714,7 @@ export interface paths {
     put?: never;
     /**
      * Encrypt PDFs
-     * @description Form fields: `files` (PDFs, in name order), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesEncrypt'];
     delete?: never;
@@ -2734,7 +2734,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate pages of PDFs
-     * @description Form fields: `files` (PDFs, in name order), `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesRotate'];
     delete?: never;
@@ -2754,7 +2754,7 @@ export interface paths {
     put?: never;
     /**
      * Watermark PDFs (beneath the content)
-     * @description Form fields: `files` (PDFs, in name order), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file; each field sent once per watermark for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file; each field sent once per watermark for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesWatermark'];
     delete?: never;
@@ -2774,7 +2774,7 @@ export interface paths {
     put?: never;
     /**
      * Stamp PDFs (over the content)
-     * @description Form fields: `files` (PDFs, in name order), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file; each field sent once per stamp for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file; each field sent once per stamp for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesStamp'];
     delete?: never;
@@ -2794,7 +2794,7 @@ export interface paths {
     put?: never;
     /**
      * Read PDFs' bookmarks
-     * @description Form fields: `files` (PDFs, in name order). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesBookmarksRead'];
     delete?: never;
@@ -2814,7 +2814,7 @@ export interface paths {
     put?: never;
     /**
      * Write PDFs' bookmarks
-     * @description Form fields: `files` (PDFs, in name order), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesBookmarksWrite'];
     delete?: never;
@@ -2834,7 +2834,7 @@ export interface paths {
     put?: never;
     /**
      * Embed files in PDFs (attachments)
-     * @description Form fields: `files` (PDFs, in name order), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesEmbed'];
     delete?: never;
@@ -2854,7 +2854,7 @@ export interface paths {
     put?: never;
     /**
      * Office documents to PDF (LibreOffice)
-     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergLibreofficeConvert'];
     delete?: never;
@@ -2874,7 +2874,7 @@ export interface paths {
     put?: never;
     /**
      * HTML to PDF (Chromium)
-     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumConvertHtml'];
     delete?: never;
@@ -2894,7 +2894,7 @@ export interface paths {
     put?: never;
     /**
      * A web page to PDF (Chromium)
-     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumConvertUrl'];
     delete?: never;
@@ -2914,7 +2914,7 @@ export interface paths {
     put?: never;
     /**
      * Markdown to PDF (Chromium)
-     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumConvertMarkdown'];
     delete?: never;
@@ -2934,7 +2934,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of HTML (Chromium)
-     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumScreenshotHtml'];
     delete?: never;
@@ -2954,7 +2954,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of a web page (Chromium)
-     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumScreenshotUrl'];
     delete?: never;
@@ -2974,7 +2974,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of Markdown (Chromium)
-     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumScreenshotMarkdown'];
     delete?: never;
@@ -28238,6 +28238,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `embeds` files (see the form fields) */
+          embeds?: string[];
         } & {
           [key: string]: string;
         };
@@ -28381,6 +28383,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `embeds` files (see the form fields) */
+          embeds?: string[];
         } & {
           [key: string]: string;
         };
@@ -28524,6 +28528,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `embeds` files (see the form fields) */
+          embeds?: string[];
         } & {
           [key: string]: string;
         };
