@@ -13,6 +13,7 @@ import { ocrRoutes } from './ocr/index';
 import { jobRoutes } from './jobs/index';
 import { webhookRoutes } from './webhooks/index';
 import { pipelineRoutes } from './pipeline/index';
+import { billingRoutes } from './billing/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -30,4 +31,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(jobRoutes, { prefix: '/jobs' });
   await app.register(webhookRoutes, { prefix: '/webhooks' });
   await app.register(pipelineRoutes);
+  await app.register(billingRoutes, { prefix: '/billing' });
 };
