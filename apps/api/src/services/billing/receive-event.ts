@@ -87,7 +87,10 @@ async function applyEvent(
   if (!subscriptionId) return { outcome: 'stored: not about a subscription', notices: [] };
   // Events of one subscription take turns, here and on every node: each reads Stripe's state after the one before.
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`stripe-subscription:${subscriptionId}`}))`);
-  const subscription = await askStripe('subscription', () => stripe.client.subscriptions.retrieve(subscriptionId));
+  // Asked inside the transaction, so briefly: on a failure the event is rolled back and Stripe delivers it again.
+  const subscription = await askStripe('subscription', () =>
+    stripe.client.subscriptions.retrieve(subscriptionId, {}, { timeout: 10_000, maxNetworkRetries: 0 }),
+  );
   const snapshot = snapshotOf(subscription);
   const session =
     event.type === 'checkout.session.completed' ? (event.data.object as Stripe.Checkout.Session) : undefined;

@@ -353,6 +353,21 @@ describe('billing with Stripe (stand-in)', () => {
       expect(await owned(b.userId)).toEqual(['free']);
     });
 
+    it('Stripe not answering while an event is applied: 502, nothing kept, the redelivery applies it', async () => {
+      const b = await bought();
+      const sub = stripe.sub(b.subId);
+      stripe.subscriptions.delete(b.subId); // the stand-in answers 404 for it now
+      const failed = await post(t, b.events[0]!);
+      expect([failed.statusCode, failed.json().code]).toEqual([502, 'BILLING_PROVIDER_FAILED']);
+      expect(await t.database.sql.query('SELECT 1 FROM billing_events WHERE id = $1', [b.events[0]!.id])).toHaveLength(
+        0,
+      );
+      expect(await owned(b.userId)).toEqual(['free']);
+      stripe.subscriptions.set(b.subId, sub);
+      expect(await deliver(b.events[0]!)).toEqual([true]);
+      expect(await owned(b.userId)).toEqual(['free', 'pro']);
+    });
+
     it('two API nodes on one database receiving the same events: each applied once', async () => {
       const b = await bought();
       const answers = await Promise.all(
