@@ -25,6 +25,7 @@ import { maintenancePlugin } from './plugins/maintenance';
 import { systemMonitorPlugin } from './plugins/system-monitor';
 import { jobOwner } from './plugins/job-owner';
 import { jobsPlugin } from './plugins/jobs';
+import { billingPlugin } from './plugins/billing';
 import { healthRoutes } from './routes/health';
 import { metricsPlugin } from './plugins/metrics';
 import { v1Routes } from './routes/v1/index';
@@ -131,6 +132,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(apiKeyGuard); // app.processingGuard(group): API-key auth, plan gate, limits, metering
   await app.register(systemMonitorPlugin); // the admin monitor's measurements
   await app.register(jobOwner); // processing slots are shared fairly between the users behind the keys
+  await app.register(billingPlugin); // payments through Stripe, when connected (services/billing)
   await registerDocs(app);
   await app.register(healthRoutes);
   await app.register(metricsPlugin);

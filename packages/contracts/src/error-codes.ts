@@ -83,6 +83,19 @@ export const errorStatus = {
   TIMEOUT: 504,
   /** A job interrupted (server restart, lost worker) more times than it is retried. */
   JOB_INTERRUPTED: 500,
+  // Payments (services/billing).
+  /** A Stripe webhook whose Stripe-Signature does not match its body and the endpoint's secret. */
+  WEBHOOK_SIGNATURE_INVALID: 400,
+  /** The plan cannot be bought: free, not public, or no Stripe price for the interval asked. */
+  PLAN_NOT_FOR_SALE: 422,
+  /** Payments are not connected on this server (no STRIPE_SECRET_KEY): paid plans are asked for instead. */
+  BILLING_NOT_CONFIGURED: 409,
+  /** A live Stripe subscription exists: plan changes and cancellation go through the billing portal. */
+  BILLING_SUBSCRIPTION_EXISTS: 409,
+  /** The billing portal of someone who never paid through Stripe. */
+  BILLING_ACCOUNT_MISSING: 409,
+  /** Stripe's API did not answer as expected (network, outage, a key without the right permissions). */
+  BILLING_PROVIDER_FAILED: 502,
 } as const;
 
 export type TErrorCode = keyof typeof errorStatus;

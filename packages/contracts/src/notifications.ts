@@ -14,6 +14,14 @@ export const ZNotificationCode = z.enum([
   'plan.renewed-open',
   'usage.key-quota-80',
   'usage.plan-quota-80',
+  'billing.subscribed',
+  'billing.upgraded',
+  'billing.downgrade-scheduled',
+  'billing.cancel-scheduled',
+  'billing.resumed',
+  'billing.payment-failed',
+  'billing.payment-recovered',
+  'billing.ended',
 ]);
 export type TNotificationCode = z.infer<typeof ZNotificationCode>;
 export const ZNotification = z

@@ -11,6 +11,7 @@ import { parseAllowList } from '../core/net/allow-list';
 import type { OutboundRules } from '../core/net/public-address';
 import { loadSignatureConfig, type SignatureConfig } from './signatures';
 import { parseStorageUrl, type StorageConfig } from './storage';
+import { loadBillingConfig, type BillingConfig } from './billing';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -181,6 +182,19 @@ export const ZEnv = z.object({
   /** The object store's keys (STORAGE_URL); unset, the SDK's usual sources (instance role, ~/.aws). */
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Payments through Stripe (services/billing): both set, or neither (then paid plans go through requests). */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_\w+$/, 'must be a Stripe secret key (sk_… or rk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, "must be the webhook endpoint's signing secret (whsec_…)")
+    .optional(),
+  /** Tests only: the SDK talks to this address (a local stand-in) instead of api.stripe.com. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  /** Days a paid plan is kept after a failed payment, then the account is back on Free. */
+  BILLING_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
 });
 
 export type Env = z.infer<typeof ZEnv>;
@@ -201,6 +215,8 @@ export interface Config extends Env {
   outbound: OutboundRules;
   /** The time-stamp authority and the trust anchors of the signature endpoints. */
   signatures: SignatureConfig;
+  /** Stripe (or none) and the grace period after a failed payment (config/billing.ts). */
+  billing: BillingConfig;
 }
 
 /** Parse the environment. Throws ConfigError naming each bad variable. */
@@ -264,7 +280,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = attempt(() => parseEnv(env));
   const engines = attempt(() => loadEngineConfig(env));
   const signatures = parsed && attempt(() => loadSignatureConfig(parsed));
-  if (!parsed || !engines || !signatures) throw new ConfigError(issues);
+  const billing = parsed && attempt(() => loadBillingConfig(env, parsed));
+  if (!parsed || !engines || !signatures || !billing) throw new ConfigError(issues);
   const dataDir = path.resolve(parsed.DATA_DIR);
   // The server's own tree, closed to every other account before anything in it is read or written.
   privateDir(dataDir);
@@ -284,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage: storageConfig(parsed, dataDir),
     outbound: { allowPrivate: parsed.URL_TO_PDF_ALLOW_PRIVATE, allowList: parsed.OUTBOUND_ALLOW_LIST },
     signatures,
+    billing,
   };
 }
 

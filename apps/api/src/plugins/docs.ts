@@ -32,6 +32,11 @@ const tags = [
   { name: 'auth', description: 'Sign-up, e-mail verification, sign-in, tokens, passwords, profile and sessions.' },
   { name: 'api-keys', description: 'The API keys of the signed-in user.' },
   { name: 'plans', description: 'The public plan catalogue, and the subscriptions of the signed-in user.' },
+  {
+    name: 'billing',
+    description:
+      "Payments through Stripe: the signed-in user's subscription and invoices, Checkout, the portal, Stripe's webhook.",
+  },
   { name: 'usage', description: 'Usage analytics and the dashboard figures of the signed-in user.' },
   { name: 'notifications', description: 'Notifications of the signed-in user (limits reached, plan changes).' },
   { name: 'admin', description: 'Figures across every account, for administrators.' },

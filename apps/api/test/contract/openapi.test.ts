@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStripeStandIn, type StripeStandIn } from '../fixtures/stripe-stand-in';
 import sharp from 'sharp';
 import { PDFDocument } from 'pdf-lib';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -112,11 +113,14 @@ const docx = office('page_1.docx', 'application/vnd.openxmlformats-officedocumen
 
 // A local time-stamp authority, so /pdf/timestamp (and signing with a time-stamp) answers its documented 200.
 let tsa: Awaited<ReturnType<typeof startTestTsa>> | undefined;
+// A local stand-in of Stripe's API, so the billing routes answer their documented 200s.
+let stripe: StripeStandIn | undefined;
 beforeAll(async () => {
   tsa = await startTestTsa(sharedTestPki());
+  stripe = await startStripeStandIn({ price_pro: { amount: 2900, currency: 'usd', interval: 'month' } });
   const app = await processingApp({
     allowedEndpoints: allGroups,
-    env: { SIGN_TSA_URL: tsa.url, SIGN_TSA_ALLOW_PRIVATE: 'true' },
+    env: { SIGN_TSA_URL: tsa.url, SIGN_TSA_ALLOW_PRIVATE: 'true', ...stripe.env({ pro: { monthly: 'price_pro' } }) },
   });
   t = app.t;
   apiKey = app.apiKey;
@@ -132,6 +136,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await tsa?.close();
+  await stripe?.close();
 });
 
 /** Successful calls of each processing endpoint, by catalogue path: fields and files as a client sends them. */
@@ -759,6 +764,22 @@ describe('account and public routes', () => {
     await call({ method: 'DELETE', url: `${certs}/${certId}`, headers: bearer(accessToken) }, 404);
     await call({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: key() }, 200);
     await call({ method: 'DELETE', url: `/api/v1/jobs/${id}`, headers: key() }, 404);
+  });
+
+  it('billing: state, Checkout, portal and the Stripe webhook', async () => {
+    const { accessToken } = await createTestUser(t);
+    const auth = bearer(accessToken);
+    await call(json('GET', '/billing', undefined, auth), 200);
+    await call(json('GET', '/billing'), 401);
+    await call(json('POST', '/billing/portal', undefined, auth), 409);
+    await call(json('POST', '/billing/checkout', { planName: 'free' }, auth), 422);
+    const checkout = await call(json('POST', '/billing/checkout', { planName: 'pro' }, auth), 200);
+    await call(json('POST', '/billing/portal', undefined, auth), 200);
+    const [completed] = stripe!.completeCheckout(checkout.json().data.url.split('/').at(-1));
+    const signed = stripe!.signed(completed!);
+    await call({ ...json('POST', '/billing/stripe/webhook', signed.payload, signed.headers) }, 200);
+    const forged = { ...signed.headers, 'stripe-signature': 't=1,v1=00' };
+    await call({ ...json('POST', '/billing/stripe/webhook', signed.payload, forged) }, 400);
   });
 
   it('every documented operation was called, and succeeded and failed at least once', () => {

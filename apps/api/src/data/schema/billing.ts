@@ -69,7 +69,7 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => plans.id),
     status: text('status', { enum: ['trial', 'active', 'expired', 'cancelled'] }).notNull(),
-    source: text('source', { enum: ['trial', 'signup', 'admin'] }).notNull(),
+    source: text('source', { enum: ['trial', 'signup', 'admin', 'stripe'] }).notNull(),
     startedAt: ts('started_at').notNull().defaultNow(),
     expiresAt: ts('expires_at'),
     createdAt: ts('created_at').notNull().defaultNow(),

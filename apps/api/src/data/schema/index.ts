@@ -4,3 +4,4 @@ export * from './notifications';
 export * from './billing';
 export * from './jobs';
 export * from './signatures';
+export * from './stripe-billing';

@@ -99,6 +99,17 @@ const routeCodes: Record<string, TErrorCode[]> = {
   adminApiKeysCustomDelete: ['NOT_FOUND'],
   adminSystemTestService: ['URL_NOT_ALLOWED', 'INVALID_INPUT', 'INVALID_DOCUMENT'],
   adminPlansUpdate: ['NOT_FOUND'],
+  // services/billing: payments through Stripe.
+  billing: ['BILLING_PROVIDER_FAILED'],
+  billingCheckout: [
+    'NOT_FOUND',
+    'BILLING_NOT_CONFIGURED',
+    'PLAN_NOT_FOR_SALE',
+    'BILLING_SUBSCRIPTION_EXISTS',
+    'BILLING_PROVIDER_FAILED',
+  ],
+  billingPortal: ['BILLING_NOT_CONFIGURED', 'BILLING_ACCOUNT_MISSING', 'BILLING_PROVIDER_FAILED'],
+  billingStripeWebhook: ['WEBHOOK_SIGNATURE_INVALID', 'BILLING_NOT_CONFIGURED', 'BILLING_PROVIDER_FAILED'],
   jobsGet: ['JOB_NOT_FOUND'],
   signingCertificatesCreate: [
     'CERTIFICATE_PASSWORD_WRONG',

@@ -14,6 +14,7 @@ import { jobRoutes } from './jobs/index';
 import { webhookRoutes } from './webhooks/index';
 import { pipelineRoutes } from './pipeline/index';
 import { signingCertificateRoutes } from './signing-certificates/index';
+import { billingRoutes } from './billing/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -32,4 +33,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(webhookRoutes, { prefix: '/webhooks' });
   await app.register(pipelineRoutes);
   await app.register(signingCertificateRoutes, { prefix: '/signing-certificates' });
+  await app.register(billingRoutes, { prefix: '/billing' });
 };

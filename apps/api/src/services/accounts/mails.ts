@@ -36,7 +36,7 @@ function layout(
 }
 
 /** A mail whose one action is a link: the same words as text and as HTML. */
-function actionMail(m: {
+export function actionMail(m: {
   lang: TMailLanguage;
   to: string;
   name: string;

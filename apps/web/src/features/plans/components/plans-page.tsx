@@ -17,6 +17,10 @@ import { useTranslation } from 'react-i18next';
 export interface PlansPageProps {
   /** The user's API keys (their plans count as owned); composed in by the route. */
   apiKeys?: ReadonlyArray<Pick<TApiKey, 'planName' | 'planDisplayName' | 'isActive'>>;
+  /** Payments through Stripe (composed in by the route): Upgrade goes to Checkout when this answers true. */
+  onUpgrade?: (plan: TPlan) => boolean;
+  /** The billing card (Stripe), shown under the header. */
+  billing?: ReactNode;
 }
 
 /** Days left of a running trial, from the user's plan entry. */
@@ -35,7 +39,7 @@ function CenteredState({ children }: { children: ReactNode }) {
   );
 }
 
-export function PlansPage({ apiKeys }: PlansPageProps) {
+export function PlansPage({ apiKeys, onUpgrade, billing }: PlansPageProps) {
   const { t } = useTranslation();
   const user = useUser();
   const plansQuery = usePlans();
@@ -55,7 +59,10 @@ export function PlansPage({ apiKeys }: PlansPageProps) {
 
   // A trial starts only once confirmed (one per e-mail address, ever).
   const [confirming, setConfirming] = useState<TPlan | null>(null);
-  const choose = (plan: TPlan) => setConfirming(plan);
+  const choose = (plan: TPlan) => {
+    if (onUpgrade?.(plan)) return; // paid through Stripe
+    setConfirming(plan);
+  };
   const start = (plan: TPlan) => {
     setPendingPlan(plan.name);
     startTrial.mutate(plan.name, {
@@ -81,6 +88,8 @@ export function PlansPage({ apiKeys }: PlansPageProps) {
           </Badge>
         </p>
       </header>
+
+      {billing}
 
       {plansQuery.isPending ? (
         <CenteredState>
