@@ -3114,6 +3114,16 @@ export interface components {
       expiresAt: string | null;
       daysRemaining: number | null;
     };
+    MonthCalls: {
+      /** @description YYYY-MM (UTC calendar month) */
+      month: string;
+      /** @description Every call this month, refused ones included */
+      made: number;
+      /** @description Calls counted against the monthly quota this month */
+      counted: number;
+      /** @description Calls this month refused by a limit or the plan, or given back because the server failed them */
+      notCounted: number;
+    };
     ApiKey: {
       id: string;
       name: string;
@@ -3125,8 +3135,10 @@ export interface components {
       isActive: boolean;
       planName: string;
       planDisplayName: string;
-      /** @description Requests counted against the monthly quota this calendar month (UTC) */
+      /** @description Calls of this key counted against the monthly quota this calendar month (UTC): monthCalls.counted */
       currentUsage: number;
+      /** @description This key's calls this month: made, counted, not counted */
+      monthCalls: components['schemas']['MonthCalls'];
       limits: {
         maxRequestsPerMinute: number;
         maxRequestsPerHour: number;
@@ -3166,6 +3178,7 @@ export interface components {
       summary: {
         totalApiKeys: number;
         activeApiKeys: number;
+        /** @description Calls made over the period, refused ones included */
         totalRequests: number;
         /** @description Percent of calls answered below 400; 100 when there were none */
         successRate: number;
@@ -3179,7 +3192,10 @@ export interface components {
         planName: string;
         planDisplayName: string;
         maxRequestsPerMonth: number;
+        /** @description Calls counted against the monthly quota this month: monthCalls.counted */
         currentMonthUsage: number;
+        /** @description All the user's keys this month */
+        monthCalls: components['schemas']['MonthCalls'];
         utilizationRate: {
           /** @description Percent of the primary plan monthly quota used */
           monthly: number;
@@ -3188,11 +3204,11 @@ export interface components {
           keyId: string;
           keyName: string;
           planName: string;
-          /** @description This month */
+          /** @description Calls counted against the quota this month */
           usage: number;
           /** @description Percent of the key monthly quota */
           utilization: number;
-          /** @description Over the period */
+          /** @description Calls made over the period */
           totalUsage: number;
         }[];
       };
@@ -3246,7 +3262,10 @@ export interface components {
     };
     DashboardStats: {
       requestsToday: number;
+      /** @description Calls made this month: monthCalls.made */
       requestsThisMonth: number;
+      /** @description All the user's keys this month */
+      monthCalls: components['schemas']['MonthCalls'];
       totalApiKeys: number;
       activeApiKeys: number;
       successRate: number;
@@ -3579,8 +3598,10 @@ export interface components {
       isActive: boolean;
       planName: string;
       planDisplayName: string;
-      /** @description Requests counted against the monthly quota this calendar month (UTC) */
+      /** @description Calls of this key counted against the monthly quota this calendar month (UTC): monthCalls.counted */
       currentUsage: number;
+      /** @description This key's calls this month: made, counted, not counted */
+      monthCalls: components['schemas']['MonthCalls'];
       limits: {
         maxRequestsPerMinute: number;
         maxRequestsPerHour: number;

@@ -3,6 +3,7 @@ export * from './common';
 export * from './auth';
 export * from './notifications';
 export * from './plans';
+export * from './month-calls';
 export * from './keys';
 export * from './usage';
 export * from './pdf';
