@@ -1943,6 +1943,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/service-info': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Retention of job results and the trial length, as configured (no authentication) */
+    get: operations['serviceInfo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/legal/terms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Terms of Service: DATA_DIR/terms.md, else a neutral default */
+    get: operations['legalTerms'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/legal/privacy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Privacy Policy: DATA_DIR/privacy.md, else a neutral default */
+    get: operations['legalPrivacy'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/conversion/word-to-pdf': {
     parameters: {
       query?: never;
@@ -3870,6 +3921,31 @@ export interface components {
       latencyMs: number;
       error: string | null;
       createdAt: string;
+    };
+    ServiceInfo: {
+      /** @description How long an ended async job and its result are kept for download (JOB_RESULT_TTL_HOURS) */
+      jobResultRetentionHours: number;
+      /**
+       * @description Files sent to a synchronous call are worked on in a temporary folder deleted with the answer
+       * @constant
+       */
+      uploadsKept: false;
+      /** @description Length of the one free trial of a paid plan */
+      trialDays: number;
+    };
+    LegalDocument: {
+      /** @enum {string} */
+      document: 'terms' | 'privacy';
+      /**
+       * @description 'operator': DATA_DIR/<document>.md (or <document>.<lang>.md); 'default': the neutral text shipped
+       * @enum {string}
+       */
+      source: 'operator' | 'default';
+      markdown: string;
+      /** @description The Markdown rendered, raw HTML escaped */
+      html: string;
+      /** @description The operator file's modification time; null for the default */
+      updatedAt: string | null;
     };
   };
   responses: never;
@@ -20184,6 +20260,153 @@ export interface operations {
                 since: string | null;
               };
             };
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  serviceInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              service: components['schemas']['ServiceInfo'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  legalTerms: {
+    parameters: {
+      query?: {
+        /** @description The default text's language (an operator's file is used as is) */
+        lang?: 'en' | 'fr';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              legal: components['schemas']['LegalDocument'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  legalPrivacy: {
+    parameters: {
+      query?: {
+        /** @description The default text's language (an operator's file is used as is) */
+        lang?: 'en' | 'fr';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              legal: components['schemas']['LegalDocument'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
           };
         };
       };

@@ -24,3 +24,4 @@ export * from './admin/search';
 export * from './admin/system';
 export * from './admin/plans';
 export * from './jobs';
+export * from './service-info';
