@@ -3141,6 +3141,7 @@ export interface components {
       /** @description Token-bucket capacity; refilled at maxRequestsPerMinute per minute */
       burstLimit: number | null;
       allowedEndpoints: ('conversion' | 'pdf' | 'ocr' | 'qrcode' | 'batch' | 'webhook')[];
+      /** @description The plan's other bullets (support, SLA…); the bullets stating its limits are made from the limits */
       features: string[];
       /** @description Days a key on this plan stays valid; null = unlimited */
       validityDays: number | null;
@@ -19837,6 +19838,8 @@ export interface operations {
           maxApiKeysPerUser?: number;
           burstLimit?: number | null;
           allowedEndpoints?: ('conversion' | 'pdf' | 'ocr' | 'qrcode' | 'batch' | 'webhook')[];
+          /** @description The plan's other bullets (support, SLA…): the bullets stating its limits are made from the limits */
+          features?: string[];
           isActive?: boolean;
           isPublic?: boolean;
           isRecommended?: boolean;
