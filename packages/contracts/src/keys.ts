@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZMonthCalls } from './month-calls';
 import { ZEndpointGroup, ZPageQuery, ZPagination, ZQueryBoolean, successEnvelope } from './common';
 
 export const apiKeyEnvironments = ['development', 'staging', 'production'] as const;
@@ -36,7 +37,11 @@ export const ZApiKey = z
     isActive: z.boolean(),
     planName: z.string(),
     planDisplayName: z.string(),
-    currentUsage: z.number().int().describe('Requests counted against the monthly quota this calendar month (UTC)'),
+    currentUsage: z
+      .number()
+      .int()
+      .describe('Calls of this key counted against the monthly quota this calendar month (UTC): monthCalls.counted'),
+    monthCalls: ZMonthCalls.describe("This key's calls this month: made, counted, not counted"),
     limits: ZApiKeyLimits,
     allowedEndpoints: z.array(ZEndpointGroup),
     lastUsedAt: z.string().nullable(),

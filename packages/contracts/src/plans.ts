@@ -29,7 +29,9 @@ export const ZPlan = z
       .nullable()
       .describe('Token-bucket capacity; refilled at maxRequestsPerMinute per minute'),
     allowedEndpoints: z.array(ZEndpointGroup),
-    features: z.array(z.string()),
+    features: z
+      .array(z.string())
+      .describe("The plan's other bullets (support, SLA…); the bullets stating its limits are made from the limits"),
     validityDays: z.number().int().nullable().describe('Days a key on this plan stays valid; null = unlimited'),
     isActive: z.boolean(),
     isPublic: z.boolean(),

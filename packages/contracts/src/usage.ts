@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZQueryBoolean, successEnvelope } from './common';
+import { ZMonthCalls } from './month-calls';
 
 export const usagePeriods = ['last_7_days', 'last_30_days', 'last_90_days'] as const;
 export const ZUsagePeriod = z.enum(usagePeriods);
@@ -33,7 +34,7 @@ export const ZUsageAnalytics = z
     summary: z.object({
       totalApiKeys: z.number().int(),
       activeApiKeys: z.number().int(),
-      totalRequests: z.number().int(),
+      totalRequests: z.number().int().describe('Calls made over the period, refused ones included'),
       successRate: z.number().describe('Percent of calls answered below 400; 100 when there were none'),
       memberSince: z.string(),
       avgResponseTime: z.number().describe('Milliseconds'),
@@ -44,16 +45,20 @@ export const ZUsageAnalytics = z
       planName: z.string(),
       planDisplayName: z.string(),
       maxRequestsPerMonth: z.number().int(),
-      currentMonthUsage: z.number().int(),
+      currentMonthUsage: z
+        .number()
+        .int()
+        .describe('Calls counted against the monthly quota this month: monthCalls.counted'),
+      monthCalls: ZMonthCalls.describe("All the user's keys this month"),
       utilizationRate: z.object({ monthly: z.number().describe('Percent of the primary plan monthly quota used') }),
       planBreakdown: z.array(
         z.object({
           keyId: z.string(),
           keyName: z.string(),
           planName: z.string(),
-          usage: z.number().int().describe('This month'),
+          usage: z.number().int().describe('Calls counted against the quota this month'),
           utilization: z.number().describe('Percent of the key monthly quota'),
-          totalUsage: z.number().int().describe('Over the period'),
+          totalUsage: z.number().int().describe('Calls made over the period'),
         }),
       ),
     }),
@@ -106,7 +111,8 @@ export const ZUsageResponse = successEnvelope(z.object({ usage: ZUsageAnalytics 
 export const ZDashboardStats = z
   .object({
     requestsToday: z.number().int(),
-    requestsThisMonth: z.number().int(),
+    requestsThisMonth: z.number().int().describe('Calls made this month: monthCalls.made'),
+    monthCalls: ZMonthCalls.describe("All the user's keys this month"),
     totalApiKeys: z.number().int(),
     activeApiKeys: z.number().int(),
     successRate: z.number(),

@@ -709,6 +709,11 @@ describe('account and public routes', () => {
     await call(json('DELETE', `/admin/users/${madeId}`, undefined, owner), 200);
     await call(json('DELETE', `/admin/users/${madeId}`, undefined, owner), 404);
     await call(json('GET', '/status'), 200);
+    await call(json('GET', '/service-info'), 200);
+    await call(json('GET', '/legal/terms?lang=fr'), 200);
+    await call(json('GET', '/legal/terms?lang=de'), 422);
+    await call(json('GET', '/legal/privacy'), 200);
+    await call(json('GET', '/legal/privacy?lang=xx'), 422);
   });
 
   it('jobs: admitted, followed, fetched, cancelled', { timeout: 60_000 }, async () => {
@@ -784,7 +789,15 @@ describe('account and public routes', () => {
 
   it('every documented operation was called, and succeeded and failed at least once', () => {
     // These take no input and no credentials: they have no failure to provoke.
-    const noFailure = new Set(['health', 'ready', 'plansList', 'status', 'gotenbergHealth', 'gotenbergVersion']);
+    const noFailure = new Set([
+      'health',
+      'ready',
+      'plansList',
+      'status',
+      'serviceInfo',
+      'gotenbergHealth',
+      'gotenbergVersion',
+    ]);
     // They capture a public web page, and the test machine has no public network (private addresses are refused).
     const noSuccess = new Set([
       'conversionUrlToPdf',

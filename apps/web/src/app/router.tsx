@@ -31,6 +31,8 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: paths.support.path, lazy: lazy(() => import('./routes/support')) },
+      { path: paths.terms.path, lazy: lazy(() => import('./routes/terms')) },
+      { path: paths.privacy.path, lazy: lazy(() => import('./routes/privacy')) },
       { path: paths.auth.checkEmail.path, lazy: lazy(() => import('./routes/auth/check-email')) },
       { path: paths.auth.verifyEmail.path, lazy: lazy(() => import('./routes/auth/verify-email')) },
       { path: paths.auth.forgotPassword.path, lazy: lazy(() => import('./routes/auth/forgot-password')) },

@@ -15,7 +15,6 @@ export const constants = {
   defaultPageSize: 10,
   maxApiKeysPerUser: 5,
   storage: { authStore: 'auth-store', refreshToken: 'refresh_token' },
-  trial: { days: 14, apiCalls: 1000 },
   verifyRedirectSeconds: 5,
   resendAnimationMs: 2000,
   scrollTopThresholdPx: 300,

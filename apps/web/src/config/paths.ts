@@ -2,6 +2,8 @@
 export const paths = {
   home: { path: '/', getHref: () => '/' },
   support: { path: '/support', getHref: () => '/support' },
+  terms: { path: '/terms', getHref: () => '/terms' },
+  privacy: { path: '/privacy', getHref: () => '/privacy' },
   apiDocs: { path: '/api-docs', getHref: () => '/api-docs' },
   auth: {
     login: { path: '/login', getHref: () => '/login' },

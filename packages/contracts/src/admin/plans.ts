@@ -26,6 +26,13 @@ export const ZAdminUpdatePlanRequest = z
     maxApiKeysPerUser: z.number().int().min(1).max(1000),
     burstLimit: z.number().int().min(1).max(1_000_000).nullable(),
     allowedEndpoints: z.array(ZEndpointGroup).min(1),
+    features: z
+      .array(z.string().trim().min(1).max(200))
+      .max(20)
+      .refine((list) => !list.some(restatesLimit), {
+        message: 'features: a bullet restates a limit; the limit bullets are made from the limits (edit those instead)',
+      })
+      .describe("The plan's other bullets (support, SLA…): the bullets stating its limits are made from the limits"),
     isActive: z.boolean(),
     isPublic: z.boolean(),
     isRecommended: z.boolean(),
@@ -33,3 +40,16 @@ export const ZAdminUpdatePlanRequest = z
   .partial()
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to change' });
 export type TAdminUpdatePlanRequest = z.infer<typeof ZAdminUpdatePlanRequest>;
+
+/**
+ * A bullet that states one of the limits a plan has as a figure ("1,000 requests per month", "Files up to 5 MB",
+ * "5 API keys"): the pages make those from the limits, so an operator's copy would go stale at the next edit.
+ */
+export function restatesLimit(bullet: string): boolean {
+  const text = bullet.trim();
+  return (
+    /^[\d.,\s]+\+?\s*(requests?|calls?|api\s+keys?|pages?)\b/i.test(text) ||
+    /^(files?|pdfs?|uploads?)\s+(of\s+)?up\s+to\b/i.test(text) ||
+    /^bursts?\s+of\s+[\d.,]+/i.test(text)
+  );
+}

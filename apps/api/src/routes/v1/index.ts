@@ -7,6 +7,8 @@ import { planRoutes } from './plans/index';
 import { myRoutes } from './my/index';
 import { adminRoutes } from './admin/index';
 import { statusRoutes } from './status/index';
+import { serviceInfoRoutes } from './service-info/index';
+import { legalRoutes } from './legal/index';
 import { pingRoutes } from './ping/index';
 import { conversionRoutes } from './conversion/index';
 import { ocrRoutes } from './ocr/index';
@@ -27,6 +29,8 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(adminRoutes, { prefix: '/admin' });
   await app.register(pingRoutes);
   await app.register(statusRoutes);
+  await app.register(serviceInfoRoutes);
+  await app.register(legalRoutes, { prefix: '/legal' });
   await app.register(conversionRoutes, { prefix: '/conversion' });
   await app.register(ocrRoutes, { prefix: '/ocr' });
   await app.register(jobRoutes, { prefix: '/jobs' });

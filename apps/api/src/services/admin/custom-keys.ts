@@ -6,7 +6,7 @@ import {
   type TCustomLimitsDraft,
 } from '@docflow/contracts';
 import type { z } from 'zod';
-import type { ZCustomKeysQuery } from '@docflow/contracts';
+import type { TMonthCalls, ZCustomKeysQuery } from '@docflow/contracts';
 import type { Db } from '../../data/db';
 import { apiKeys, plans, users, type ApiKeyRow, type PlanRow } from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
@@ -23,7 +23,7 @@ export function toCustomKeyDto(
   row: ApiKeyRow,
   plan: PlanRow,
   owner: Owner,
-  usage: number,
+  usage: TMonthCalls | undefined,
   fullKey?: string,
 ): TCustomKey {
   return { ...toApiKeyDto(row, plan, usage, fullKey), owner, description: row.description ?? null };
@@ -75,7 +75,7 @@ export async function createCustomKey(ctx: AdminContext, input: TCreateCustomKey
   );
   await audit(ctx, 'admin.key.create', made.row, made.owner, { limits });
   return {
-    apiKey: toCustomKeyDto(made.row, made.plan, made.owner, 0, made.key),
+    apiKey: toCustomKeyDto(made.row, made.plan, made.owner, undefined, made.key),
     preview: await previewCustomLimits(ctx.db, v.customLimits),
   };
 }
@@ -125,7 +125,7 @@ export async function listCustomKeys(db: Db, q: z.infer<typeof ZCustomKeysQuery>
     rows.map((r) => r.key.id),
   );
   return {
-    apiKeys: rows.map((r) => toCustomKeyDto(r.key, r.plan, r.owner, usage.get(r.key.id) ?? 0)),
+    apiKeys: rows.map((r) => toCustomKeyDto(r.key, r.plan, r.owner, usage.get(r.key.id))),
     pagination: { page: q.page, limit: q.limit, total: n, totalPages: Math.max(1, Math.ceil(n / q.limit)) },
   };
 }
@@ -160,7 +160,7 @@ export async function updateCustomLimits(ctx: AdminContext, id: string, draft: T
   await audit(ctx, 'admin.key.update_limits', row!, r.owner, { from: r.key.customLimits, to: limits });
   const usage = await monthlyUsage(ctx.db, [id]);
   return {
-    apiKey: toCustomKeyDto(row!, r.plan, r.owner, usage.get(id) ?? 0),
+    apiKey: toCustomKeyDto(row!, r.plan, r.owner, usage.get(id)),
     preview: await previewCustomLimits(ctx.db, draft),
   };
 }

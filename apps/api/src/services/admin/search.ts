@@ -32,6 +32,6 @@ export async function adminSearch(db: Db, q: { q: string; type: 'all' | 'users' 
   );
   return {
     users: found,
-    apiKeys: keys.map((k) => toCustomKeyDto(k.key, k.plan, k.owner, usage.get(k.key.id) ?? 0)),
+    apiKeys: keys.map((k) => toCustomKeyDto(k.key, k.plan, k.owner, usage.get(k.key.id))),
   };
 }

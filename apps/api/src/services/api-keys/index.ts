@@ -1,18 +1,25 @@
-import { and, count, desc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
-import type { TApiKey, TApiKeyEnvironment, TApiKeyLimits, TCustomLimits, TEndpointGroup } from '@docflow/contracts';
+import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type {
+  TApiKey,
+  TApiKeyEnvironment,
+  TMonthCalls,
+  TApiKeyLimits,
+  TCustomLimits,
+  TEndpointGroup,
+} from '@docflow/contracts';
 import type { Db } from '../../data/db';
-import { apiKeys, plans, usageDaily, users, type ApiKeyRow, type PlanRow } from '../../data/schema/index';
+import { apiKeys, plans, users, type ApiKeyRow, type PlanRow } from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
 import { sha256 } from '../../lib/tokens';
 import { notify } from '../notifications';
 import { findPlan } from '../plans/index';
 import { ownedPlans } from '../subscriptions/index';
+import { monthCallsOfKeys, noCalls } from '../usage/month-calls';
 import { generateApiKey } from './key-format';
 
 const DAY = 86_400_000;
 
-/** First day of the current UTC month, as YYYY-MM-DD. */
-export const monthStartDay = (now = new Date()) => `${now.toISOString().slice(0, 7)}-01`;
+export { monthStartDay } from '../usage/month-calls';
 
 /** The limits a key runs under: its custom limits when it is a custom key, else its plan's. */
 export function effectiveLimits(
@@ -41,7 +48,9 @@ export function effectiveLimits(
   };
 }
 
-export function toApiKeyDto(row: ApiKeyRow, plan: PlanRow, currentUsage: number, fullKey?: string): TApiKey {
+/** `calls`: the key's figures this month (monthlyUsage); none when it made no call. */
+export function toApiKeyDto(row: ApiKeyRow, plan: PlanRow, calls: TMonthCalls | undefined, fullKey?: string): TApiKey {
+  const monthCalls = calls ?? noCalls();
   const custom = row.keyType === 'custom' ? row.customLimits : null;
   const { allowedEndpoints, ...limits } = effectiveLimits(plan, custom);
   return {
@@ -53,7 +62,8 @@ export function toApiKeyDto(row: ApiKeyRow, plan: PlanRow, currentUsage: number,
     isActive: row.isActive,
     planName: plan.name,
     planDisplayName: custom ? 'Custom' : plan.displayName,
-    currentUsage,
+    currentUsage: monthCalls.counted,
+    monthCalls,
     limits,
     allowedEndpoints,
     lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
@@ -64,16 +74,8 @@ export function toApiKeyDto(row: ApiKeyRow, plan: PlanRow, currentUsage: number,
   };
 }
 
-/** Requests counted against the monthly quota this UTC month, per key. */
-export async function monthlyUsage(db: Db, keyIds: string[], now = new Date()): Promise<Map<string, number>> {
-  if (keyIds.length === 0) return new Map();
-  const rows = await db
-    .select({ keyId: usageDaily.keyId, n: sql<number>`coalesce(sum(${usageDaily.counted}), 0)::int` })
-    .from(usageDaily)
-    .where(and(inArray(usageDaily.keyId, keyIds), gte(usageDaily.day, monthStartDay(now))))
-    .groupBy(usageDaily.keyId);
-  return new Map(rows.map((r) => [r.keyId, r.n]));
-}
+/** This UTC month's calls per key (made, counted, not counted). */
+export const monthlyUsage = monthCallsOfKeys;
 
 export interface CreateApiKeyInput {
   name: string;
@@ -191,7 +193,7 @@ export async function createApiKey(db: Db, userId: string, input: CreateApiKeyIn
     code: 'api-key.created',
     params: { name: row.name, plan: plan.displayName, environment },
   });
-  return { row, plan, key, dto: toApiKeyDto(row, plan, 0, key) };
+  return { row, plan, key, dto: toApiKeyDto(row, plan, undefined, key) };
 }
 
 async function ownRow(db: Db, userId: string, id: string) {
@@ -226,7 +228,7 @@ export async function listApiKeys(db: Db, userId: string, q: { page: number; lim
     rows.map((r) => r.key.id),
   );
   return {
-    apiKeys: rows.map((r) => toApiKeyDto(r.key, r.plan, usage.get(r.key.id) ?? 0)),
+    apiKeys: rows.map((r) => toApiKeyDto(r.key, r.plan, usage.get(r.key.id))),
     pagination: { page: q.page, limit: q.limit, total: n, totalPages: Math.max(1, Math.ceil(n / q.limit)) },
   };
 }
@@ -234,7 +236,7 @@ export async function listApiKeys(db: Db, userId: string, q: { page: number; lim
 export async function getApiKey(db: Db, userId: string, id: string): Promise<TApiKey> {
   const r = await ownRow(db, userId, id);
   const usage = await monthlyUsage(db, [id]);
-  return toApiKeyDto(r.key, r.plan, usage.get(id) ?? 0);
+  return toApiKeyDto(r.key, r.plan, usage.get(id));
 }
 
 export async function updateApiKey(db: Db, userId: string, id: string, patch: { name?: string; isActive?: boolean }) {
@@ -249,7 +251,7 @@ export async function updateApiKey(db: Db, userId: string, id: string, patch: { 
     .where(eq(apiKeys.id, id))
     .returning();
   const usage = await monthlyUsage(db, [id]);
-  return { dto: toApiKeyDto(row!, r.plan, usage.get(id) ?? 0), oldHash: r.key.keyHash };
+  return { dto: toApiKeyDto(row!, r.plan, usage.get(id)), oldHash: r.key.keyHash };
 }
 
 /** Soft delete: the row stays for the usage history's names, the key never authenticates again. */
@@ -280,5 +282,5 @@ export async function regenerateApiKey(db: Db, userId: string, id: string) {
     params: { name: row!.name },
   });
   const usage = await monthlyUsage(db, [id]);
-  return { dto: toApiKeyDto(row!, r.plan, usage.get(id) ?? 0, key), oldHash: r.key.keyHash, key };
+  return { dto: toApiKeyDto(row!, r.plan, usage.get(id), key), oldHash: r.key.keyHash, key };
 }

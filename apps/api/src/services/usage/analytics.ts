@@ -1,11 +1,12 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { usagePeriodDays, type TUsageAnalytics, type TUsagePeriod } from '@docflow/contracts';
 import type { Db } from '../../data/db';
-import { apiKeys, plans, usageDaily, users } from '../../data/schema/index';
+import { apiKeys, plans, users } from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
-import { effectiveLimits, monthStartDay } from '../api-keys/index';
+import { effectiveLimits } from '../api-keys/index';
 import { ownedPlans, primaryPlanName } from '../subscriptions/index';
 import { errorDetails } from './error-details';
+import { monthCallsOfUser } from './month-calls';
 import { recommendations } from './recommendations';
 import { dailyRows, dayStr, periodDays, rate, round1, series, totals, type DailyRow } from './rollups';
 
@@ -27,16 +28,6 @@ async function userKeys(db: Db, userId: string) {
     .innerJoin(plans, eq(plans.id, apiKeys.planId))
     .where(eq(apiKeys.userId, userId))
     .orderBy(apiKeys.createdAt);
-}
-
-/** Requests counted against the quota this month, per key. */
-async function monthCountsByKey(db: Db, userId: string, month: string): Promise<Map<string, number>> {
-  const rows = await db
-    .select({ keyId: usageDaily.keyId, n: sql<number>`coalesce(sum(${usageDaily.counted}), 0)::int` })
-    .from(usageDaily)
-    .where(and(eq(usageDaily.userId, userId), gte(usageDaily.day, month)))
-    .groupBy(usageDaily.keyId);
-  return new Map(rows.map((r) => [r.keyId, r.n]));
 }
 
 /** The period's rows summed per key and per endpoint. */
@@ -62,17 +53,17 @@ function planLimits(
   owned: OwnedPlan[],
   activePlan: string | null,
   active: UserKey[],
-  monthByKey: Map<string, number>,
+  month: Awaited<ReturnType<typeof monthCallsOfUser>>,
   perKey: Map<string, KeyTally>,
 ) {
   const primaryName = primaryPlanName(owned, activePlan);
   const primary = owned.find((o) => o.plan.name === primaryName)?.plan ?? owned[0]?.plan;
   const planNames = [...new Set([primaryName, ...active.map((k) => k.plan.name)])];
-  const monthUsage = [...monthByKey.values()].reduce((a, b) => a + b, 0);
+  const monthUsage = month.total.counted;
   const maxMonth = primary?.maxRequestsPerMonth ?? 0;
   const breakdown = active.map((k) => {
     const lim = effectiveLimits(k.plan, k.key.keyType === 'custom' ? k.key.customLimits : null);
-    const usage = monthByKey.get(k.key.id) ?? 0;
+    const usage = month.byKey.get(k.key.id)?.counted ?? 0;
     return {
       keyId: k.key.id,
       keyName: k.key.name,
@@ -89,6 +80,7 @@ function planLimits(
     planDisplayName: primary?.displayName ?? 'Free',
     maxRequestsPerMonth: maxMonth,
     currentMonthUsage: monthUsage,
+    monthCalls: month.total,
     utilizationRate: { monthly: maxMonth ? round1((monthUsage / maxMonth) * 100) : 0 },
     planBreakdown: breakdown,
   };
@@ -143,18 +135,18 @@ export async function getMyUsage(
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   const days = periodDays(usagePeriodDays[q.period], now);
   const from = days[0]!;
-  const [keys, rows, owned, monthByKey] = await Promise.all([
+  const [keys, rows, owned, month] = await Promise.all([
     userKeys(db, userId),
     dailyRows(db, userId, from),
     ownedPlans(db, userId, now),
-    monthCountsByKey(db, userId, monthStartDay(now)),
+    monthCallsOfUser(db, userId, now),
   ]);
   const live = keys.filter((k) => k.key.deletedAt === null);
   const active = live.filter((k) => k.key.isActive && (!k.key.expiresAt || k.key.expiresAt > now));
 
   const sum = totals(rows);
   const { perKey, perEndpoint } = tallyByKeyAndEndpoint(rows);
-  const { limits, primary } = planLimits(owned, user.activePlan, active, monthByKey, perKey);
+  const { limits, primary } = planLimits(owned, user.activePlan, active, month, perKey);
 
   const out: TUsageAnalytics = {
     period: q.period,
@@ -198,7 +190,8 @@ export async function getDashboard(db: Db, userId: string, now = new Date()) {
   const today = dayStr(now);
   return {
     requestsToday: u.usage.byDay.find((d) => d.date === today)?.requests ?? 0,
-    requestsThisMonth: u.usage.byDay.filter((d) => d.date >= monthStartDay(now)).reduce((a, d) => a + d.requests, 0),
+    requestsThisMonth: u.limits.monthCalls.made,
+    monthCalls: u.limits.monthCalls,
     totalApiKeys: u.summary.totalApiKeys,
     activeApiKeys: u.summary.activeApiKeys,
     successRate: u.summary.successRate,

@@ -65,4 +65,28 @@ describe('plans managed by super_admin and owner', () => {
     expect((await put('pro', { maxRequestsPerMinute: 999_999 })).json().code).toBe('VALIDATION_ERROR');
     expect((await put('free', { price: 5 })).json().code).toBe('VALIDATION_ERROR');
   });
+
+  it('edits the other bullets; refuses one that states a limit (those are made from the limits)', async () => {
+    const owner = await createTestUser(t, { role: 'owner' });
+    const put = (payload: object) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/admin/plans/free',
+        headers: { authorization: `Bearer ${owner.accessToken}` },
+        payload,
+      });
+    const ok = await put({ features: ['Community support', 'Forum answers within a week'], maxRequestsPerMonth: 1500 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const pub = (await t.app.inject({ url: '/api/v1/plans/free' })).json().data.plan;
+    expect(pub).toMatchObject({
+      maxRequestsPerMonth: 1500,
+      features: ['Community support', 'Forum answers within a week'],
+    });
+    for (const stale of ['1,000 requests per month', 'Files up to 5 MB', '5 API keys', 'PDFs up to 10 pages']) {
+      const res = await put({ features: ['Community support', stale] });
+      expect(res.statusCode, stale).toBe(422);
+      expect(res.json().error).toMatch(/restates a limit/);
+    }
+    expect((await t.app.inject({ url: '/api/v1/plans/free' })).json().data.plan.features).toHaveLength(2);
+  });
 });

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { formatBytes, formatCount, formatPlanPrice } from '@/lib/plans/format-plan';
+import { planBullets } from '@/lib/plans/limit-bullets';
 import { roleLabel } from '@/utils/role';
 import { adminPlanMessages, useAdminPlans } from '../api/admin-plans';
 import { EditPlanDialog } from './edit-plan-dialog';
@@ -93,6 +94,15 @@ export function AdminPlansPage() {
                       {p.maxApiKeysPerUser} {t('adminPlansPage.keysPerUser')}
                     </div>
                   </dl>
+                  <ul
+                    className="space-y-1 text-sm text-slate-600"
+                    data-testid="admin-plan-bullets"
+                    aria-label={t('adminPlansPage.bulletsOf', { name: p.displayName })}
+                  >
+                    {planBullets(p).map((line) => (
+                      <li key={line}>{line}</li>
+                    ))}
+                  </ul>
                   <div className="flex flex-wrap gap-1">
                     {p.allowedEndpoints.map((g) => (
                       <Badge key={g}>{g}</Badge>

@@ -1,5 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import { endpointGroups, type TAdminUpdatePlanRequest, type TBillingPeriod, type TPlan } from '@docflow/contracts';
+import {
+  endpointGroups,
+  restatesLimit,
+  type TAdminUpdatePlanRequest,
+  type TBillingPeriod,
+  type TPlan,
+} from '@docflow/contracts';
 import { Button } from '@/components/ui/button';
 import { EndpointGroupCheckboxes } from '@/components/ui/endpoint-group-checkboxes';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
@@ -16,9 +22,11 @@ type Draft = Required<Omit<TAdminUpdatePlanRequest, 'maxPagesPerPdf' | 'burstLim
   burstLimit: number | null;
 };
 
-/** The editable part of a plan: everything but its identity, its features list, validity and order. */
-const draftOf = ({ id: _id, name: _name, features: _f, validityDays: _v, sortOrder: _s, ...editable }: TPlan): Draft =>
-  editable;
+/** The editable part of a plan: everything but its identity, validity and order. */
+const draftOf = ({ id: _id, name: _name, validityDays: _v, sortOrder: _s, ...editable }: TPlan): Draft => editable;
+
+/** The other bullets as typed, one a line: blank lines dropped. */
+const cleanBullets = (lines: string[]) => lines.map((l) => l.trim()).filter(Boolean);
 
 const numbers: Array<{ field: keyof Draft; label: TKey; nullable?: boolean }> = [
   { field: 'maxRequestsPerMinute', label: 'limits.maxRequestsPerMinute' },
@@ -36,12 +44,16 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
   const update = useUpdatePlan();
   const [d, setD] = useState<Draft>(() => draftOf(plan));
   const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }));
+  // A bullet stating a limit would go stale at the next edit of that limit: the cards make those from the limits.
+  const staleBullets = cleanBullets(d.features).filter(restatesLimit);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (staleBullets.length) return;
     const before = draftOf(plan);
+    const typed = { ...d, features: cleanBullets(d.features) };
     const patch = Object.fromEntries(
-      Object.entries(d).filter(([k, v]) => JSON.stringify(before[k as keyof Draft]) !== JSON.stringify(v)),
+      Object.entries(typed).filter(([k, v]) => JSON.stringify(before[k as keyof Draft]) !== JSON.stringify(v)),
     ) as TAdminUpdatePlanRequest;
     if (Object.keys(patch).length === 0) return onClose();
     update.mutate({ name: plan.name, patch }, { onSuccess: onClose });
@@ -134,6 +146,26 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
             value={d.allowedEndpoints}
             onChange={(allowedEndpoints) => set({ allowedEndpoints })}
           />
+          <div className="space-y-1">
+            <Label htmlFor={`${id}-bullets`}>{t('editPlanDialog.otherBullets')}</Label>
+            <textarea
+              id={`${id}-bullets`}
+              rows={4}
+              className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+              value={d.features.join('\n')}
+              aria-describedby={`${id}-bullets-hint`}
+              aria-invalid={staleBullets.length > 0}
+              onChange={(e) => set({ features: e.target.value.split('\n') })}
+            />
+            <p id={`${id}-bullets-hint`} className="text-xs text-slate-500">
+              {t('editPlanDialog.otherBulletsHint')}
+            </p>
+            {staleBullets.length > 0 && (
+              <p role="alert" className="text-xs text-rose-600">
+                {t('editPlanDialog.bulletRestatesLimit', { bullet: staleBullets[0] })}
+              </p>
+            )}
+          </div>
           <div className="flex flex-wrap gap-4 text-sm text-slate-700">
             {(
               [
@@ -157,7 +189,7 @@ export function EditPlanDialog({ plan, onClose }: { plan: TPlan; onClose: () => 
             <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
               {t('editPlanDialog.cancel')}
             </Button>
-            <Button type="submit" isLoading={update.isPending}>
+            <Button type="submit" isLoading={update.isPending} disabled={staleBullets.length > 0}>
               {t('editPlanDialog.savePlan')}
             </Button>
           </div>

@@ -31,6 +31,7 @@ import {
   maskKey,
 } from '../utils/key-display';
 import { UsageBar } from './usage-bar';
+import { MonthCallsLine } from '@/components/usage/month-calls-line';
 import { useTranslation } from 'react-i18next';
 
 const endpointLabel: Record<string, string> = {
@@ -144,7 +145,10 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
         </code>
       </div>
 
-      <UsageBar used={apiKey.currentUsage} limit={apiKey.limits.maxRequestsPerMonth} />
+      <div className="space-y-1">
+        <UsageBar used={apiKey.currentUsage} limit={apiKey.limits.maxRequestsPerMonth} />
+        <MonthCallsLine calls={apiKey.monthCalls} testId={`key-calls-${apiKey.id}`} className="text-slate-500" />
+      </div>
 
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
         <Detail icon={Clock} label={t('apiKeyCard.lastUsed')}>

@@ -23,7 +23,7 @@ export function UsageBar({ used, limit, label: givenLabel }: { used: number; lim
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.round(width)}
-        aria-valuetext={`${formatPercent(percent)} of monthly limit`}
+        aria-valuetext={`${formatPercent(percent)} ${t('usageBar.ofMonthlyLimit')}`}
         data-level={level}
         className="h-2 overflow-hidden rounded-full bg-slate-100"
       >

@@ -1,15 +1,29 @@
 import { CheckCircle2, Gift, Zap } from 'lucide-react';
-import { constants } from '@/config/messages';
+import { TRIAL_DAYS } from '@docflow/contracts';
 import { useTranslation } from 'react-i18next';
+import { usePlans } from '@/lib/plans/get-plans';
+import { startingPlanOf, trialPlanOf } from '@/lib/plans/plan-figures';
 import { formatNumber } from '@/utils/format';
 
-/** Register's side panel (spec-1 §2): the free trial. */
+/**
+ * Register's side panel (spec-1 §2): what a new account gets, from the enforced plans (GET /plans): the starting
+ * plan's monthly calls and the trial of the paid plan. A figure not loaded yet is left out rather than guessed.
+ */
 export function FreeTrialPanel() {
   const { t } = useTranslation();
+  const plans = usePlans({ refetchOnMount: false }).data ?? [];
+  const starting = startingPlanOf(plans);
+  const trial = trialPlanOf(plans);
   const items = [
-    t('authAsides.trialCalls', { count: formatNumber(constants.trial.apiCalls) as unknown as number }),
-    t('authAsides.allFeatures'),
-    t('authAsides.trialDays', { count: constants.trial.days }),
+    ...(starting
+      ? [
+          t('authAsides.startingCalls', {
+            count: formatNumber(starting.maxRequestsPerMonth),
+            plan: starting.displayName,
+          }),
+        ]
+      : []),
+    ...(trial ? [t('authAsides.trialOf', { days: TRIAL_DAYS, plan: trial.displayName })] : []),
     t('authAsides.noCard'),
   ];
   return (

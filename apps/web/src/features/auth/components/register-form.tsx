@@ -116,11 +116,11 @@ export function RegisterForm({ onSuccess }: RegisterFormProps) {
           />
           <label htmlFor="accept-terms" className="text-sm text-slate-600">
             {t('registerForm.iAgreeToThe')}{' '}
-            <Link to={paths.support.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
+            <Link to={paths.terms.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
               {t('registerForm.termsOfService')}
             </Link>{' '}
             {t('registerForm.and')}{' '}
-            <Link to={paths.support.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
+            <Link to={paths.privacy.getHref()} className="font-medium text-indigo-600 hover:text-indigo-500">
               {t('registerForm.privacyPolicy')}
             </Link>
           </label>

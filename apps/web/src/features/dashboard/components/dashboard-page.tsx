@@ -49,7 +49,7 @@ export function DashboardPage({ apiKeys }: DashboardPageProps) {
         firstName={firstName}
         isAdmin={isAdmin}
         planLabel={ownership.label}
-        requestsThisMonth={dash?.requestsThisMonth}
+        monthCalls={dash?.monthCalls}
         apiKeyCount={dash?.totalApiKeys ?? apiKeys?.length}
       />
 

@@ -75,7 +75,10 @@ export function DashboardStats({
             icon={TrendingUp}
             tone="sky"
             value={isUnlimited(dash.maxRequestsPerMonth) ? 'Unlimited' : formatRate(dash.utilization)}
-            hint={`${dash.planDisplayName}: ${requestsOverLimit(dash.requestsThisMonth, dash.maxRequestsPerMonth)}`}
+            hint={t('dashboardStats.countedOfLimit', {
+              plan: dash.planDisplayName,
+              figures: requestsOverLimit(dash.monthCalls.counted, dash.maxRequestsPerMonth),
+            })}
           />
           <StatCard
             label={t('dashboardStats.activeApiKeys')}

@@ -7,6 +7,7 @@ import { SectionCard } from '@/components/ui/section-card';
 import { formatNumber, formatRate } from '@/utils/format';
 import { isUnlimited, requestsOverLimit } from '../utils/plan-details';
 import { UtilizationBar } from './utilization-bar';
+import { MonthCallsLine } from '@/components/usage/month-calls-line';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -23,6 +24,7 @@ export function PlanDetails({ usage }: { usage: TUsageAnalytics }) {
         description={t('planDetails.plansInUse', { count: limits.plans.length })}
         bodyClassName="p-0"
       >
+        <MonthCallsLine calls={limits.monthCalls} testId="plan-card-calls" className="px-5 pt-3 text-slate-500" />
         <DataTable
           minWidth={520}
           columns={[
@@ -89,10 +91,11 @@ export function PlanDetails({ usage }: { usage: TUsageAnalytics }) {
         </div>
         <div className="flex items-center justify-between gap-2">
           <dt className="text-sm text-slate-500">{t('planDetails.requestsThisMonth')}</dt>
-          <dd className="text-sm font-medium tabular-nums text-slate-900">
-            {requestsOverLimit(limits.currentMonthUsage, limits.maxRequestsPerMonth)}
+          <dd className="text-sm font-medium tabular-nums text-slate-900" data-testid="plan-card-counted">
+            {requestsOverLimit(limits.monthCalls.counted, limits.maxRequestsPerMonth)}
           </dd>
         </div>
+        <MonthCallsLine calls={limits.monthCalls} testId="plan-card-calls" className="text-slate-500" />
       </dl>
     </SectionCard>
   );

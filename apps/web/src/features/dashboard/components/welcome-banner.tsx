@@ -1,20 +1,22 @@
 import { Crown } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
+import type { TMonthCalls } from '@docflow/contracts';
 import { formatNumber } from '@/utils/format';
+import { MonthCallsLine } from '@/components/usage/month-calls-line';
 import { useTranslation } from 'react-i18next';
 
-/** The greeting, the plan badge and, for users, this month's requests and key count. */
+/** The greeting, the plan badge and, for users, this month's calls (made, counted) and key count. */
 export function WelcomeBanner({
   firstName,
   isAdmin,
   planLabel,
-  requestsThisMonth,
+  monthCalls,
   apiKeyCount,
 }: {
   firstName: string;
   isAdmin: boolean;
   planLabel: string;
-  requestsThisMonth?: number;
+  monthCalls?: TMonthCalls;
   apiKeyCount?: number;
 }) {
   const { t } = useTranslation();
@@ -44,20 +46,31 @@ export function WelcomeBanner({
           </p>
         </div>
         {!isAdmin && (
-          <dl className="flex gap-8 text-sm">
-            <div>
-              <dt className="text-indigo-200">{t('welcomeBanner.requestsThisMonth')}</dt>
-              <dd className="text-2xl font-bold tabular-nums">
-                {requestsThisMonth !== undefined ? formatNumber(requestsThisMonth) : '—'}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-indigo-200">{t('welcomeBanner.apiKeys')}</dt>
-              <dd className="text-2xl font-bold tabular-nums">
-                {apiKeyCount !== undefined ? formatNumber(apiKeyCount) : '—'}
-              </dd>
-            </div>
-          </dl>
+          <div className="space-y-2">
+            <dl className="flex gap-8 text-sm">
+              <div>
+                <dt className="text-indigo-200">{t('welcomeBanner.requestsThisMonth')}</dt>
+                <dd className="text-2xl font-bold tabular-nums" data-testid="banner-calls-made">
+                  {monthCalls ? formatNumber(monthCalls.made) : '—'}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-indigo-200">{t('welcomeBanner.countedThisMonth')}</dt>
+                <dd className="text-2xl font-bold tabular-nums" data-testid="banner-calls-counted">
+                  {monthCalls ? formatNumber(monthCalls.counted) : '—'}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-indigo-200">{t('welcomeBanner.apiKeys')}</dt>
+                <dd className="text-2xl font-bold tabular-nums">
+                  {apiKeyCount !== undefined ? formatNumber(apiKeyCount) : '—'}
+                </dd>
+              </div>
+            </dl>
+            {monthCalls && (
+              <MonthCallsLine calls={monthCalls} testId="banner-month-calls" className="text-indigo-100" />
+            )}
+          </div>
         )}
       </div>
     </section>

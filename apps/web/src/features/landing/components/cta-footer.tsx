@@ -63,6 +63,8 @@ const groups: Array<{ title: TKey; links: FooterLink[] }> = [
       { label: 'landingNav.whyDocflow', section: 'why-choose' },
       { label: 'landingNav.customers', section: 'testimonials' },
       { label: 'landingNav.contact', to: paths.support.getHref() },
+      { label: 'landingNav.terms', to: paths.terms.getHref() },
+      { label: 'landingNav.privacy', to: paths.privacy.getHref() },
     ],
   },
   {

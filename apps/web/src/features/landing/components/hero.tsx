@@ -5,6 +5,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useCopy } from '@/hooks/use-copy';
 import { scrollToSection } from './scroll-to-section';
+import { FreeOfferLine } from './free-offer-line';
 import { useTranslation } from 'react-i18next';
 
 const origin = typeof window === 'undefined' ? 'https://your-docflow-host' : window.location.origin;
@@ -64,7 +65,7 @@ export function Hero() {
               {t('hero.readTheDocs')}
             </a>
           </div>
-          <p className="mt-6 text-sm text-slate-400">{t('hero.t1000FreeApiCalls')}</p>
+          <FreeOfferLine />
         </div>
 
         <div className="relative min-w-0">

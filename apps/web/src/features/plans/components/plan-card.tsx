@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/utils/cn';
 import { endpointGroupLabel, formatBytes, formatCount, formatPlanPrice } from '@/lib/plans/format-plan';
+import { planBullets } from '@/lib/plans/limit-bullets';
 import { useTranslation } from 'react-i18next';
 import type { TKey } from '@/i18n';
 
@@ -44,6 +45,8 @@ export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, dis
   const titleId = useId();
   const owned = status !== 'none';
   const price = formatPlanPrice(plan);
+  // The limits' own bullets (they follow an edited limit), then the operator's other bullets.
+  const bullets = planBullets(plan);
   const action = planActionLabel(plan, owned);
 
   return (
@@ -97,12 +100,12 @@ export function PlanCard({ plan, status, trialDaysLeft, onChoose, isPending, dis
         </p>
       )}
 
-      {plan.features.length > 0 && (
+      {bullets.length > 0 && (
         <ul
           className="mt-5 space-y-2 text-sm text-slate-700"
           aria-label={t('planCard.featuresOf', { name: plan.displayName })}
         >
-          {plan.features.map((f) => (
+          {bullets.map((f) => (
             <li key={f} className="flex gap-2">
               <Check className="mt-0.5 h-4 w-4 shrink-0 text-emerald-500" aria-hidden="true" />
               <span>{f}</span>

@@ -1,22 +1,10 @@
 import { Link } from 'react-router';
-import {
-  ArrowLeft,
-  BookOpen,
-  ChevronDown,
-  ExternalLink,
-  FlaskConical,
-  LifeBuoy,
-  Lock,
-  Mail,
-  MessageCircle,
-} from 'lucide-react';
+import { ArrowLeft, BookOpen, ExternalLink, FlaskConical, LifeBuoy, Lock, Mail, MessageCircle } from 'lucide-react';
 import { Logo } from '@/components/ui/logo';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useTranslation } from 'react-i18next';
-
-/** Spec-2 "Support page" FAQ, with its figures. */
-const faq = ['plans', 'formats', 'auth', 'storage', 'limit', 'cancel'] as const;
+import { SupportFaq } from './support-faq';
 
 export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
   const { t } = useTranslation();
@@ -112,20 +100,7 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
           <h2 id="faq-heading" className="text-center text-2xl font-bold tracking-tight text-slate-900">
             {t('supportPage.frequentlyAskedQuestions')}
           </h2>
-          <div className="mt-8 divide-y divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-            {faq.map((id) => (
-              <details key={id} className="group px-6 py-1 [&_summary::-webkit-details-marker]:hidden">
-                <summary className="flex cursor-pointer list-none items-center justify-between gap-4 py-4 text-left text-sm font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600">
-                  {t(`supportFaq.${id}.q`)}
-                  <ChevronDown
-                    className="h-4 w-4 shrink-0 text-slate-400 transition-transform group-open:rotate-180"
-                    aria-hidden="true"
-                  />
-                </summary>
-                <p className="pb-5 text-sm leading-6 text-slate-600">{t(`supportFaq.${id}.a`)}</p>
-              </details>
-            ))}
-          </div>
+          <SupportFaq />
         </section>
 
         <section className="px-4 pb-20 sm:px-6">

@@ -3,6 +3,7 @@ import type { TUsageAnalytics } from '@docflow/contracts';
 import { cn } from '@/utils/cn';
 import { formatDate, formatNumber, formatRate } from '@/utils/format';
 import { SectionCard } from '@/components/ui/section-card';
+import { MonthCallsLine } from '@/components/usage/month-calls-line';
 import { useTranslation } from 'react-i18next';
 
 /** Plan usage, unread notifications and account age. */
@@ -19,8 +20,12 @@ export function SystemInsights({
     {
       icon: Gauge,
       label: t('systemInsights.planUsage'),
-      value: `${formatRate(monthly)} of ${usage.limits.planDisplayName}`,
-      detail: `${formatNumber(usage.limits.currentMonthUsage)} of ${formatNumber(usage.limits.maxRequestsPerMonth)} requests this month`,
+      value: t('systemInsights.ofPlan', { rate: formatRate(monthly), plan: usage.limits.planDisplayName }),
+      detail: t('systemInsights.countedOfLimit', {
+        counted: formatNumber(usage.limits.monthCalls.counted),
+        limit: formatNumber(usage.limits.maxRequestsPerMonth),
+      }),
+      calls: usage.limits.monthCalls,
       warn: monthly > 80,
     },
     {
@@ -34,7 +39,7 @@ export function SystemInsights({
       icon: CalendarDays,
       label: t('systemInsights.memberSince'),
       value: formatDate(usage.summary.memberSince, { year: 'numeric', month: 'long', day: 'numeric' }),
-      detail: `${formatNumber(usage.summary.totalApiKeys)} API keys created`,
+      detail: t('systemInsights.keysCreated', { count: formatNumber(usage.summary.totalApiKeys) }),
       warn: false,
     },
   ];
@@ -55,6 +60,9 @@ export function SystemInsights({
               <p className="text-xs font-medium uppercase tracking-wide text-slate-400">{it.label}</p>
               <p className="font-medium text-slate-900">{it.value}</p>
               <p className="text-xs text-slate-500">{it.detail}</p>
+              {'calls' in it && it.calls && (
+                <MonthCallsLine calls={it.calls} testId="analytics-calls" className="text-slate-500" />
+              )}
             </div>
           </li>
         ))}

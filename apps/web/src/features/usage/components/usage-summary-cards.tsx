@@ -20,7 +20,7 @@ export function UsageSummaryCards({ usage, period }: { usage?: TUsageAnalytics; 
         label={t('usageSummaryCards.totalRequests')}
         icon={BarChart3}
         value={formatNumber(usage.summary.totalRequests)}
-        hint={t('usageSummaryCards.overTheLast', { period: t(`periodSpan.${period}`) })}
+        hint={t('usageSummaryCards.overTheLastAll', { period: t(`periodSpan.${period}`) })}
       />
       <StatCard
         label={t('usageSummaryCards.successRate')}

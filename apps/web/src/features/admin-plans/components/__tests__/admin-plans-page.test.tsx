@@ -85,4 +85,44 @@ describe('AdminPlansPage', () => {
     await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('Plan updated successfully!'));
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ maxRequestsPerMinute: 250 });
   });
+
+  it('edits the limit and the other bullets: the limit bullet follows the limit; a bullet stating a limit is refused', async () => {
+    let served = plan({ features: ['E-mail support'] });
+    const { calls } = mockFetch({
+      'GET /api/v1/admin/plans': () => json(200, { success: true, data: { plans: [served] } }),
+      'PUT /api/v1/admin/plans/pro': (call) => {
+        served = { ...served, ...(call.body as Partial<TPlan>) };
+        return json(200, { success: true, data: { plan: served } });
+      },
+    });
+    renderPage('owner');
+    const card = await screen.findByTestId('admin-plan-pro');
+    const bullets = () =>
+      within(screen.getByTestId('admin-plan-pro'))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent);
+    expect(bullets()).toContain('50,000 requests/month');
+    expect(bullets().at(-1)).toBe('E-mail support');
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Edit Pro' }));
+    const month = screen.getByLabelText('Requests / month');
+    await userEvent.clear(month);
+    await userEvent.type(month, '75000');
+    const other = screen.getByLabelText('Other bullets (one a line)');
+    expect(other).toHaveValue('E-mail support');
+    await userEvent.type(other, '{enter}50,000 requests per month');
+    expect(screen.getByRole('alert')).toHaveTextContent('"50,000 requests per month" states a limit');
+    expect(screen.getByRole('button', { name: 'Save plan' })).toBeDisabled();
+    await userEvent.clear(other);
+    await userEvent.type(other, 'E-mail support{enter}{enter}99.9% uptime SLA');
+    await userEvent.click(screen.getByRole('button', { name: 'Save plan' }));
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('Plan updated successfully!'));
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({
+      maxRequestsPerMonth: 75000,
+      features: ['E-mail support', '99.9% uptime SLA'],
+    });
+    await vi.waitFor(() => expect(bullets()).toContain('75,000 requests/month'));
+    expect(bullets()).not.toContain('50,000 requests/month');
+    expect(bullets().slice(-2)).toEqual(['E-mail support', '99.9% uptime SLA']);
+  });
 });

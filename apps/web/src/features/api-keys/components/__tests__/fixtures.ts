@@ -11,6 +11,7 @@ export const makeKey = (over: Partial<TApiKey> = {}): TApiKey => ({
   planName: 'pro',
   planDisplayName: 'Pro',
   currentUsage: 80_000,
+  monthCalls: { month: '2025-03', made: 80_012, counted: 80_000, notCounted: 12 },
   limits: {
     maxRequestsPerMinute: 100,
     maxRequestsPerHour: 5000,

@@ -45,6 +45,13 @@ async function fill(
 }
 
 describe('RegisterForm', () => {
+  it('links the Terms of Service and the Privacy Policy to their own pages', () => {
+    mockFetch({});
+    renderWithProviders(<RegisterForm />);
+    expect(screen.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms');
+    expect(screen.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
+  });
+
   it('shows the required-field messages and the terms message, and sends nothing', async () => {
     const f = mockFetch({});
     const { user } = renderWithProviders(<RegisterForm />);

@@ -20,6 +20,7 @@ const limits = (over: Partial<TUsageAnalytics['limits']> = {}): TUsageAnalytics[
   planDisplayName: 'Pro',
   maxRequestsPerMonth: 100_000,
   currentMonthUsage: 12_345,
+  monthCalls: { month: '2025-05', made: 12_400, counted: 12_345, notCounted: 55 },
   utilizationRate: { monthly: 12.3 },
   planBreakdown: [],
   ...over,
@@ -75,7 +76,8 @@ function serve() {
           data: {
             dashboard: {
               requestsToday: 7,
-              requestsThisMonth: 12_345,
+              requestsThisMonth: 12_400,
+              monthCalls: { month: '2025-05', made: 12_400, counted: 12_345, notCounted: 55 },
               totalApiKeys: 2,
               activeApiKeys: 1,
               successRate: 98,
@@ -150,7 +152,12 @@ describe('DashboardPage', () => {
     // No status claim the server did not make (the maintenance banner tells the real one).
     expect(banner.queryByText('All systems operational')).toBeNull();
     expect(banner.getByTestId('dashboard-plan-badge')).toHaveTextContent('Pro');
-    await waitFor(() => expect(banner.getByText('12,345')).toBeInTheDocument());
+    // This month's calls, each figure under its own label: made, counted against the quota, not counted.
+    await waitFor(() => expect(banner.getByTestId('banner-calls-made')).toHaveTextContent('12,400'));
+    expect(banner.getByText('Calls made this month')).toBeInTheDocument();
+    expect(banner.getByTestId('banner-calls-counted')).toHaveTextContent('12,345');
+    expect(banner.getByText('Counted against the quota')).toBeInTheDocument();
+    expect(banner.getByTestId('banner-month-calls-not-counted')).toHaveTextContent('55');
     expect(screen.getAllByTestId('stat-card')).toHaveLength(4);
 
     const recs = within(screen.getByTestId('recommendations')).getAllByRole('listitem');
@@ -174,7 +181,7 @@ describe('DashboardPage', () => {
     expect(await screen.findByText('321')).toBeInTheDocument();
     expect(screen.getByText('999')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Plan details' })).not.toBeInTheDocument();
-    expect(screen.queryByText('Requests this month')).not.toBeInTheDocument();
+    expect(screen.queryByText('Calls made this month')).not.toBeInTheDocument();
   });
 });
 
@@ -185,7 +192,10 @@ describe('PlanDetails', () => {
     renderWithClient(<PlanDetails usage={usage(limits())} />);
     expect(screen.getByText('Pro')).toBeInTheDocument();
     expect(screen.getByText('12.3%')).toBeInTheDocument();
-    expect(screen.getByText('12,345 / 100,000')).toBeInTheDocument();
+    expect(screen.getByText('Counted against the quota this month')).toBeInTheDocument();
+    expect(screen.getByTestId('plan-card-counted')).toHaveTextContent('12,345 / 100,000');
+    expect(screen.getByTestId('plan-card-calls-made')).toHaveTextContent('12,400');
+    expect(screen.getByTestId('plan-card-calls-not-counted')).toHaveTextContent('55');
   });
 
   it("says 'Unlimited' when the plan has no monthly cap", () => {

@@ -33,6 +33,7 @@ const usage = (period: TUsageAnalytics['period']): TUsageAnalytics => ({
     planDisplayName: 'Pro',
     maxRequestsPerMonth: 100_000,
     currentMonthUsage: 85_000,
+    monthCalls: { month: '2025-05', made: 85_010, counted: 85_000, notCounted: 10 },
     utilizationRate: { monthly: 85 },
     planBreakdown: [],
   },
