@@ -1416,6 +1416,62 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/my/plan-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My plan requests and their states, newest first */
+    get: operations['myPlanRequestsList'];
+    put?: never;
+    /**
+     * Ask the administrators for a paid plan (Upgrade or Contact Sales without a payment provider)
+     * @description One pending request per plan: another while one waits is 409 CONFLICT (details.requestId).
+     */
+    post: operations['myPlanRequestsCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/my/plan-requests/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Cancel my pending plan request */
+    delete: operations['myPlanRequestsDelete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/my/support-messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My support messages and their states, with the replies */
+    get: operations['mySupportMessagesList'];
+    put?: never;
+    /** Send a message to the support team (stored; the administrators are notified) */
+    post: operations['mySupportMessagesCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/stats/overview': {
     parameters: {
       query?: never;
@@ -1869,6 +1925,94 @@ export interface paths {
     /** Change a plan: enforcement, the plans page and the landing page follow at once */
     put: operations['adminPlansUpdate'];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/plan-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Customers' plan requests, newest first (optionally of one status) */
+    get: operations['adminPlanRequestsList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/plan-requests/{id}/grant': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Grant a plan request: the user holds the plan for `days` days
+     * @description `planName` defaults to the plan asked for. The days count from now, or from the current end of the same plan when later. 409 when the request is no longer pending; 403 SELF_ACTION_FORBIDDEN for your own.
+     */
+    post: operations['adminPlanRequestsGrant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/plan-requests/{id}/decline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Decline a plan request with a note the customer reads */
+    post: operations['adminPlanRequestsDecline'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/support-messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Support messages, newest first (optionally of one status) */
+    get: operations['adminSupportMessagesList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/support-messages/{id}/handle': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark a support message handled, with an optional reply the sender reads */
+    post: operations['adminSupportMessagesHandle'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3062,7 +3206,12 @@ export interface components {
         | 'plan.renewed'
         | 'plan.renewed-open'
         | 'usage.key-quota-80'
-        | 'usage.plan-quota-80';
+        | 'usage.plan-quota-80'
+        | 'plan-request.created'
+        | 'plan-request.granted'
+        | 'plan-request.declined'
+        | 'support-message.created'
+        | 'support-message.handled';
       params?: {
         [key: string]: string | number;
       };
@@ -3849,6 +3998,82 @@ export interface components {
       latencyMs: number;
       error: string | null;
       createdAt: string;
+    };
+    PlanRequest: {
+      id: string;
+      planName: string;
+      planDisplayName: string;
+      /** @enum {string} */
+      billingPeriod: 'monthly' | 'yearly';
+      message: string | null;
+      /** @enum {string} */
+      status: 'pending' | 'granted' | 'declined' | 'cancelled';
+      grantedPlanName: string | null;
+      grantedPlanDisplayName: string | null;
+      grantedUntil: string | null;
+      decidedAt: string | null;
+      decisionNote: string | null;
+      createdAt: string;
+    };
+    AdminPlanRequest: {
+      id: string;
+      planName: string;
+      planDisplayName: string;
+      /** @enum {string} */
+      billingPeriod: 'monthly' | 'yearly';
+      message: string | null;
+      /** @enum {string} */
+      status: 'pending' | 'granted' | 'declined' | 'cancelled';
+      grantedPlanName: string | null;
+      grantedPlanDisplayName: string | null;
+      grantedUntil: string | null;
+      decidedAt: string | null;
+      decisionNote: string | null;
+      createdAt: string;
+      user: {
+        id: string;
+        email: string | null;
+        name: string | null;
+      };
+      decidedBy: {
+        id: string;
+        email: string | null;
+        name: string | null;
+      } | null;
+    };
+    SupportMessage: {
+      id: string;
+      /** @enum {string} */
+      category: 'general' | 'billing' | 'technical' | 'account' | 'sales';
+      subject: string;
+      body: string;
+      /** @enum {string} */
+      status: 'open' | 'handled';
+      reply: string | null;
+      handledAt: string | null;
+      createdAt: string;
+    };
+    AdminSupportMessage: {
+      id: string;
+      /** @enum {string} */
+      category: 'general' | 'billing' | 'technical' | 'account' | 'sales';
+      subject: string;
+      body: string;
+      /** @enum {string} */
+      status: 'open' | 'handled';
+      reply: string | null;
+      handledAt: string | null;
+      createdAt: string;
+      user: {
+        id: string;
+        email: string | null;
+        name: string | null;
+      };
+      handledBy: {
+        id: string;
+        email: string | null;
+        name: string | null;
+      } | null;
     };
   };
   responses: never;
@@ -16774,6 +16999,551 @@ export interface operations {
       };
     };
   };
+  myPlanRequestsList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              requests: components['schemas']['PlanRequest'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  myPlanRequestsCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          planName: string;
+          /**
+           * @default monthly
+           * @enum {string}
+           */
+          billingPeriod?: 'monthly' | 'yearly';
+          message?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              request: components['schemas']['PlanRequest'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  myPlanRequestsDelete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              request: components['schemas']['PlanRequest'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  mySupportMessagesList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              messages: components['schemas']['SupportMessage'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  mySupportMessagesCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @default general
+           * @enum {string}
+           */
+          category?: 'general' | 'billing' | 'technical' | 'account' | 'sales';
+          subject: string;
+          body: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              message: components['schemas']['SupportMessage'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
   adminStatsOverview: {
     parameters: {
       query?: never;
@@ -19808,6 +20578,602 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
             code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminPlanRequestsList: {
+    parameters: {
+      query?: {
+        status?: 'pending' | 'granted' | 'declined' | 'cancelled';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              requests: components['schemas']['AdminPlanRequest'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'INSUFFICIENT_ROLE' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminPlanRequestsGrant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          planName?: string;
+          days: number;
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              request: components['schemas']['AdminPlanRequest'];
+              subscription: components['schemas']['Subscription'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `SELF_ACTION_FORBIDDEN`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'FORBIDDEN'
+              | 'ACCOUNT_DISABLED'
+              | 'INSUFFICIENT_ROLE'
+              | 'SELF_ACTION_FORBIDDEN'
+              | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminPlanRequestsDecline: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          note: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              request: components['schemas']['AdminPlanRequest'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `SELF_ACTION_FORBIDDEN`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'FORBIDDEN'
+              | 'ACCOUNT_DISABLED'
+              | 'INSUFFICIENT_ROLE'
+              | 'SELF_ACTION_FORBIDDEN'
+              | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminSupportMessagesList: {
+    parameters: {
+      query?: {
+        status?: 'open' | 'handled';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              messages: components['schemas']['AdminSupportMessage'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'INSUFFICIENT_ROLE' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminSupportMessagesHandle: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reply?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              message: components['schemas']['AdminSupportMessage'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'INSUFFICIENT_ROLE' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
           };
         };
       };

@@ -23,3 +23,4 @@ export * from './admin/search';
 export * from './admin/system';
 export * from './admin/plans';
 export * from './jobs';
+export * from './requests';

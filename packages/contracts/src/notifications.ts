@@ -14,6 +14,11 @@ export const ZNotificationCode = z.enum([
   'plan.renewed-open',
   'usage.key-quota-80',
   'usage.plan-quota-80',
+  'plan-request.created',
+  'plan-request.granted',
+  'plan-request.declined',
+  'support-message.created',
+  'support-message.handled',
 ]);
 export type TNotificationCode = z.infer<typeof ZNotificationCode>;
 export const ZNotification = z

@@ -33,6 +33,10 @@ const tags = [
   { name: 'api-keys', description: 'The API keys of the signed-in user.' },
   { name: 'plans', description: 'The public plan catalogue, and the subscriptions of the signed-in user.' },
   { name: 'usage', description: 'Usage analytics and the dashboard figures of the signed-in user.' },
+  {
+    name: 'support',
+    description: 'Messages to the support team from the signed-in user, and their states (answered by administrators).',
+  },
   { name: 'notifications', description: 'Notifications of the signed-in user (limits reached, plan changes).' },
   { name: 'admin', description: 'Figures across every account, for administrators.' },
   { name: 'health', description: 'Liveness and readiness probes.' },

@@ -3,3 +3,4 @@ export * from './accounts';
 export * from './notifications';
 export * from './billing';
 export * from './jobs';
+export * from './requests';

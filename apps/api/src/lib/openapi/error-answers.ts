@@ -99,6 +99,13 @@ const routeCodes: Record<string, TErrorCode[]> = {
   adminApiKeysCustomDelete: ['NOT_FOUND'],
   adminSystemTestService: ['URL_NOT_ALLOWED', 'INVALID_INPUT', 'INVALID_DOCUMENT'],
   adminPlansUpdate: ['NOT_FOUND'],
+  // services/customer-requests (issue 29): one pending request per plan, decided once, under the role rules.
+  myPlanRequestsCreate: ['NOT_FOUND', 'CONFLICT'],
+  myPlanRequestsDelete: ['NOT_FOUND', 'CONFLICT'],
+  mySupportMessagesCreate: ['CONFLICT'],
+  adminPlanRequestsGrant: ['NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'SELF_ACTION_FORBIDDEN'],
+  adminPlanRequestsDecline: ['NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'SELF_ACTION_FORBIDDEN'],
+  adminSupportMessagesHandle: ['NOT_FOUND', 'CONFLICT'],
   jobsGet: ['JOB_NOT_FOUND'],
   jobsDelete: ['JOB_NOT_FOUND'],
   jobsDeliveries: ['JOB_NOT_FOUND'],

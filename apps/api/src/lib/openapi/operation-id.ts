@@ -10,6 +10,10 @@ const collections = new Set([
   '/plans',
   '/my/subscriptions',
   '/my/api-keys',
+  '/my/plan-requests',
+  '/my/support-messages',
+  '/admin/plan-requests',
+  '/admin/support-messages',
   '/admin/users',
   '/admin/api-keys/custom',
 ]);

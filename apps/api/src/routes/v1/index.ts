@@ -13,6 +13,7 @@ import { ocrRoutes } from './ocr/index';
 import { jobRoutes } from './jobs/index';
 import { webhookRoutes } from './webhooks/index';
 import { pipelineRoutes } from './pipeline/index';
+import { customerRequestRoutes } from './requests/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -22,6 +23,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(qrcodeRoutes, { prefix: '/qrcode' });
   await app.register(planRoutes, { prefix: '/plans' });
   await app.register(myRoutes, { prefix: '/my' });
+  await app.register(customerRequestRoutes, { prefix: '/my' }); // plan requests, support messages (issue 29)
   await app.register(adminRoutes, { prefix: '/admin' });
   await app.register(pingRoutes);
   await app.register(statusRoutes);
