@@ -82,6 +82,15 @@ describe('support messages', () => {
     const short = await call(customer.accessToken, 'POST', '/my/support-messages', { subject: 'Hi', body: 'x' });
     expect(short.statusCode).toBe(422);
     expect(short.body).toMatch(/subject|body/);
+    // In the caller's language (lib/i18n): the field messages of the contracts are catalogued in French too.
+    const fr = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/my/support-messages',
+      headers: { authorization: `Bearer ${customer.accessToken}`, 'accept-language': 'fr' },
+      payload: { subject: 'Hi', body: 'A long enough body' },
+    });
+    expect(fr.statusCode).toBe(422);
+    expect(fr.body).toContain("L'objet doit comporter de 3 à 200 caractères");
     expect(
       (
         await t.app.inject({
