@@ -956,7 +956,7 @@ export interface paths {
     put?: never;
     /**
      * Sign with a PKCS#12 certificate: PAdES (CAdES detached), visible or not, incremental
-     * @description PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`; or, instead of both, the `certificateId` of a certificate stored for the account (GET /api/v1/signing-certificates lists them; a key an administrator made for the account may not use them). An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.
+     * @description PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`. An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.
      */
     post: operations['pdfSign'];
     delete?: never;
@@ -1410,6 +1410,62 @@ export interface paths {
     get: operations['myDashboard'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/my/plan-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My plan requests and their states, newest first */
+    get: operations['myPlanRequestsList'];
+    put?: never;
+    /**
+     * Ask the administrators for a paid plan (Upgrade or Contact Sales without a payment provider)
+     * @description One pending request per plan: another while one waits is 409 CONFLICT (details.requestId).
+     */
+    post: operations['myPlanRequestsCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/my/plan-requests/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Cancel my pending plan request */
+    delete: operations['myPlanRequestsDelete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/my/support-messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My support messages and their states, with the replies */
+    get: operations['mySupportMessagesList'];
+    put?: never;
+    /** Send a message to the support team (stored; the administrators are notified) */
+    post: operations['mySupportMessagesCreate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1875,6 +1931,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/plan-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Customers' plan requests, newest first (optionally of one status) */
+    get: operations['adminPlanRequestsList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/plan-requests/{id}/grant': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Grant a plan request: the user holds the plan for `days` days
+     * @description `planName` defaults to the plan asked for. The days count from now, or from the current end of the same plan when later. 409 when the request is no longer pending; 403 SELF_ACTION_FORBIDDEN for your own.
+     */
+    post: operations['adminPlanRequestsGrant'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/plan-requests/{id}/decline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Decline a plan request with a note the customer reads */
+    post: operations['adminPlanRequestsDecline'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/support-messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Support messages, newest first (optionally of one status) */
+    get: operations['adminSupportMessagesList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/admin/support-messages/{id}/handle': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark a support message handled, with an optional reply the sender reads */
+    post: operations['adminSupportMessagesHandle'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/search': {
     parameters: {
       query?: never;
@@ -1935,57 +2079,6 @@ export interface paths {
     };
     /** Maintenance mode as announced to users (no authentication) */
     get: operations['status'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/service-info': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Retention of job results and the trial length, as configured (no authentication) */
-    get: operations['serviceInfo'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/legal/terms': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Terms of Service: DATA_DIR/terms.md, else a neutral default */
-    get: operations['legalTerms'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/legal/privacy': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Privacy Policy: DATA_DIR/privacy.md, else a neutral default */
-    get: operations['legalPrivacy'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2519,109 +2612,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v1/signing-certificates': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** My stored signing certificates */
-    get: operations['signingCertificatesList'];
-    put?: never;
-    /** Store a signing certificate (PKCS#12 in base64, with its password), encrypted at rest */
-    post: operations['signingCertificatesCreate'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/signing-certificates/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Delete a stored signing certificate (its key is erased) */
-    delete: operations['signingCertificatesDelete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/billing': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** My billing: the payment provider, my subscription, the next invoice and past invoices */
-    get: operations['billing'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/billing/checkout': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Buy a paid plan: answers the Stripe Checkout page to send the browser to */
-    post: operations['billingCheckout'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/billing/portal': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Stripe's Customer Portal (card, invoices, plan change, cancellation): answers its address */
-    post: operations['billingPortal'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/billing/stripe/webhook': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Stripe's webhook endpoint: events verified by their Stripe-Signature, each applied once */
-    post: operations['billingStripeWebhook'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/gotenberg/health': {
     parameters: {
       query?: never;
@@ -2631,7 +2621,7 @@ export interface paths {
     };
     /**
      * Health, Gotenberg-shaped
-     * @description Gotenberg's checks (chromium, libreoffice) of this server; 503 when one is down. Public, not counted. HEAD answers too.
+     * @description One entry per engine of this server; 503 when one is down. Public, not counted. HEAD answers too.
      */
     get: operations['gotenbergHealth'];
     put?: never;
@@ -2673,7 +2663,7 @@ export interface paths {
     put?: never;
     /**
      * Merge PDFs
-     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on the watermark and stamp routes), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesMerge'];
     delete?: never;
@@ -2693,7 +2683,7 @@ export interface paths {
     put?: never;
     /**
      * Split PDFs
-     * @description Form fields: `files` (PDFs, in name order), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesSplit'];
     delete?: never;
@@ -2713,7 +2703,7 @@ export interface paths {
     put?: never;
     /**
      * Flatten PDFs (forms and annotations)
-     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesFlatten'];
     delete?: never;
@@ -2733,49 +2723,9 @@ export interface paths {
     put?: never;
     /**
      * PDFs to PDF/A
-     * @description Form fields: `files` (PDFs, in name order), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesConvert'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/gotenberg/forms/pdfengines/optimize': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Optimize PDFs' images
-     * @description Form fields: `files` (PDFs, in name order), `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/compress (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
-     */
-    post: operations['gotenbergPdfenginesOptimize'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/gotenberg/forms/pdfengines/factur-x': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * PDFs to Factur-X / ZUGFeRD invoices
-     * @description Form fields: `files` (PDFs, in name order), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
-     */
-    post: operations['gotenbergPdfenginesFacturX'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2793,7 +2743,7 @@ export interface paths {
     put?: never;
     /**
      * Read PDFs' metadata
-     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesMetadataRead'];
     delete?: never;
@@ -2813,7 +2763,7 @@ export interface paths {
     put?: never;
     /**
      * Write PDFs' metadata
-     * @description Form fields: `files` (PDFs, in name order), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `metadata` (JSON). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesMetadataWrite'];
     delete?: never;
@@ -2833,7 +2783,7 @@ export interface paths {
     put?: never;
     /**
      * Encrypt PDFs
-     * @description Form fields: `files` (PDFs, in name order), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `userPassword`, `ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesEncrypt'];
     delete?: never;
@@ -2853,7 +2803,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate pages of PDFs
-     * @description Form fields: `files` (PDFs, in name order), `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `rotateAngle` (90, 180 or 270, clockwise; required), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesRotate'];
     delete?: never;
@@ -2873,7 +2823,7 @@ export interface paths {
     put?: never;
     /**
      * Watermark PDFs (beneath the content)
-     * @description Form fields: `files` (PDFs, in name order), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file; each field sent once per watermark for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesWatermark'];
     delete?: never;
@@ -2893,7 +2843,7 @@ export interface paths {
     put?: never;
     /**
      * Stamp PDFs (over the content)
-     * @description Form fields: `files` (PDFs, in name order), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file; each field sent once per stamp for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesStamp'];
     delete?: never;
@@ -2913,7 +2863,7 @@ export interface paths {
     put?: never;
     /**
      * Read PDFs' bookmarks
-     * @description Form fields: `files` (PDFs, in name order). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesBookmarksRead'];
     delete?: never;
@@ -2933,7 +2883,7 @@ export interface paths {
     put?: never;
     /**
      * Write PDFs' bookmarks
-     * @description Form fields: `files` (PDFs, in name order), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesBookmarksWrite'];
     delete?: never;
@@ -2953,7 +2903,7 @@ export interface paths {
     put?: never;
     /**
      * Embed files in PDFs (attachments)
-     * @description Form fields: `files` (PDFs, in name order), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (PDFs), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergPdfenginesEmbed'];
     delete?: never;
@@ -2973,7 +2923,7 @@ export interface paths {
     put?: never;
     /**
      * Office documents to PDF (LibreOffice)
-     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergLibreofficeConvert'];
     delete?: never;
@@ -2993,7 +2943,7 @@ export interface paths {
     put?: never;
     /**
      * HTML to PDF (Chromium)
-     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumConvertHtml'];
     delete?: never;
@@ -3013,7 +2963,7 @@ export interface paths {
     put?: never;
     /**
      * A web page to PDF (Chromium)
-     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumConvertUrl'];
     delete?: never;
@@ -3033,7 +2983,7 @@ export interface paths {
     put?: never;
     /**
      * Markdown to PDF (Chromium)
-     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumConvertMarkdown'];
     delete?: never;
@@ -3053,7 +3003,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of HTML (Chromium)
-     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumScreenshotHtml'];
     delete?: never;
@@ -3073,7 +3023,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of a web page (Chromium)
-     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumScreenshotUrl'];
     delete?: never;
@@ -3093,7 +3043,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of Markdown (Chromium)
-     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
      */
     post: operations['gotenbergChromiumScreenshotMarkdown'];
     delete?: never;
@@ -3160,8 +3110,6 @@ export interface components {
         | 'CERTIFICATE_PASSWORD_WRONG'
         | 'INVALID_CERTIFICATE'
         | 'CERTIFICATE_EXPIRED'
-        | 'CERTIFICATE_LIMIT_REACHED'
-        | 'CERTIFICATE_NOT_FOUND'
         | 'KEY_LIMIT_REACHED'
         | 'PLAN_NOT_OWNED'
         | 'TOO_MANY_ATTEMPTS'
@@ -3176,13 +3124,7 @@ export interface components {
         | 'QUEUE_FULL'
         | 'MAINTENANCE'
         | 'TIMEOUT'
-        | 'JOB_INTERRUPTED'
-        | 'WEBHOOK_SIGNATURE_INVALID'
-        | 'PLAN_NOT_FOR_SALE'
-        | 'BILLING_NOT_CONFIGURED'
-        | 'BILLING_SUBSCRIPTION_EXISTS'
-        | 'BILLING_ACCOUNT_MISSING'
-        | 'BILLING_PROVIDER_FAILED';
+        | 'JOB_INTERRUPTED';
       requestId: string;
       details?: unknown;
     };
@@ -3265,14 +3207,11 @@ export interface components {
         | 'plan.renewed-open'
         | 'usage.key-quota-80'
         | 'usage.plan-quota-80'
-        | 'billing.subscribed'
-        | 'billing.upgraded'
-        | 'billing.downgrade-scheduled'
-        | 'billing.cancel-scheduled'
-        | 'billing.resumed'
-        | 'billing.payment-failed'
-        | 'billing.payment-recovered'
-        | 'billing.ended';
+        | 'plan-request.created'
+        | 'plan-request.granted'
+        | 'plan-request.declined'
+        | 'support-message.created'
+        | 'support-message.handled';
       params?: {
         [key: string]: string | number;
       };
@@ -3300,7 +3239,6 @@ export interface components {
       /** @description Token-bucket capacity; refilled at maxRequestsPerMinute per minute */
       burstLimit: number | null;
       allowedEndpoints: ('conversion' | 'pdf' | 'ocr' | 'qrcode' | 'batch' | 'webhook')[];
-      /** @description The plan's other bullets (support, SLA…); the bullets stating its limits are made from the limits */
       features: string[];
       /** @description Days a key on this plan stays valid; null = unlimited */
       validityDays: number | null;
@@ -3325,16 +3263,6 @@ export interface components {
       expiresAt: string | null;
       daysRemaining: number | null;
     };
-    MonthCalls: {
-      /** @description YYYY-MM (UTC calendar month) */
-      month: string;
-      /** @description Every call this month, refused ones included */
-      made: number;
-      /** @description Calls counted against the monthly quota this month */
-      counted: number;
-      /** @description Calls this month refused by a limit or the plan, or given back because the server failed them */
-      notCounted: number;
-    };
     ApiKey: {
       id: string;
       name: string;
@@ -3346,10 +3274,8 @@ export interface components {
       isActive: boolean;
       planName: string;
       planDisplayName: string;
-      /** @description Calls of this key counted against the monthly quota this calendar month (UTC): monthCalls.counted */
+      /** @description Requests counted against the monthly quota this calendar month (UTC) */
       currentUsage: number;
-      /** @description This key's calls this month: made, counted, not counted */
-      monthCalls: components['schemas']['MonthCalls'];
       limits: {
         maxRequestsPerMinute: number;
         maxRequestsPerHour: number;
@@ -3389,7 +3315,6 @@ export interface components {
       summary: {
         totalApiKeys: number;
         activeApiKeys: number;
-        /** @description Calls made over the period, refused ones included */
         totalRequests: number;
         /** @description Percent of calls answered below 400; 100 when there were none */
         successRate: number;
@@ -3403,10 +3328,7 @@ export interface components {
         planName: string;
         planDisplayName: string;
         maxRequestsPerMonth: number;
-        /** @description Calls counted against the monthly quota this month: monthCalls.counted */
         currentMonthUsage: number;
-        /** @description All the user's keys this month */
-        monthCalls: components['schemas']['MonthCalls'];
         utilizationRate: {
           /** @description Percent of the primary plan monthly quota used */
           monthly: number;
@@ -3415,11 +3337,11 @@ export interface components {
           keyId: string;
           keyName: string;
           planName: string;
-          /** @description Calls counted against the quota this month */
+          /** @description This month */
           usage: number;
           /** @description Percent of the key monthly quota */
           utilization: number;
-          /** @description Calls made over the period */
+          /** @description Over the period */
           totalUsage: number;
         }[];
       };
@@ -3473,10 +3395,7 @@ export interface components {
     };
     DashboardStats: {
       requestsToday: number;
-      /** @description Calls made this month: monthCalls.made */
       requestsThisMonth: number;
-      /** @description All the user's keys this month */
-      monthCalls: components['schemas']['MonthCalls'];
       totalApiKeys: number;
       activeApiKeys: number;
       successRate: number;
@@ -3809,10 +3728,8 @@ export interface components {
       isActive: boolean;
       planName: string;
       planDisplayName: string;
-      /** @description Calls of this key counted against the monthly quota this calendar month (UTC): monthCalls.counted */
+      /** @description Requests counted against the monthly quota this calendar month (UTC) */
       currentUsage: number;
-      /** @description This key's calls this month: made, counted, not counted */
-      monthCalls: components['schemas']['MonthCalls'];
       limits: {
         maxRequestsPerMinute: number;
         maxRequestsPerHour: number;
@@ -4082,69 +3999,81 @@ export interface components {
       error: string | null;
       createdAt: string;
     };
-    BillingSubscription: {
+    PlanRequest: {
       id: string;
       planName: string;
       planDisplayName: string;
       /** @enum {string} */
-      interval: 'monthly' | 'yearly';
-      status: string;
-      currentPeriodStart: string | null;
-      currentPeriodEnd: string | null;
-      cancelAtPeriodEnd: boolean;
-      graceUntil: string | null;
-      endedAt: string | null;
+      billingPeriod: 'monthly' | 'yearly';
+      message: string | null;
+      /** @enum {string} */
+      status: 'pending' | 'granted' | 'declined' | 'cancelled';
+      grantedPlanName: string | null;
+      grantedPlanDisplayName: string | null;
+      grantedUntil: string | null;
+      decidedAt: string | null;
+      decisionNote: string | null;
+      createdAt: string;
     };
-    BillingInvoice: {
+    AdminPlanRequest: {
       id: string;
-      number: string | null;
-      amount: number;
-      currency: string;
-      status: string | null;
-      date: string;
-      hostedInvoiceUrl: string | null;
-      pdfUrl: string | null;
-    };
-    BillingState: {
+      planName: string;
+      planDisplayName: string;
       /** @enum {string} */
-      provider: 'stripe' | 'none';
-      plans: {
-        planName: string;
-        intervals: ('monthly' | 'yearly')[];
-      }[];
-      subscription: components['schemas']['BillingSubscription'] | null;
-      nextInvoice: {
-        amount: number;
-        currency: string;
-        date: string | null;
+      billingPeriod: 'monthly' | 'yearly';
+      message: string | null;
+      /** @enum {string} */
+      status: 'pending' | 'granted' | 'declined' | 'cancelled';
+      grantedPlanName: string | null;
+      grantedPlanDisplayName: string | null;
+      grantedUntil: string | null;
+      decidedAt: string | null;
+      decisionNote: string | null;
+      createdAt: string;
+      user: {
+        id: string;
+        email: string | null;
+        name: string | null;
+      };
+      decidedBy: {
+        id: string;
+        email: string | null;
+        name: string | null;
       } | null;
-      invoices: components['schemas']['BillingInvoice'][];
-      invoicesAvailable: boolean;
     };
-    ServiceInfo: {
-      /** @description How long an ended async job and its result are kept for download (JOB_RESULT_TTL_HOURS) */
-      jobResultRetentionHours: number;
-      /**
-       * @description Files sent to a synchronous call are worked on in a temporary folder deleted with the answer
-       * @constant
-       */
-      uploadsKept: false;
-      /** @description Length of the one free trial of a paid plan */
-      trialDays: number;
-    };
-    LegalDocument: {
+    SupportMessage: {
+      id: string;
       /** @enum {string} */
-      document: 'terms' | 'privacy';
-      /**
-       * @description 'operator': DATA_DIR/<document>.md (or <document>.<lang>.md); 'default': the neutral text shipped
-       * @enum {string}
-       */
-      source: 'operator' | 'default';
-      markdown: string;
-      /** @description The Markdown rendered, raw HTML escaped */
-      html: string;
-      /** @description The operator file's modification time; null for the default */
-      updatedAt: string | null;
+      category: 'general' | 'billing' | 'technical' | 'account' | 'sales';
+      subject: string;
+      body: string;
+      /** @enum {string} */
+      status: 'open' | 'handled';
+      reply: string | null;
+      handledAt: string | null;
+      createdAt: string;
+    };
+    AdminSupportMessage: {
+      id: string;
+      /** @enum {string} */
+      category: 'general' | 'billing' | 'technical' | 'account' | 'sales';
+      subject: string;
+      body: string;
+      /** @enum {string} */
+      status: 'open' | 'handled';
+      reply: string | null;
+      handledAt: string | null;
+      createdAt: string;
+      user: {
+        id: string;
+        email: string | null;
+        name: string | null;
+      };
+      handledBy: {
+        id: string;
+        email: string | null;
+        name: string | null;
+      } | null;
     };
   };
   responses: never;
@@ -12597,11 +12526,6 @@ export interface operations {
            * @default
            */
           password?: string;
-          /**
-           * Format: uuid
-           * @description A certificate stored for this account (dashboard: Settings, or POST /api/v1/signing-certificates), used instead of a `certificate` file and its password. Only a key the account's owner made may use it.
-           */
-          certificateId?: string;
           /** @description Why the document is signed (the signature dictionary's /Reason) */
           reason?: string;
           /** @description Where it is signed (/Location) */
@@ -12726,7 +12650,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12734,19 +12658,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'FORBIDDEN' | 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
-          };
-        };
-      };
-      /** @description Error codes: `CERTIFICATE_NOT_FOUND` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'CERTIFICATE_NOT_FOUND';
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
           };
         };
       };
@@ -17087,6 +16999,551 @@ export interface operations {
       };
     };
   };
+  myPlanRequestsList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              requests: components['schemas']['PlanRequest'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  myPlanRequestsCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          planName: string;
+          /**
+           * @default monthly
+           * @enum {string}
+           */
+          billingPeriod?: 'monthly' | 'yearly';
+          message?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              request: components['schemas']['PlanRequest'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  myPlanRequestsDelete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              request: components['schemas']['PlanRequest'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  mySupportMessagesList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              messages: components['schemas']['SupportMessage'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  mySupportMessagesCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @default general
+           * @enum {string}
+           */
+          category?: 'general' | 'billing' | 'technical' | 'account' | 'sales';
+          subject: string;
+          body: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              message: components['schemas']['SupportMessage'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
   adminStatsOverview: {
     parameters: {
       query?: never;
@@ -20053,8 +20510,6 @@ export interface operations {
           maxApiKeysPerUser?: number;
           burstLimit?: number | null;
           allowedEndpoints?: ('conversion' | 'pdf' | 'ocr' | 'qrcode' | 'batch' | 'webhook')[];
-          /** @description The plan's other bullets (support, SLA…): the bullets stating its limits are made from the limits */
-          features?: string[];
           isActive?: boolean;
           isPublic?: boolean;
           isRecommended?: boolean;
@@ -20123,6 +20578,602 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
             code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminPlanRequestsList: {
+    parameters: {
+      query?: {
+        status?: 'pending' | 'granted' | 'declined' | 'cancelled';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              requests: components['schemas']['AdminPlanRequest'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'INSUFFICIENT_ROLE' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminPlanRequestsGrant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          planName?: string;
+          days: number;
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              request: components['schemas']['AdminPlanRequest'];
+              subscription: components['schemas']['Subscription'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `SELF_ACTION_FORBIDDEN`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'FORBIDDEN'
+              | 'ACCOUNT_DISABLED'
+              | 'INSUFFICIENT_ROLE'
+              | 'SELF_ACTION_FORBIDDEN'
+              | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminPlanRequestsDecline: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          note: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              request: components['schemas']['AdminPlanRequest'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `SELF_ACTION_FORBIDDEN`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'FORBIDDEN'
+              | 'ACCOUNT_DISABLED'
+              | 'INSUFFICIENT_ROLE'
+              | 'SELF_ACTION_FORBIDDEN'
+              | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminSupportMessagesList: {
+    parameters: {
+      query?: {
+        status?: 'open' | 'handled';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              messages: components['schemas']['AdminSupportMessage'][];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'INSUFFICIENT_ROLE' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  adminSupportMessagesHandle: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reply?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              message: components['schemas']['AdminSupportMessage'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'INSUFFICIENT_ROLE' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `CONFLICT` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CONFLICT';
           };
         };
       };
@@ -20478,153 +21529,6 @@ export interface operations {
                 since: string | null;
               };
             };
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-    };
-  };
-  serviceInfo: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              service: components['schemas']['ServiceInfo'];
-            };
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-    };
-  };
-  legalTerms: {
-    parameters: {
-      query?: {
-        /** @description The default text's language (an operator's file is used as is) */
-        lang?: 'en' | 'fr';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              legal: components['schemas']['LegalDocument'];
-            };
-          };
-        };
-      };
-      /** @description Error codes: `VALIDATION_ERROR` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'VALIDATION_ERROR';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-    };
-  };
-  legalPrivacy: {
-    parameters: {
-      query?: {
-        /** @description The default text's language (an operator's file is used as is) */
-        lang?: 'en' | 'fr';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              legal: components['schemas']['LegalDocument'];
-            };
-          };
-        };
-      };
-      /** @description Error codes: `VALIDATION_ERROR` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'VALIDATION_ERROR';
           };
         };
       };
@@ -25270,7 +26174,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED`, `URL_NOT_ALLOWED` */
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25278,11 +26182,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'FORBIDDEN' | 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED' | 'URL_NOT_ALLOWED';
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED' | 'URL_NOT_ALLOWED';
           };
         };
       };
-      /** @description Error codes: `JOB_NOT_FOUND`, `CERTIFICATE_NOT_FOUND` */
+      /** @description Error codes: `JOB_NOT_FOUND` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -25290,7 +26194,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'JOB_NOT_FOUND' | 'CERTIFICATE_NOT_FOUND';
+            code?: 'JOB_NOT_FOUND';
           };
         };
       };
@@ -25829,7 +26733,7 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/protect, /pdf/unlock, /pdf/metadata/update, /pdf/compress, /pdf/flatten, /pdf/to-pdfa, /pdf/crop, /pdf/add-margins, /pdf/redact, /pdf/remove-blank-pages, /pdf/forms/fill); the last stage may instead be /pdf/sign (with the `certificateId` of a certificate stored for the account). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
+          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/protect, /pdf/unlock, /pdf/metadata/update, /pdf/compress, /pdf/flatten, /pdf/to-pdfa, /pdf/crop, /pdf/add-margins, /pdf/redact, /pdf/remove-blank-pages, /pdf/forms/fill). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
           stages: string;
           /**
            * Format: binary
@@ -26019,803 +26923,6 @@ export interface operations {
       };
     };
   };
-  signingCertificatesList: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              certificates: {
-                /** Format: uuid */
-                id: string;
-                label: string;
-                /** @description The certificate's subject, as an RFC 4514 string */
-                subject: string;
-                commonName: string | null;
-                issuer: string;
-                serialNumber: string;
-                /** @description ISO 8601 */
-                validFrom: string;
-                /** @description ISO 8601: after this, signing with it is refused */
-                validTo: string;
-                createdAt: string;
-                lastUsedAt: string | null;
-              }[];
-              max: number;
-            };
-          };
-        };
-      };
-      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
-          };
-        };
-      };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-    };
-  };
-  signingCertificatesCreate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description A name to tell it apart */
-          label: string;
-          /** @description The PKCS#12 file (.p12, .pfx: private key and certificate), in base64 */
-          pkcs12: string;
-          /**
-           * @description Its password (empty for a file without one)
-           * @default
-           */
-          password?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              certificate: {
-                /** Format: uuid */
-                id: string;
-                label: string;
-                /** @description The certificate's subject, as an RFC 4514 string */
-                subject: string;
-                commonName: string | null;
-                issuer: string;
-                serialNumber: string;
-                /** @description ISO 8601 */
-                validFrom: string;
-                /** @description ISO 8601: after this, signing with it is refused */
-                validTo: string;
-                createdAt: string;
-                lastUsedAt: string | null;
-              };
-            };
-          };
-        };
-      };
-      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BAD_REQUEST' | 'INVALID_JSON';
-          };
-        };
-      };
-      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
-          };
-        };
-      };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
-          };
-        };
-      };
-      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'PAYLOAD_TOO_LARGE';
-          };
-        };
-      };
-      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNSUPPORTED_MEDIA_TYPE';
-          };
-        };
-      };
-      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `CERTIFICATE_PASSWORD_WRONG`, `INVALID_CERTIFICATE`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_LIMIT_REACHED` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?:
-              | 'VALIDATION_ERROR'
-              | 'INVALID_INPUT'
-              | 'CERTIFICATE_PASSWORD_WRONG'
-              | 'INVALID_CERTIFICATE'
-              | 'CERTIFICATE_EXPIRED'
-              | 'CERTIFICATE_LIMIT_REACHED';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-    };
-  };
-  signingCertificatesDelete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message: string;
-          };
-        };
-      };
-      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BAD_REQUEST' | 'INVALID_JSON';
-          };
-        };
-      };
-      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
-          };
-        };
-      };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
-          };
-        };
-      };
-      /** @description Error codes: `CERTIFICATE_NOT_FOUND` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'CERTIFICATE_NOT_FOUND';
-          };
-        };
-      };
-      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'PAYLOAD_TOO_LARGE';
-          };
-        };
-      };
-      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNSUPPORTED_MEDIA_TYPE';
-          };
-        };
-      };
-      /** @description Error codes: `VALIDATION_ERROR` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'VALIDATION_ERROR';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-    };
-  };
-  billing: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: components['schemas']['BillingState'];
-          };
-        };
-      };
-      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
-          };
-        };
-      };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-      /** @description Error codes: `BILLING_PROVIDER_FAILED` */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BILLING_PROVIDER_FAILED';
-          };
-        };
-      };
-    };
-  };
-  billingCheckout: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          planName: string;
-          /**
-           * @default monthly
-           * @enum {string}
-           */
-          interval?: 'monthly' | 'yearly';
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              url: string;
-            };
-          };
-        };
-      };
-      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BAD_REQUEST' | 'INVALID_JSON';
-          };
-        };
-      };
-      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
-          };
-        };
-      };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
-          };
-        };
-      };
-      /** @description Error codes: `NOT_FOUND` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'NOT_FOUND';
-          };
-        };
-      };
-      /** @description Error codes: `BILLING_NOT_CONFIGURED`, `BILLING_SUBSCRIPTION_EXISTS` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BILLING_NOT_CONFIGURED' | 'BILLING_SUBSCRIPTION_EXISTS';
-          };
-        };
-      };
-      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'PAYLOAD_TOO_LARGE';
-          };
-        };
-      };
-      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNSUPPORTED_MEDIA_TYPE';
-          };
-        };
-      };
-      /** @description Error codes: `VALIDATION_ERROR`, `PLAN_NOT_FOR_SALE` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'VALIDATION_ERROR' | 'PLAN_NOT_FOR_SALE';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-      /** @description Error codes: `BILLING_PROVIDER_FAILED` */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BILLING_PROVIDER_FAILED';
-          };
-        };
-      };
-    };
-  };
-  billingPortal: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            success: true;
-            message?: string;
-            data: {
-              url: string;
-            };
-          };
-        };
-      };
-      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BAD_REQUEST' | 'INVALID_JSON';
-          };
-        };
-      };
-      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
-          };
-        };
-      };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
-          };
-        };
-      };
-      /** @description Error codes: `BILLING_NOT_CONFIGURED`, `BILLING_ACCOUNT_MISSING` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BILLING_NOT_CONFIGURED' | 'BILLING_ACCOUNT_MISSING';
-          };
-        };
-      };
-      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'PAYLOAD_TOO_LARGE';
-          };
-        };
-      };
-      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNSUPPORTED_MEDIA_TYPE';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-      /** @description Error codes: `BILLING_PROVIDER_FAILED` */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BILLING_PROVIDER_FAILED';
-          };
-        };
-      };
-    };
-  };
-  billingStripeWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {boolean} */
-            received: true;
-            applied: boolean;
-          };
-        };
-      };
-      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `WEBHOOK_SIGNATURE_INVALID` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'WEBHOOK_SIGNATURE_INVALID';
-          };
-        };
-      };
-      /** @description Error codes: `BILLING_NOT_CONFIGURED` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BILLING_NOT_CONFIGURED';
-          };
-        };
-      };
-      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'PAYLOAD_TOO_LARGE';
-          };
-        };
-      };
-      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'UNSUPPORTED_MEDIA_TYPE';
-          };
-        };
-      };
-      /** @description Error codes: `INTERNAL_ERROR` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'INTERNAL_ERROR';
-          };
-        };
-      };
-      /** @description Error codes: `BILLING_PROVIDER_FAILED` */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorResponse'] & {
-            /** @enum {unknown} */
-            code?: 'BILLING_PROVIDER_FAILED';
-          };
-        };
-      };
-    };
-  };
   gotenbergHealth: {
     parameters: {
       query?: never;
@@ -26940,8 +27047,6 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
-          /** @description The `facturxXml` files (see the form fields) */
-          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -27072,12 +27177,6 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
-          /** @description The `watermark` files (see the form fields) */
-          watermark?: string[];
-          /** @description The `stamp` files (see the form fields) */
-          stamp?: string[];
-          /** @description The `facturxXml` files (see the form fields) */
-          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -27338,268 +27437,6 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
-        } & {
-          [key: string]: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
-      200: {
-        headers: {
-          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/pdf': string;
-          'application/zip': string;
-        };
-      };
-      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
-      204: {
-        headers: {
-          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': unknown;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-    };
-  };
-  gotenbergPdfenginesOptimize: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description The output’s name, without extension (Gotenberg adds it) */
-        'Gotenberg-Output-Filename'?: string;
-        /** @description Names the call in the logs and becomes its request id */
-        'Gotenberg-Trace'?: string;
-        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
-        'Gotenberg-Webhook-Url'?: string;
-        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
-        'Gotenberg-Webhook-Error-Url'?: string;
-        /** @description The method of the output’s delivery */
-        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description The method of the error’s delivery */
-        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
-        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'multipart/form-data': {
-          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
-          files?: string[];
-        } & {
-          [key: string]: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
-      200: {
-        headers: {
-          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/pdf': string;
-          'application/zip': string;
-        };
-      };
-      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
-      204: {
-        headers: {
-          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
-          'Gotenberg-Trace'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': unknown;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-    };
-  };
-  gotenbergPdfenginesFacturX: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description The output’s name, without extension (Gotenberg adds it) */
-        'Gotenberg-Output-Filename'?: string;
-        /** @description Names the call in the logs and becomes its request id */
-        'Gotenberg-Trace'?: string;
-        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
-        'Gotenberg-Webhook-Url'?: string;
-        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
-        'Gotenberg-Webhook-Error-Url'?: string;
-        /** @description The method of the output’s delivery */
-        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description The method of the error’s delivery */
-        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
-        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
-        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'multipart/form-data': {
-          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
-          files?: string[];
-          /** @description The `facturxXml` files (see the form fields) */
-          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -28920,8 +28757,6 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
-          /** @description The `facturxXml` files (see the form fields) */
-          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -29056,8 +28891,6 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
-          /** @description The `embeds` files (see the form fields) */
-          embeds?: string[];
         } & {
           [key: string]: string;
         };
@@ -29201,8 +29034,6 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
-          /** @description The `embeds` files (see the form fields) */
-          embeds?: string[];
         } & {
           [key: string]: string;
         };
@@ -29346,8 +29177,6 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
-          /** @description The `embeds` files (see the form fields) */
-          embeds?: string[];
         } & {
           [key: string]: string;
         };

@@ -26,3 +26,4 @@ export * from './admin/plans';
 export * from './jobs';
 export * from './billing';
 export * from './service-info';
+export * from './requests';

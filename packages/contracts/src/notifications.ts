@@ -22,6 +22,11 @@ export const ZNotificationCode = z.enum([
   'billing.payment-failed',
   'billing.payment-recovered',
   'billing.ended',
+  'plan-request.created',
+  'plan-request.granted',
+  'plan-request.declined',
+  'support-message.created',
+  'support-message.handled',
 ]);
 export type TNotificationCode = z.infer<typeof ZNotificationCode>;
 export const ZNotification = z

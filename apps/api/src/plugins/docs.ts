@@ -38,6 +38,10 @@ const tags = [
       "Payments through Stripe: the signed-in user's subscription and invoices, Checkout, the portal, Stripe's webhook.",
   },
   { name: 'usage', description: 'Usage analytics and the dashboard figures of the signed-in user.' },
+  {
+    name: 'support',
+    description: 'Messages to the support team from the signed-in user, and their states (answered by administrators).',
+  },
   { name: 'notifications', description: 'Notifications of the signed-in user (limits reached, plan changes).' },
   { name: 'admin', description: 'Figures across every account, for administrators.' },
   { name: 'health', description: 'Liveness and readiness probes.' },

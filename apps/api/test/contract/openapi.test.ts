@@ -716,6 +716,46 @@ describe('account and public routes', () => {
     await call(json('GET', '/legal/privacy?lang=xx'), 422);
   });
 
+  it('plan requests and support messages (issue 29)', { timeout: 30_000 }, async () => {
+    const customer = bearer((await createTestUser(t)).accessToken);
+    const staff = bearer((await createTestUser(t, { role: 'admin' })).accessToken);
+    const none = crypto.randomUUID();
+    const ask = (planName: string) =>
+      json('POST', '/my/plan-requests', { planName, billingPeriod: 'monthly' }, customer);
+    const first = (await call(ask('pro'), 201)).json().data.request.id as string;
+    await call(ask('nope'), 404);
+    await call(json('POST', '/my/plan-requests', { planName: 1 }, customer), 422);
+    await call(json('GET', '/my/plan-requests', undefined, customer), 200);
+    await call(json('GET', '/my/plan-requests'), 401);
+    await call(json('DELETE', `/my/plan-requests/${first}`, undefined, customer), 200);
+    await call(json('DELETE', `/my/plan-requests/${first}`, undefined, customer), 409);
+    const second = (await call(ask('pro'), 201)).json().data.request.id as string;
+    const third = (await call(ask('enterprise'), 201)).json().data.request.id as string;
+    await call(json('GET', '/admin/plan-requests?status=pending', undefined, staff), 200);
+    await call(json('GET', '/admin/plan-requests?status=nope', undefined, staff), 422);
+    await call(json('POST', `/admin/plan-requests/${second}/grant`, { days: 30 }, staff), 200);
+    await call(json('POST', `/admin/plan-requests/${second}/grant`, { days: 0 }, staff), 422);
+    await call(json('POST', `/admin/plan-requests/${third}/decline`, { note: 'Write to sales' }, staff), 200);
+    await call(json('POST', `/admin/plan-requests/${none}/decline`, { note: 'x' }, staff), 404);
+    const sent = await call(
+      json(
+        'POST',
+        '/my/support-messages',
+        { category: 'technical', subject: 'OCR', body: 'Which languages?' },
+        customer,
+      ),
+      201,
+    );
+    await call(json('POST', '/my/support-messages', { subject: '' }, customer), 422);
+    await call(json('GET', '/my/support-messages', undefined, customer), 200);
+    await call(json('GET', '/my/support-messages'), 401);
+    await call(json('GET', '/admin/support-messages', undefined, staff), 200);
+    await call(json('GET', '/admin/support-messages', undefined, customer), 403);
+    const id = sent.json().data.message.id as string;
+    await call(json('POST', `/admin/support-messages/${id}/handle`, { reply: 'All of them' }, staff), 200);
+    await call(json('POST', `/admin/support-messages/${id}/handle`, {}, staff), 409);
+  });
+
   it('jobs: admitted, followed, fetched, cancelled', { timeout: 60_000 }, async () => {
     const a = await numberedPdf(1, 'JobA');
     const merge = upload('/pdf/merge', { async: 'true' }, [

@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
               { path: paths.admin.monitor.path, lazy: lazy(() => import('./routes/app/admin/system-monitor')) },
               { path: paths.admin.plans.path, lazy: lazy(() => import('./routes/app/admin/plans')) },
               { path: paths.admin.audit.path, lazy: lazy(() => import('./routes/app/admin/audit')) },
+              { path: paths.admin.requests.path, lazy: lazy(() => import('./routes/app/admin/requests')) },
               { path: paths.admin.settings.path, Component: AdminSettingsMoved },
             ],
           },

@@ -36,6 +36,8 @@ export const paths = {
     monitor: { path: '/admin/monitor', getHref: () => '/admin/monitor' },
     plans: { path: '/admin/plans', getHref: () => '/admin/plans' },
     audit: { path: '/admin/audit', getHref: () => '/admin/audit' },
+    /** Plan requests and support messages (issue 29). */
+    requests: { path: '/admin/requests', getHref: () => '/admin/requests' },
     /** Earlier home of the plans page: redirects there. */
     settings: { path: '/admin/settings', getHref: () => '/admin/settings' },
   },

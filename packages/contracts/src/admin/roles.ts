@@ -14,6 +14,8 @@ export const adminCapabilities = {
   cache: 'admin',
   maintenance: 'admin',
   auditLog: 'admin',
+  /** Plan requests (grant or decline) and support messages, sent when no payment provider is set (issue 29). */
+  customerRequests: 'admin',
   /** Prices and limits of every customer: a step above user management (a decision beyond the spec). */
   managePlans: 'super_admin',
 } as const satisfies Record<string, TUserRole>;

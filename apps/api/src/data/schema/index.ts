@@ -5,3 +5,4 @@ export * from './billing';
 export * from './jobs';
 export * from './signatures';
 export * from './stripe-billing';
+export * from './requests';

@@ -107,6 +107,22 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
   { en: 'The request body is not valid JSON', fr: "Le corps de la requête n'est pas du JSON valide" },
   { en: 'The request body is too large', fr: 'Le corps de la requête est trop volumineux' },
   { en: 'Internal server error', fr: 'Erreur interne du serveur' },
+  // Plan requests and support messages (services/customer-requests, contracts requests.ts).
+  { en: 'Plan request not found', fr: 'Demande de plan introuvable' },
+  { en: 'Support message not found', fr: 'Message au support introuvable' },
+  { en: 'This request was decided meanwhile', fr: 'Cette demande a été traitée entre-temps' },
+  { en: 'This message is handled already', fr: 'Ce message est déjà traité' },
+  {
+    en: 'You have 10 messages waiting for an answer: wait for one before sending another',
+    fr: 'Vous avez 10 messages en attente de réponse : attendez-en une avant d’en envoyer un autre',
+  },
+  { en: 'The subject must be 3 to 200 characters', fr: "L'objet doit comporter de 3 à 200 caractères" },
+  { en: 'The message must be 10 to 5000 characters', fr: 'Le message doit comporter de 10 à 5000 caractères' },
+  { en: 'The message must be at most 2000 characters', fr: 'Le message doit comporter au plus 2000 caractères' },
+  {
+    en: 'A note is required: it tells the customer why',
+    fr: 'Une note est requise : elle explique la raison au client',
+  },
 ];
 
 const byText = new Map<string, Readonly<Record<TApiLanguage, string>>>();

@@ -110,6 +110,13 @@ const routeCodes: Record<string, TErrorCode[]> = {
   ],
   billingPortal: ['BILLING_NOT_CONFIGURED', 'BILLING_ACCOUNT_MISSING', 'BILLING_PROVIDER_FAILED'],
   billingStripeWebhook: ['WEBHOOK_SIGNATURE_INVALID', 'BILLING_NOT_CONFIGURED', 'BILLING_PROVIDER_FAILED'],
+  // services/customer-requests (issue 29): one pending request per plan, decided once, under the role rules.
+  myPlanRequestsCreate: ['NOT_FOUND', 'CONFLICT'],
+  myPlanRequestsDelete: ['NOT_FOUND', 'CONFLICT'],
+  mySupportMessagesCreate: ['CONFLICT'],
+  adminPlanRequestsGrant: ['NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'SELF_ACTION_FORBIDDEN'],
+  adminPlanRequestsDecline: ['NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'SELF_ACTION_FORBIDDEN'],
+  adminSupportMessagesHandle: ['NOT_FOUND', 'CONFLICT'],
   jobsGet: ['JOB_NOT_FOUND'],
   signingCertificatesCreate: [
     'CERTIFICATE_PASSWORD_WRONG',

@@ -17,6 +17,7 @@ import { webhookRoutes } from './webhooks/index';
 import { pipelineRoutes } from './pipeline/index';
 import { signingCertificateRoutes } from './signing-certificates/index';
 import { billingRoutes } from './billing/index';
+import { customerRequestRoutes } from './requests/index';
 
 /** The wiring list of /api/v1: one plugin per resource. */
 export const v1Routes: FastifyPluginAsync = async (app) => {
@@ -26,6 +27,7 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await app.register(qrcodeRoutes, { prefix: '/qrcode' });
   await app.register(planRoutes, { prefix: '/plans' });
   await app.register(myRoutes, { prefix: '/my' });
+  await app.register(customerRequestRoutes, { prefix: '/my' }); // plan requests, support messages (issue 29)
   await app.register(adminRoutes, { prefix: '/admin' });
   await app.register(pingRoutes);
   await app.register(statusRoutes);

@@ -17,6 +17,9 @@ export type AuditAction =
   | 'sessions_revoked'
   | 'user_created'
   | 'role_changed'
+  | 'plan_request.create'
+  | 'plan_request.cancel'
+  | 'support_message.create'
   | AdminAuditAction
   | AdminRefusedAction;
 
@@ -36,13 +39,16 @@ export const adminAuditActions = [
   'admin.maintenance.on',
   'admin.maintenance.off',
   'admin.test_service',
+  'admin.plan_request.grant',
+  'admin.plan_request.decline',
+  'admin.support_message.handle',
 ] as const;
 export type AdminAuditAction = (typeof adminAuditActions)[number];
 /** An admin action the server refused (role rules, address rules, validation…): the attempt, with its reason. */
 export type AdminRefusedAction = `${AdminAuditAction}.refused`;
 
 export interface AuditTarget {
-  type: 'user' | 'api_key' | 'plan' | 'system';
+  type: 'user' | 'api_key' | 'plan' | 'system' | 'plan_request' | 'support_message';
   id: string;
   label?: string | null;
 }

@@ -162,6 +162,7 @@ function trialUsed(plan: PlanRow, row: SubscriptionRow | null, now: Date): AppEr
 /**
  * Renew (or grant) a plan for `days` days from now, or from the current end when that is later; `days` null grants
  * it without end. For the admin API: an expired trial's keys work again at once (within the key cache's second).
+ * `quiet`: the caller tells the user itself (a granted plan request says why, in its own notification).
  */
 export async function renewSubscription(
   db: Db,
@@ -169,6 +170,7 @@ export async function renewSubscription(
   planName: string,
   days: number | null,
   now = new Date(),
+  opts: { quiet?: boolean } = {},
 ): Promise<TSubscription> {
   const plan = await findPlan(db, planName);
   if (!plan) throw new AppError('NOT_FOUND', `Plan "${planName}" not found`);
@@ -189,16 +191,17 @@ export async function renewSubscription(
       set: { status: 'active', source: 'admin', expiresAt, updatedAt: now },
     })
     .returning();
-  await notify(db, userId, {
-    type: 'success',
-    title: `Plan ${plan.displayName} renouvelé`,
-    message: expiresAt
-      ? `Votre plan ${plan.displayName} est actif jusqu'au ${expiresAt.toISOString().slice(0, 10)}.`
-      : `Votre plan ${plan.displayName} est actif sans date de fin.`,
-    ...(expiresAt
-      ? { code: 'plan.renewed', params: { plan: plan.displayName, until: expiresAt.toISOString().slice(0, 10) } }
-      : { code: 'plan.renewed-open', params: { plan: plan.displayName } }),
-  });
+  if (!opts.quiet)
+    await notify(db, userId, {
+      type: 'success',
+      title: `Plan ${plan.displayName} renouvelé`,
+      message: expiresAt
+        ? `Votre plan ${plan.displayName} est actif jusqu'au ${expiresAt.toISOString().slice(0, 10)}.`
+        : `Votre plan ${plan.displayName} est actif sans date de fin.`,
+      ...(expiresAt
+        ? { code: 'plan.renewed', params: { plan: plan.displayName, until: expiresAt.toISOString().slice(0, 10) } }
+        : { code: 'plan.renewed-open', params: { plan: plan.displayName } }),
+    });
   return toDto(row!, plan, now);
 }
 

@@ -91,6 +91,26 @@ const table = (): Record<string, Call> => ({
   adminAuditLog: { method: 'GET', url: '/admin/audit-log', capability: 'auditLog' },
   adminPlans: { method: 'GET', url: '/admin/plans', capability: 'managePlans' },
   adminPlansUpdate: { method: 'PUT', url: '/admin/plans/nope', body: { description: 'x' }, capability: 'managePlans' },
+  adminPlanRequestsList: { method: 'GET', url: '/admin/plan-requests', capability: 'customerRequests' },
+  adminPlanRequestsGrant: {
+    method: 'POST',
+    url: `/admin/plan-requests/${missing}/grant`,
+    body: { days: 30 },
+    capability: 'customerRequests',
+  },
+  adminPlanRequestsDecline: {
+    method: 'POST',
+    url: `/admin/plan-requests/${missing}/decline`,
+    body: { note: 'x' },
+    capability: 'customerRequests',
+  },
+  adminSupportMessagesList: { method: 'GET', url: '/admin/support-messages', capability: 'customerRequests' },
+  adminSupportMessagesHandle: {
+    method: 'POST',
+    url: `/admin/support-messages/${missing}/handle`,
+    body: {},
+    capability: 'customerRequests',
+  },
 });
 
 beforeAll(async () => {

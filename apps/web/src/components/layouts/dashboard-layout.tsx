@@ -9,6 +9,7 @@ import {
   CreditCard,
   ExternalLink,
   FlaskConical,
+  Inbox,
   KeyRound,
   LayoutDashboard,
   LifeBuoy,
@@ -66,6 +67,7 @@ const adminNav: NavItem[] = [
   { name: 'nav.systemMonitor', to: paths.admin.systemMonitor.getHref(), icon: Activity },
   { name: 'nav.planManagement', to: paths.admin.plans.getHref(), icon: SlidersHorizontal },
   { name: 'nav.auditLog', to: paths.admin.audit.getHref(), icon: ScrollText },
+  { name: 'nav.customerRequests', to: paths.admin.requests.getHref(), icon: Inbox },
 ];
 
 function NavSection({ title, items, onNavigate }: { title?: string; items: NavItem[]; onNavigate?: () => void }) {

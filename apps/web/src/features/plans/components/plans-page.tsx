@@ -11,6 +11,9 @@ import { useStartTrial } from '../api/start-trial';
 import { ownsPlan, resolvePlanOwnership } from '@/lib/plans/plan-ownership';
 import { visiblePlans } from '@/lib/plans/format-plan';
 import { TrialConfirmDialog } from './trial-confirm-dialog';
+import { PlanRequestDialog } from './plan-request-dialog';
+import { PlanRequestsPanel } from './plan-requests-panel';
+import { trialSpent, usePlanRequestFlow } from '../hooks/use-plan-request-flow';
 import { PlanCard, type PlanCardStatus } from './plan-card';
 import { useTranslation } from 'react-i18next';
 
@@ -57,15 +60,18 @@ export function PlansPage({ apiKeys, onUpgrade, billing }: PlansPageProps) {
     return ownership.hasMultiple && ownership.primary === plan.name ? 'primary' : 'active';
   };
 
-  // A trial starts only once confirmed (one per e-mail address, ever).
+  // A trial starts only once confirmed (one per e-mail address, ever); once it is spent, Upgrade asks an administrator.
   const [confirming, setConfirming] = useState<TPlan | null>(null);
+  const requestFlow = usePlanRequestFlow();
   const choose = (plan: TPlan) => {
     if (onUpgrade?.(plan)) return; // paid through Stripe
-    setConfirming(plan);
+    if (plan.price > 0 && trialSpent(user, plan.name)) requestFlow.ask(plan.name);
+    else setConfirming(plan);
   };
   const start = (plan: TPlan) => {
     setPendingPlan(plan.name);
     startTrial.mutate(plan.name, {
+      onError: (err) => isApiError(err) && err.code === 'TRIAL_ALREADY_USED' && requestFlow.ask(plan.name),
       onSettled: () => {
         setPendingPlan(null);
         setConfirming(null);
@@ -88,6 +94,7 @@ export function PlansPage({ apiKeys, onUpgrade, billing }: PlansPageProps) {
           </Badge>
         </p>
       </header>
+      <PlanRequestsPanel />
 
       {billing}
 
@@ -159,7 +166,9 @@ export function PlansPage({ apiKeys, onUpgrade, billing }: PlansPageProps) {
               <p className="mt-1 text-sm text-indigo-100">{t('plansPage.customLimitsDedicatedInfrastructureAn')}</p>
             </div>
           </div>
-          <Button variant="light">{t('plansPage.contactSales')}</Button>
+          <Button variant="light" onClick={() => requestFlow.ask(null)}>
+            {t('plansPage.contactSales')}
+          </Button>
         </section>
         <div className="flex flex-col items-center gap-1 text-center text-sm text-slate-500">
           <p className="flex items-center gap-1.5">
@@ -175,6 +184,7 @@ export function PlansPage({ apiKeys, onUpgrade, billing }: PlansPageProps) {
         onConfirm={start}
         onCancel={() => setConfirming(null)}
       />
+      <PlanRequestDialog flow={requestFlow} plans={plansQuery.data ?? []} />
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { Link } from 'react-router';
 import { ArrowLeft, BookOpen, ExternalLink, FlaskConical, LifeBuoy, Lock, Mail, MessageCircle } from 'lucide-react';
 import { Logo } from '@/components/ui/logo';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useTranslation } from 'react-i18next';
 import { SupportFaq } from './support-faq';
+import { ContactSupportButton } from './contact-support-button';
+import { MySupportMessages } from './my-support-messages';
 
 export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
   const { t } = useTranslation();
@@ -89,12 +91,13 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
             </span>
             <h2 className="mt-5 text-lg font-semibold text-slate-900">{t('supportPage.contactSupport')}</h2>
             <p className="mt-2 flex-1 text-sm text-slate-600">{t('supportPage.questionsAboutYourAccountBilling')}</p>
-            {/* Inert by specification (spec-2 "Support page"): no support-message endpoint exists yet, so the button does nothing. */}
-            <Button variant="secondary" className="mt-6">
+            <ContactSupportButton isAuthenticated={isAuthenticated} variant="secondary" className="mt-6">
               <Mail className="h-4 w-4" aria-hidden="true" /> {t('supportPage.sendMessage')}
-            </Button>
+            </ContactSupportButton>
           </article>
         </section>
+
+        {isAuthenticated && <MySupportMessages />}
 
         <section className="mx-auto max-w-3xl px-4 py-12 sm:px-6" aria-labelledby="faq-heading" id="faq">
           <h2 id="faq-heading" className="text-center text-2xl font-bold tracking-tight text-slate-900">
@@ -107,10 +110,13 @@ export function SupportPage({ isAuthenticated }: { isAuthenticated: boolean }) {
           <div className="mx-auto max-w-3xl rounded-3xl bg-slate-950 px-6 py-12 text-center sm:px-12">
             <h2 className="text-2xl font-bold text-white">{t('supportPage.stillNeedHelp')}</h2>
             <p className="mx-auto mt-3 max-w-md text-sm text-slate-300">{t('supportPage.canTFindTheAnswer')}</p>
-            {/* Inert by specification (spec-2 "Support page"): there is no contact endpoint; the button does nothing. */}
-            <Button className="mt-8 bg-indigo-500 hover:bg-indigo-400" size="lg">
+            <ContactSupportButton
+              isAuthenticated={isAuthenticated}
+              className="mt-8 bg-indigo-500 hover:bg-indigo-400"
+              size="lg"
+            >
               {t('supportPage.contactSupportTeam')}
-            </Button>
+            </ContactSupportButton>
           </div>
         </section>
       </main>
