@@ -956,7 +956,7 @@ export interface paths {
     put?: never;
     /**
      * Sign with a PKCS#12 certificate: PAdES (CAdES detached), visible or not, incremental
-     * @description PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`. An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.
+     * @description PAdES baseline B (B-T with `timestamp=true`): a CMS SignedData, CAdES detached (SubFilter ETSI.CAdES.detached), with the signing-certificate-v2 attribute and no signingTime (the time is in /M). The signature is an incremental update: the bytes sent are kept as they are, so the signatures they already hold stay valid. Send the PDF in `file`, the PKCS#12 (.p12/.pfx: key and certificate, its chain optional) in `certificate`, its password in `password`; or, instead of both, the `certificateId` of a certificate stored for the account (GET /api/v1/signing-certificates lists them; a key an administrator made for the account may not use them). An expired certificate, a wrong password or a file that is no PKCS#12 is a 422 naming it.
      */
     post: operations['pdfSign'];
     delete?: never;
@@ -2087,6 +2087,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/service-info': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Retention of job results and the trial length, as configured (no authentication) */
+    get: operations['serviceInfo'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/legal/terms': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Terms of Service: DATA_DIR/terms.md, else a neutral default */
+    get: operations['legalTerms'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/legal/privacy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Privacy Policy: DATA_DIR/privacy.md, else a neutral default */
+    get: operations['legalPrivacy'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/conversion/word-to-pdf': {
     parameters: {
       query?: never;
@@ -2612,6 +2663,109 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/signing-certificates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My stored signing certificates */
+    get: operations['signingCertificatesList'];
+    put?: never;
+    /** Store a signing certificate (PKCS#12 in base64, with its password), encrypted at rest */
+    post: operations['signingCertificatesCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/signing-certificates/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a stored signing certificate (its key is erased) */
+    delete: operations['signingCertificatesDelete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/billing': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My billing: the payment provider, my subscription, the next invoice and past invoices */
+    get: operations['billing'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/billing/checkout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Buy a paid plan: answers the Stripe Checkout page to send the browser to */
+    post: operations['billingCheckout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/billing/portal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stripe's Customer Portal (card, invoices, plan change, cancellation): answers its address */
+    post: operations['billingPortal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/billing/stripe/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stripe's webhook endpoint: events verified by their Stripe-Signature, each applied once */
+    post: operations['billingStripeWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/gotenberg/health': {
     parameters: {
       query?: never;
@@ -2621,7 +2775,7 @@ export interface paths {
     };
     /**
      * Health, Gotenberg-shaped
-     * @description One entry per engine of this server; 503 when one is down. Public, not counted. HEAD answers too.
+     * @description Gotenberg's checks (chromium, libreoffice) of this server; 503 when one is down. Public, not counted. HEAD answers too.
      */
     get: operations['gotenbergHealth'];
     put?: never;
@@ -2663,7 +2817,7 @@ export interface paths {
     put?: never;
     /**
      * Merge PDFs
-     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on the watermark and stamp routes), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/merge (the `pdf` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesMerge'];
     delete?: never;
@@ -2683,7 +2837,7 @@ export interface paths {
     put?: never;
     /**
      * Split PDFs
-     * @description Form fields: `files` (PDFs), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/split (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesSplit'];
     delete?: never;
@@ -2703,7 +2857,7 @@ export interface paths {
     put?: never;
     /**
      * Flatten PDFs (forms and annotations)
-     * @description Form fields: `files` (PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/flatten (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesFlatten'];
     delete?: never;
@@ -2723,9 +2877,49 @@ export interface paths {
     put?: never;
     /**
      * PDFs to PDF/A
-     * @description Form fields: `files` (PDFs), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesConvert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/optimize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Optimize PDFs' images
+     * @description Form fields: `files` (PDFs, in name order), `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/compress (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     */
+    post: operations['gotenbergPdfenginesOptimize'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gotenberg/forms/pdfengines/factur-x': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * PDFs to Factur-X / ZUGFeRD invoices
+     * @description Form fields: `files` (PDFs, in name order), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/to-pdfa (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
+     */
+    post: operations['gotenbergPdfenginesFacturX'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2743,7 +2937,7 @@ export interface paths {
     put?: never;
     /**
      * Read PDFs' metadata
-     * @description Form fields: `files` (PDFs). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesMetadataRead'];
     delete?: never;
@@ -2763,7 +2957,7 @@ export interface paths {
     put?: never;
     /**
      * Write PDFs' metadata
-     * @description Form fields: `files` (PDFs), `metadata` (JSON). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesMetadataWrite'];
     delete?: never;
@@ -2783,7 +2977,7 @@ export interface paths {
     put?: never;
     /**
      * Encrypt PDFs
-     * @description Form fields: `files` (PDFs), `userPassword`, `ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/protect (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesEncrypt'];
     delete?: never;
@@ -2803,7 +2997,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate pages of PDFs
-     * @description Form fields: `files` (PDFs), `rotateAngle` (90, 180 or 270, clockwise; required), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/rotate (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesRotate'];
     delete?: never;
@@ -2823,7 +3017,7 @@ export interface paths {
     put?: never;
     /**
      * Watermark PDFs (beneath the content)
-     * @description Form fields: `files` (PDFs), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `watermarkSource` (text, image, pdf), `watermarkExpression` (the text), `watermarkPages`, `watermarkOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `watermark` file; each field sent once per watermark for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesWatermark'];
     delete?: never;
@@ -2843,7 +3037,7 @@ export interface paths {
     put?: never;
     /**
      * Stamp PDFs (over the content)
-     * @description Form fields: `files` (PDFs), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `stampSource` (text, image, pdf), `stampExpression` (the text), `stampPages`, `stampOptions` (JSON of pdfcpu options: font, points, color, rotation, opacity, scale, position), and the image or PDF as the `stamp` file; each field sent once per stamp for several (aligned by position). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/watermark (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesStamp'];
     delete?: never;
@@ -2863,7 +3057,7 @@ export interface paths {
     put?: never;
     /**
      * Read PDFs' bookmarks
-     * @description Form fields: `files` (PDFs). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order). Answers a JSON object by file name of `{ "title", "page", "children" }` lists. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesBookmarksRead'];
     delete?: never;
@@ -2883,7 +3077,7 @@ export interface paths {
     put?: never;
     /**
      * Write PDFs' bookmarks
-     * @description Form fields: `files` (PDFs), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `bookmarks` (JSON: a list of `{ "title", "page", "children" }` for every PDF, or an object of such lists by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesBookmarksWrite'];
     delete?: never;
@@ -2903,7 +3097,7 @@ export interface paths {
     put?: never;
     /**
      * Embed files in PDFs (attachments)
-     * @description Form fields: `files` (PDFs), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (PDFs, in name order), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergPdfenginesEmbed'];
     delete?: never;
@@ -2923,7 +3117,7 @@ export interface paths {
     put?: never;
     /**
      * Office documents to PDF (LibreOffice)
-     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `watermark*`/`stamp*`, `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files` (Office documents, text, images…), `merge`, `password`, `landscape`, `nativePageRanges`, the LibreOffice export options (`quality`, `maxImageResolution`, `singlePageSheets`, `skipEmptyPages`, `exportNotes`, viewer settings, `nativeWatermark*`…), `splitMode` (intervals, pages), `splitSpan`, `splitUnify`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp, several per request) with their `watermark`/`stamp` files, `rotateAngle` (90, 180 or 270, clockwise), `rotatePages` (empty: all), `flatten`, `optimizeImages`, `imageQuality` (1 to 100, default 80: up to 50 DocFlow's strong compression, images at 72 dpi; above, its medium one, 150 dpi), `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (PDF/UA-1, declared on tagged PDFs), `metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped), `facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0), `userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/auto-to-pdf (the `conversion` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergLibreofficeConvert'];
     delete?: never;
@@ -2943,7 +3137,7 @@ export interface paths {
     put?: never;
     /**
      * HTML to PDF (Chromium)
-     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumConvertHtml'];
     delete?: never;
@@ -2963,7 +3157,7 @@ export interface paths {
     put?: never;
     /**
      * A web page to PDF (Chromium)
-     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumConvertUrl'];
     delete?: never;
@@ -2983,7 +3177,7 @@ export interface paths {
     put?: never;
     /**
      * Markdown to PDF (Chromium)
-     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`, `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/markdown-to-pdf (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumConvertMarkdown'];
     delete?: never;
@@ -3003,7 +3197,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of HTML (Chromium)
-     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html and its assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumScreenshotHtml'];
     delete?: never;
@@ -3023,7 +3217,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of a web page (Chromium)
-     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `url`; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/url-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumScreenshotUrl'];
     delete?: never;
@@ -3043,7 +3237,7 @@ export interface paths {
     put?: never;
     /**
      * A screenshot of Markdown (Chromium)
-     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitForSelector`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies`, `extraHttpHeaders`. A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group.
+     * @description Form fields: `files`: index.html (template), the .md files, assets; `format` (png, jpeg, webp), `quality`, `width`, `height`, `clip`, `selector`, `deviceScaleFactor`, `optimizeForSpeed`, `emulatedMediaType`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/conversion/html-to-image (the `conversion` group); merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.
      */
     post: operations['gotenbergChromiumScreenshotMarkdown'];
     delete?: never;
@@ -3110,6 +3304,8 @@ export interface components {
         | 'CERTIFICATE_PASSWORD_WRONG'
         | 'INVALID_CERTIFICATE'
         | 'CERTIFICATE_EXPIRED'
+        | 'CERTIFICATE_LIMIT_REACHED'
+        | 'CERTIFICATE_NOT_FOUND'
         | 'KEY_LIMIT_REACHED'
         | 'PLAN_NOT_OWNED'
         | 'TOO_MANY_ATTEMPTS'
@@ -3124,7 +3320,13 @@ export interface components {
         | 'QUEUE_FULL'
         | 'MAINTENANCE'
         | 'TIMEOUT'
-        | 'JOB_INTERRUPTED';
+        | 'JOB_INTERRUPTED'
+        | 'WEBHOOK_SIGNATURE_INVALID'
+        | 'PLAN_NOT_FOR_SALE'
+        | 'BILLING_NOT_CONFIGURED'
+        | 'BILLING_SUBSCRIPTION_EXISTS'
+        | 'BILLING_ACCOUNT_MISSING'
+        | 'BILLING_PROVIDER_FAILED';
       requestId: string;
       details?: unknown;
     };
@@ -3207,6 +3409,14 @@ export interface components {
         | 'plan.renewed-open'
         | 'usage.key-quota-80'
         | 'usage.plan-quota-80'
+        | 'billing.subscribed'
+        | 'billing.upgraded'
+        | 'billing.downgrade-scheduled'
+        | 'billing.cancel-scheduled'
+        | 'billing.resumed'
+        | 'billing.payment-failed'
+        | 'billing.payment-recovered'
+        | 'billing.ended'
         | 'plan-request.created'
         | 'plan-request.granted'
         | 'plan-request.declined'
@@ -3239,6 +3449,7 @@ export interface components {
       /** @description Token-bucket capacity; refilled at maxRequestsPerMinute per minute */
       burstLimit: number | null;
       allowedEndpoints: ('conversion' | 'pdf' | 'ocr' | 'qrcode' | 'batch' | 'webhook')[];
+      /** @description The plan's other bullets (support, SLA…); the bullets stating its limits are made from the limits */
       features: string[];
       /** @description Days a key on this plan stays valid; null = unlimited */
       validityDays: number | null;
@@ -3263,6 +3474,16 @@ export interface components {
       expiresAt: string | null;
       daysRemaining: number | null;
     };
+    MonthCalls: {
+      /** @description YYYY-MM (UTC calendar month) */
+      month: string;
+      /** @description Every call this month, refused ones included */
+      made: number;
+      /** @description Calls counted against the monthly quota this month */
+      counted: number;
+      /** @description Calls this month refused by a limit or the plan, or given back because the server failed them */
+      notCounted: number;
+    };
     ApiKey: {
       id: string;
       name: string;
@@ -3274,8 +3495,10 @@ export interface components {
       isActive: boolean;
       planName: string;
       planDisplayName: string;
-      /** @description Requests counted against the monthly quota this calendar month (UTC) */
+      /** @description Calls of this key counted against the monthly quota this calendar month (UTC): monthCalls.counted */
       currentUsage: number;
+      /** @description This key's calls this month: made, counted, not counted */
+      monthCalls: components['schemas']['MonthCalls'];
       limits: {
         maxRequestsPerMinute: number;
         maxRequestsPerHour: number;
@@ -3315,6 +3538,7 @@ export interface components {
       summary: {
         totalApiKeys: number;
         activeApiKeys: number;
+        /** @description Calls made over the period, refused ones included */
         totalRequests: number;
         /** @description Percent of calls answered below 400; 100 when there were none */
         successRate: number;
@@ -3328,7 +3552,10 @@ export interface components {
         planName: string;
         planDisplayName: string;
         maxRequestsPerMonth: number;
+        /** @description Calls counted against the monthly quota this month: monthCalls.counted */
         currentMonthUsage: number;
+        /** @description All the user's keys this month */
+        monthCalls: components['schemas']['MonthCalls'];
         utilizationRate: {
           /** @description Percent of the primary plan monthly quota used */
           monthly: number;
@@ -3337,11 +3564,11 @@ export interface components {
           keyId: string;
           keyName: string;
           planName: string;
-          /** @description This month */
+          /** @description Calls counted against the quota this month */
           usage: number;
           /** @description Percent of the key monthly quota */
           utilization: number;
-          /** @description Over the period */
+          /** @description Calls made over the period */
           totalUsage: number;
         }[];
       };
@@ -3395,7 +3622,10 @@ export interface components {
     };
     DashboardStats: {
       requestsToday: number;
+      /** @description Calls made this month: monthCalls.made */
       requestsThisMonth: number;
+      /** @description All the user's keys this month */
+      monthCalls: components['schemas']['MonthCalls'];
       totalApiKeys: number;
       activeApiKeys: number;
       successRate: number;
@@ -3728,8 +3958,10 @@ export interface components {
       isActive: boolean;
       planName: string;
       planDisplayName: string;
-      /** @description Requests counted against the monthly quota this calendar month (UTC) */
+      /** @description Calls of this key counted against the monthly quota this calendar month (UTC): monthCalls.counted */
       currentUsage: number;
+      /** @description This key's calls this month: made, counted, not counted */
+      monthCalls: components['schemas']['MonthCalls'];
       limits: {
         maxRequestsPerMinute: number;
         maxRequestsPerHour: number;
@@ -3998,6 +4230,70 @@ export interface components {
       latencyMs: number;
       error: string | null;
       createdAt: string;
+    };
+    BillingSubscription: {
+      id: string;
+      planName: string;
+      planDisplayName: string;
+      /** @enum {string} */
+      interval: 'monthly' | 'yearly';
+      status: string;
+      currentPeriodStart: string | null;
+      currentPeriodEnd: string | null;
+      cancelAtPeriodEnd: boolean;
+      graceUntil: string | null;
+      endedAt: string | null;
+    };
+    BillingInvoice: {
+      id: string;
+      number: string | null;
+      amount: number;
+      currency: string;
+      status: string | null;
+      date: string;
+      hostedInvoiceUrl: string | null;
+      pdfUrl: string | null;
+    };
+    BillingState: {
+      /** @enum {string} */
+      provider: 'stripe' | 'none';
+      plans: {
+        planName: string;
+        intervals: ('monthly' | 'yearly')[];
+      }[];
+      subscription: components['schemas']['BillingSubscription'] | null;
+      nextInvoice: {
+        amount: number;
+        currency: string;
+        date: string | null;
+      } | null;
+      invoices: components['schemas']['BillingInvoice'][];
+      invoicesAvailable: boolean;
+    };
+    ServiceInfo: {
+      /** @description How long an ended async job and its result are kept for download (JOB_RESULT_TTL_HOURS) */
+      jobResultRetentionHours: number;
+      /**
+       * @description Files sent to a synchronous call are worked on in a temporary folder deleted with the answer
+       * @constant
+       */
+      uploadsKept: false;
+      /** @description Length of the one free trial of a paid plan */
+      trialDays: number;
+    };
+    LegalDocument: {
+      /** @enum {string} */
+      document: 'terms' | 'privacy';
+      /**
+       * @description 'operator': DATA_DIR/<document>.md (or <document>.<lang>.md); 'default': the neutral text shipped
+       * @enum {string}
+       */
+      source: 'operator' | 'default';
+      markdown: string;
+      /** @description The Markdown rendered, raw HTML escaped */
+      html: string;
+      /** @description The operator file's modification time; null for the default */
+      updatedAt: string | null;
     };
     PlanRequest: {
       id: string;
@@ -12526,6 +12822,11 @@ export interface operations {
            * @default
            */
           password?: string;
+          /**
+           * Format: uuid
+           * @description A certificate stored for this account (dashboard: Settings, or POST /api/v1/signing-certificates), used instead of a `certificate` file and its password. Only a key the account's owner made may use it.
+           */
+          certificateId?: string;
           /** @description Why the document is signed (the signature dictionary's /Reason) */
           reason?: string;
           /** @description Where it is signed (/Location) */
@@ -12650,7 +12951,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12658,7 +12959,19 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+            code?: 'FORBIDDEN' | 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `CERTIFICATE_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CERTIFICATE_NOT_FOUND';
           };
         };
       };
@@ -20510,6 +20823,8 @@ export interface operations {
           maxApiKeysPerUser?: number;
           burstLimit?: number | null;
           allowedEndpoints?: ('conversion' | 'pdf' | 'ocr' | 'qrcode' | 'batch' | 'webhook')[];
+          /** @description The plan's other bullets (support, SLA…): the bullets stating its limits are made from the limits */
+          features?: string[];
           isActive?: boolean;
           isPublic?: boolean;
           isRecommended?: boolean;
@@ -21529,6 +21844,153 @@ export interface operations {
                 since: string | null;
               };
             };
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  serviceInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              service: components['schemas']['ServiceInfo'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  legalTerms: {
+    parameters: {
+      query?: {
+        /** @description The default text's language (an operator's file is used as is) */
+        lang?: 'en' | 'fr';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              legal: components['schemas']['LegalDocument'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  legalPrivacy: {
+    parameters: {
+      query?: {
+        /** @description The default text's language (an operator's file is used as is) */
+        lang?: 'en' | 'fr';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              legal: components['schemas']['LegalDocument'];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
           };
         };
       };
@@ -26174,7 +26636,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED`, `URL_NOT_ALLOWED` */
+      /** @description Error codes: `FORBIDDEN`, `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED`, `URL_NOT_ALLOWED` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26182,11 +26644,11 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED' | 'URL_NOT_ALLOWED';
+            code?: 'FORBIDDEN' | 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED' | 'URL_NOT_ALLOWED';
           };
         };
       };
-      /** @description Error codes: `JOB_NOT_FOUND` */
+      /** @description Error codes: `JOB_NOT_FOUND`, `CERTIFICATE_NOT_FOUND` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -26194,7 +26656,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'JOB_NOT_FOUND';
+            code?: 'JOB_NOT_FOUND' | 'CERTIFICATE_NOT_FOUND';
           };
         };
       };
@@ -26733,7 +27195,7 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/protect, /pdf/unlock, /pdf/metadata/update, /pdf/compress, /pdf/flatten, /pdf/to-pdfa, /pdf/crop, /pdf/add-margins, /pdf/redact, /pdf/remove-blank-pages, /pdf/forms/fill). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
+          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/protect, /pdf/unlock, /pdf/metadata/update, /pdf/compress, /pdf/flatten, /pdf/to-pdfa, /pdf/crop, /pdf/add-margins, /pdf/redact, /pdf/remove-blank-pages, /pdf/forms/fill); the last stage may instead be /pdf/sign (with the `certificateId` of a certificate stored for the account). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
           stages: string;
           /**
            * Format: binary
@@ -26923,6 +27385,803 @@ export interface operations {
       };
     };
   };
+  signingCertificatesList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              certificates: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+                /** @description The certificate's subject, as an RFC 4514 string */
+                subject: string;
+                commonName: string | null;
+                issuer: string;
+                serialNumber: string;
+                /** @description ISO 8601 */
+                validFrom: string;
+                /** @description ISO 8601: after this, signing with it is refused */
+                validTo: string;
+                createdAt: string;
+                lastUsedAt: string | null;
+              }[];
+              max: number;
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  signingCertificatesCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A name to tell it apart */
+          label: string;
+          /** @description The PKCS#12 file (.p12, .pfx: private key and certificate), in base64 */
+          pkcs12: string;
+          /**
+           * @description Its password (empty for a file without one)
+           * @default
+           */
+          password?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              certificate: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+                /** @description The certificate's subject, as an RFC 4514 string */
+                subject: string;
+                commonName: string | null;
+                issuer: string;
+                serialNumber: string;
+                /** @description ISO 8601 */
+                validFrom: string;
+                /** @description ISO 8601: after this, signing with it is refused */
+                validTo: string;
+                createdAt: string;
+                lastUsedAt: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `CERTIFICATE_PASSWORD_WRONG`, `INVALID_CERTIFICATE`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_LIMIT_REACHED` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'CERTIFICATE_PASSWORD_WRONG'
+              | 'INVALID_CERTIFICATE'
+              | 'CERTIFICATE_EXPIRED'
+              | 'CERTIFICATE_LIMIT_REACHED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  signingCertificatesDelete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `CERTIFICATE_NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'CERTIFICATE_NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
+  billing: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['BillingState'];
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `BILLING_PROVIDER_FAILED` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BILLING_PROVIDER_FAILED';
+          };
+        };
+      };
+    };
+  };
+  billingCheckout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          planName: string;
+          /**
+           * @default monthly
+           * @enum {string}
+           */
+          interval?: 'monthly' | 'yearly';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              url: string;
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `NOT_FOUND` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'NOT_FOUND';
+          };
+        };
+      };
+      /** @description Error codes: `BILLING_NOT_CONFIGURED`, `BILLING_SUBSCRIPTION_EXISTS` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BILLING_NOT_CONFIGURED' | 'BILLING_SUBSCRIPTION_EXISTS';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `PLAN_NOT_FOR_SALE` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR' | 'PLAN_NOT_FOR_SALE';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `BILLING_PROVIDER_FAILED` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BILLING_PROVIDER_FAILED';
+          };
+        };
+      };
+    };
+  };
+  billingPortal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              url: string;
+            };
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON';
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `BILLING_NOT_CONFIGURED`, `BILLING_ACCOUNT_MISSING` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BILLING_NOT_CONFIGURED' | 'BILLING_ACCOUNT_MISSING';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `BILLING_PROVIDER_FAILED` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BILLING_PROVIDER_FAILED';
+          };
+        };
+      };
+    };
+  };
+  billingStripeWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            received: true;
+            applied: boolean;
+          };
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `WEBHOOK_SIGNATURE_INVALID` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'WEBHOOK_SIGNATURE_INVALID';
+          };
+        };
+      };
+      /** @description Error codes: `BILLING_NOT_CONFIGURED` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BILLING_NOT_CONFIGURED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `BILLING_PROVIDER_FAILED` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BILLING_PROVIDER_FAILED';
+          };
+        };
+      };
+    };
+  };
   gotenbergHealth: {
     parameters: {
       query?: never;
@@ -27047,6 +28306,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `facturxXml` files (see the form fields) */
+          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -27177,6 +28438,12 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+          /** @description The `watermark` files (see the form fields) */
+          watermark?: string[];
+          /** @description The `stamp` files (see the form fields) */
+          stamp?: string[];
+          /** @description The `facturxXml` files (see the form fields) */
+          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -27437,6 +28704,268 @@ export interface operations {
         'multipart/form-data': {
           /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
           files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesOptimize: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The output: one file as itself, several as a zip (named by Gotenberg-Output-Filename, or as Gotenberg names them) */
+      200: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/zip': string;
+        };
+      };
+      /** @description Gotenberg-Webhook-Url was given: the call is a job (GET /api/v1/jobs); its output, or {status, message} on failure, is sent to the webhook URLs */
+      204: {
+        headers: {
+          /** @description The Gotenberg-Trace the call sent (also its request id), or the request id DocFlow gave it */
+          'Gotenberg-Trace'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART`, `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED`, `QUEUE_FULL` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Plain-text message. DocFlow error codes behind it: `SERVICE_UNAVAILABLE`, `MAINTENANCE`, `TIMEOUT` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  gotenbergPdfenginesFacturX: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The output’s name, without extension (Gotenberg adds it) */
+        'Gotenberg-Output-Filename'?: string;
+        /** @description Names the call in the logs and becomes its request id */
+        'Gotenberg-Trace'?: string;
+        /** @description Answer 204 and send the output to this URL instead (the `webhook` group; public addresses only unless the server allows private ones) */
+        'Gotenberg-Webhook-Url'?: string;
+        /** @description Required with Gotenberg-Webhook-Url: where {status, message} goes on failure */
+        'Gotenberg-Webhook-Error-Url'?: string;
+        /** @description The method of the output’s delivery */
+        'Gotenberg-Webhook-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description The method of the error’s delivery */
+        'Gotenberg-Webhook-Error-Method'?: 'POST' | 'PUT' | 'PATCH';
+        /** @description A JSON object of headers sent with both deliveries, e.g. {"Authorization": "Bearer …"}. Both deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature over the raw body); webhook-* and X-Webhook-* are DocFlow’s to set. X-Webhook-Signature is deprecated (this release only). */
+        'Gotenberg-Webhook-Extra-Http-Headers'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The files (.pdf), taken in name order (1_a, 2_b, 10_c) */
+          files?: string[];
+          /** @description The `facturxXml` files (see the form fields) */
+          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -28757,6 +30286,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `facturxXml` files (see the form fields) */
+          facturxXml?: string[];
         } & {
           [key: string]: string;
         };
@@ -28891,6 +30422,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `embeds` files (see the form fields) */
+          embeds?: string[];
         } & {
           [key: string]: string;
         };
@@ -29034,6 +30567,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `embeds` files (see the form fields) */
+          embeds?: string[];
         } & {
           [key: string]: string;
         };
@@ -29177,6 +30712,8 @@ export interface operations {
           watermark?: string[];
           /** @description The `stamp` files (see the form fields) */
           stamp?: string[];
+          /** @description The `embeds` files (see the form fields) */
+          embeds?: string[];
         } & {
           [key: string]: string;
         };
