@@ -32,9 +32,11 @@ import {
   useWebhookSecret,
 } from '@/features/jobs/api/jobs';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@/utils/format';
+import { WebhookVerification } from './webhook-verification';
 
-const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
-const when = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : '—');
+// In the interface's language: the formatter is built at each render, so switching language reformats the dates.
+const when = (iso: string | null) => formatDateTime(iso);
 const seconds = (ms: number | null) => (ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 const statusTone = {
@@ -116,6 +118,7 @@ function SecretCard() {
             </span>
           </>
         )}
+        <WebhookVerification />
       </CardContent>
     </Card>
   );
@@ -239,7 +242,7 @@ export function JobsPage() {
             )}
             {jobs.data && jobs.data.length > 0 && (
               <DataTable
-                minWidth={860}
+                minWidth={960}
                 columns={[
                   { label: '' },
                   { label: t('jobsPage.endpoint') },
@@ -247,6 +250,7 @@ export function JobsPage() {
                   { label: t('jobsPage.progress') },
                   { label: t('jobsPage.created') },
                   { label: t('jobsPage.duration') },
+                  { label: t('jobsPage.keptUntil') },
                   { label: t('jobsPage.webhook') },
                   { label: '', align: 'right' },
                 ]}
@@ -279,6 +283,9 @@ export function JobsPage() {
                       </td>
                       <td className="px-5 py-3 text-xs">{when(job.createdAt)}</td>
                       <td className="px-5 py-3 text-xs">{seconds(job.durationMs)}</td>
+                      <td className="px-5 py-3 text-xs" data-testid="job-expires">
+                        {job.expiresAt ? <time dateTime={job.expiresAt}>{when(job.expiresAt)}</time> : '—'}
+                      </td>
                       <td className="px-5 py-3">
                         {job.webhook ? <Badge tone={webhookTone[job.webhook.status]}>{job.webhook.status}</Badge> : '—'}
                       </td>
@@ -297,7 +304,7 @@ export function JobsPage() {
                     </tr>
                     {open === job.id && (
                       <tr>
-                        <td colSpan={8}>
+                        <td colSpan={9}>
                           <JobDetails job={job} />
                         </td>
                       </tr>
