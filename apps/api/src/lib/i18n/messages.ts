@@ -138,7 +138,7 @@ const processingMessages: Partial<Record<TErrorCode, Readonly<Record<TApiLanguag
     en: "This endpoint is not included in the key's plan",
     fr: "Cet endpoint n'est pas inclus dans le plan de la clé",
   },
-  URL_NOT_ALLOWED: { en: 'This address may not be fetched', fr: "Cette adresse ne peut pas être récupérée" },
+  URL_NOT_ALLOWED: { en: 'This address may not be fetched', fr: 'Cette adresse ne peut pas être récupérée' },
   JOB_NOT_FOUND: { en: 'Job not found', fr: 'Job introuvable' },
   ROUTE_NOT_FOUND: { en: 'Route not found', fr: 'Route introuvable' },
   CONFLICT: { en: 'Conflict with the current state', fr: "Conflit avec l'état actuel" },
@@ -160,7 +160,7 @@ const processingMessages: Partial<Record<TErrorCode, Readonly<Record<TApiLanguag
   PASSWORD_REQUIRED: { en: 'The PDF is protected by a password', fr: 'Le PDF est protégé par un mot de passe' },
   WRONG_PASSWORD: { en: 'The password of the PDF is wrong', fr: 'Le mot de passe du PDF est incorrect' },
   PAGE_LIMIT_EXCEEDED: {
-    en: "The document has more pages than the plan allows",
+    en: 'The document has more pages than the plan allows',
     fr: 'Le document a plus de pages que le plan ne le permet',
   },
   PDF_CONTENT_TOO_LARGE: {
@@ -186,7 +186,7 @@ const processingMessages: Partial<Record<TErrorCode, Readonly<Record<TApiLanguag
   },
   CERTIFICATE_EXPIRED: {
     en: 'The certificate is expired or not valid yet',
-    fr: "Le certificat est expiré ou pas encore valide",
+    fr: 'Le certificat est expiré ou pas encore valide',
   },
   KEY_LIMIT_REACHED: {
     en: 'You have reached the number of API keys of your plan',

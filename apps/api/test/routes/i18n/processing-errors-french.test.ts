@@ -29,7 +29,7 @@ describe('processing errors follow Accept-Language, their codes unchanged', () =
     expect(f.details.detail).toBe(e.error);
   });
 
-  it("more pages than the key allows: French words, the figures kept in details", async () => {
+  it('more pages than the key allows: French words, the figures kept in details', async () => {
     const res = await api.post('/pdf/extract-text', {}, [{ content: await numberedPdf(3, 'P') }], fr);
     const json = res.json();
     expect([res.statusCode, json.code]).toEqual([422, 'PAGE_LIMIT_EXCEEDED']);
@@ -45,7 +45,11 @@ describe('processing errors follow Accept-Language, their codes unchanged', () =
       payload: { url: 'https://docflow.example' },
       headers: { 'x-api-key': 'dfk_not_a_key', ...fr },
     });
-    expect([wrong.statusCode, wrong.json().code, wrong.json().error]).toEqual([401, 'INVALID_API_KEY', 'Clé API invalide']);
+    expect([wrong.statusCode, wrong.json().code, wrong.json().error]).toEqual([
+      401,
+      'INVALID_API_KEY',
+      'Clé API invalide',
+    ]);
     const job = await api.t.app.inject({
       method: 'GET',
       url: '/api/v1/jobs/00000000-0000-4000-8000-000000000000',
