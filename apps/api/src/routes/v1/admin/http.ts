@@ -1,3 +1,4 @@
+import { requestLanguage } from '../../../lib/i18n/language';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ZErrorResponse, type TAdminCapability } from '@docflow/contracts';
 import { authenticate, currentUser, requireCapability } from '../../../plugins/authenticate';
@@ -11,6 +12,7 @@ export function adminContext(app: FastifyInstance, request: FastifyRequest): Adm
     db: app.db,
     actor: { id: user.id, role: user.role },
     ip: request.ip || null,
+    language: requestLanguage(request.headers['accept-language']),
     keys: { evictUser: (id) => keys.evictUser(id), evict: (hash) => keys.evict(hash), clear: () => keys.clear() },
   };
 }
