@@ -1,6 +1,6 @@
-import { requestLanguage } from '../../../lib/i18n/language';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ZErrorResponse, type TAdminCapability } from '@docflow/contracts';
+import { requestLanguage } from '../../../lib/i18n/language';
 import { authenticate, currentUser, requireCapability } from '../../../plugins/authenticate';
 import type { AdminContext } from '../../../services/admin/context';
 

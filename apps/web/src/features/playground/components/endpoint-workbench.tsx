@@ -1,16 +1,16 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Eye, EyeOff, Send } from 'lucide-react';
+import type { TJob } from '@docflow/client';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { categoryTones, type PlaygroundEndpoint } from '../config/endpoints';
-import type { TJob } from '@docflow/client';
-import { Checkbox } from '@/components/ui/checkbox';
 import { sendPlaygroundRequest, type PlaygroundResponse } from '../api/send-request';
 import { sendPlaygroundJob } from '../api/send-job';
 import { API_KEY_SLOT } from '../utils/code-samples';
