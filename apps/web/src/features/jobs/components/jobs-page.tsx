@@ -134,7 +134,7 @@ function Deliveries({ job }: { job: TJob }) {
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span className="font-medium text-slate-900">{t('jobsPage.webhook')}</span>
         <code className="truncate text-xs text-slate-600">{job.webhook.url}</code>
-        <Badge tone={webhookTone[job.webhook.status]}>{job.webhook.status}</Badge>
+        <Badge tone={webhookTone[job.webhook.status]}>{t(`webhookStatus.${job.webhook.status}`)}</Badge>
         <Button
           variant="secondary"
           size="sm"
@@ -145,8 +145,7 @@ function Deliveries({ job }: { job: TJob }) {
         </Button>
         {job.webhook.resends > 0 && (
           <span className="text-xs text-slate-500" data-testid="webhook-resends">
-            {t('jobsPage.resent')} {job.webhook.resends} {job.webhook.resends === 1 ? 'time' : 'times'}{' '}
-            {t('jobsPage.limitedPerHour')}
+            {t('jobsPage.resentTimes', { count: job.webhook.resends })}
           </span>
         )}
       </div>
@@ -160,7 +159,7 @@ function Deliveries({ job }: { job: TJob }) {
               <span>
                 {t('jobsPage.attempt')} {d.attempt}
               </span>
-              <Badge tone={d.ok ? 'green' : 'rose'}>{d.statusCode ?? 'no answer'}</Badge>
+              <Badge tone={d.ok ? 'green' : 'rose'}>{d.statusCode ?? t('jobsPage.noAnswer')}</Badge>
               <span>
                 {d.latencyMs} {t('jobsPage.ms')}
               </span>
@@ -187,7 +186,7 @@ function JobDetails({ job }: { job: TJob }) {
         <ul className="space-y-1 text-sm" aria-label={t('jobsPage.filesOf', { id: job.id })}>
           {job.files.map((f, i) => (
             <li key={i} className="flex items-center gap-3">
-              <Badge tone={f.status === 'succeeded' ? 'green' : 'rose'}>{f.status}</Badge>
+              <Badge tone={f.status === 'succeeded' ? 'green' : 'rose'}>{t(`jobStatus.${f.status}`)}</Badge>
               <span>{f.name}</span>
               {f.pages !== undefined && (
                 <span className="text-slate-500">
@@ -276,7 +275,7 @@ export function JobsPage() {
                       </td>
                       <td className="px-5 py-3 font-mono text-xs">{job.endpoint}</td>
                       <td className="px-5 py-3">
-                        <Badge tone={statusTone[job.status]}>{job.status}</Badge>
+                        <Badge tone={statusTone[job.status]}>{t(`jobStatus.${job.status}`)}</Badge>
                       </td>
                       <td className="px-5 py-3">
                         <Progress job={job} />
@@ -287,7 +286,13 @@ export function JobsPage() {
                         {job.expiresAt ? <time dateTime={job.expiresAt}>{when(job.expiresAt)}</time> : '—'}
                       </td>
                       <td className="px-5 py-3">
-                        {job.webhook ? <Badge tone={webhookTone[job.webhook.status]}>{job.webhook.status}</Badge> : '—'}
+                        {job.webhook ? (
+                          <Badge tone={webhookTone[job.webhook.status]}>
+                            {t(`webhookStatus.${job.webhook.status}`)}
+                          </Badge>
+                        ) : (
+                          '—'
+                        )}
                       </td>
                       <td className="space-x-2 px-5 py-3 text-right">
                         {job.result && (

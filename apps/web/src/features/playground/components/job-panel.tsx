@@ -31,7 +31,7 @@ export function JobPanel({ job }: { job: TJob }) {
           <span className="font-medium text-slate-900">{t('jobPanel.job')}</span>
           <code className="min-w-0 break-all font-mono text-xs text-slate-600">{job.id}</code>
           <Badge tone={statusTone[job.status]} data-testid="playground-job-status">
-            {t(`jobPanel.status.${job.status}`)}
+            {t(`jobStatus.${job.status}`)}
           </Badge>
         </div>
         <div className="flex items-center gap-2">

@@ -109,6 +109,10 @@ describe("JobsPage: each job's expiry and how to verify a webhook", () => {
     );
     expect(fr[0]!.textContent).toMatch(/nov\./);
     expect(screen.getByRole('columnheader', { name: "Conservé jusqu'au" })).toBeInTheDocument();
+    // The job's and its webhook's states are words of the interface too.
+    expect(screen.getByText('réussi')).toBeInTheDocument();
+    expect(screen.getByText('en cours')).toBeInTheDocument();
+    expect(screen.getAllByText('livré')).toHaveLength(2);
   });
 
   it('shows the signature headers, the events and a verification sample beside the secret', async () => {
