@@ -3602,6 +3602,15 @@ export interface components {
         message: string;
         /** @enum {string} */
         priority: 'high' | 'medium' | 'low';
+        /**
+         * @description What is recommended, for a reader's own language (title and message are in English)
+         * @enum {string}
+         */
+        code?: 'first-key' | 'key-quota' | 'success-rate' | 'slow-responses' | 'upgrade-pro' | 'unused-key';
+        /** @description The values the sentence names (a key, a percentage, a duration in ms) */
+        params?: {
+          [key: string]: string | number;
+        };
       }[];
       errors?: {
         total: number;
@@ -3646,6 +3655,15 @@ export interface components {
         message: string;
         /** @enum {string} */
         priority: 'high' | 'medium' | 'low';
+        /**
+         * @description What is recommended, for a reader's own language (title and message are in English)
+         * @enum {string}
+         */
+        code?: 'first-key' | 'key-quota' | 'success-rate' | 'slow-responses' | 'upgrade-pro' | 'unused-key';
+        /** @description The values the sentence names (a key, a percentage, a duration in ms) */
+        params?: {
+          [key: string]: string | number;
+        };
       }[];
     };
     AdminOverview: {

@@ -13,10 +13,27 @@ export const ZUsageQuery = z.object({
   includeErrorDetails: ZQueryBoolean.default(false),
 });
 
+export const recommendationCodes = [
+  'first-key',
+  'key-quota',
+  'success-rate',
+  'slow-responses',
+  'upgrade-pro',
+  'unused-key',
+] as const;
+
 export const ZRecommendation = z.object({
   title: z.string(),
   message: z.string(),
   priority: z.enum(['high', 'medium', 'low']),
+  code: z
+    .enum(recommendationCodes)
+    .optional()
+    .describe("What is recommended, for a reader's own language (title and message are in English)"),
+  params: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .optional()
+    .describe('The values the sentence names (a key, a percentage, a duration in ms)'),
 });
 export type TRecommendation = z.infer<typeof ZRecommendation>;
 

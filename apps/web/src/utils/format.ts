@@ -30,6 +30,15 @@ export function formatDate(
   return Number.isNaN(d.getTime()) ? '—' : d.toLocaleDateString(locale(), opts);
 }
 
+/** A moment with its date and time, in the interface's language (`Nov 26, 2026, 1:00 AM`, `26 nov. 2026, 01:00`). */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? '—'
+    : new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
 /** A `YYYY-MM-DD` day of a series, as `Jan 5` (read in UTC: the server's days are UTC). */
 export function formatDay(day: string): string {
   const d = new Date(`${day}T00:00:00Z`);

@@ -1,6 +1,6 @@
 import { AppError } from '../app-error';
 import type { TApiLanguage } from './language';
-import { humanMessage, translateText } from './messages';
+import { humanMessage, keepsPreciseMessage, translateText } from './messages';
 
 interface FieldIssue {
   field: string;
@@ -14,6 +14,13 @@ const fieldIssues = (details: unknown): FieldIssue[] | undefined => {
     ? (fields as FieldIssue[])
     : undefined;
 };
+
+/** `details` with the precise message added; details of another shape (a list, a value) are left as they are. */
+function withDetail(details: unknown, detail: string): unknown {
+  if (details === undefined || details === null) return { detail };
+  if (typeof details === 'object' && !Array.isArray(details)) return { ...details, detail };
+  return details;
+}
 
 /**
  * The same error for a reader of `lang`: the code, status, headers and field paths are kept; the human words (the
@@ -37,6 +44,9 @@ export function localiseError(err: AppError, lang: TApiLanguage): AppError {
         : humanMessage(err.code, err.message, lang);
   } else {
     message = humanMessage(err.code, err.message, lang);
+    // The code's general words replace a message that named the field or the figure at fault: keep it beside them.
+    if (message !== err.message && keepsPreciseMessage(err.code) && !translateText(err.message, lang))
+      details = withDetail(err.details, err.message);
   }
   if (message === err.message && details === err.details) return err;
   return new AppError(err.code, message, { details, headers: err.headers, cause: err.cause });

@@ -132,6 +132,105 @@ for (const t of texts) {
 }
 
 /**
+ * The errors of processing calls, jobs and webhooks (contracts error-codes) a dashboard user meets in the playground
+ * and on the Jobs page. Their English messages name the value at fault (a page count, a file name) and are not
+ * listed one by one: a French reader gets the code's message, and the precise one stays in `details.detail`.
+ */
+const processingMessages: Partial<Record<TErrorCode, Readonly<Record<TApiLanguage, string>>>> = {
+  BAD_REQUEST: { en: 'Bad request', fr: 'Requête incorrecte' },
+  INVALID_JSON: { en: 'The request body is not valid JSON', fr: "Le corps de la requête n'est pas du JSON valide" },
+  INVALID_MULTIPART: {
+    en: 'The multipart form could not be read',
+    fr: 'Le formulaire multipart est illisible',
+  },
+  INVALID_API_KEY: { en: 'Invalid API key', fr: 'Clé API invalide' },
+  API_KEY_REQUIRED: {
+    en: 'An API key is required (x-api-key header)',
+    fr: 'Une clé API est requise (en-tête x-api-key)',
+  },
+  PAYMENT_REQUIRED: { en: 'This needs a paid plan', fr: 'Cette fonction demande un plan payant' },
+  PLAN_EXPIRED: { en: 'Your plan has expired', fr: 'Votre plan a expiré' },
+  ENDPOINT_NOT_ALLOWED: {
+    en: "This endpoint is not included in the key's plan",
+    fr: "Cet endpoint n'est pas inclus dans le plan de la clé",
+  },
+  URL_NOT_ALLOWED: { en: 'This address may not be fetched', fr: 'Cette adresse ne peut pas être récupérée' },
+  JOB_NOT_FOUND: { en: 'Job not found', fr: 'Job introuvable' },
+  ROUTE_NOT_FOUND: { en: 'Route not found', fr: 'Route introuvable' },
+  CONFLICT: { en: 'Conflict with the current state', fr: "Conflit avec l'état actuel" },
+  TRIAL_ALREADY_USED: { en: 'The trial has already been used', fr: "L'essai a déjà été utilisé" },
+  JOB_NOT_FINISHED: {
+    en: 'The job has not finished yet: read its status first',
+    fr: "Le job n'est pas encore terminé : consultez d'abord son statut",
+  },
+  PAYLOAD_TOO_LARGE: { en: 'The request is too large', fr: 'La requête est trop volumineuse' },
+  FILE_TOO_LARGE: {
+    en: "The file is larger than the plan's limit",
+    fr: 'Le fichier dépasse la taille permise par le plan',
+  },
+  UNSUPPORTED_MEDIA_TYPE: { en: 'Unsupported content type', fr: 'Type de contenu non pris en charge' },
+  UNSUPPORTED_FORMAT: { en: 'Unsupported file format', fr: 'Format de fichier non pris en charge' },
+  INVALID_INPUT: { en: 'Invalid input', fr: 'Données invalides' },
+  INVALID_PDF: { en: 'The file is not a valid PDF', fr: "Le fichier n'est pas un PDF valide" },
+  INVALID_DOCUMENT: { en: 'The document could not be read', fr: 'Le document est illisible' },
+  PASSWORD_REQUIRED: { en: 'The PDF is protected by a password', fr: 'Le PDF est protégé par un mot de passe' },
+  WRONG_PASSWORD: { en: 'The password of the PDF is wrong', fr: 'Le mot de passe du PDF est incorrect' },
+  PAGE_LIMIT_EXCEEDED: {
+    en: 'The document has more pages than the plan allows',
+    fr: 'Le document a plus de pages que le plan ne le permet',
+  },
+  PDF_CONTENT_TOO_LARGE: {
+    en: 'The pages of the PDF hold more content than the server reads',
+    fr: 'Les pages du PDF contiennent plus de contenu que le serveur ne lit',
+  },
+  ALL_PAGES_BLANK: {
+    en: 'Every page is blank: no document would be left',
+    fr: 'Toutes les pages sont blanches : il ne resterait aucun document',
+  },
+  NO_FORM_FIELDS: { en: 'The PDF has no form fields', fr: "Le PDF n'a aucun champ de formulaire" },
+  DOCUMENT_TOO_COMPLEX: {
+    en: 'The document needs more time or memory than one conversion may take',
+    fr: "Le document demande plus de temps ou de mémoire qu'une conversion ne peut en prendre",
+  },
+  CERTIFICATE_PASSWORD_WRONG: {
+    en: 'The certificate does not open with this password',
+    fr: "Le certificat ne s'ouvre pas avec ce mot de passe",
+  },
+  INVALID_CERTIFICATE: {
+    en: 'The file is not a PKCS#12 certificate with its private key',
+    fr: "Le fichier n'est pas un certificat PKCS#12 avec sa clé privée",
+  },
+  CERTIFICATE_EXPIRED: {
+    en: 'The certificate is expired or not valid yet',
+    fr: 'Le certificat est expiré ou pas encore valide',
+  },
+  KEY_LIMIT_REACHED: {
+    en: 'You have reached the number of API keys of your plan',
+    fr: 'Vous avez atteint le nombre de clés API de votre plan',
+  },
+  PLAN_NOT_OWNED: { en: 'You do not have this plan', fr: "Vous n'avez pas ce plan" },
+  QUOTA_EXCEEDED: { en: 'Quota exceeded', fr: 'Quota dépassé' },
+  WEBHOOK_RESEND_LIMITED: {
+    en: 'The webhook was resent too often: retry later',
+    fr: 'Le webhook a été renvoyé trop souvent : réessayez plus tard',
+  },
+  INTERNAL_ERROR: { en: 'Internal server error', fr: 'Erreur interne du serveur' },
+  ENGINE_FAILED: { en: 'The processing engine failed', fr: 'Le moteur de traitement a échoué' },
+  TSA_UNAVAILABLE: {
+    en: 'The time-stamp authority did not answer',
+    fr: "L'autorité d'horodatage n'a pas répondu",
+  },
+  SERVICE_UNAVAILABLE: { en: 'Service unavailable', fr: 'Service indisponible' },
+  QUEUE_FULL: { en: 'The server is busy: retry shortly', fr: 'Le serveur est occupé : réessayez sous peu' },
+  MAINTENANCE: { en: 'Maintenance in progress', fr: 'Maintenance en cours' },
+  TIMEOUT: { en: 'The processing took too long', fr: 'Le traitement a pris trop de temps' },
+  JOB_INTERRUPTED: {
+    en: 'The job was interrupted too many times',
+    fr: 'Le job a été interrompu trop de fois',
+  },
+};
+
+/**
  * When a message is not listed (it names a value, a file…), a French caller still reads French for the errors of
  * accounts and sessions: the code's general message. Other codes keep their precise English message.
  */
@@ -160,7 +259,11 @@ const byCode: Partial<Record<TErrorCode, Readonly<Record<TApiLanguage, string>>>
   NOT_FOUND: { en: 'Resource not found', fr: 'Ressource non trouvée' },
   RATE_LIMIT_EXCEEDED: { en: 'Rate limit exceeded. Please wait.', fr: 'Limite de taux dépassée. Veuillez patienter.' },
   TOO_MANY_ATTEMPTS: { en: 'Too many attempts. Please wait.', fr: 'Trop de tentatives. Veuillez patienter.' },
+  ...processingMessages,
 };
+
+/** A processing code whose precise message, replaced by the code's for a French reader, is kept in details. */
+export const keepsPreciseMessage = (code: TErrorCode): boolean => code in processingMessages;
 
 /** A listed message in `lang`; undefined when the message is not in the catalogue. */
 export function translateText(message: string, lang: TApiLanguage): string | undefined {

@@ -25,12 +25,14 @@ const emailTaken = () =>
  * password is hashed all the same), as a new one: its owner is mailed instead, so the answer tells a stranger nothing
  * about which addresses have accounts. Without verification the new user is signed in at once, which a taken address
  * cannot be: 409 EMAIL_TAKEN then (that mode is for development and closed deployments).
+ *
+ * `language` (from the request's Accept-Language) is stored as the user's language: their first mail is in it.
  */
 export async function registerUser(
   ctx: AccountContext,
   input: Pick<TRegisterRequest, 'name' | 'email' | 'company' | 'password'>,
   client: ClientInfo,
-  opts: { source?: 'web' | 'api' } = {},
+  opts: { source?: 'web' | 'api'; language?: string } = {},
 ): Promise<RegisterResult> {
   const email = normalizeEmail(input.email);
   assertStrongPassword(input.password, { email, name: input.name });
@@ -47,6 +49,9 @@ export async function registerUser(
         company: input.company?.trim() || null,
         passwordHash: await hashPassword(input.password),
         registrationSource: opts.source ?? 'web',
+        // The first mail goes out before any profile exists: the language the sign-up was asked in (the dashboard
+        // sends its own as Accept-Language) becomes the user's, and the verification mail is written in it.
+        language: opts.language ?? null,
       })
       .returning();
   } catch (err) {

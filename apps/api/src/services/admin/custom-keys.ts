@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error';
 import { recordAudit, type AdminAuditAction } from '../accounts/audit';
 import { createApiKey, monthlyUsage, toApiKeyDto } from '../api-keys/index';
 import type { AdminContext } from './context';
+import type { TApiLanguage } from '../../lib/i18n/language';
 import { checkCustomLimits, requireValidLimits, suggestLimits } from './custom-limits';
 import { assertMayAct } from './role-rules';
 import { underRoleRules } from './under-role-rules';
@@ -32,8 +33,8 @@ export function toCustomKeyDto(
 const ownerColumns = { id: users.id, email: users.email, name: users.name };
 
 /** Preview (spec-2: the create modal's 500 ms live check): the verdict, and suggestions from the user's real peaks. */
-export async function previewCustomLimits(db: Db, draft: TCustomLimitsDraft, userId?: string) {
-  const { preview } = checkCustomLimits(draft);
+export async function previewCustomLimits(db: Db, draft: TCustomLimitsDraft, userId?: string, language?: TApiLanguage) {
+  const { preview } = checkCustomLimits(draft, language);
   return { ...preview, suggestions: userId ? await suggestLimits(db, userId) : null };
 }
 
@@ -54,7 +55,7 @@ function audit(ctx: AdminContext, action: AdminAuditAction, row: ApiKeyRow, owne
  */
 export async function createCustomKey(ctx: AdminContext, input: TCreateCustomKeyRequest) {
   const v = ZCreateCustomKeyRequest.parse(input);
-  const { limits } = requireValidLimits(v.customLimits);
+  const { limits } = requireValidLimits(v.customLimits, ctx.language);
   const made = await underRoleRules(
     ctx,
     v.userId,
@@ -76,7 +77,7 @@ export async function createCustomKey(ctx: AdminContext, input: TCreateCustomKey
   await audit(ctx, 'admin.key.create', made.row, made.owner, { limits });
   return {
     apiKey: toCustomKeyDto(made.row, made.plan, made.owner, undefined, made.key),
-    preview: await previewCustomLimits(ctx.db, v.customLimits),
+    preview: await previewCustomLimits(ctx.db, v.customLimits, undefined, ctx.language),
   };
 }
 
@@ -143,7 +144,7 @@ async function underKeyRules<T>(ctx: AdminContext, id: string, change: (tx: Db, 
 
 /** New limits for a custom key: the next call runs under them (the key leaves this node's cache at once). */
 export async function updateCustomLimits(ctx: AdminContext, id: string, draft: TCustomLimitsDraft) {
-  const { limits } = requireValidLimits(draft);
+  const { limits } = requireValidLimits(draft, ctx.language);
   const { r, row } = await underKeyRules(ctx, id, async (tx, r) => {
     // Validity counts from the key's creation, as when it was made with these limits.
     const expiresAt = limits.validityDays
@@ -161,7 +162,7 @@ export async function updateCustomLimits(ctx: AdminContext, id: string, draft: T
   const usage = await monthlyUsage(ctx.db, [id]);
   return {
     apiKey: toCustomKeyDto(row!, r.plan, r.owner, usage.get(id)),
-    preview: await previewCustomLimits(ctx.db, draft),
+    preview: await previewCustomLimits(ctx.db, draft, undefined, ctx.language),
   };
 }
 

@@ -12,23 +12,66 @@ import {
 import type { Db } from '../../data/db';
 import { usageDaily, usageEvents } from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
+import type { TApiLanguage } from '../../lib/i18n/language';
 
 const MB = 1_048_576;
 
-const labels: Record<keyof typeof customLimitBounds, string> = {
-  maxRequestsPerMinute: 'Requêtes par minute',
-  maxRequestsPerHour: 'Requêtes par heure',
-  maxRequestsPerMonth: 'Requêtes par mois',
-  maxFileSize: 'Taille de fichier',
-  maxPagesPerPdf: 'Pages par PDF',
-  burstLimit: 'Rafale',
-  validityDays: 'Validité (jours)',
-};
+type TLimitField = keyof typeof customLimitBounds;
 
-/** French digit groups with a plain space (10 000): the same text whatever the ICU data of the Node build. */
-const group = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-const fmt = (field: keyof typeof customLimitBounds, n: number) =>
-  field === 'maxFileSize' ? `${n >= MB ? `${n / MB} Mo` : `${n / 1024} Ko`}` : group(n);
+/**
+ * The preview's words in the reader's language (the dashboard sends its own as Accept-Language). French is the
+ * specification's text and what is answered without a language; numbers are grouped by hand, the same whatever the
+ * ICU data of the Node build.
+ */
+const texts = {
+  fr: {
+    labels: {
+      maxRequestsPerMinute: 'Requêtes par minute',
+      maxRequestsPerHour: 'Requêtes par heure',
+      maxRequestsPerMonth: 'Requêtes par mois',
+      maxFileSize: 'Taille de fichier',
+      maxPagesPerPdf: 'Pages par PDF',
+      burstLimit: 'Rafale',
+      validityDays: 'Validité (jours)',
+    } satisfies Record<TLimitField, string>,
+    group: (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' '),
+    mb: 'Mo',
+    kb: 'Ko',
+    required: (label: string) => `${label} : valeur requise`,
+    integer: (label: string) => `${label} : doit être un nombre entier`,
+    between: (label: string, min: string, max: string) => `${label} : doit être entre ${min} et ${max}`,
+    minuteOverHour: 'Les requêtes par minute ne peuvent pas dépasser les requêtes par heure',
+    hourOverMonth: 'Les requêtes par heure ne peuvent pas dépasser les requêtes par mois',
+    unknownEndpoints: (unknown: string, allowed: string) =>
+      `Endpoints non pris en charge : ${unknown} (autorisés : ${allowed})`,
+    noEndpoint: 'Choisissez au moins un groupe d’endpoints',
+    highMonthly: (n: string) => `Limite mensuelle élevée : plus de ${n} requêtes`,
+    highFileSize: (mb: number) => `Taille de fichier élevée : plus de ${mb} Mo`,
+  },
+  en: {
+    labels: {
+      maxRequestsPerMinute: 'Requests per minute',
+      maxRequestsPerHour: 'Requests per hour',
+      maxRequestsPerMonth: 'Requests per month',
+      maxFileSize: 'File size',
+      maxPagesPerPdf: 'Pages per PDF',
+      burstLimit: 'Burst',
+      validityDays: 'Validity (days)',
+    } satisfies Record<TLimitField, string>,
+    group: (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','),
+    mb: 'MB',
+    kb: 'KB',
+    required: (label: string) => `${label}: a value is required`,
+    integer: (label: string) => `${label}: must be a whole number`,
+    between: (label: string, min: string, max: string) => `${label}: must be between ${min} and ${max}`,
+    minuteOverHour: 'Requests per minute cannot exceed requests per hour',
+    hourOverMonth: 'Requests per hour cannot exceed requests per month',
+    unknownEndpoints: (unknown: string, allowed: string) => `Unsupported endpoints: ${unknown} (allowed: ${allowed})`,
+    noEndpoint: 'Choose at least one endpoint group',
+    highMonthly: (n: string) => `High monthly limit: more than ${n} requests`,
+    highFileSize: (mb: number) => `High file size: more than ${mb} MB`,
+  },
+} as const;
 
 export interface CheckedLimits {
   preview: Omit<TCustomLimitsPreview, 'suggestions'>;
@@ -41,23 +84,26 @@ export interface CheckedLimits {
  * the high-limit flag. Missing fields take the section 9 defaults. The product's endpoint groups are accepted (the
  * spec lists four; plans also gate batch and webhook, and a custom key may need them).
  */
-export function checkCustomLimits(draft: TCustomLimitsDraft): CheckedLimits {
+export function checkCustomLimits(draft: TCustomLimitsDraft, lang: TApiLanguage = 'fr'): CheckedLimits {
+  const w = texts[lang];
+  const fmt = (field: TLimitField, n: number) =>
+    field === 'maxFileSize' ? `${n >= MB ? `${n / MB} ${w.mb}` : `${n / 1024} ${w.kb}`}` : w.group(n);
   const errors: string[] = [];
   const warnings: string[] = [];
   const d = { ...customLimitDefaults, ...Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== undefined)) };
   const bounded = (field: keyof typeof customLimitBounds, nullable: boolean): number | null => {
     const v = d[field as keyof typeof d] as number | null;
     if (v === null) {
-      if (!nullable) errors.push(`${labels[field]} : valeur requise`);
+      if (!nullable) errors.push(w.required(w.labels[field]));
       return null;
     }
     const { min, max } = customLimitBounds[field];
     if (typeof v !== 'number' || !Number.isFinite(v) || !Number.isInteger(v)) {
-      errors.push(`${labels[field]} : doit être un nombre entier`);
+      errors.push(w.integer(w.labels[field]));
       return null;
     }
     if (v < min || v > max) {
-      errors.push(`${labels[field]} : doit être entre ${fmt(field, min)} et ${fmt(field, max)}`);
+      errors.push(w.between(w.labels[field], fmt(field, min), fmt(field, max)));
       return null;
     }
     return v;
@@ -69,20 +115,17 @@ export function checkCustomLimits(draft: TCustomLimitsDraft): CheckedLimits {
   const pages = bounded('maxPagesPerPdf', true);
   const burst = bounded('burstLimit', true);
   const validity = bounded('validityDays', true);
-  if (minute !== null && hour !== null && minute > hour)
-    errors.push('Les requêtes par minute ne peuvent pas dépasser les requêtes par heure');
-  if (hour !== null && month !== null && hour > month)
-    errors.push('Les requêtes par heure ne peuvent pas dépasser les requêtes par mois');
+  if (minute !== null && hour !== null && minute > hour) errors.push(w.minuteOverHour);
+  if (hour !== null && month !== null && hour > month) errors.push(w.hourOverMonth);
   const endpoints = (d.allowedEndpoints ?? []) as string[];
   const unknown = endpoints.filter((e) => !(endpointGroups as readonly string[]).includes(e));
-  if (unknown.length)
-    errors.push(`Endpoints non pris en charge : ${unknown.join(', ')} (autorisés : ${endpointGroups.join(', ')})`);
-  if (endpoints.length === 0) errors.push('Choisissez au moins un groupe d’endpoints');
+  if (unknown.length) errors.push(w.unknownEndpoints(unknown.join(', '), endpointGroups.join(', ')));
+  if (endpoints.length === 0) errors.push(w.noEndpoint);
 
   if (month !== null && month > customLimitThresholds.warnMonthly)
-    warnings.push(`Limite mensuelle élevée : plus de ${group(customLimitThresholds.warnMonthly)} requêtes`);
+    warnings.push(w.highMonthly(w.group(customLimitThresholds.warnMonthly)));
   if (fileSize !== null && fileSize > customLimitThresholds.warnFileSize)
-    warnings.push(`Taille de fichier élevée : plus de ${customLimitThresholds.warnFileSize / MB} Mo`);
+    warnings.push(w.highFileSize(customLimitThresholds.warnFileSize / MB));
   const isHighLimit =
     (month ?? 0) > customLimitThresholds.highMonthly ||
     (fileSize ?? 0) > customLimitThresholds.highFileSize ||
@@ -108,8 +151,11 @@ export function checkCustomLimits(draft: TCustomLimitsDraft): CheckedLimits {
 }
 
 /** The limits, or 422 with every error (creation and updates). */
-export function requireValidLimits(draft: TCustomLimitsDraft): { limits: TCustomLimits; checked: CheckedLimits } {
-  const checked = checkCustomLimits(draft);
+export function requireValidLimits(
+  draft: TCustomLimitsDraft,
+  lang?: TApiLanguage,
+): { limits: TCustomLimits; checked: CheckedLimits } {
+  const checked = checkCustomLimits(draft, lang);
   if (!checked.limits)
     throw new AppError('VALIDATION_ERROR', checked.preview.errors.join('; '), {
       details: { errors: checked.preview.errors },

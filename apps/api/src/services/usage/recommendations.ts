@@ -21,36 +21,47 @@ export function recommendations(f: UsageFacts): TRecommendation[] {
       title: 'Create your first API key',
       message: 'You have no API key yet: create one under API Keys to start calling the API.',
       priority: 'high',
+      code: 'first-key',
     });
   for (const k of f.breakdown.filter((b) => b.utilization >= 80))
     out.push({
       title: 'Monthly quota almost used',
       message: `Key "${k.keyName}" has used ${k.utilization}% of its ${k.planName} monthly quota. Consider a higher plan before calls are refused.`,
       priority: 'high',
+      code: 'key-quota',
+      params: { name: k.keyName, percent: k.utilization, plan: k.planName },
     });
   if (f.total > 0 && f.successRate < 95)
     out.push({
       title: 'Success rate below 95%',
       message: `${f.successRate}% of your calls succeeded over the period. Check the failing requests (sizes, formats, parameters) in the error details.`,
       priority: 'medium',
+      code: 'success-rate',
+      params: { rate: f.successRate },
     });
   if (f.total > 0 && f.avgResponseTime > 1000)
     out.push({
       title: 'Slow responses',
       message: `Your calls averaged ${Math.round(f.avgResponseTime)} ms. Smaller files, page ranges or asynchronous jobs keep responses fast.`,
       priority: 'medium',
+      code: 'slow-responses',
+      params: { ms: Math.round(f.avgResponseTime) },
     });
   if (f.primary?.name === 'free' && f.userUtilization >= 50)
     out.push({
       title: 'Upgrade to Pro',
       message: `You have used ${f.userUtilization}% of the Free plan this month. Pro gives 100,000 requests and the PDF, OCR and QR endpoints.`,
       priority: 'low',
+      code: 'upgrade-pro',
+      params: { percent: f.userUtilization },
     });
   for (const name of f.unused.slice(0, 3))
     out.push({
       title: 'Unused API key',
       message: `Key "${name}" made no call over the period; disable it if it is not needed.`,
       priority: 'low',
+      code: 'unused-key',
+      params: { name },
     });
   return out.sort((a, b) => order[a.priority] - order[b.priority]);
 }

@@ -67,8 +67,15 @@ describe('localiseError', () => {
     expect(localiseError(taken, 'en').message).toBe('A user with the email a@b.c already exists');
   });
 
-  it('leaves the precise English of processing errors alone', () => {
+  it('gives a French reader the processing code’s message, the precise one kept in details', () => {
     const err = new AppError('INVALID_INPUT', 'dpi: at most 600', { details: { field: 'dpi' } });
-    expect(localiseError(err, 'fr')).toBe(err);
+    const fr = localiseError(err, 'fr');
+    expect([fr.code, fr.statusCode, fr.message]).toEqual(['INVALID_INPUT', 422, 'Données invalides']);
+    expect(fr.details).toEqual({ field: 'dpi', detail: 'dpi: at most 600' });
+    expect(localiseError(new AppError('TIMEOUT', 'conversion: past 30 s'), 'fr').details).toEqual({
+      detail: 'conversion: past 30 s',
+    });
+    // English readers keep the precise message as it is.
+    expect(localiseError(err, 'en')).toBe(err);
   });
 });

@@ -83,6 +83,40 @@ describe('custom limits: template and preview (spec-2 sections 5 and 9)', () => 
     ]);
   });
 
+  it("speaks the admin's language: English under Accept-Language: en, French under fr", async () => {
+    const draft = {
+      customLimits: {
+        maxRequestsPerMinute: 0,
+        maxFileSize: 1000,
+        maxRequestsPerMonth: 600_000,
+        allowedEndpoints: [],
+      },
+    };
+    const ask = async (lang: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/admin/api-keys/custom/preview',
+          headers: { authorization: `Bearer ${admin}`, 'accept-language': lang },
+          payload: draft,
+        })
+      ).json().data.preview as { errors: string[]; warnings: string[] };
+    const en = await ask('en-US,en;q=0.9');
+    expect(en.errors).toEqual([
+      'Requests per minute: must be between 1 and 10,000',
+      'File size: must be between 1 KB and 500 MB',
+      'Choose at least one endpoint group',
+    ]);
+    expect(en.warnings).toEqual(['High monthly limit: more than 500,000 requests']);
+    const fr = await ask('fr');
+    expect(fr.errors).toEqual([
+      'Requêtes par minute : doit être entre 1 et 10 000',
+      'Taille de fichier : doit être entre 1 Ko et 500 Mo',
+      'Choisissez au moins un groupe d’endpoints',
+    ]);
+    expect(fr.warnings).toEqual(['Limite mensuelle élevée : plus de 500 000 requêtes']);
+  });
+
   it('warns over 500,000 a month or 100 MB, and flags high limits (also over 5000 a minute)', async () => {
     const high = await preview({ maxRequestsPerMonth: 600_000, maxFileSize: 200 * 1_048_576 });
     expect(high).toMatchObject({ valid: true, isHighLimit: true });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helper';
-import { PASSWORD, post, registerBody } from './auth-helper';
+import { PASSWORD, bearer, mailedToken, mailsTo, post, registerBody } from './auth-helper';
 
 describe('Accept-Language on the account routes', () => {
   let t: TestApp;
@@ -43,5 +43,49 @@ describe('Accept-Language on the account routes', () => {
     expect([en.statusCode, en.json().code]).toEqual([401, 'INVALID_CREDENTIALS']);
     expect(en.json().error).toBe('Incorrect email or password');
     expect(fr.json().error).toBe('Email ou mot de passe incorrect');
+  });
+});
+
+describe('the language of the first mail', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** Register in a language, follow the mail, and read the signed-in user's language. */
+  async function signUp(lang?: string) {
+    const body = registerBody();
+    const res = await post(t, '/register', body, lang ? { 'accept-language': lang } : {});
+    expect(res.statusCode, res.body).toBe(201);
+    const [mail] = mailsTo(t, body.email);
+    const token = mailedToken(t, body.email, '/verify-email');
+    const verified = await t.app.inject({ method: 'GET', url: `/api/v1/auth/verify-email?token=${token}` });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/me',
+      headers: bearer(verified.json().data.tokens.accessToken),
+    });
+    return { mail: mail!, language: me.json().data.user.language as string | null };
+  }
+
+  it("is the sign-up request's Accept-Language, stored as the user's language", async () => {
+    const fr = await signUp('fr-FR,fr;q=0.9,en;q=0.8');
+    expect(fr.mail).toMatch(/^Subject: (=\?UTF-8\?\w\?.*\?=|Vérifiez votre adresse e-mail DocFlow)$/im);
+    expect(fr.mail).not.toContain('Subject: Verify');
+    expect(fr.mail).toContain('Bonjour Ada Lovelace');
+    expect(fr.mail).not.toContain('Hello Ada Lovelace');
+    expect(fr.language).toBe('fr');
+
+    const en = await signUp('en-GB,en;q=0.9');
+    expect(en.mail).toContain('Subject: Verify your DocFlow e-mail address');
+    expect(en.mail).toContain('Hello Ada Lovelace');
+    expect(en.language).toBe('en');
+  });
+
+  it('is English, with no language stored, when the request names none', async () => {
+    const none = await signUp();
+    expect(none.mail).toContain('Hello Ada Lovelace');
+    expect(none.language).toBeNull();
   });
 });

@@ -40,7 +40,11 @@ describe('/my/usage, /my/dashboard and /admin/stats/overview: real figures', () 
       successRate: 100,
       avgResponseTime: 0,
     });
-    expect(u.recommendations[0]).toMatchObject({ title: 'Create your first API key', priority: 'high' });
+    expect(u.recommendations[0]).toMatchObject({
+      title: 'Create your first API key',
+      priority: 'high',
+      code: 'first-key',
+    });
     expect((await get(accessToken, '/my/usage?period=last_90_days')).json().data.usage.usage.byDay).toHaveLength(90);
     expect((await get(accessToken, '/my/usage?period=yesterday')).statusCode).toBe(422);
   });

@@ -22,6 +22,7 @@ import {
   previewCustomLimits,
   updateCustomLimits,
 } from '../../../services/admin/custom-keys';
+import { requestLanguage } from '../../../lib/i18n/language';
 import { adminContext, adminRoute, withErrors } from './http';
 import { audited, targets } from './refusal-audit';
 
@@ -64,7 +65,14 @@ export const adminCustomKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       success: true as const,
-      data: { preview: await previewCustomLimits(app.db, request.body.customLimits, request.body.userId) },
+      data: {
+        preview: await previewCustomLimits(
+          app.db,
+          request.body.customLimits,
+          request.body.userId,
+          requestLanguage(request.headers['accept-language']),
+        ),
+      },
     }),
   );
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ZErrorResponse, type TAdminCapability } from '@docflow/contracts';
+import { requestLanguage } from '../../../lib/i18n/language';
 import { authenticate, currentUser, requireCapability } from '../../../plugins/authenticate';
 import type { AdminContext } from '../../../services/admin/context';
 
@@ -11,6 +12,7 @@ export function adminContext(app: FastifyInstance, request: FastifyRequest): Adm
     db: app.db,
     actor: { id: user.id, role: user.role },
     ip: request.ip || null,
+    language: requestLanguage(request.headers['accept-language']),
     keys: { evictUser: (id) => keys.evictUser(id), evict: (hash) => keys.evict(hash), clear: () => keys.clear() },
   };
 }

@@ -7,6 +7,7 @@ import {
   ZRegisterResponse,
   ZVerifyEmailQuery,
 } from '@docflow/contracts';
+import { requestLanguage } from '../../../lib/i18n/language';
 import { registerUser } from '../../../services/accounts/register-user';
 import { resendVerification } from '../../../services/accounts/resend-verification';
 import { verifyEmail } from '../../../services/accounts/verify-email';
@@ -35,7 +36,8 @@ export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async
       await quotas.take('register', request.ip);
       // Registration source (spec-2 User): the dashboard sends X-DocFlow-Client; anything else signed up by API.
       const source = request.headers['x-docflow-client'] === 'dashboard' ? 'web' : 'api';
-      const result = await registerUser(app, request.body, clientInfo(request), { source });
+      const language = requestLanguage(request.headers['accept-language']);
+      const result = await registerUser(app, request.body, clientInfo(request), { source, language });
       if (result.verificationRequired) {
         // The same answer whether the address was free or already had an account (its owner is mailed instead).
         return reply.code(201).send({

@@ -32,9 +32,11 @@ import {
   useWebhookSecret,
 } from '@/features/jobs/api/jobs';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@/utils/format';
+import { WebhookVerification } from './webhook-verification';
 
-const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
-const when = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : '—');
+// In the interface's language: the formatter is built at each render, so switching language reformats the dates.
+const when = (iso: string | null) => formatDateTime(iso);
 const seconds = (ms: number | null) => (ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 const statusTone = {
@@ -116,6 +118,7 @@ function SecretCard() {
             </span>
           </>
         )}
+        <WebhookVerification />
       </CardContent>
     </Card>
   );
@@ -131,7 +134,7 @@ function Deliveries({ job }: { job: TJob }) {
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <span className="font-medium text-slate-900">{t('jobsPage.webhook')}</span>
         <code className="truncate text-xs text-slate-600">{job.webhook.url}</code>
-        <Badge tone={webhookTone[job.webhook.status]}>{job.webhook.status}</Badge>
+        <Badge tone={webhookTone[job.webhook.status]}>{t(`webhookStatus.${job.webhook.status}`)}</Badge>
         <Button
           variant="secondary"
           size="sm"
@@ -142,8 +145,7 @@ function Deliveries({ job }: { job: TJob }) {
         </Button>
         {job.webhook.resends > 0 && (
           <span className="text-xs text-slate-500" data-testid="webhook-resends">
-            {t('jobsPage.resent')} {job.webhook.resends} {job.webhook.resends === 1 ? 'time' : 'times'}{' '}
-            {t('jobsPage.limitedPerHour')}
+            {t('jobsPage.resentTimes', { count: job.webhook.resends })}
           </span>
         )}
       </div>
@@ -157,7 +159,7 @@ function Deliveries({ job }: { job: TJob }) {
               <span>
                 {t('jobsPage.attempt')} {d.attempt}
               </span>
-              <Badge tone={d.ok ? 'green' : 'rose'}>{d.statusCode ?? 'no answer'}</Badge>
+              <Badge tone={d.ok ? 'green' : 'rose'}>{d.statusCode ?? t('jobsPage.noAnswer')}</Badge>
               <span>
                 {d.latencyMs} {t('jobsPage.ms')}
               </span>
@@ -184,7 +186,7 @@ function JobDetails({ job }: { job: TJob }) {
         <ul className="space-y-1 text-sm" aria-label={t('jobsPage.filesOf', { id: job.id })}>
           {job.files.map((f, i) => (
             <li key={i} className="flex items-center gap-3">
-              <Badge tone={f.status === 'succeeded' ? 'green' : 'rose'}>{f.status}</Badge>
+              <Badge tone={f.status === 'succeeded' ? 'green' : 'rose'}>{t(`jobStatus.${f.status}`)}</Badge>
               <span>{f.name}</span>
               {f.pages !== undefined && (
                 <span className="text-slate-500">
@@ -239,7 +241,7 @@ export function JobsPage() {
             )}
             {jobs.data && jobs.data.length > 0 && (
               <DataTable
-                minWidth={860}
+                minWidth={960}
                 columns={[
                   { label: '' },
                   { label: t('jobsPage.endpoint') },
@@ -247,6 +249,7 @@ export function JobsPage() {
                   { label: t('jobsPage.progress') },
                   { label: t('jobsPage.created') },
                   { label: t('jobsPage.duration') },
+                  { label: t('jobsPage.keptUntil') },
                   { label: t('jobsPage.webhook') },
                   { label: '', align: 'right' },
                 ]}
@@ -272,15 +275,24 @@ export function JobsPage() {
                       </td>
                       <td className="px-5 py-3 font-mono text-xs">{job.endpoint}</td>
                       <td className="px-5 py-3">
-                        <Badge tone={statusTone[job.status]}>{job.status}</Badge>
+                        <Badge tone={statusTone[job.status]}>{t(`jobStatus.${job.status}`)}</Badge>
                       </td>
                       <td className="px-5 py-3">
                         <Progress job={job} />
                       </td>
                       <td className="px-5 py-3 text-xs">{when(job.createdAt)}</td>
                       <td className="px-5 py-3 text-xs">{seconds(job.durationMs)}</td>
+                      <td className="px-5 py-3 text-xs" data-testid="job-expires">
+                        {job.expiresAt ? <time dateTime={job.expiresAt}>{when(job.expiresAt)}</time> : '—'}
+                      </td>
                       <td className="px-5 py-3">
-                        {job.webhook ? <Badge tone={webhookTone[job.webhook.status]}>{job.webhook.status}</Badge> : '—'}
+                        {job.webhook ? (
+                          <Badge tone={webhookTone[job.webhook.status]}>
+                            {t(`webhookStatus.${job.webhook.status}`)}
+                          </Badge>
+                        ) : (
+                          '—'
+                        )}
                       </td>
                       <td className="space-x-2 px-5 py-3 text-right">
                         {job.result && (
@@ -297,7 +309,7 @@ export function JobsPage() {
                     </tr>
                     {open === job.id && (
                       <tr>
-                        <td colSpan={8}>
+                        <td colSpan={9}>
                           <JobDetails job={job} />
                         </td>
                       </tr>

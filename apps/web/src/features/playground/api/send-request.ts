@@ -40,7 +40,7 @@ const hasSuccessMarker = (v: unknown): boolean =>
  * QR routes, and its download helper for file answers. The plan's headers are sent as they are (what the code
  * examples show is what is sent), no cookies, and no retries: the playground shows the server's answer, a 429 too.
  */
-async function callApi(plan: CallPlan, signal: AbortSignal): Promise<Response> {
+export async function callApi(plan: CallPlan, signal: AbortSignal): Promise<Response> {
   const url = new URL(plan.url, window.location.origin);
   const client = createDocFlowClient({ baseUrl: url.origin, credentials: 'omit', retry: false });
   const call = { headers: Object.fromEntries(plan.headers), signal, throwOnError: false };
@@ -50,6 +50,60 @@ async function callApi(plan: CallPlan, signal: AbortSignal): Promise<Response> {
   const parts = plan.files.flatMap((p): Array<[string, UploadFile]> => (p.file ? [[p.field, p.file]] : []));
   return client.upload(url.pathname as MultipartPath, { fields: Object.fromEntries(plan.fields), parts }, call);
 }
+
+/**
+ * What the page shows of one answer: JSON pretty-printed (green with success: true), or a file as a download
+ * summary with its bytes behind an object URL. A job's result is read the same way (api/send-job.ts).
+ */
+export async function readAnswer(
+  res: Response,
+  plan: CallPlan,
+  opts: { started: number; createObjectUrl?: (b: Blob) => string },
+): Promise<PlaygroundResponse> {
+  const elapsed = () => Math.round(performance.now() - opts.started);
+  const type = res.headers.get('content-type') ?? '';
+  const base = {
+    status: res.status,
+    statusText: res.statusText,
+    requestId: res.headers.get('x-request-id') ?? undefined,
+  };
+  if (/\bjson\b/i.test(type) || type.startsWith('text/')) {
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return {
+      ...base,
+      durationMs: elapsed(),
+      body: parsed === undefined ? text : JSON.stringify(parsed, null, 2),
+      success: hasSuccessMarker(parsed),
+    };
+  }
+  // A file: shown as a download summary (spec-2 §2), not as bytes.
+  const { data: blob, fileName } = await createDocFlowClient().download(res, 'blob');
+  const name = fileName ?? (plan.output.kind === 'file' ? plan.output.fileName : 'response.bin');
+  const mime = blob.type || type || 'application/octet-stream';
+  const summary = { success: res.ok, status: res.status, file: { name, type: mime, size: blob.size } };
+  return {
+    ...base,
+    durationMs: elapsed(),
+    body: JSON.stringify(summary, null, 2),
+    success: res.ok,
+    file: { name, type: mime, size: blob.size, url: (opts.createObjectUrl ?? URL.createObjectURL)(blob) },
+  };
+}
+
+/** The answer shown when no answer came (network, timeout). */
+export const noAnswer = (durationMs: number): PlaygroundResponse => ({
+  status: 0,
+  statusText: '',
+  durationMs,
+  body: JSON.stringify(callFailedBody(), null, 2),
+  success: false,
+});
 
 /** Send the call with the API key only: never the dashboard's session token (a processing key is not a session). */
 export async function sendPlaygroundRequest(
@@ -64,48 +118,10 @@ export async function sendPlaygroundRequest(
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const res = await callApi(plan, controller.signal);
-    const type = res.headers.get('content-type') ?? '';
-    const base = {
-      status: res.status,
-      statusText: res.statusText,
-      requestId: res.headers.get('x-request-id') ?? undefined,
-    };
-    if (/\bjson\b/i.test(type) || type.startsWith('text/')) {
-      const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return {
-        ...base,
-        durationMs: elapsed(),
-        body: parsed === undefined ? text : JSON.stringify(parsed, null, 2),
-        success: hasSuccessMarker(parsed),
-      };
-    }
-    // A file: shown as a download summary (spec-2 §2), not as bytes.
-    const { data: blob, fileName } = await createDocFlowClient().download(res, 'blob');
-    const name = fileName ?? (plan.output.kind === 'file' ? plan.output.fileName : 'response.bin');
-    const mime = blob.type || type || 'application/octet-stream';
-    const summary = { success: res.ok, status: res.status, file: { name, type: mime, size: blob.size } };
-    return {
-      ...base,
-      durationMs: elapsed(),
-      body: JSON.stringify(summary, null, 2),
-      success: res.ok,
-      file: { name, type: mime, size: blob.size, url: (opts.createObjectUrl ?? URL.createObjectURL)(blob) },
-    };
+    return await readAnswer(res, plan, { started, createObjectUrl: opts.createObjectUrl });
   } catch (err) {
     if (opts.signal?.aborted) throw err;
-    return {
-      status: 0,
-      statusText: '',
-      durationMs: elapsed(),
-      body: JSON.stringify(callFailedBody(), null, 2),
-      success: false,
-    };
+    return noAnswer(elapsed());
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);

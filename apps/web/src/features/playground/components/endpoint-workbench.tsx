@@ -1,15 +1,18 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Eye, EyeOff, Send } from 'lucide-react';
+import type { TJob } from '@docflow/client';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
 import { categoryTones, type PlaygroundEndpoint } from '../config/endpoints';
 import { sendPlaygroundRequest, type PlaygroundResponse } from '../api/send-request';
+import { sendPlaygroundJob } from '../api/send-job';
 import { API_KEY_SLOT } from '../utils/code-samples';
 import {
   endpointUrl,
@@ -23,6 +26,7 @@ import {
 import { CodeExamples } from './code-examples';
 import { CopyButton } from './copy-button';
 import { FieldControl } from './field-control';
+import { JobPanel } from './job-panel';
 import { ResponsePanel } from './response-panel';
 import { useTranslation } from 'react-i18next';
 import { usePlaygroundText } from '../utils/playground-text';
@@ -52,6 +56,8 @@ export function EndpointWorkbench({
   const [response, setResponse] = useState<PlaygroundResponse | null>(null);
   const [sending, setSending] = useState(false);
   const [showKey, setShowKey] = useState(false);
+  const [asJob, setAsJob] = useState(false);
+  const [job, setJob] = useState<TJob | null>(null);
   const inFlight = useRef<AbortController | null>(null);
 
   // Leaving (another endpoint, another page) drops a call still running: its answer would land nowhere.
@@ -65,8 +71,8 @@ export function EndpointWorkbench({
   }, [response]);
 
   const codePlan = useMemo(
-    () => planCall(endpoint, { apiBase, apiKey: API_KEY_SLOT, values, files, sampleFiles: true }),
-    [endpoint, apiBase, values, files],
+    () => planCall(endpoint, { apiBase, apiKey: API_KEY_SLOT, values, files, sampleFiles: true, asJob }),
+    [endpoint, apiBase, values, files, asJob],
   );
 
   const clearError = (name: string) =>
@@ -91,9 +97,20 @@ export function EndpointWorkbench({
     const controller = new AbortController();
     inFlight.current = controller;
     setSending(true);
+    setJob(null);
+    setResponse(null);
     try {
-      const plan = planCall(endpoint, { apiBase, apiKey: apiKey.trim(), values, files });
-      const answer = await sendPlaygroundRequest(plan, { signal: controller.signal });
+      const plan = planCall(endpoint, { apiBase, apiKey: apiKey.trim(), values, files, asJob });
+      const answer = asJob
+        ? (
+            await sendPlaygroundJob(plan, {
+              signal: controller.signal,
+              onJob: (j) => {
+                if (!controller.signal.aborted) setJob(j);
+              },
+            })
+          ).response
+        : await sendPlaygroundRequest(plan, { signal: controller.signal });
       if (!controller.signal.aborted) setResponse(answer);
     } catch {
       // Aborted because the user moved on: nothing to show.
@@ -176,6 +193,24 @@ export function EndpointWorkbench({
 
             {endpoint.hint && <Alert tone="info">{pt(endpoint.hint)}</Alert>}
 
+            <div className="flex items-start gap-2">
+              <Checkbox
+                id="pg-as-job"
+                checked={asJob}
+                onCheckedChange={(v) => setAsJob(v === true)}
+                aria-describedby="pg-as-job-hint"
+                className="mt-0.5"
+              />
+              <div>
+                <label htmlFor="pg-as-job" className="text-sm font-medium text-slate-700">
+                  {t('endpointWorkbench.sendAsJob')}
+                </label>
+                <p id="pg-as-job-hint" className="text-xs text-slate-500">
+                  {t('endpointWorkbench.sendAsJobHint')}
+                </p>
+              </div>
+            </div>
+
             <fieldset className="grid gap-5 sm:grid-cols-2">
               <legend className="sr-only">{t('endpointWorkbench.parameters')}</legend>
               {endpoint.fields.map((f) => (
@@ -212,7 +247,8 @@ export function EndpointWorkbench({
         </form>
       </Card>
 
-      <ResponsePanel response={response} isSending={sending} />
+      {job && <JobPanel job={job} />}
+      <ResponsePanel response={response} isSending={sending} waitingForJob={job !== null} />
       <CodeExamples plan={codePlan} />
     </div>
   );

@@ -14,8 +14,18 @@ import { localised } from '@/i18n/localised';
 export const responseTexts = localised(en.responseTexts, 'responseTexts');
 
 /** The answer: formatted JSON, green with success:true and red otherwise; files as a download summary. */
-export function ResponsePanel({ response, isSending }: { response: PlaygroundResponse | null; isSending: boolean }) {
+export function ResponsePanel({
+  response,
+  isSending,
+  waitingForJob = false,
+}: {
+  response: PlaygroundResponse | null;
+  isSending: boolean;
+  /** The call made a job: what is awaited is its result. */
+  waitingForJob?: boolean;
+}) {
   const { t } = useTranslation();
+  const pending = waitingForJob ? responseTexts.waitingForJob : responseTexts.sending;
   const state = response ? (response.success ? 'success' : 'error') : undefined;
   return (
     <Card aria-labelledby="pg-response-title" role="region">
@@ -38,8 +48,8 @@ export function ResponsePanel({ response, isSending }: { response: PlaygroundRes
       <CardContent className="space-y-4" aria-live="polite" aria-busy={isSending || undefined}>
         {isSending ? (
           <div className="flex items-center gap-3 py-6 text-sm text-slate-600">
-            <Spinner className="h-5 w-5" label={responseTexts.sending} />
-            <span aria-hidden="true">{responseTexts.sending}</span>
+            <Spinner className="h-5 w-5" label={pending} />
+            <span aria-hidden="true">{pending}</span>
           </div>
         ) : !response ? (
           <div className="flex flex-col items-center gap-2 py-8 text-center text-sm text-slate-500">

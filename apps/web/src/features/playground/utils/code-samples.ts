@@ -40,19 +40,40 @@ function curl(plan: CallPlan): string {
     for (const [name, value] of plan.fields) lines.push(`  --form-string ${sq(`${name}=${value}`)}`);
     for (const f of plan.files) lines.push(`  -F ${sq(`${f.field}=@${curlFileName(f.name)}`)}`);
   }
-  if (plan.output.kind === 'file') lines.push(`  -o ${sq(plan.output.fileName)}`);
-  return lines.map((l, i) => (i > 0 && i < lines.length - 1 ? `${l} \\` : l)).join('\n');
+  if (plan.output.kind === 'file' && !plan.asJob) lines.push(`  -o ${sq(plan.output.fileName)}`);
+  const call = lines.map((l, i) => (i > 0 && i < lines.length - 1 ? `${l} \\` : l)).join('\n');
+  return plan.asJob ? `${call}\n${curlFollowJob(plan)}` : call;
 }
 
-function jsHeaders(plan: CallPlan): string {
-  const entries = plan.headers.map(([name, value]) => {
+/** The auth header of the call, which also reads its job. */
+const authHeader = (plan: CallPlan) => plan.headers.find(([n]) => n.toLowerCase() !== 'content-type')!;
+
+/** A job's answer is `202 {"data":{"jobId":…}}`: read its state until it ends, then its result. */
+function curlFollowJob(plan: CallPlan): string {
+  const [name, value] = authHeader(plan);
+  const h = `-H "${name}: ${value.replace(API_KEY_SLOT, `$${API_KEY_ENV}`)}"`;
+  const save = plan.output.kind === 'file' ? ` -o ${sq(plan.output.fileName)}` : '';
+  return [
+    '# 202 {"data":{"jobId":"…"}}: set JOB_ID to it, read the job until its status is succeeded, then its result',
+    `curl ${h} ${sq(plan.jobsUrl)}/$JOB_ID`,
+    `curl ${h}${save} ${sq(plan.jobsUrl)}/$JOB_ID/result`,
+  ].join('\n');
+}
+
+function jsHeaderEntries(headers: CallPlan['headers']): string[] {
+  return headers.map(([name, value]) => {
     const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`;
     const v = value.includes(API_KEY_SLOT)
       ? `\`${value.replace(API_KEY_SLOT, `\${process.env.${API_KEY_ENV}}`)}\``
       : `'${value}'`;
-    return `    ${key}: ${v},`;
+    return `${key}: ${v}`;
   });
-  return `  headers: {\n${entries.join('\n')}\n  },`;
+}
+
+function jsHeaders(plan: CallPlan): string {
+  return `  headers: {\n${jsHeaderEntries(plan.headers)
+    .map((e) => `    ${e},`)
+    .join('\n')}\n  },`;
 }
 
 function javascript(plan: CallPlan): string {
@@ -75,7 +96,28 @@ function javascript(plan: CallPlan): string {
     const json = JSON.stringify(plan.json ?? {}, null, 2).replace(/\n/g, '\n  ');
     body = `  body: JSON.stringify(${json}),`;
   }
-  out.push(`const response = await fetch(${lit(plan.url)}, {`, "  method: 'POST',", jsHeaders(plan), body, '});');
+  out.push(
+    `${plan.asJob ? 'const accepted' : 'const response'} = await fetch(${lit(plan.url)}, {`,
+    "  method: 'POST',",
+    jsHeaders(plan),
+    body,
+    '});',
+  );
+  if (plan.asJob) {
+    out.push(
+      '// 202: the job runs on the server; read it until it ends, then fetch its result.',
+      'const { data: { jobId } } = await accepted.json();',
+      `const jobUrl = \`${plan.jobsUrl}/\${jobId}\`;`,
+      `const auth = { ${jsHeaderEntries([authHeader(plan)])[0]} };`,
+      'let job;',
+      'do {',
+      '  await new Promise((r) => setTimeout(r, 1000));',
+      '  job = (await (await fetch(jobUrl, { headers: auth })).json()).data;',
+      '  console.log(job.status, `${job.progress}%`);',
+      "} while (job.status === 'queued' || job.status === 'running');",
+      'const response = await fetch(`${jobUrl}/result`, { headers: auth });',
+    );
+  }
   if (plan.output.kind === 'file') {
     out.push(
       'if (!response.ok) throw new Error(await response.text());',
@@ -126,6 +168,20 @@ function python(plan: CallPlan): string {
   }
   args.push('    timeout=120,');
   const out = ['import os', '', 'import requests', '', 'response = requests.post(', ...args, ')'];
+  if (plan.asJob) {
+    out.splice(2, 0, 'import time');
+    out.push(
+      '# 202: the job runs on the server; read it until it ends, then fetch its result.',
+      `job_url = ${lit(plan.jobsUrl)} + "/" + response.json()["data"]["jobId"]`,
+      `auth = ${pyHeaders({ ...plan, headers: [authHeader(plan)] })}`,
+      'while True:',
+      '    job = requests.get(job_url, headers=auth, timeout=30).json()["data"]',
+      '    if job["status"] not in ("queued", "running"):',
+      '        break',
+      '    time.sleep(1)',
+      'response = requests.get(job_url + "/result", headers=auth, timeout=120)',
+    );
+  }
   if (plan.output.kind === 'file') {
     out.push(
       'if not response.ok:',

@@ -116,6 +116,10 @@ export interface CallPlan {
   /** The JSON body of JSON endpoints. */
   json?: Record<string, string | number | boolean>;
   output: PlaygroundEndpoint['output'];
+  /** Sent with async=true: the server answers 202 with a job to follow (README "Jobs and webhooks"). */
+  asJob: boolean;
+  /** Where its job is followed: `<jobsUrl>/<id>`, then `<jobsUrl>/<id>/result`. */
+  jobsUrl: string;
 }
 
 /** The endpoint's full URL: the API base plus its path. */
@@ -124,11 +128,19 @@ export const endpointUrl = (apiBase: string, endpoint: PlaygroundEndpoint) =>
 
 /**
  * The call for these values. Empty optional fields are left out so the server applies its own default; checkboxes
- * are always sent, as true or false.
+ * are always sent, as true or false. `asJob` adds the jobs door's `async=true` (a form field, or `"async": true` in
+ * a JSON body), which every processing endpoint takes.
  */
 export function planCall(
   endpoint: PlaygroundEndpoint,
-  opts: { apiBase: string; apiKey: string; values: FieldValues; files: FieldFiles; sampleFiles?: boolean },
+  opts: {
+    apiBase: string;
+    apiKey: string;
+    values: FieldValues;
+    files: FieldFiles;
+    sampleFiles?: boolean;
+    asJob?: boolean;
+  },
 ): CallPlan {
   const multipart = endpoint.contentType === 'multipart/form-data';
   const plan: CallPlan = {
@@ -143,6 +155,8 @@ export function planCall(
     fields: [],
     files: [],
     output: endpoint.output,
+    asJob: opts.asJob === true,
+    jobsUrl: `${opts.apiBase.replace(/\/+$/, '')}/jobs`,
   };
   const json: Record<string, string | number | boolean> = {};
   for (const f of endpoint.fields) {
@@ -163,6 +177,10 @@ export function planCall(
     if (!text.trim()) continue;
     if (multipart) plan.fields.push([f.name, f.type === 'number' ? text.trim() : text]);
     else json[f.name] = f.type === 'number' ? Number(text) : f.type === 'text' ? text : text.trim();
+  }
+  if (plan.asJob) {
+    if (multipart) plan.fields.push(['async', 'true']);
+    else json.async = true;
   }
   if (!multipart) plan.json = json;
   return plan;

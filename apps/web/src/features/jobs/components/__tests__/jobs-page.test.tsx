@@ -6,6 +6,7 @@ import { MemoryRouter } from 'react-router';
 import type { TJob } from '@docflow/contracts';
 import { toast } from '@/lib/toast';
 import { apiError, json, mockFetch } from '@/testing/mock-fetch';
+import { setLanguage } from '@/i18n';
 import { JobsPage } from '../jobs-page';
 
 vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
@@ -68,5 +69,60 @@ describe('JobsPage: webhook resends', () => {
         `The webhook of job ${job.id} was resent 5 times in the last hour; retry in 42 min`,
       ),
     );
+  });
+});
+
+describe("JobsPage: each job's expiry and how to verify a webhook", () => {
+  afterEach(() => {
+    cleanup();
+    setLanguage('en');
+    vi.unstubAllGlobals();
+  });
+
+  const serve = (jobs: TJob[]) =>
+    mockFetch({
+      'GET /api/v1/jobs': () => json(200, { success: true, data: { jobs } }),
+      'GET /api/v1/webhooks/secret': () =>
+        json(200, { success: true, data: { secret: 'whsec_test', createdAt: '2026-11-25T00:00:00Z' } }),
+    });
+
+  it("shows the server's expiry of each job in the interface's language, and a dash while it runs", async () => {
+    const running: TJob = { ...job, id: 'c0ffee00-0000-4000-8000-000000000001', status: 'running', expiresAt: null };
+    serve([job, running]);
+    renderPage();
+    const cells = await screen.findAllByTestId('job-expires');
+    const expected = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date(job.expiresAt!),
+    );
+    expect(cells[0]).toHaveTextContent(expected);
+    expect(cells[0]).toHaveTextContent('2026');
+    expect(cells[0]!.querySelector('time')?.getAttribute('datetime')).toBe(job.expiresAt);
+    expect(cells[1]).toHaveTextContent('—');
+    expect(screen.getByRole('columnheader', { name: 'Kept until' })).toBeInTheDocument();
+    cleanup();
+
+    setLanguage('fr');
+    renderPage();
+    const fr = await screen.findAllByTestId('job-expires');
+    expect(fr[0]).toHaveTextContent(
+      new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(job.expiresAt!)),
+    );
+    expect(fr[0]!.textContent).toMatch(/nov\./);
+    expect(screen.getByRole('columnheader', { name: "Conservé jusqu'au" })).toBeInTheDocument();
+    // The job's and its webhook's states are words of the interface too.
+    expect(screen.getByText('réussi')).toBeInTheDocument();
+    expect(screen.getByText('en cours')).toBeInTheDocument();
+    expect(screen.getAllByText('livré')).toHaveLength(2);
+  });
+
+  it('shows the signature headers, the events and a verification sample beside the secret', async () => {
+    serve([]);
+    renderPage();
+    await userEvent.click(await screen.findByText('How to verify a webhook'));
+    const howto = screen.getByTestId('webhook-howto');
+    for (const text of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'job.succeeded', 'job.failed'])
+      expect(howto).toHaveTextContent(text);
+    expect(howto).toHaveTextContent("createHmac('sha256', key)");
+    expect(howto).not.toHaveTextContent('README');
   });
 });

@@ -148,6 +148,55 @@ describe('PlaygroundPage', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText(/API key/, { selector: 'input' })).toHaveValue('');
   });
 
+  it("sends a call as a job: shows the job's progress, a link to the Jobs page, then its result to download", async () => {
+    const id = '6f1c1d7e-8a43-4c55-9d55-0c6c2b0e9a11';
+    const job = (status: string, progress: number) => () =>
+      json(200, {
+        success: true,
+        data: {
+          id,
+          endpoint: '/qrcode/url',
+          status,
+          progress,
+          attempts: 1,
+          createdAt: '2026-11-25T01:00:00Z',
+          startedAt: null,
+          finishedAt: null,
+          durationMs: null,
+          expiresAt: null,
+          error: null,
+          result: null,
+          files: [],
+          webhook: null,
+        },
+      });
+    const api = mockFetch({
+      'POST /api/v1/qrcode/url': () =>
+        json(202, { success: true, data: { jobId: id, status: 'queued', location: `/api/v1/jobs/${id}` } }),
+      [`GET /api/v1/jobs/${id}`]: [job('running', 40), job('succeeded', 100)],
+      [`GET /api/v1/jobs/${id}/result`]: () => png(),
+    });
+    const { user } = renderPage();
+    await chooseEndpoint(user, 'QR code for a URL');
+    await fill(user, screen.getByLabelText(/API key/, { selector: 'input' }), 'dfk_k');
+    await fill(user, screen.getByRole('textbox', { name: 'URL' }), 'https://docflow.dev');
+    await user.click(screen.getByRole('checkbox', { name: 'Send as a job (async=true)' }));
+    expect(screen.getByTestId('code-curl')).toHaveTextContent('"async":true');
+    await user.click(screen.getByRole('button', { name: 'Send request' }));
+
+    const progress = await screen.findByRole('progressbar', { name: 'Job progress' });
+    expect(progress).toHaveAttribute('aria-valuenow', '40');
+    expect(screen.getByTestId('playground-job-status')).toHaveTextContent('running');
+    expect(screen.getByRole('link', { name: 'See it on the Jobs page' })).toHaveAttribute('href', '/jobs');
+    await waitFor(() => expect(screen.getByTestId('playground-job')).toHaveAttribute('data-status', 'succeeded'), {
+      timeout: 5_000,
+    });
+    expect(progress).toHaveAttribute('aria-valuenow', '100');
+    await screen.findByTestId('response-file', {}, { timeout: 5_000 });
+    expect(screen.getByRole('link', { name: /Download/ })).toHaveAttribute('download', 'qrcode-url.png');
+    expect(api.callsTo('POST /api/v1/qrcode/url')[0]!.body).toMatchObject({ async: true, url: 'https://docflow.dev' });
+  });
+
   it('shows an error answer in red', async () => {
     mockFetch({
       'POST /api/v1/qrcode/url': () => json(401, { success: false, error: 'Invalid API key', code: 'INVALID_API_KEY' }),

@@ -94,3 +94,37 @@ describe('generateCode for a JSON endpoint', () => {
     expect(generateCode('cobol', plan)).toBe(generateCode('curl', plan));
   });
 });
+
+describe('generateCode for a call sent as a job', () => {
+  const endpoint = findEndpoint('/pdf/watermark')!;
+  const plan = planCall(endpoint, {
+    apiBase,
+    apiKey: API_KEY_SLOT,
+    values: initialValues(endpoint),
+    files: {},
+    sampleFiles: true,
+    asJob: true,
+  });
+
+  it('curl: sends async=true, then reads the job and saves its result', () => {
+    const code = generateCode('curl', plan);
+    expect(code).toContain("--form-string 'async=true' \\");
+    expect(code).toContain(`curl -H "x-api-key: $DOCFLOW_API_KEY" 'https://docflow.test/api/v1/jobs'/$JOB_ID\n`);
+    expect(code.trimEnd().endsWith("-o 'watermarked.pdf' 'https://docflow.test/api/v1/jobs'/$JOB_ID/result")).toBe(
+      true,
+    );
+  });
+
+  it('JavaScript and Python: poll the job until it ends, then fetch its result', () => {
+    const js = generateCode('javascript', plan);
+    expect(js).toContain('form.append("async", "true");');
+    expect(js).toContain('const jobUrl = `https://docflow.test/api/v1/jobs/${jobId}`;');
+    expect(js).toContain("const auth = { 'x-api-key': `${process.env.DOCFLOW_API_KEY}` };");
+    expect(js).toContain("} while (job.status === 'queued' || job.status === 'running');");
+    expect(js).toContain('const response = await fetch(`${jobUrl}/result`, { headers: auth });');
+    const py = generateCode('python', plan);
+    expect(py).toContain('"async": "true",');
+    expect(py).toContain('auth = {"x-api-key": os.environ["DOCFLOW_API_KEY"]}');
+    expect(py).toContain('response = requests.get(job_url + "/result", headers=auth, timeout=120)');
+  });
+});

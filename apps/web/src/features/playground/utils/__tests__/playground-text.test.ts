@@ -15,6 +15,23 @@ describe('playground form texts', () => {
     expect(texts.filter((t) => frenchOf(t) === undefined)).toEqual([]);
   });
 
+  it('gives the generated forms French names and labels, and French for their common help texts', () => {
+    const generated = playgroundEndpoints.filter((e) => e.generated);
+    expect(generated.length).toBeGreaterThan(0);
+    const short = generated.flatMap((e) => [e.name, ...e.fields.map((f) => f.label)]);
+    expect(short.filter((t) => frenchOf(t) === undefined)).toEqual([]);
+    // A help text shared by several generated forms is translated; a form's own long help may stay in English.
+    const counts = new Map<string, number>();
+    for (const f of generated.flatMap((e) => e.fields))
+      if (f.description) counts.set(f.description, (counts.get(f.description) ?? 0) + 1);
+    const shared = [...counts].filter(([, n]) => n > 1).map(([t]) => t);
+    expect(shared.length).toBeGreaterThan(10);
+    expect(shared.filter((t) => frenchOf(t) === undefined)).toEqual([]);
+    const rotate = generated.find((e) => e.id === '/pdf/rotate')!;
+    expect(frenchOf(rotate.name)).toBe('Pivoter');
+    expect(rotate.fields.map((f) => frenchOf(f.description))).toContain('Sens horaire : 90, 180 ou 270');
+  });
+
   it('matches the texts built with a file count', () => {
     const merge = playgroundEndpoints.find((e) => e.id === '/pdf/merge')!;
     expect(frenchOf(merge.fields[0]!.description)).toMatch(/^Les PDF à fusionner, \d+ à \d+\.$/);
