@@ -204,6 +204,35 @@ const processingMessages: Partial<Record<TErrorCode, Readonly<Record<TApiLanguag
     en: 'The certificate is expired or not valid yet',
     fr: 'Le certificat est expiré ou pas encore valide',
   },
+  CERTIFICATE_LIMIT_REACHED: {
+    en: 'You store the most signing certificates allowed: delete one first',
+    fr: 'Vous gardez le nombre maximal de certificats de signature : supprimez-en un d’abord',
+  },
+  CERTIFICATE_NOT_FOUND: {
+    en: 'No signing certificate of this id is stored for your account',
+    fr: 'Aucun certificat de signature de cet identifiant n’est enregistré pour votre compte',
+  },
+  WEBHOOK_SIGNATURE_INVALID: {
+    en: 'The webhook signature does not match',
+    fr: 'La signature du webhook ne correspond pas',
+  },
+  PLAN_NOT_FOR_SALE: { en: 'This plan cannot be bought', fr: 'Ce plan ne peut pas être acheté' },
+  BILLING_NOT_CONFIGURED: {
+    en: 'Payments are not set up on this server',
+    fr: 'Les paiements ne sont pas configurés sur ce serveur',
+  },
+  BILLING_SUBSCRIPTION_EXISTS: {
+    en: 'You already have a subscription: change it from Manage billing',
+    fr: 'Vous avez déjà un abonnement : modifiez-le depuis Gérer la facturation',
+  },
+  BILLING_ACCOUNT_MISSING: {
+    en: 'You have no billing account yet',
+    fr: 'Vous n’avez pas encore de compte de facturation',
+  },
+  BILLING_PROVIDER_FAILED: {
+    en: 'The payment provider did not answer: retry shortly',
+    fr: 'Le prestataire de paiement n’a pas répondu : réessayez sous peu',
+  },
   KEY_LIMIT_REACHED: {
     en: 'You have reached the number of API keys of your plan',
     fr: 'Vous avez atteint le nombre de clés API de votre plan',
