@@ -19,6 +19,7 @@ export function SectionCard({
 }) {
   return (
     <section
+      data-card=""
       className={cn('flex flex-col rounded-2xl border border-slate-200 bg-white shadow-sm', className)}
       aria-label={title}
     >
