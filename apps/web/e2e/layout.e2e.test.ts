@@ -117,7 +117,7 @@ describe('every page fits its width, in English and in French', () => {
   let userEmail: string;
   let unverifiedEmail: string;
   const userName = 'Layout Tester';
-  const userKeys = ['Layout first key', 'Layout second key'];
+  const userKeys = ['Layout first key', 'Layout second key for the nightly invoice archive of the accounting team'];
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer({ owner }), launchBrowser()]);

@@ -3226,6 +3226,12 @@ export interface components {
         message: string;
         /** @enum {string} */
         priority: 'high' | 'medium' | 'low';
+        /** @enum {string} */
+        code?: 'first_key' | 'quota_almost_used' | 'low_success_rate' | 'slow_responses' | 'upgrade_pro' | 'unused_key';
+        /** @description The figures of the message: avgResponseTimeMs in milliseconds, utilization and successRate in % */
+        params?: {
+          [key: string]: string | number;
+        };
       }[];
       errors?: {
         total: number;
@@ -3267,6 +3273,12 @@ export interface components {
         message: string;
         /** @enum {string} */
         priority: 'high' | 'medium' | 'low';
+        /** @enum {string} */
+        code?: 'first_key' | 'quota_almost_used' | 'low_success_rate' | 'slow_responses' | 'upgrade_pro' | 'unused_key';
+        /** @description The figures of the message: avgResponseTimeMs in milliseconds, utilization and successRate in % */
+        params?: {
+          [key: string]: string | number;
+        };
       }[];
     };
     AdminOverview: {

@@ -12,10 +12,24 @@ export const ZUsageQuery = z.object({
   includeErrorDetails: ZQueryBoolean.default(false),
 });
 
+export const ZRecommendationCode = z.enum([
+  'first_key',
+  'quota_almost_used',
+  'low_success_rate',
+  'slow_responses',
+  'upgrade_pro',
+  'unused_key',
+]);
 export const ZRecommendation = z.object({
   title: z.string(),
   message: z.string(),
   priority: z.enum(['high', 'medium', 'low']),
+  /** What the dashboard renders in its reader's language, with `params` (title and message are the English text). */
+  code: ZRecommendationCode.optional(),
+  params: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .optional()
+    .describe('The figures of the message: avgResponseTimeMs in milliseconds, utilization and successRate in %'),
 });
 export type TRecommendation = z.infer<typeof ZRecommendation>;
 

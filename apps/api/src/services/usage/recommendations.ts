@@ -14,40 +14,59 @@ export interface UsageFacts {
 
 const order = { high: 0, medium: 1, low: 2 } as const;
 
+/** 850 → "850 ms", 34334 → "34.3 s", 125000 → "2 min 5 s": the English text's duration (the dashboard formats its own). */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+}
+
 export function recommendations(f: UsageFacts): TRecommendation[] {
   const out: TRecommendation[] = [];
   if (f.keys === 0)
     out.push({
+      code: 'first_key',
       title: 'Create your first API key',
       message: 'You have no API key yet: create one under API Keys to start calling the API.',
       priority: 'high',
     });
   for (const k of f.breakdown.filter((b) => b.utilization >= 80))
     out.push({
+      code: 'quota_almost_used',
+      params: { keyName: k.keyName, utilization: k.utilization, planName: k.planName },
       title: 'Monthly quota almost used',
       message: `Key "${k.keyName}" has used ${k.utilization}% of its ${k.planName} monthly quota. Consider a higher plan before calls are refused.`,
       priority: 'high',
     });
   if (f.total > 0 && f.successRate < 95)
     out.push({
+      code: 'low_success_rate',
+      params: { successRate: f.successRate },
       title: 'Success rate below 95%',
       message: `${f.successRate}% of your calls succeeded over the period. Check the failing requests (sizes, formats, parameters) in the error details.`,
       priority: 'medium',
     });
   if (f.total > 0 && f.avgResponseTime > 1000)
     out.push({
+      code: 'slow_responses',
+      params: { avgResponseTimeMs: Math.round(f.avgResponseTime) },
       title: 'Slow responses',
-      message: `Your calls averaged ${Math.round(f.avgResponseTime)} ms. Smaller files, page ranges or asynchronous jobs keep responses fast.`,
+      message: `Your calls averaged ${formatDuration(f.avgResponseTime)}. Smaller files, page ranges or asynchronous jobs keep responses fast.`,
       priority: 'medium',
     });
   if (f.primary?.name === 'free' && f.userUtilization >= 50)
     out.push({
+      code: 'upgrade_pro',
+      params: { utilization: f.userUtilization },
       title: 'Upgrade to Pro',
       message: `You have used ${f.userUtilization}% of the Free plan this month. Pro gives 100,000 requests and the PDF, OCR and QR endpoints.`,
       priority: 'low',
     });
   for (const name of f.unused.slice(0, 3))
     out.push({
+      code: 'unused_key',
+      params: { keyName: name },
       title: 'Unused API key',
       message: `Key "${name}" made no call over the period; disable it if it is not needed.`,
       priority: 'low',

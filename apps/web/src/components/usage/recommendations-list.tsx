@@ -3,6 +3,7 @@ import type { TRecommendation } from '@docflow/contracts';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/utils/cn';
 import { sortRecommendations } from '@/utils/recommendations';
+import { recommendationText } from '@/utils/recommendation-text';
 import { useTranslation } from 'react-i18next';
 
 const style = {
@@ -29,6 +30,7 @@ export function RecommendationsList({
     <ul className="space-y-3" data-testid="recommendations">
       {shown.map((r, i) => {
         const s = style[r.priority] ?? style.low;
+        const text = recommendationText(r);
         return (
           <li key={`${r.title}-${i}`} className="flex gap-3 rounded-xl border border-slate-100 p-3">
             <span className={cn('grid h-9 w-9 shrink-0 place-items-center rounded-lg', s.box)}>
@@ -36,12 +38,12 @@ export function RecommendationsList({
             </span>
             <div className="min-w-0 flex-1">
               <div className="flex flex-wrap items-center gap-2">
-                <p className="font-medium text-slate-900">{r.title}</p>
+                <p className="font-medium text-slate-900">{text.title}</p>
                 <Badge tone={s.tone}>
                   {t(s.label)} {t('recommendationsList.priority')}
                 </Badge>
               </div>
-              <p className="mt-0.5 text-sm text-slate-600">{r.message}</p>
+              <p className="mt-0.5 text-sm text-slate-600">{text.message}</p>
             </div>
           </li>
         );
