@@ -3122,6 +3122,8 @@ export interface components {
       /** @description The full secret: present only in the answer that created or regenerated it */
       key?: string;
       keyPrefix: string;
+      /** @description The secret's last four characters, to tell keys apart; null for keys made before they were kept */
+      keyLastFour?: string | null;
       isActive: boolean;
       planName: string;
       planDisplayName: string;
@@ -3588,6 +3590,8 @@ export interface components {
       /** @description The full secret: present only in the answer that created or regenerated it */
       key?: string;
       keyPrefix: string;
+      /** @description The secret's last four characters, to tell keys apart; null for keys made before they were kept */
+      keyLastFour?: string | null;
       isActive: boolean;
       planName: string;
       planDisplayName: string;

@@ -40,8 +40,18 @@ export async function layoutProblems(page: Page, opts: { scrollersMayScroll: boo
     const scrollsX = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
 
     const doc = document.documentElement;
-    if (doc.scrollWidth > window.innerWidth)
-      problems.push(`the document is ${doc.scrollWidth}px wide in a ${window.innerWidth}px window`);
+    if (doc.scrollWidth > window.innerWidth) {
+      // Name the outermost elements that stick out (not inside a scroll area): where to look.
+      const out = [...document.body.querySelectorAll('*')].filter((el) => {
+        if (!visible(el) || el.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+        for (let p = el.parentElement; p && p !== document.body; p = p.parentElement)
+          if (scrollsX(p) || p.getBoundingClientRect().right > window.innerWidth + 1) return false;
+        return true;
+      });
+      problems.push(
+        `the document is ${doc.scrollWidth}px wide in a ${window.innerWidth}px window: ${out.slice(0, 3).map(describe).join(', ')}`,
+      );
+    }
 
     for (const card of document.querySelectorAll('[data-card]')) {
       if (!visible(card)) continue;

@@ -41,6 +41,9 @@ export function effectiveLimits(
   };
 }
 
+/** What a card shows to tell keys apart: the secret's last four characters, and nothing more of it. */
+export const lastFour = (key: string): string => key.slice(-4);
+
 export function toApiKeyDto(row: ApiKeyRow, plan: PlanRow, currentUsage: number, fullKey?: string): TApiKey {
   const custom = row.keyType === 'custom' ? row.customLimits : null;
   const { allowedEndpoints, ...limits } = effectiveLimits(plan, custom);
@@ -50,6 +53,7 @@ export function toApiKeyDto(row: ApiKeyRow, plan: PlanRow, currentUsage: number,
     environment: row.environment,
     ...(fullKey ? { key: fullKey } : {}),
     keyPrefix: row.keyPrefix,
+    keyLastFour: row.keyLastFour ?? null,
     isActive: row.isActive,
     planName: plan.name,
     planDisplayName: custom ? 'Custom' : plan.displayName,
@@ -174,6 +178,7 @@ export async function createApiKey(db: Db, userId: string, input: CreateApiKeyIn
         environment,
         keyHash: sha256(key),
         keyPrefix: prefix,
+        keyLastFour: lastFour(key),
         keyType: input.customLimits ? 'custom' : 'standard',
         customLimits: input.customLimits ?? null,
         createdBy: input.createdBy ?? userId,
@@ -269,7 +274,7 @@ export async function regenerateApiKey(db: Db, userId: string, id: string) {
   const now = new Date();
   const [row] = await db
     .update(apiKeys)
-    .set({ keyHash: sha256(key), keyPrefix: prefix, regeneratedAt: now, updatedAt: now })
+    .set({ keyHash: sha256(key), keyPrefix: prefix, keyLastFour: lastFour(key), regeneratedAt: now, updatedAt: now })
     .where(eq(apiKeys.id, id))
     .returning();
   await notify(db, userId, {
