@@ -31,6 +31,7 @@ import { v1Routes } from './routes/v1/index';
 import { gotenbergRoutes } from './routes/gotenberg/index';
 import { mcpRoutes } from './routes/mcp/index';
 import type { EndpointRegistry } from './endpoints/processing-endpoint';
+import { AddressCooldown } from './services/accounts/address-cooldown';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,6 +44,8 @@ declare module 'fastify' {
     onShutdown(fn: () => Promise<void> | void): void;
     /** The processing endpoints by full route, filled as their v1 routes register: a job's run finds its own here. */
     endpoints: EndpointRegistry;
+    /** The minute an address waits between verification mails, told to the caller (sign-up and resend). */
+    verificationMailWaits: AddressCooldown;
   }
 }
 
@@ -87,6 +90,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   );
   app.decorate('mailer', mailer);
   app.decorate('accessTokens', createAccessTokens(config.jwtSecret, config.ACCESS_TOKEN_TTL));
+  app.decorate('verificationMailWaits', new AddressCooldown());
   const shutdown: Array<() => Promise<void> | void> = [];
   app.decorate('onShutdown', (fn: () => Promise<void> | void) => void shutdown.push(fn));
   app.addHook('onClose', async () => {
