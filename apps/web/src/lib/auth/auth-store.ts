@@ -149,7 +149,8 @@ export const useAuthStore = create<AuthState>()(
               await authApi.resendVerification(email);
               toast.success(messages.toast.verificationResent);
             } catch (err) {
-              toast.error(errorMessage(err, messages.store.send));
+              // 429: a mail just went out; the page shows the wait and counts it down.
+              if (!(err instanceof ApiError && err.status === 429)) toast.error(errorMessage(err, messages.store.send));
               throw err;
             }
           }),
