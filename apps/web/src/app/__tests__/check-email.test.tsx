@@ -60,13 +60,13 @@ describe('/check-email', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Resend Verification Email' }));
     await act(() => vi.advanceTimersByTimeAsync(2000));
     const waitNote = await screen.findByTestId('resend-wait');
-    expect(waitNote).toHaveTextContent(/You can ask for another in 4[01] seconds/);
+    expect(waitNote).toHaveTextContent(/You can ask for another in 4[0-2] seconds/);
     expect(screen.getByRole('button', { name: 'Resend Verification Email' })).toBeDisabled();
     expect(toast.success).not.toHaveBeenCalled();
     expect(toast.error).not.toHaveBeenCalled();
     await act(() => vi.advanceTimersByTimeAsync(10_000));
-    expect(screen.getByTestId('resend-wait')).toHaveTextContent(/in 3[01] seconds/);
-    await act(() => vi.advanceTimersByTimeAsync(32_000));
+    expect(screen.getByTestId('resend-wait')).toHaveTextContent(/in 3[0-2] seconds/);
+    await act(() => vi.advanceTimersByTimeAsync(35_000));
     expect(screen.queryByTestId('resend-wait')).toBeNull();
     expect(screen.getByRole('button', { name: 'Resend Verification Email' })).toBeEnabled();
     expect(f.calls).toHaveLength(1);

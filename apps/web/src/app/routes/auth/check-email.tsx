@@ -33,16 +33,22 @@ const steps = [
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Whole seconds left until `until` (a timestamp), ticking every second; 0 once passed. */
-function useSecondsLeft(until: number | null): number {
-  const [now, setNow] = useState(Date.now);
+interface Countdown {
+  until: number;
+  now: number;
+}
+
+/** Whole seconds left of a countdown started by an event (`start(seconds)`), ticking every second; 0 once passed. */
+function useCountdown(): [number, (seconds: number) => void] {
+  const [clock, setClock] = useState<Countdown | null>(null);
+  const until = clock?.until;
   useEffect(() => {
-    if (until === null) return;
-    setNow(Date.now());
-    const id = setInterval(() => setNow(Date.now()), 1000);
+    if (until === undefined) return;
+    const id = setInterval(() => setClock((c) => c && { ...c, now: Date.now() }), 1000);
     return () => clearInterval(id);
   }, [until]);
-  return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
+  const left = clock ? Math.max(0, Math.ceil((clock.until - clock.now) / 1000)) : 0;
+  return [left, (seconds) => setClock({ until: Date.now() + seconds * 1000, now: Date.now() })];
 }
 
 /** /check-email: shown after sign-up while the account waits for e-mail verification. */
@@ -57,8 +63,7 @@ export default function CheckEmailRoute() {
   const [emailError, setEmailError] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
   // The server sends one mail a minute per address: it answers a repeat with the wait, which the page counts down.
-  const [waitUntil, setWaitUntil] = useState<number | null>(null);
-  const secondsLeft = useSecondsLeft(waitUntil);
+  const [secondsLeft, startWait] = useCountdown();
 
   // The address is checked once the user submits or leaves the field, not on arrival (the field starts empty).
   const check = () => {
@@ -76,7 +81,7 @@ export default function CheckEmailRoute() {
       await Promise.all([
         resendVerification(email.trim()).catch((err: unknown) => {
           const seconds = resendWaitSeconds(err);
-          if (seconds) setWaitUntil(Date.now() + seconds * 1000);
+          if (seconds) startWait(seconds);
         }),
         wait(constants.resendAnimationMs),
       ]);
