@@ -32,6 +32,15 @@ interface Visit {
   testIds?: string[];
   /** Literal values the page must show (an e-mail, a key name). */
   literals?: string[];
+  /** A further check of what the page shows. */
+  shows?: (page: Page) => Promise<void>;
+}
+
+/** Every key card ends its masked key with the secret's last four characters, and no two cards show the same. */
+async function keysToldApart(page: Page): Promise<void> {
+  const masked = await page.getByTestId('key-masked').allInnerTexts();
+  for (const m of masked) expect(m).toMatch(/^dfk_\w{4}•+[A-Za-z0-9_-]{4}$/);
+  expect(new Set(masked).size).toBe(masked.length);
 }
 
 const visitorPages: Visit[] = [
@@ -49,7 +58,7 @@ const visitorPages: Visit[] = [
 /** The pages every signed-in account has, with what a user with two keys and a few calls sees on them. */
 const userPages = (keys: string[]): Visit[] => [
   { path: '/dashboard', h1: 'welcomeBanner.welcomeBack', testIds: ['dashboard-plan-badge'] },
-  { path: '/keys', h1: 'apiKeysPage.apiKeys', testIds: ['api-key-card'], literals: keys },
+  { path: '/keys', h1: 'apiKeysPage.apiKeys', testIds: ['api-key-card'], literals: keys, shows: keysToldApart },
   {
     path: '/analytics',
     h1: 'analyticsPage.analytics',
@@ -160,6 +169,7 @@ describe('every page fits its width, in English and in French', () => {
           for (const key of visit.texts ?? [])
             await page.getByText(text(lang, key), { exact: false }).first().waitFor();
           for (const literal of visit.literals ?? []) await page.getByText(literal).first().waitFor();
+          await visit.shows?.(page);
           await page.waitForLoadState('networkidle');
           expect(await page.evaluate(() => document.documentElement.lang), where).toBe(lang);
           for (const p of await layoutProblems(page, { scrollersMayScroll: size === 'phone' }))

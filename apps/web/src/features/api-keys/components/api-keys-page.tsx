@@ -127,7 +127,7 @@ export function ApiKeysPage() {
           <p className="text-sm text-slate-500" aria-live="polite">
             {search.trim()
               ? t('apiKeysPage.filteredCount', { shown: filtered.length, total: keys.length })
-              : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'}`}
+              : t('apiKeysPage.keyCount', { count: keys.length })}
           </p>
         )}
       </div>
