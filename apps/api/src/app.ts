@@ -33,6 +33,7 @@ import { gotenbergRoutes } from './routes/gotenberg/index';
 import { mcpRoutes } from './routes/mcp/index';
 import type { EndpointRegistry } from './endpoints/processing-endpoint';
 import { sealerFor, type Sealer } from './services/signing-certificates/seal';
+import { AddressCooldown } from './services/accounts/address-cooldown';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,6 +48,8 @@ declare module 'fastify' {
     endpoints: EndpointRegistry;
     /** Encryption at rest of the accounts' stored signing certificates, keyed from the server's secret. */
     certificateSealer: Sealer;
+    /** The minute an address waits between verification mails, told to the caller (sign-up and resend). */
+    verificationMailWaits: AddressCooldown;
   }
 }
 
@@ -92,6 +95,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('mailer', mailer);
   app.decorate('accessTokens', createAccessTokens(config.jwtSecret, config.ACCESS_TOKEN_TTL));
   app.decorate('certificateSealer', sealerFor(config.jwtSecret));
+  app.decorate('verificationMailWaits', new AddressCooldown());
   const shutdown: Array<() => Promise<void> | void> = [];
   app.decorate('onShutdown', (fn: () => Promise<void> | void) => void shutdown.push(fn));
   app.addHook('onClose', async () => {

@@ -123,7 +123,10 @@ describe('plans, API keys and analytics in the browser', () => {
     await card.waitFor();
     expect(await card.getByText('Production').count()).toBe(1);
     expect(await card.getByText('Never', { exact: true }).count()).toBe(1);
-    expect(await card.getByLabel('Key prefix').textContent()).toContain(secret.slice(0, 8));
+    // The prefix and the secret's last four: what tells this key from the others.
+    const masked = (await card.getByLabel(`Key ending in ${secret.slice(-4)}`).textContent())!;
+    expect(masked.startsWith(secret.slice(0, 8))).toBe(true);
+    expect(masked.endsWith(secret.slice(-4))).toBe(true);
 
     // The key works against the real API; its calls reach the key card and Analytics.
     for (let i = 0; i < 3; i += 1) expect(await ping(server, secret)).toBe(200);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startServer, type E2eServer } from './support/server';
-import { launchBrowser, newPage } from './support/browser';
+import { launchBrowser, newPage, viewports } from './support/browser';
+import { accessTokenOf } from './support/api';
 import { registerByApi, signIn, strongPassword, toastText, uniqueEmail } from './support/flows';
 
 /** /settings: the profile, the password and the sessions, against the real API. */
@@ -97,6 +98,61 @@ describe('settings', () => {
     watch.assertClean();
     await context.close();
     for (const o of others) await o.context.close();
+  });
+
+  it('the other browsers, after "Revoke all other sessions", say the session expired (not the raw refusal)', async () => {
+    const email = uniqueEmail('revoked');
+    await registerByApi(server.url, { name: 'Revoked Elsewhere', email });
+    const clicking = await newPage(browser);
+    const reloading = await newPage(browser);
+    for (const other of [clicking, reloading]) {
+      await signIn(other.page, server.url, email);
+      await other.page.waitForLoadState('networkidle');
+    }
+    // This device, on a phone, with a few sessions to revoke: the scroll-to-top button covers none of their buttons.
+    const { page, watch, context } = await newPage(browser, viewports.phone);
+    for (let i = 0; i < 4; i += 1) await accessTokenOf(server.url, email, strongPassword);
+    await signIn(page, server.url, email);
+    await page.goto(`${server.url}/settings`);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length >= 6);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.getByTestId('scroll-to-top').and(page.locator('[aria-hidden="false"]')).waitFor();
+    const covered = await page.evaluate(() => {
+      const top = document.querySelector('[data-testid="scroll-to-top"]')!.getBoundingClientRect();
+      return [...document.querySelectorAll('[data-testid="session-row"] button')].filter((b) => {
+        const r = b.getBoundingClientRect();
+        return r.left < top.right && r.right > top.left && r.top < top.bottom && r.bottom > top.top;
+      }).length;
+    });
+    expect(covered, 'session buttons under the scroll-to-top button').toBe(0);
+
+    await page.getByRole('button', { name: 'Revoke all other sessions' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke sessions' }).click();
+    await toastText(page, 'Sessions revoked successfully');
+
+    const raw = 'Authentication required';
+    // The first browser clicks on to another page: its call is refused, the refresh too.
+    clicking.watch.expect(/\/api\/v1\/.*/, 401);
+    await clicking.page
+      .getByRole('navigation', { name: 'Main' })
+      .first()
+      .getByRole('link', { name: 'API Keys' })
+      .click();
+    await clicking.page.waitForURL(/\/login$/);
+    await toastText(clicking.page, 'Session expired. Please sign in again.');
+    expect(await clicking.page.locator('body').innerText()).not.toContain(raw);
+    // The second reloads: the refresh cookie no longer opens a session.
+    reloading.watch.expect(/\/api\/v1\/.*/, 401);
+    await reloading.page.reload();
+    await reloading.page.waitForURL(/\/login$/);
+    await toastText(reloading.page, 'Session expired. Please sign in again.');
+    await reloading.page.waitForLoadState('networkidle');
+    expect(await reloading.page.locator('body').innerText()).not.toContain(raw);
+
+    for (const p of [clicking, reloading, { watch, context }]) {
+      p.watch.assertClean();
+      await p.context.close();
+    }
   });
 
   it('changes the password: a wrong current one is shown in the form, the right one succeeds', async () => {

@@ -89,7 +89,7 @@ export interface paths {
     put?: never;
     /**
      * Mail a new verification link
-     * @description Always the same answer, whether or not an unverified account exists for the address. Older links stop working; at most one mail per minute per account (extra requests are silently ignored).
+     * @description Always the same answer, whether or not an unverified account exists for the address. Older links stop working. At most one mail a minute per address (a sign-up counts): a request within that minute is answered 429 RATE_LIMIT_EXCEEDED with Retry-After (and details.retryAfter) in seconds, whether or not the address has an account.
      */
     post: operations['authResendVerification'];
     delete?: never;
@@ -3492,6 +3492,8 @@ export interface components {
       /** @description The full secret: present only in the answer that created or regenerated it */
       key?: string;
       keyPrefix: string;
+      /** @description The secret's last four characters, to tell keys apart; null for keys made before they were kept */
+      keyLastFour?: string | null;
       isActive: boolean;
       planName: string;
       planDisplayName: string;
@@ -3973,6 +3975,8 @@ export interface components {
       /** @description The full secret: present only in the answer that created or regenerated it */
       key?: string;
       keyPrefix: string;
+      /** @description The secret's last four characters, to tell keys apart; null for keys made before they were kept */
+      keyLastFour?: string | null;
       isActive: boolean;
       planName: string;
       planDisplayName: string;

@@ -34,6 +34,11 @@ export const ZApiKey = z
     environment: ZApiKeyEnvironment,
     key: z.string().optional().describe('The full secret: present only in the answer that created or regenerated it'),
     keyPrefix: z.string(),
+    keyLastFour: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("The secret's last four characters, to tell keys apart; null for keys made before they were kept"),
     isActive: z.boolean(),
     planName: z.string(),
     planDisplayName: z.string(),

@@ -239,7 +239,8 @@ export function refreshAccessToken(): Promise<string> {
   return refreshing;
 }
 
-function expireSession(): void {
+/** The session is over (revoked, expired): sign out here and say so once, whatever number of calls noticed it. */
+export function expireSession(): void {
   bridge.onSessionExpired();
   toast.error(messages.http[401], { id: 'session-expired' });
 }
@@ -315,8 +316,20 @@ async function doRequest<T>(path: string, opts: RequestOptions): Promise<T> {
   let sentToken = opts.skipAuth ? null : bridge.getToken();
   // After a reload the first calls start before the refresh cookie has brought the access token: they wait for it
   // (one shared refresh) rather than go out without one.
-  if (!sentToken && !opts.skipAuth && !opts.skipRefresh && bridge.awaitsToken?.())
-    sentToken = await refreshAccessToken().catch(() => null);
+  if (!sentToken && !opts.skipAuth && !opts.skipRefresh && bridge.awaitsToken?.()) {
+    try {
+      sentToken = await refreshAccessToken();
+    } catch (err) {
+      // Offline: say so. Otherwise the session ended while the page was closed (revoked from another device): the
+      // session-expired message, not the refusal this call would get without a token.
+      if (err instanceof ApiError && err.status === 0) {
+        if (!opts.silent) toast.error(err.message);
+        throw err;
+      }
+      expireSession();
+      throw new ApiError({ status: 401, code: 'UNAUTHORIZED', message: messages.http[401] });
+    }
+  }
   let res: Response;
   try {
     res = await attempt(sentToken);
@@ -353,6 +366,9 @@ async function doRequest<T>(path: string, opts: RequestOptions): Promise<T> {
     }
   }
 
+  // A call that needed the session went out without one (signed out meanwhile, e.g. after the session was revoked
+  // from another device): the session-expired message was shown, the server's "send an access token" is not for people.
+  if (res.status === 401 && !sentToken && !opts.skipAuth && !isAuthPath(path)) throw await readError(res);
   if (!res.ok) return fail(await readError(res));
   return (await readBody(res, opts.responseType)) as T;
 }

@@ -21,6 +21,22 @@ export function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
+/** A duration with its unit in the interface's language: 850 → "850 ms", 34334 → "34.3 s" ("34,3 s"), 125000 → "2 min 5 s". */
+export function formatDuration(ms: number): string {
+  const unit = (value: number, u: 'millisecond' | 'second' | 'minute', digits = 0) =>
+    new Intl.NumberFormat(locale(), {
+      style: 'unit',
+      unit: u,
+      unitDisplay: 'short',
+      maximumFractionDigits: digits,
+    }).format(value);
+  if (!Number.isFinite(ms) || ms < 1000)
+    return unit(Math.max(0, Math.round(Number.isFinite(ms) ? ms : 0)), 'millisecond');
+  if (ms < 60_000) return unit(ms / 1000, 'second', 1);
+  const s = Math.round(ms / 1000);
+  return s % 60 ? `${unit(Math.floor(s / 60), 'minute')} ${unit(s % 60, 'second')}` : unit(s / 60, 'minute');
+}
+
 export function formatDate(
   iso: string | null | undefined,
   opts: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' },

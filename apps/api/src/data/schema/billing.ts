@@ -97,6 +97,8 @@ export const apiKeys = pgTable(
       .default('development'),
     keyHash: text('key_hash').notNull().unique(),
     keyPrefix: text('key_prefix').notNull(),
+    /** The secret's last four characters, to tell keys apart (never more of it); null for keys made before 0040. */
+    keyLastFour: text('key_last_four'),
     isActive: boolean('is_active').notNull().default(true),
     keyType: text('key_type', { enum: ['standard', 'custom'] })
       .notNull()

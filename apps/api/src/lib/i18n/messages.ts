@@ -75,6 +75,10 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
   },
   { en: 'This account no longer exists', fr: "Ce compte n'existe plus" },
   { en: 'Authentication required', fr: 'Authentification requise' },
+  {
+    en: 'A verification email was just sent to this address: wait before asking again',
+    fr: "Un email de vérification vient d'être envoyé à cette adresse : patientez avant d'en redemander un",
+  },
   { en: 'Access token expired', fr: "Le jeton d'accès a expiré" },
   { en: 'Invalid access token', fr: "Jeton d'accès invalide" },
   { en: 'Session expired or revoked', fr: 'Session expirée ou révoquée' },

@@ -48,6 +48,9 @@ export function effectiveLimits(
   };
 }
 
+/** What a card shows to tell keys apart: the secret's last four characters, and nothing more of it. */
+export const lastFour = (key: string): string => key.slice(-4);
+
 /** `calls`: the key's figures this month (monthlyUsage); none when it made no call. */
 export function toApiKeyDto(row: ApiKeyRow, plan: PlanRow, calls: TMonthCalls | undefined, fullKey?: string): TApiKey {
   const monthCalls = calls ?? noCalls();
@@ -59,6 +62,7 @@ export function toApiKeyDto(row: ApiKeyRow, plan: PlanRow, calls: TMonthCalls | 
     environment: row.environment,
     ...(fullKey ? { key: fullKey } : {}),
     keyPrefix: row.keyPrefix,
+    keyLastFour: row.keyLastFour ?? null,
     isActive: row.isActive,
     planName: plan.name,
     planDisplayName: custom ? 'Custom' : plan.displayName,
@@ -176,6 +180,7 @@ export async function createApiKey(db: Db, userId: string, input: CreateApiKeyIn
         environment,
         keyHash: sha256(key),
         keyPrefix: prefix,
+        keyLastFour: lastFour(key),
         keyType: input.customLimits ? 'custom' : 'standard',
         customLimits: input.customLimits ?? null,
         createdBy: input.createdBy ?? userId,
@@ -271,7 +276,7 @@ export async function regenerateApiKey(db: Db, userId: string, id: string) {
   const now = new Date();
   const [row] = await db
     .update(apiKeys)
-    .set({ keyHash: sha256(key), keyPrefix: prefix, regeneratedAt: now, updatedAt: now })
+    .set({ keyHash: sha256(key), keyPrefix: prefix, keyLastFour: lastFour(key), regeneratedAt: now, updatedAt: now })
     .where(eq(apiKeys.id, id))
     .returning();
   await notify(db, userId, {

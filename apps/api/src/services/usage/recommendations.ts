@@ -14,6 +14,14 @@ export interface UsageFacts {
 
 const order = { high: 0, medium: 1, low: 2 } as const;
 
+/** 850 → "850 ms", 34334 → "34.3 s", 125000 → "2 min 5 s": the English text's duration (the dashboard formats its own). */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+}
+
 export function recommendations(f: UsageFacts): TRecommendation[] {
   const out: TRecommendation[] = [];
   if (f.keys === 0)
@@ -42,7 +50,7 @@ export function recommendations(f: UsageFacts): TRecommendation[] {
   if (f.total > 0 && f.avgResponseTime > 1000)
     out.push({
       title: 'Slow responses',
-      message: `Your calls averaged ${Math.round(f.avgResponseTime)} ms. Smaller files, page ranges or asynchronous jobs keep responses fast.`,
+      message: `Your calls averaged ${formatDuration(f.avgResponseTime)}. Smaller files, page ranges or asynchronous jobs keep responses fast.`,
       priority: 'medium',
       code: 'slow-responses',
       params: { ms: Math.round(f.avgResponseTime) },

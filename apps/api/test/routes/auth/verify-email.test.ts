@@ -95,6 +95,7 @@ describe('POST /api/v1/auth/resend-verification', () => {
     const body = registerBody();
     await post(t, '/register', body);
     await t.database.sql.query("UPDATE email_verifications SET created_at = now() - interval '2 minutes'");
+    t.app.verificationMailWaits.clear();
 
     const answers = await Promise.all([resend('nobody@example.com'), resend(verified.email), resend(body.email)]);
     for (const res of answers) expect(res.statusCode).toBe(200);
@@ -111,6 +112,7 @@ describe('POST /api/v1/auth/resend-verification', () => {
     await post(t, '/register', body);
     const first = mailedToken(t, body.email, '/verify-email');
     await t.database.sql.query("UPDATE email_verifications SET created_at = now() - interval '2 minutes'");
+    t.app.verificationMailWaits.clear();
     await resend(body.email);
     const second = mailedToken(t, body.email, '/verify-email');
     expect(second).not.toBe(first);
@@ -118,14 +120,46 @@ describe('POST /api/v1/auth/resend-verification', () => {
     expect((await verify(t, second)).statusCode).toBe(200);
   });
 
-  it('sends at most one mail a minute per account, silently', async () => {
+  it('tells the wait after a sign-up: 429 with Retry-After, and no second mail', async () => {
     const body = registerBody();
     await post(t, '/register', body);
     const res = await resend(body.email);
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(429);
+    const wait = Number(res.headers['retry-after']);
+    expect(wait).toBeGreaterThan(50);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(res.json()).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', details: { retryAfter: wait } });
     expect(mailsTo(t, body.email)).toHaveLength(1);
     const original = mailedToken(t, body.email, '/verify-email');
     expect((await verify(t, original)).statusCode).toBe(200);
+  });
+
+  it('answers a repeat the same for an address with an account and one without', async () => {
+    const body = registerBody();
+    await post(t, '/register', body);
+    await t.database.sql.query("UPDATE email_verifications SET created_at = now() - interval '2 minutes'");
+    t.app.verificationMailWaits.clear();
+    const firsts = await Promise.all([resend(body.email), resend('stranger@example.com')]);
+    expect(firsts.map((r) => r.statusCode)).toEqual([200, 200]);
+    const repeats = await Promise.all([resend(body.email.toUpperCase()), resend('stranger@example.com')]);
+    expect(repeats.map((r) => r.statusCode)).toEqual([429, 429]);
+    const { requestId: _a, ...one } = repeats[0]!.json();
+    const { requestId: _b, ...other } = repeats[1]!.json();
+    expect(one).toEqual(other);
+    expect(one.error).toMatch(/just sent/);
+    expect(mailsTo(t, body.email)).toHaveLength(2);
+  });
+
+  it("says the wait in the caller's language", async () => {
+    await resend('french@example.com');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/resend-verification',
+      headers: { 'accept-language': 'fr' },
+      payload: { email: 'french@example.com' },
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().error).toContain("vient d'être envoyé");
   });
 
   it('refuses a malformed address with 422', async () => {

@@ -178,6 +178,26 @@ describe('/my/api-keys', () => {
     expect(used.lastUsedAt).not.toBeNull();
   });
 
+  it('keeps the last four characters of the secret, and nothing more, at creation and regeneration', async () => {
+    const { accessToken, apiKey, keyId } = await createUserWithApiKey(t, { plan: 'pro' });
+    const listed = (await call(accessToken, 'GET', '/api-keys')).json().data.apiKeys;
+    expect(listed.find((k: { id: string }) => k.id === keyId).keyLastFour).toBe(apiKey.slice(-4));
+    const regen = (await call(accessToken, 'POST', `/api-keys/${keyId}/regenerate`)).json().data.apiKey;
+    expect(regen.keyLastFour).toBe(regen.key.slice(-4));
+    const [row] = await t.app.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+    expect(row!.keyLastFour).toBe(regen.key.slice(-4));
+    // Of the secret only the public prefix (12) and the last four are stored: the rest only as its hash.
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain(regen.key.slice(12, -4));
+  });
+
+  it('shows no last four for a key made before they were kept', async () => {
+    const { accessToken, keyId } = await createUserWithApiKey(t, { plan: 'pro' });
+    await t.app.db.update(apiKeys).set({ keyLastFour: null }).where(eq(apiKeys.id, keyId));
+    const listed = (await call(accessToken, 'GET', '/api-keys')).json().data.apiKeys;
+    expect(listed.find((k: { id: string }) => k.id === keyId).keyLastFour).toBeNull();
+  });
+
   it('renames; regenerate keeps id and usage, shows the new key once', async () => {
     const { accessToken, apiKey, keyId, userId } = await createUserWithApiKey(t, { plan: 'pro' });
     await t.app.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-api-key': apiKey } });

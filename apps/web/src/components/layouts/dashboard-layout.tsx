@@ -306,7 +306,8 @@ export function DashboardLayout({ children, headerActions }: { children: ReactNo
             <UserMenu />
           </div>
         </header>
-        <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">{children}</main>
+        {/* Room under the last row for the scroll-to-top button, which would otherwise cover its buttons. */}
+        <main className="mx-auto w-full max-w-7xl px-4 pb-24 pt-6 sm:px-6 lg:px-8 lg:pt-8">{children}</main>
       </div>
       <ScrollToTopButton />
     </div>

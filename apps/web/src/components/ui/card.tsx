@@ -2,7 +2,13 @@ import type { HTMLAttributes } from 'react';
 import { cn } from '@/utils/cn';
 
 export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('rounded-2xl border border-slate-200 bg-white shadow-sm', className)} {...props} />;
+  return (
+    <div
+      data-card=""
+      className={cn('min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm', className)}
+      {...props}
+    />
+  );
 }
 export function CardHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn('space-y-1 border-b border-slate-100 px-6 py-5', className)} {...props} />;

@@ -19,7 +19,9 @@ export function SectionCard({
 }) {
   return (
     <section
-      className={cn('flex flex-col rounded-2xl border border-slate-200 bg-white shadow-sm', className)}
+      data-card=""
+      // min-w-0: in a grid, truncated content (a long key name) must not widen the card past its column.
+      className={cn('flex min-w-0 flex-col rounded-2xl border border-slate-200 bg-white shadow-sm', className)}
       aria-label={title}
     >
       <header className="flex items-start justify-between gap-3 border-b border-slate-100 px-5 py-4">

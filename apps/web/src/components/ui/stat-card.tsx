@@ -25,6 +25,7 @@ export function StatCard({ label, value, icon: Icon, hint, tone = 'indigo', clas
     <div
       className={cn('rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5', className)}
       data-testid="stat-card"
+      data-card=""
     >
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">

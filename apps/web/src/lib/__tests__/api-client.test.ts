@@ -218,4 +218,32 @@ describe('api client: 401, refresh and replay', () => {
     expect(f.callsTo('POST /api/v1/auth/refresh')).toHaveLength(0);
     expect(toast.error).not.toHaveBeenCalled();
   });
+
+  const rawRefusal = 'Authentication required: send an access token as "Authorization: Bearer <token>"';
+
+  it("never shows the server's 'send an access token' to a person: a call made after the session ended stays quiet", async () => {
+    mockFetch({ 'GET /api/v1/notifications': () => apiError(401, 'UNAUTHORIZED', rawRefusal) });
+    token = null;
+    await expect(api.get('/notifications')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(toast.error).not.toHaveBeenCalled();
+  });
+
+  it('after a reload whose session was revoked elsewhere: the session-expired message, and the call is not sent', async () => {
+    const f = mockFetch({
+      'POST /api/v1/auth/refresh': () => apiError(401, 'INVALID_TOKEN', 'Session revoked'),
+      'GET /api/v1/my/api-keys': () => apiError(401, 'UNAUTHORIZED', rawRefusal),
+    });
+    token = null;
+    configureApiAuth({
+      getToken: () => token,
+      setToken: (t) => void (token = t),
+      onSessionExpired,
+      awaitsToken: () => true,
+    });
+    await expect(api.get('/my/api-keys')).rejects.toMatchObject({ status: 401 });
+    expect(onSessionExpired).toHaveBeenCalledTimes(1);
+    expect(toast.error).toHaveBeenCalledWith(messages.http[401], { id: 'session-expired' });
+    expect(vi.mocked(toast.error).mock.calls.flat()).not.toContain(rawRefusal);
+    expect(f.callsTo('GET /api/v1/my/api-keys')).toHaveLength(0);
+  });
 });

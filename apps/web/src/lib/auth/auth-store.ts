@@ -2,7 +2,14 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { TUser } from '@docflow/contracts';
 import { constants, messages } from '@/config/messages';
-import { ApiError, configureApiAuth, errorMessage, refreshAccessToken, whenIdle } from '@/lib/api-client';
+import {
+  ApiError,
+  configureApiAuth,
+  errorMessage,
+  expireSession,
+  refreshAccessToken,
+  whenIdle,
+} from '@/lib/api-client';
 import { queryClient } from '@/lib/react-query';
 import { toast } from '@/lib/toast';
 import {
@@ -107,8 +114,10 @@ export const useAuthStore = create<AuthState>()(
           try {
             await refreshAccessToken();
             return true;
-          } catch {
-            get().clearSession();
+          } catch (err) {
+            // Refused (not offline): the session was revoked or ran out while the page was closed; say so.
+            if (err instanceof ApiError && err.status !== 0 && get().isAuthenticated) expireSession();
+            else get().clearSession();
             return false;
           }
         },
@@ -140,7 +149,8 @@ export const useAuthStore = create<AuthState>()(
               await authApi.resendVerification(email);
               toast.success(messages.toast.verificationResent);
             } catch (err) {
-              toast.error(errorMessage(err, messages.store.send));
+              // 429: a mail just went out; the page shows the wait and counts it down.
+              if (!(err instanceof ApiError && err.status === 429)) toast.error(errorMessage(err, messages.store.send));
               throw err;
             }
           }),

@@ -10,12 +10,14 @@ import {
 import { requestLanguage } from '../../../lib/i18n/language';
 import { registerUser } from '../../../services/accounts/register-user';
 import { resendVerification } from '../../../services/accounts/resend-verification';
+import { AppError } from '../../../lib/app-error';
 import { verifyEmail } from '../../../services/accounts/verify-email';
 import { authTags, clientInfo, errorResponses, setRefreshCookie } from './http';
 import type { AuthQuotas } from './index';
 
 /** Sign-up and e-mail verification. */
 export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async (app, { quotas }) => {
+  const resendWait = app.verificationMailWaits;
   app.post(
     '/register',
     {
@@ -39,6 +41,8 @@ export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async
       const language = requestLanguage(request.headers['accept-language']);
       const result = await registerUser(app, request.body, clientInfo(request), { source, language });
       if (result.verificationRequired) {
+        // A mail just went to the address (a link, or a note to its owner): a resend waits its minute.
+        resendWait.start(request.body.email);
         // The same answer whether the address was free or already had an account (its owner is mailed instead).
         return reply.code(201).send({
           success: true as const,
@@ -87,13 +91,25 @@ export const signUpRoutes: FastifyPluginAsyncZod<{ quotas: AuthQuotas }> = async
         summary: 'Mail a new verification link',
         description:
           'Always the same answer, whether or not an unverified account exists for the address. Older links stop ' +
-          'working; at most one mail per minute per account (extra requests are silently ignored).',
+          'working. At most one mail a minute per address (a sign-up counts): a request within that minute is answered ' +
+          '429 RATE_LIMIT_EXCEEDED with Retry-After (and details.retryAfter) in seconds, whether or not the address ' +
+          'has an account.',
         body: ZEmailRequest,
         response: { 200: ZMessageResponse, ...errorResponses(400, 422, 429) },
       },
     },
     async (request) => {
       await quotas.take('mail', request.ip);
+      const wait = resendWait.take(request.body.email);
+      if (wait > 0)
+        throw new AppError(
+          'RATE_LIMIT_EXCEEDED',
+          'A verification email was just sent to this address: wait before asking again',
+          {
+            headers: { 'Retry-After': wait },
+            details: { retryAfter: wait },
+          },
+        );
       const outcome = await resendVerification(app, request.body.email);
       request.log.info({ outcome }, 'resend-verification');
       return {

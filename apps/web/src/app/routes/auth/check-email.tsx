@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Inbox, LayoutDashboard, Mail, MousePointerClick, RefreshCw } from 'lucide-react';
 import { AuthLayout } from '@/components/layouts/auth-layout';
@@ -10,6 +10,7 @@ import { constants } from '@/config/messages';
 import { paths } from '@/config/paths';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { forgotPasswordSchema, validate } from '@/lib/auth/form-schemas';
+import { resendWaitSeconds } from '@/lib/auth/resend-wait';
 import { useTranslation } from 'react-i18next';
 
 const steps = [
@@ -32,6 +33,24 @@ const steps = [
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+interface Countdown {
+  until: number;
+  now: number;
+}
+
+/** Whole seconds left of a countdown started by an event (`start(seconds)`), ticking every second; 0 once passed. */
+function useCountdown(): [number, (seconds: number) => void] {
+  const [clock, setClock] = useState<Countdown | null>(null);
+  const until = clock?.until;
+  useEffect(() => {
+    if (until === undefined) return;
+    const id = setInterval(() => setClock((c) => c && { ...c, now: Date.now() }), 1000);
+    return () => clearInterval(id);
+  }, [until]);
+  const left = clock ? Math.max(0, Math.ceil((clock.until - clock.now) / 1000)) : 0;
+  return [left, (seconds) => setClock({ until: Date.now() + seconds * 1000, now: Date.now() })];
+}
+
 /** /check-email: shown after sign-up while the account waits for e-mail verification. */
 export default function CheckEmailRoute() {
   const { t } = useTranslation();
@@ -43,18 +62,29 @@ export default function CheckEmailRoute() {
   const [email, setEmail] = useState(knownEmail);
   const [emailError, setEmailError] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
+  // The server sends one mail a minute per address: it answers a repeat with the wait, which the page counts down.
+  const [secondsLeft, startWait] = useCountdown();
+
+  // The address is checked once the user submits or leaves the field, not on arrival (the field starts empty).
+  const check = () => {
+    const errors = validate(forgotPasswordSchema, { email });
+    setEmailError(errors?.email);
+    return !errors;
+  };
 
   async function resend(e?: FormEvent) {
     e?.preventDefault();
-    const errors = validate(forgotPasswordSchema, { email });
-    if (errors) {
-      setEmailError(errors.email);
-      return;
-    }
+    if (!check() || secondsLeft > 0) return;
     setSending(true);
     try {
       // Beyond the spec (whose button only animated), this really resends; 'Sending...' stays for at least 2 s.
-      await Promise.all([resendVerification(email.trim()).catch(() => undefined), wait(constants.resendAnimationMs)]);
+      await Promise.all([
+        resendVerification(email.trim()).catch((err: unknown) => {
+          const seconds = resendWaitSeconds(err);
+          if (seconds) startWait(seconds);
+        }),
+        wait(constants.resendAnimationMs),
+      ]);
     } finally {
       setSending(false);
     }
@@ -110,11 +140,18 @@ export default function CheckEmailRoute() {
                     setEmail(e.target.value);
                     setEmailError(undefined);
                   }}
+                  onBlur={() => email.trim() && check()}
                 />
               </Field>
             )}
             <div className="flex flex-col gap-3 sm:flex-row">
-              <Button type="submit" variant="secondary" className="flex-1" disabled={sending}>
+              <Button
+                type="submit"
+                variant="secondary"
+                className="flex-1"
+                disabled={sending || secondsLeft > 0}
+                aria-describedby={secondsLeft > 0 ? 'resend-wait' : undefined}
+              >
                 <RefreshCw className={sending ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} aria-hidden="true" />
                 {sending ? t('checkEmail.sending') : t('checkEmail.resendVerificationEmail')}
               </Button>
@@ -122,6 +159,16 @@ export default function CheckEmailRoute() {
                 {t('checkEmail.iVeAlreadyVerified')}
               </Button>
             </div>
+            {secondsLeft > 0 && (
+              <p
+                id="resend-wait"
+                role="status"
+                className="text-center text-sm text-slate-600"
+                data-testid="resend-wait"
+              >
+                {t('checkEmail.resendWait', { count: secondsLeft })}
+              </p>
+            )}
           </form>
           <p className="text-center text-sm text-slate-500">
             {t('checkEmail.didnTGetAnything')}{' '}

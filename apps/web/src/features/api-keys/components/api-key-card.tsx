@@ -48,6 +48,7 @@ export interface ApiKeyCardProps {
   onToggle: (key: TApiKey) => void;
   onRegenerate: (key: TApiKey) => void;
   onDelete: (key: TApiKey) => void;
+  onSettings: (key: TApiKey) => void;
   busy?: boolean;
 }
 
@@ -63,7 +64,7 @@ function Detail({ icon: Icon, label, children }: { icon: typeof Clock; label: st
   );
 }
 
-export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: ApiKeyCardProps) {
+export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, onSettings, busy }: ApiKeyCardProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const name = apiKey.name?.trim() || t('apiKeyCard.unnamedKey');
@@ -77,8 +78,10 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
       aria-busy={busy || undefined}
       data-testid="api-key-card"
       data-key-id={apiKey.id}
+      data-card=""
       className={cn(
-        'flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition-opacity',
+        // min-w-0: a long name wraps inside the grid's column instead of widening the page.
+        'flex min-w-0 flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition-opacity',
         !apiKey.isActive && 'bg-slate-50/80',
         busy && 'opacity-60',
       )}
@@ -93,7 +96,7 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
           <KeyRound className="h-5 w-5" aria-hidden="true" />
         </div>
         <div className="min-w-0 flex-1">
-          <h3 id={titleId} className="truncate font-semibold text-slate-900">
+          <h3 id={titleId} className="break-words font-semibold text-slate-900">
             {name}
           </h3>
           <div className="mt-1.5 flex flex-wrap gap-1.5">
@@ -123,7 +126,7 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
               <RefreshCw className="h-4 w-4" aria-hidden="true" />
               {t('apiKeyCard.regenerate')}
             </DropdownMenuItem>
-            <DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onSettings(apiKey)}>
               <Settings className="h-4 w-4" aria-hidden="true" />
               {t('apiKeyCard.settings')}
             </DropdownMenuItem>
@@ -140,8 +143,14 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
       </header>
 
       <div className="flex items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-inset ring-slate-200">
-        <code className="truncate font-mono text-sm text-slate-700" aria-label={t('apiKeyCard.keyPrefix')}>
-          {maskKey(apiKey.keyPrefix)}
+        <code
+          className="truncate font-mono text-sm text-slate-700"
+          aria-label={
+            apiKey.keyLastFour ? t('apiKeyCard.keyEnding', { lastFour: apiKey.keyLastFour }) : t('apiKeyCard.keyPrefix')
+          }
+          data-testid="key-masked"
+        >
+          {maskKey(apiKey.keyPrefix, apiKey.keyLastFour)}
         </code>
       </div>
 
@@ -175,7 +184,7 @@ export function ApiKeyCard({ apiKey, onToggle, onRegenerate, onDelete, busy }: A
         </ul>
         <p className={cn('text-xs', expired ? 'font-medium text-rose-600' : 'text-slate-500')}>
           {apiKey.expiresAt
-            ? `${expired ? 'Expired' : 'Expires'} ${formatDate(apiKey.expiresAt)}`
+            ? t(expired ? 'apiKeyCard.expired' : 'apiKeyCard.expires', { date: formatDate(apiKey.expiresAt) })
             : t('apiKeyCard.neverExpires')}
         </p>
       </div>

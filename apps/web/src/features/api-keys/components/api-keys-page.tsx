@@ -19,6 +19,7 @@ import { ApiKeyCard } from './api-key-card';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { McpSetup } from './mcp-setup';
 import { RegenerateConfirmDialog, RegeneratedKeyDialog } from './regenerate-api-key-dialog';
+import { KeySettingsDialog } from './key-settings-dialog';
 import { useTranslation } from 'react-i18next';
 
 function KeyCardSkeleton() {
@@ -60,6 +61,7 @@ export function ApiKeysPage() {
   const [createOpen, setCreateOpen] = useState(false);
   const [toRegenerate, setToRegenerate] = useState<TApiKey | null>(null);
   const [regenerated, setRegenerated] = useState<TApiKey | null>(null);
+  const [settingsFor, setSettingsFor] = useState<TApiKey | null>(null);
 
   const keys = useMemo(() => keysQuery.data ?? [], [keysQuery.data]);
   const filtered = useMemo(() => keys.filter((k) => matchesSearch(k, search)), [keys, search]);
@@ -125,7 +127,7 @@ export function ApiKeysPage() {
           <p className="text-sm text-slate-500" aria-live="polite">
             {search.trim()
               ? t('apiKeysPage.filteredCount', { shown: filtered.length, total: keys.length })
-              : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'}`}
+              : t('apiKeysPage.keyCount', { count: keys.length })}
           </p>
         )}
       </div>
@@ -185,6 +187,7 @@ export function ApiKeysPage() {
               onToggle={(k) => update.mutate({ id: k.id, isActive: !k.isActive })}
               onRegenerate={setToRegenerate}
               onDelete={onDelete}
+              onSettings={setSettingsFor}
             />
           ))}
         </div>
@@ -200,6 +203,7 @@ export function ApiKeysPage() {
         isPending={regenerate.isPending}
       />
       <RegeneratedKeyDialog apiKey={regenerated} onClose={() => setRegenerated(null)} />
+      <KeySettingsDialog apiKey={settingsFor} onClose={() => setSettingsFor(null)} />
     </div>
   );
 }

@@ -32,6 +32,7 @@ import { environmentLabel, formatCount, keyPlanName } from '../utils/key-display
 import { keyMessages } from '../utils/messages';
 import { SecretKeyField } from './secret-key-field';
 import { useTranslation } from 'react-i18next';
+import { createKeyBlocker } from '../utils/create-key-blocker';
 import type { TKey } from '@/i18n';
 import { fieldErrors } from '@/lib/api-client';
 
@@ -177,6 +178,16 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
   };
 
   const canSubmit = name.trim().length > 0 && !pending && (!custom || customReady);
+  const blocker = createKeyBlocker({
+    name,
+    pending,
+    custom,
+    owner: settledEmail === ownerEmail.trim() ? owner.data : undefined,
+    previewCurrent,
+    previewFailed: preview.isError,
+    previewValid: preview.data?.valid,
+  });
+  const blockerId = useId();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -447,13 +458,29 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
               </fieldset>
             )}
 
-            <div className="sticky -bottom-6 -mx-6 -mb-6 flex flex-col-reverse gap-2 rounded-b-2xl border-t border-slate-100 bg-white px-6 py-4 sm:flex-row sm:justify-end">
+            <div className="sticky -bottom-6 -mx-6 -mb-6 flex flex-col-reverse gap-2 rounded-b-2xl border-t border-slate-100 bg-white px-6 py-4 sm:flex-row sm:items-center sm:justify-end">
               <Button variant="secondary" onClick={() => changeOpen(false)} disabled={pending}>
                 {t('createApiKeyDialog.cancel')}
               </Button>
-              <Button type="submit" disabled={!canSubmit} isLoading={pending}>
+              <Button
+                type="submit"
+                disabled={!canSubmit}
+                isLoading={pending}
+                aria-describedby={!canSubmit && blocker ? blockerId : undefined}
+              >
                 {t('createApiKeyDialog.createApiKey')}
               </Button>
+              {/* Just above Create on a phone (the column is reversed), at the left of the buttons otherwise. */}
+              {!canSubmit && blocker && (
+                <p
+                  id={blockerId}
+                  role="status"
+                  data-testid="create-blocker"
+                  className="text-sm text-slate-600 sm:order-first sm:mr-auto"
+                >
+                  {t(blocker)}
+                </p>
+              )}
             </div>
           </form>
         )}

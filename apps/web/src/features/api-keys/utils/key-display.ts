@@ -1,10 +1,15 @@
 import type { TApiKey, TApiKeyEnvironment } from '@docflow/contracts';
+import { locale } from '@/utils/format';
 
 /** Characters of the stored prefix the card shows (spec-2 §9: prefix length 12, display 8). */
 const KEY_DISPLAY_CHARS = 8;
 
-export function maskKey(prefix: string): string {
-  return `${prefix.slice(0, KEY_DISPLAY_CHARS)}${'•'.repeat(16)}`;
+/**
+ * `dfk_test••••••••••••7f3a`: the prefix, then the secret's last four characters when the server kept them (keys
+ * made before it did show the prefix alone). The last four are what tell two keys of one environment apart.
+ */
+export function maskKey(prefix: string, lastFour?: string | null): string {
+  return `${prefix.slice(0, KEY_DISPLAY_CHARS)}${'•'.repeat(lastFour ? 12 : 16)}${lastFour ?? ''}`;
 }
 
 /** Percent of the monthly limit used, 0-100 (kept above 100 only for the label). */
@@ -46,14 +51,14 @@ export const environmentTone: Record<TApiKeyEnvironment, 'slate' | 'amber' | 'gr
   production: 'green',
 };
 
-export const formatCount = (n: number): string => new Intl.NumberFormat('en-US').format(n);
+export const formatCount = (n: number): string => new Intl.NumberFormat(locale()).format(n);
 
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
   return Number.isNaN(d.getTime())
     ? '—'
-    : d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+    : d.toLocaleDateString(locale(), { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 export function formatDateTime(iso: string | null | undefined): string {
@@ -61,7 +66,7 @@ export function formatDateTime(iso: string | null | undefined): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime())
     ? '—'
-    : d.toLocaleString('en-US', {
+    : d.toLocaleString(locale(), {
         year: 'numeric',
         month: 'short',
         day: 'numeric',

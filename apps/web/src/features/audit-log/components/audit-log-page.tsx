@@ -12,6 +12,7 @@ import { useAuthStore } from '@/lib/auth/auth-store';
 import { roleLabel } from '@/utils/role';
 import { useAuditLog } from '../api/audit-log';
 import { useTranslation } from 'react-i18next';
+import { locale } from '@/utils/format';
 
 const detailsText = (d: Record<string, unknown> | null) =>
   d
@@ -106,7 +107,7 @@ export function AuditLogPage() {
               data?.entries.map((e) => (
                 <tr key={e.id} data-testid="audit-row">
                   <td className="whitespace-nowrap px-5 py-3 text-slate-600">
-                    {new Date(e.at).toLocaleString('fr-FR')}
+                    {new Date(e.at).toLocaleString(locale())}
                   </td>
                   <td className="px-5 py-3 text-slate-900">{e.actor?.email ?? e.actor?.id ?? '—'}</td>
                   <td className="px-5 py-3">
@@ -116,7 +117,7 @@ export function AuditLogPage() {
                     {e.target ? `${e.target.type}: ${e.target.label ?? e.target.id}` : '—'}
                   </td>
                   <td className="px-5 py-3 font-mono text-xs text-slate-500">{e.ip ?? '—'}</td>
-                  <td className="max-w-xs truncate px-5 py-3 text-xs text-slate-500" title={detailsText(e.details)}>
+                  <td className="max-w-xs px-5 py-3 text-xs text-slate-500 [overflow-wrap:anywhere]">
                     {detailsText(e.details)}
                   </td>
                 </tr>

@@ -73,7 +73,7 @@ export function ForgotPasswordForm() {
           required
         />
       </Field>
-      <Button type="submit" size="lg" className="w-full" isLoading={isLoading}>
+      <Button type="submit" size="lg" className="w-full px-4 text-sm sm:text-base" isLoading={isLoading}>
         {t('forgotPasswordForm.sendResetLink')}
       </Button>
       <Link

@@ -23,7 +23,7 @@ export function TopKeys({ usage }: { usage: TUsageAnalytics }) {
                   <KeyRound className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
                   <span className="truncate font-medium text-slate-800">{k.keyName || t('topKeys.unnamedKey')}</span>
                 </span>
-                <span className="tabular-nums text-slate-900">{formatNumber(k.requests)}</span>
+                <span className="shrink-0 tabular-nums text-slate-900">{formatNumber(k.requests)}</span>
               </div>
               <div className="mt-1.5 h-1.5 overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
                 <div

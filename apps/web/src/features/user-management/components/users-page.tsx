@@ -19,6 +19,8 @@ import { userMessages } from '../messages';
 import { ConfirmDialog } from './confirm-dialog';
 import { UserFormDialog } from './user-form-dialog';
 import { useTranslation } from 'react-i18next';
+import { tr } from '@/i18n/localised';
+import { formatDate } from '@/utils/format';
 
 const LIMIT = 50;
 
@@ -36,7 +38,7 @@ function StatusBadge({ user }: { user: TAdminUser }) {
   return <Badge tone="green">{userMessages.active}</Badge>;
 }
 
-const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('fr-FR') : 'Jamais');
+const date = (iso: string | null) => (iso ? formatDate(iso) : tr('format.never'));
 
 function Restricted({ role }: { role: string }) {
   const { t } = useTranslation();
@@ -213,9 +215,10 @@ export function UsersPage() {
                         {u.name.charAt(0).toUpperCase()}
                       </span>
                       <div className="min-w-0">
-                        <p className="truncate font-medium text-slate-900">{u.name}</p>
-                        <p className="truncate text-xs text-slate-500">{u.email}</p>
-                        {u.company && <p className="truncate text-xs text-slate-400">{u.company}</p>}
+                        {/* Wrapped, not cut: the table must fit its card at desktop widths (issue 30). */}
+                        <p className="break-words font-medium text-slate-900">{u.name}</p>
+                        <p className="break-all text-xs text-slate-500">{u.email}</p>
+                        {u.company && <p className="break-words text-xs text-slate-400">{u.company}</p>}
                       </div>
                     </div>
                   </td>
@@ -242,24 +245,29 @@ export function UsersPage() {
                       >
                         <Pencil className="h-4 w-4" aria-hidden="true" />
                       </Button>
-                      <Button
-                        size="icon"
-                        variant="ghost"
-                        aria-label={t(u.isActive ? 'usersPage.deactivateUser' : 'usersPage.activateUser', {
-                          name: u.name,
-                        })}
-                        onClick={() => setConfirm({ kind: 'status', user: u })}
-                      >
-                        <Power className="h-4 w-4" aria-hidden="true" />
-                      </Button>
-                      <Button
-                        size="icon"
-                        variant="ghost"
-                        aria-label={t('usersPage.deleteUser', { name: u.name })}
-                        onClick={() => setConfirm({ kind: 'delete', user: u })}
-                      >
-                        <Trash2 className="h-4 w-4 text-rose-600" aria-hidden="true" />
-                      </Button>
+                      {/* Not on one's own account: the server refuses to deactivate or delete the caller. */}
+                      {u.id !== me?.id && (
+                        <>
+                          <Button
+                            size="icon"
+                            variant="ghost"
+                            aria-label={t(u.isActive ? 'usersPage.deactivateUser' : 'usersPage.activateUser', {
+                              name: u.name,
+                            })}
+                            onClick={() => setConfirm({ kind: 'status', user: u })}
+                          >
+                            <Power className="h-4 w-4" aria-hidden="true" />
+                          </Button>
+                          <Button
+                            size="icon"
+                            variant="ghost"
+                            aria-label={t('usersPage.deleteUser', { name: u.name })}
+                            onClick={() => setConfirm({ kind: 'delete', user: u })}
+                          >
+                            <Trash2 className="h-4 w-4 text-rose-600" aria-hidden="true" />
+                          </Button>
+                        </>
+                      )}
                     </div>
                   </td>
                 </tr>

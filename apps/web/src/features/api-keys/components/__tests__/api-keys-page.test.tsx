@@ -176,6 +176,45 @@ describe('ApiKeysPage', () => {
     expect(toast.success).toHaveBeenCalledWith('API key deleted successfully!');
   });
 
+  it('tells keys apart by the last four characters of their secret', async () => {
+    serve([
+      makeKey({ id: 'a', name: 'Alpha', keyPrefix: 'dfk_live_abc', keyLastFour: '7f3a' }),
+      makeKey({ id: 'b', name: 'Bravo', keyPrefix: 'dfk_live_abc', keyLastFour: 'b21c' }),
+      makeKey({ id: 'c', name: 'Charlie', keyPrefix: 'dfk_live_abc', keyLastFour: null }),
+    ]);
+    renderPage();
+    await screen.findByRole('article', { name: 'Alpha' });
+    expect(within(cardOf('Alpha')).getByTestId('key-masked')).toHaveTextContent(/^dfk_live•+7f3a$/);
+    expect(within(cardOf('Alpha')).getByLabelText('Key ending in 7f3a')).toBeInTheDocument();
+    expect(within(cardOf('Bravo')).getByTestId('key-masked')).toHaveTextContent(/b21c$/);
+    expect(within(cardOf('Charlie')).getByTestId('key-masked')).toHaveTextContent(/^dfk_live•+$/);
+  });
+
+  it("opens a key's settings from its menu: its limits and expiry shown, and a rename saved", async () => {
+    const list = [...keys];
+    const fetched = serve(list);
+    renderPage();
+    await screen.findByRole('article', { name: 'Reports' });
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Billing worker' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Key settings' });
+    const limits = within(dialog).getByTestId('key-settings-limits');
+    expect(limits).toHaveTextContent('Requests per minute100');
+    expect(limits).toHaveTextContent('Requests per month100,000');
+    expect(limits).toHaveTextContent('File size50 MB');
+    expect(limits).toHaveTextContent('ExpiryNever expires');
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeDisabled();
+    const name = within(dialog).getByLabelText('Key name');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Billing worker EU');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Key settings' })).toBeNull());
+    const put = fetched.mock.calls.find(([, init]) => init?.method === 'PUT');
+    expect(String(put?.[0])).toContain('/api/v1/my/api-keys/k1');
+    expect(JSON.parse(String(put?.[1]?.body))).toEqual({ name: 'Billing worker EU' });
+    expect(await screen.findByRole('article', { name: 'Billing worker EU' })).toBeInTheDocument();
+  });
+
   it('disables and enables with the French toasts', async () => {
     serve([...keys]);
     renderPage();

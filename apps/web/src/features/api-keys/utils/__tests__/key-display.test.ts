@@ -35,6 +35,12 @@ describe('key display', () => {
     expect(maskKey('dfk_live_abc')).not.toContain('_abc');
   });
 
+  it('ends with the last four characters when the server kept them, so keys can be told apart', () => {
+    expect(maskKey('dfk_test_abc', '7f3a')).toBe(`dfk_test${'•'.repeat(12)}7f3a`);
+    expect(maskKey('dfk_test_abc', 'b21c')).not.toBe(maskKey('dfk_test_abc', '7f3a'));
+    expect(maskKey('dfk_test_abc', null)).toBe(`dfk_test${'•'.repeat(16)}`);
+  });
+
   it('searches name, prefix, environment and plan, ignoring case', () => {
     const key = {
       name: 'Billing Worker',

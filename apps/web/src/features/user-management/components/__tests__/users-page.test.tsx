@@ -82,6 +82,17 @@ describe('UsersPage', () => {
     expect(screen.getByTestId('user-counts')).toHaveTextContent('API sign-ups3');
   });
 
+  it("offers no deactivation or deletion of the admin's own account (the server refuses both)", async () => {
+    const me = adminUser({ id: makeUser().id, name: 'Ada Lovelace', email: 'ada@example.com', role: 'admin' });
+    mockFetch({ 'GET /api/v1/admin/users': () => page([me, bob]) });
+    renderPage('admin');
+    const [mine, other] = await screen.findAllByTestId('user-row');
+    expect(within(mine!).getByRole('button', { name: 'Edit Ada Lovelace' })).toBeInTheDocument();
+    expect(within(mine!).queryByRole('button', { name: /Deactivate|Delete/ })).toBeNull();
+    expect(within(other!).getByRole('button', { name: 'Deactivate Bob Unverified' })).toBeInTheDocument();
+    expect(within(other!).getByRole('button', { name: 'Delete Bob Unverified' })).toBeInTheDocument();
+  });
+
   it('sends the search, role and source to the server, and says when nothing matches', async () => {
     const { calls } = mockFetch({ 'GET /api/v1/admin/users': () => page([]) });
     renderPage();

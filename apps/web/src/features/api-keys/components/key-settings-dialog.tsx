@@ -1,0 +1,103 @@
+import { useState, type FormEvent } from 'react';
+import type { TApiKey } from '@docflow/contracts';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { fieldErrors } from '@/lib/api-client';
+import { useTranslation } from 'react-i18next';
+import { useUpdateApiKey } from '../api/update-api-key';
+import { formatCount, formatDate, keyPlanName, maskKey } from '../utils/key-display';
+
+/**
+ * A key's settings, from its card's menu: its name (PUT /my/api-keys/{id}), and what it may do (its limits and its
+ * expiry, read-only: they come from its plan, or from the admin who made a custom key).
+ */
+export function KeySettingsDialog({ apiKey, onClose }: { apiKey: TApiKey | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [saving, setSaving] = useState(false);
+  return (
+    <Dialog open={apiKey !== null} onOpenChange={(open) => !open && !saving && onClose()}>
+      <DialogContent
+        title={t('keySettingsDialog.title')}
+        description={apiKey ? maskKey(apiKey.keyPrefix, apiKey.keyLastFour) : undefined}
+        className="max-h-[calc(100dvh-2rem)] max-w-lg overflow-y-auto"
+        data-testid="key-settings-dialog"
+      >
+        {/* Keyed by the key: another key's settings start from its own name, with no error left over. */}
+        {apiKey && <KeySettingsForm key={apiKey.id} apiKey={apiKey} onClose={onClose} onSaving={setSaving} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function KeySettingsForm({
+  apiKey,
+  onClose,
+  onSaving,
+}: {
+  apiKey: TApiKey;
+  onClose: () => void;
+  onSaving: (saving: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const update = useUpdateApiKey();
+  const [name, setName] = useState(apiKey.name);
+  const nameError = fieldErrors(update.error).name;
+  const unchanged = name.trim() === apiKey.name;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (unchanged) return;
+    onSaving(true);
+    update.mutate({ id: apiKey.id, name: name.trim() }, { onSuccess: onClose, onSettled: () => onSaving(false) });
+  };
+  const limits = apiKey.limits;
+  const rows: Array<[string, string]> = [
+    [t('keySettingsDialog.plan'), keyPlanName(apiKey)],
+    [t('keySettingsDialog.perMinute'), formatCount(limits.maxRequestsPerMinute)],
+    [t('keySettingsDialog.perHour'), formatCount(limits.maxRequestsPerHour)],
+    [t('keySettingsDialog.perMonth'), formatCount(limits.maxRequestsPerMonth)],
+    [
+      t('keySettingsDialog.fileSize'),
+      t('keySettingsDialog.megabytes', { count: Math.round(limits.maxFileSize / (1024 * 1024)) }),
+    ],
+    [
+      t('keySettingsDialog.pagesPerPdf'),
+      limits.maxPagesPerPdf === null ? t('keySettingsDialog.noLimit') : formatCount(limits.maxPagesPerPdf),
+    ],
+    [
+      t('keySettingsDialog.expiry'),
+      apiKey.expiresAt
+        ? t('keySettingsDialog.expiresOn', { date: formatDate(apiKey.expiresAt) })
+        : t('keySettingsDialog.neverExpires'),
+    ],
+  ];
+
+  return (
+    <form onSubmit={submit} className="mt-5 space-y-5" noValidate>
+      <Field label={t('keySettingsDialog.name')} error={nameError}>
+        <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="off" />
+      </Field>
+      <div>
+        <h3 className="text-sm font-semibold text-slate-900">{t('keySettingsDialog.whatItMayDo')}</h3>
+        <p className="mt-0.5 text-xs text-slate-500">{t('keySettingsDialog.limitsComeFrom')}</p>
+        <dl className="mt-3 grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-2" data-testid="key-settings-limits">
+          {rows.map(([label, value]) => (
+            <div key={label} className="flex justify-between gap-3 border-b border-slate-100 pb-1.5">
+              <dt className="text-slate-500">{label}</dt>
+              <dd className="text-right font-medium text-slate-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
+          {t('keySettingsDialog.cancel')}
+        </Button>
+        <Button type="submit" disabled={unchanged || !name.trim()} isLoading={update.isPending}>
+          {t('keySettingsDialog.save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
