@@ -16,6 +16,7 @@ import { PlanRequestsPanel } from './plan-requests-panel';
 import { trialSpent, usePlanRequestFlow } from '../hooks/use-plan-request-flow';
 import { PlanCard, type PlanCardStatus } from './plan-card';
 import { useTranslation } from 'react-i18next';
+import { useServiceInfo } from '@/lib/service-info/get-service-info';
 
 export interface PlansPageProps {
   /** The user's API keys (their plans count as owned); composed in by the route. */
@@ -46,6 +47,8 @@ export function PlansPage({ apiKeys, onUpgrade, billing }: PlansPageProps) {
   const { t } = useTranslation();
   const user = useUser();
   const plansQuery = usePlans();
+  // The trial's length as the server grants it (Free has none to try).
+  const service = useServiceInfo();
   const startTrial = useStartTrial();
   const [pendingPlan, setPendingPlan] = useState<string | null>(null);
 
@@ -173,7 +176,9 @@ export function PlansPage({ apiKeys, onUpgrade, billing }: PlansPageProps) {
         <div className="flex flex-col items-center gap-1 text-center text-sm text-slate-500">
           <p className="flex items-center gap-1.5">
             <ShieldCheck className="h-4 w-4 text-emerald-500" aria-hidden="true" />
-            {t('plansPage.allPlansIncludeA14')}
+            {service.data
+              ? t('plansPage.paidPlansTrial', { days: service.data.trialDays })
+              : t('plansPage.paidPlansTrialNoFigure')}
           </p>
           <p>{t('plansPage.pricesExcludeTaxesYouCan')}</p>
         </div>

@@ -121,6 +121,28 @@ describe('PlansPage', () => {
     expect(calls).toBe(2);
   });
 
+  it("tells the trial of the paid plans with the server's trial length, and no figure before it is known", async () => {
+    let days: number | null = null;
+    mockFetch((_m, path) => {
+      if (path === '/api/v1/plans') return json(200, { success: true, data: { plans: catalogue } });
+      if (path === '/api/v1/service-info' && days !== null)
+        return json(200, {
+          success: true,
+          data: { service: { jobResultRetentionHours: 24, uploadsKept: false, trialDays: days } },
+        });
+      return json(503, { success: false, error: 'down', code: 'SERVICE_UNAVAILABLE', requestId: 'r' });
+    });
+    renderPage();
+    expect(await screen.findByText(/Each paid plan can be tried free, once per e-mail address/)).toBeInTheDocument();
+    cleanup();
+    days = 21;
+    renderPage();
+    expect(
+      await screen.findByText(/Each paid plan can be tried free for 21 days, once per e-mail address/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/All plans include/)).toBeNull();
+  });
+
   it('shows the empty state when no plan is public and active', async () => {
     mockFetch((_m, path) =>
       path === '/api/v1/plans' ? json(200, { success: true, data: { plans: catalogue.slice(3) } }) : undefined,
@@ -159,7 +181,7 @@ describe('PlansPage', () => {
 
     expect(within(card('Pro')).getByText('OCR')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Contact Sales' })).toBeInTheDocument();
-    expect(screen.getByText(/14-day free trial/)).toBeInTheDocument();
+    expect(screen.getByText(/Each paid plan can be tried free/)).toBeInTheDocument();
     expect(screen.getByText(/Prices exclude taxes/)).toBeInTheDocument();
   });
 
