@@ -54,11 +54,12 @@ describe('administration', () => {
     const minute = page.getByLabel('Requests / minute');
     await minute.fill('0');
     await expectStatus(page, 'Invalid');
-    await page.getByTestId('preview-error').filter({ hasText: 'Requêtes par minute' }).waitFor();
+    // The server's preview speaks the interface's language (English here).
+    await page.getByTestId('preview-error').filter({ hasText: 'Requests per minute' }).waitFor();
     expect(await create.isDisabled()).toBe(true);
     await minute.fill('3');
     await page.getByLabel('File size (MB)').fill('200');
-    await page.getByTestId('preview-warning').filter({ hasText: 'plus de 100 Mo' }).waitFor();
+    await page.getByTestId('preview-warning').filter({ hasText: 'more than 100 MB' }).waitFor();
     await expectStatus(page, 'Valid');
     await page.waitForFunction(() => {
       const b = [...document.querySelectorAll('[role=dialog] button')].find((x) =>

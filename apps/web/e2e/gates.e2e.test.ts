@@ -222,6 +222,7 @@ describe('route gates, shell and session', () => {
       [email],
     );
     watch.expect(/\/api\/v1\/auth\/sessions$/, 401);
+    watch.expect(/\/api\/v1\/signing-certificates$/, 401);
     watch.expect(/\/api\/v1\/auth\/refresh$/, 401);
     // A client-side navigation to a page that calls the API.
     await page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name: 'Settings' }).click();

@@ -186,7 +186,11 @@ describe('every page fits its width, in English and in French', () => {
           const page = await context.newPage();
           page.setDefaultTimeout(15_000);
           page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
-          if (signIn) await signInPage(page, server.url, signIn.email, signIn.password);
+          if (signIn) {
+            // A signed-in dashboard speaks the account's language (set at sign-up from the browser's): this one's.
+            await server.sql('UPDATE users SET language = $1 WHERE email = $2', [lang, signIn.email]);
+            await signInPage(page, server.url, signIn.email, signIn.password);
+          }
           for (const visit of visits) {
             const name = `${who}${visit.path.replace(/[/?=]+/g, '-').replace(/-$/, '') || '-home'}`;
             try {
