@@ -43,7 +43,8 @@ export interface EndpointInfo<P extends string = string> {
 
 /**
  * first: a conversion, the first stage only; pdf: a PDF-to-PDF operation anywhere after; last: a PDF operation that
- * must end the pipeline (a signature: any later stage would change the signed bytes and break it).
+ * only others of its kind may follow (a signature, a time-stamp: any other later stage would change the signed bytes
+ * and break it; another signature or time-stamp is an incremental update that keeps it).
  */
 export type PipelineStageKind = 'first' | 'pdf' | 'last';
 
@@ -217,6 +218,8 @@ export const processingEndpoints = [
     'pdf',
     '/pdf/timestamp',
     "A document time-stamp (RFC 3161) from the server's time-stamp authority, incremental",
+    oneFile,
+    'last',
   ),
   answersData(
     upload(

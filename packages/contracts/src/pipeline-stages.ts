@@ -81,8 +81,15 @@ export function parsePipelineStages(json: string): PipelineStagesResult {
         : 'pdf';
     if (kind === 'conversion' && i > 0)
       return fail(i, op, 'op', 'a conversion takes the uploaded file: only the first stage may be one');
-    if (kind === 'last' && i < value.length - 1)
-      return fail(i, op, 'op', 'a signature must be the last stage: any later stage would change the signed bytes');
+    const opOf = (s: unknown) =>
+      typeof (s as { op?: unknown })?.op === 'string' ? (s as { op: string }).op.replace(/^\/api\/v1(?=\/)/, '') : '';
+    if (kind === 'last' && value.slice(i + 1).some((s) => !(pipelineLastOps as readonly string[]).includes(opOf(s))))
+      return fail(
+        i,
+        op,
+        'op',
+        `a signature or time-stamp ends the pipeline: only ${pipelineLastOps.join(' or ')} may follow it (any other stage would change the signed bytes)`,
+      );
     const entry = catalogueEntry(op);
     const schema = entry.fields as z.ZodObject;
     const unknown = Object.keys(fields).find((k) => !(k in schema.shape));

@@ -13,7 +13,7 @@ export const pipelineConversionOps = stagePaths('first');
 /** PDF-to-PDF operations: any number, in any order (the catalogue marks them). */
 export const pipelinePdfOps = stagePaths('pdf');
 
-/** Operations that end a pipeline (signing, with a certificate stored for the account): the last stage only. */
+/** Operations that end a pipeline (signing with a stored certificate, time-stamping): only each other may follow. */
 export const pipelineLastOps = stagePaths('last');
 
 export const pipelineOps = [...pipelineConversionOps, ...pipelinePdfOps, ...pipelineLastOps];
@@ -44,9 +44,9 @@ export const ZPipelineFields = z.object({
         pipelineConversionOps.join(', ') +
         '); the others are PDF operations (' +
         pipelinePdfOps.join(', ') +
-        '); the last stage may instead be ' +
+        '); the pipeline may end with ' +
         pipelineLastOps.join(', ') +
-        ' (with the `certificateId` of a certificate stored for the account). A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`.',
+        ' (signing takes the `certificateId` of a certificate stored for the account), which only each other may follow. A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`.',
     ),
 });
 export type TPipelineFields = z.infer<typeof ZPipelineFields>;

@@ -137,6 +137,15 @@ const noAuthority = (field: string) =>
     details: { field },
   });
 
+/** The operator's time-stamp authority, under the rules of every URL the server fetches. */
+function stamperOf(settings: SignatureSettings, job: PdfJob) {
+  return timeStamperFor(
+    settings.tsaUrl!,
+    { allowPrivate: settings.tsaAllowPrivate, allowList: settings.allowList },
+    { signal: job.signal },
+  );
+}
+
 /** The signature itself, once its certificate and input are known: the endpoint's and the pipeline stage's. */
 function signWith(
   settings: SignatureSettings,
@@ -156,14 +165,7 @@ function signWith(
     visible: fields.visible
       ? { page: fields.page, x: fields.x, y: fields.y, width: fields.width, height: fields.height, image }
       : undefined,
-    timeStamper:
-      fields.timestamp && settings.tsaUrl
-        ? timeStamperFor(
-            settings.tsaUrl,
-            { allowPrivate: settings.tsaAllowPrivate, allowList: settings.allowList },
-            { signal: job.signal },
-          )
-        : undefined,
+    timeStamper: fields.timestamp && settings.tsaUrl ? stamperOf(settings, job) : undefined,
   });
 }
 
@@ -193,6 +195,15 @@ export const signStage = (settings: SignatureSettings, stored?: StoredCertificat
     const signer = await signingCertificateOf({ fields, extras: {}, caller }, stored);
     const input = await openAsIs((f, o) => preparePdf(job, f, { ...o, label }), file, 'sign');
     return signWith(settings, job, input, fields, signer);
+  },
+});
+
+/** /pdf/timestamp as a last stage: a document time-stamp over the previous stage's PDF (a signature's included). */
+export const timestampStage = (settings: SignatureSettings): LastStage => ({
+  async run({ job, label }, file) {
+    if (!settings.tsaUrl) throw noAuthority('op');
+    const input = await openAsIs((f, o) => preparePdf(job, f, { ...o, label }), file, 'sign');
+    return timestampPdf(job, input, stamperOf(settings, job));
   },
 });
 
@@ -235,12 +246,7 @@ export const signatureEndpoints = (
     async run(ctx) {
       if (!settings.tsaUrl) throw noAuthority('file');
       const input = await openAsIs(ctx.prepare, ctx.files[0]!, 'sign');
-      const stamper = timeStamperFor(
-        settings.tsaUrl,
-        { allowPrivate: settings.tsaAllowPrivate, allowList: settings.allowList },
-        { signal: ctx.job.signal },
-      );
-      return pdfAnswer(ctx.files[0]!, await timestampPdf(ctx.job, input, stamper));
+      return pdfAnswer(ctx.files[0]!, await timestampPdf(ctx.job, input, stamperOf(settings, ctx.job)));
     },
   }),
 

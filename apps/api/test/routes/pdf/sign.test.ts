@@ -359,6 +359,50 @@ describe('POST /pdf/timestamp', () => {
     });
   });
 
+  it('in a pipeline: a page removed, signed with a certificate stored for the account, then time-stamped; both verify, in that order', async () => {
+    const stored = await api.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/signing-certificates',
+      headers: { authorization: `Bearer ${api.accessToken}` },
+      payload: { label: 'Pipeline', pkcs12: readFileSync(pki.leafP12).toString('base64'), password: pki.p12Password },
+    });
+    expect(stored.statusCode, stored.body).toBe(201);
+    const certificateId = stored.json().data.certificate.id as string;
+    const before = tsa.queries();
+    const res = await api.post(
+      '/pipeline',
+      {
+        stages: JSON.stringify([
+          { op: '/pdf/delete-pages', pages: '1' },
+          { op: '/pdf/sign', certificateId },
+          { op: '/pdf/timestamp' },
+        ]),
+      },
+      [{ content: await numberedPdf(2) }],
+    );
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(tsa.queries()).toBe(before + 1);
+    const out = saveBody(res.rawPayload);
+    expect(pageCount(out)).toBe(1);
+    const [s1, s2] = pdfsig(out);
+    expect(s1).toContain('Signature is Valid.');
+    expect(s1).toContain('Jane Signer');
+    expect(s2).toContain('DocFlow Test TSA');
+    const report = await verify(out);
+    expect(report.signatures.map((s) => [s.kind, s.status, s.integrity, s.coversWholeDocument])).toEqual([
+      ['signature', 'valid', true, false],
+      ['document-timestamp', 'valid', true, true],
+    ]);
+    // A time-stamp, like a signature, is followed only by its kind: a rotation after it is refused before any work.
+    const late = await api.post(
+      '/pipeline',
+      { stages: JSON.stringify([{ op: '/pdf/timestamp' }, { op: '/pdf/rotate', angle: 90 }]) },
+      [{ content: await numberedPdf(1) }],
+    );
+    expect(errorOf(late).status).toBe(422);
+    expect(tsa.queries()).toBe(before + 1);
+  });
+
   it('422 on a server with no time-stamp authority; 403 URL_NOT_ALLOWED for an authority on a loopback address not allowed; 502 TSA_UNAVAILABLE when it does not answer', async () => {
     const none = await untrusting.post('/pdf/timestamp', {}, [{ content: await numberedPdf(1) }]);
     expect(errorOf(none)).toMatchObject({ status: 422, code: 'INVALID_INPUT' });

@@ -197,7 +197,7 @@ describe('stored signing certificates', () => {
       [{ content: await numberedPdf(1) }],
     );
     expect(errorOf(early).status).toBe(422);
-    expect(early.json().error).toMatch(/^stages\[0\] \(\/pdf\/sign\): op: a signature must be the last stage/);
+    expect(early.json().error).toMatch(/^stages\[0\] \(\/pdf\/sign\): op: a signature or time-stamp ends the pipeline/);
     const noId = await api.post('/pipeline', stages([{ op: '/pdf/sign' }]), [{ content: await numberedPdf(1) }]);
     expect(errorOf(noId)).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
     expect(noId.json().error).toMatch(
