@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Lock, RefreshCw } from 'lucide-react';
 import {
@@ -70,27 +70,38 @@ function LoadFailed({ error, retry }: { error: unknown; retry: () => void }) {
   );
 }
 
-function PlanRequestsTable({ allowed }: { allowed: boolean }) {
+/**
+ * One list of the page: its heading, a status filter, the load error, and the table with its empty row. The rows are
+ * the caller's; the columns are when, customer, `subject`, state and actions.
+ */
+function RequestSection<S extends string>(props: {
+  id: string;
+  title: string;
+  status: S;
+  statuses: readonly S[];
+  statusLabel: (s: S) => string;
+  onStatus: (s: S) => void;
+  list: { isError: boolean; error: unknown; refetch: () => unknown; data?: readonly unknown[] };
+  subject: string;
+  empty: string;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<TPlanRequestStatus | 'all'>('pending');
-  const list = useAdminPlanRequests(status, allowed);
-  const decline = useDeclinePlanRequest();
-  const [granting, setGranting] = useState<TAdminPlanRequest | null>(null);
-  const [declining, setDeclining] = useState<TAdminPlanRequest | null>(null);
+  const { list } = props;
   return (
-    <section aria-labelledby="plan-requests-heading" className="space-y-3">
+    <section aria-labelledby={props.id} className="space-y-3">
       <div className="flex items-center justify-between gap-3">
-        <h2 id="plan-requests-heading" className="text-lg font-semibold text-slate-900">
-          {t('customerRequests.planRequests')}
+        <h2 id={props.id} className="text-lg font-semibold text-slate-900">
+          {props.title}
         </h2>
         <Select
           aria-label={t('customerRequests.show')}
-          value={status}
-          onChange={(e) => setStatus(e.target.value as TPlanRequestStatus | 'all')}
+          value={props.status}
+          onChange={(e) => props.onStatus(e.target.value as S)}
         >
-          {(['pending', 'granted', 'declined', 'cancelled', 'all'] as const).map((s) => (
+          {props.statuses.map((s) => (
             <option key={s} value={s}>
-              {t(`customerRequests.planStatus.${s}`)}
+              {props.statusLabel(s)}
             </option>
           ))}
         </Select>
@@ -103,7 +114,7 @@ function PlanRequestsTable({ allowed }: { allowed: boolean }) {
             columns={[
               { label: t('customerRequests.when') },
               { label: t('customerRequests.customer') },
-              { label: t('customerRequests.request') },
+              { label: props.subject },
               { label: t('customerRequests.state') },
               { label: t('customerRequests.actions'), align: 'right' },
             ]}
@@ -111,53 +122,86 @@ function PlanRequestsTable({ allowed }: { allowed: boolean }) {
             {list.data?.length === 0 ? (
               <tr>
                 <td colSpan={5} className="px-5 py-10 text-center text-slate-500">
-                  {t('customerRequests.noPlanRequests')}
+                  {props.empty}
                 </td>
               </tr>
             ) : (
-              list.data?.map((r) => (
-                <tr key={r.id} data-testid="admin-plan-request" data-status={r.status}>
-                  <td className={`${cell} whitespace-nowrap text-slate-600`}>{formatDate(r.createdAt)}</td>
-                  <td className={cell}>
-                    <p className="font-medium text-slate-900">{r.user.name}</p>
-                    <p className="text-xs text-slate-500">{r.user.email}</p>
-                  </td>
-                  <td className={cell}>
-                    <p className="text-slate-900">
-                      {r.planDisplayName} · {t(`customerRequests.periodNames.${r.billingPeriod}`)}
-                    </p>
-                    {r.message && (
-                      <p className="mt-1 max-w-sm whitespace-pre-wrap text-xs text-slate-600">{r.message}</p>
-                    )}
-                  </td>
-                  <td className={cell}>
-                    <Badge tone={planTone[r.status]}>{t(`customerRequests.planStatus.${r.status}`)}</Badge>
-                    {r.status === 'granted' && (
-                      <p className="mt-1 text-xs text-slate-600">
-                        {r.grantedPlanDisplayName} → {formatDate(r.grantedUntil)}
-                      </p>
-                    )}
-                    {r.decisionNote && <p className="mt-1 max-w-xs text-xs text-slate-500">{r.decisionNote}</p>}
-                    {r.decidedBy?.email && <p className="mt-1 text-xs text-slate-400">{r.decidedBy.email}</p>}
-                  </td>
-                  <td className={`${cell} text-right`}>
-                    {r.status === 'pending' && (
-                      <div className="flex justify-end gap-2">
-                        <Button size="sm" onClick={() => setGranting(r)}>
-                          {t('customerRequests.grant')}
-                        </Button>
-                        <Button size="sm" variant="secondary" onClick={() => setDeclining(r)}>
-                          {t('customerRequests.decline')}
-                        </Button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))
+              props.children
             )}
           </DataTable>
         </CardContent>
       </Card>
+    </section>
+  );
+}
+
+/** The first two cells of a row: when it was sent, and by whom. */
+function SentBy({ at, user }: { at: string; user: { name: string | null; email: string | null } }) {
+  return (
+    <>
+      <td className={`${cell} whitespace-nowrap text-slate-600`}>{formatDate(at)}</td>
+      <td className={cell}>
+        <p className="font-medium text-slate-900">{user.name}</p>
+        <p className="text-xs text-slate-500">{user.email}</p>
+      </td>
+    </>
+  );
+}
+
+function PlanRequestsTable({ allowed }: { allowed: boolean }) {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<TPlanRequestStatus | 'all'>('pending');
+  const list = useAdminPlanRequests(status, allowed);
+  const decline = useDeclinePlanRequest();
+  const [granting, setGranting] = useState<TAdminPlanRequest | null>(null);
+  const [declining, setDeclining] = useState<TAdminPlanRequest | null>(null);
+  return (
+    <>
+      <RequestSection
+        id="plan-requests-heading"
+        title={t('customerRequests.planRequests')}
+        status={status}
+        statuses={['pending', 'granted', 'declined', 'cancelled', 'all'] as const}
+        statusLabel={(st) => t(`customerRequests.planStatus.${st}`)}
+        onStatus={setStatus}
+        list={list}
+        subject={t('customerRequests.request')}
+        empty={t('customerRequests.noPlanRequests')}
+      >
+        {list.data?.map((r) => (
+          <tr key={r.id} data-testid="admin-plan-request" data-status={r.status}>
+            <SentBy at={r.createdAt} user={r.user} />
+            <td className={cell}>
+              <p className="text-slate-900">
+                {r.planDisplayName} · {t(`customerRequests.periodNames.${r.billingPeriod}`)}
+              </p>
+              {r.message && <p className="mt-1 max-w-sm whitespace-pre-wrap text-xs text-slate-600">{r.message}</p>}
+            </td>
+            <td className={cell}>
+              <Badge tone={planTone[r.status]}>{t(`customerRequests.planStatus.${r.status}`)}</Badge>
+              {r.status === 'granted' && (
+                <p className="mt-1 text-xs text-slate-600">
+                  {r.grantedPlanDisplayName} → {formatDate(r.grantedUntil)}
+                </p>
+              )}
+              {r.decisionNote && <p className="mt-1 max-w-xs text-xs text-slate-500">{r.decisionNote}</p>}
+              {r.decidedBy?.email && <p className="mt-1 text-xs text-slate-400">{r.decidedBy.email}</p>}
+            </td>
+            <td className={`${cell} text-right`}>
+              {r.status === 'pending' && (
+                <div className="flex justify-end gap-2">
+                  <Button size="sm" onClick={() => setGranting(r)}>
+                    {t('customerRequests.grant')}
+                  </Button>
+                  <Button size="sm" variant="secondary" onClick={() => setDeclining(r)}>
+                    {t('customerRequests.decline')}
+                  </Button>
+                </div>
+              )}
+            </td>
+          </tr>
+        ))}
+      </RequestSection>
       <GrantDialog request={granting} onClose={() => setGranting(null)} />
       <NoteDialog
         open={declining !== null}
@@ -172,7 +216,7 @@ function PlanRequestsTable({ allowed }: { allowed: boolean }) {
         }
         onClose={() => setDeclining(null)}
       />
-    </section>
+    </>
   );
 }
 
@@ -183,76 +227,44 @@ function SupportMessagesTable({ allowed }: { allowed: boolean }) {
   const handle = useHandleSupportMessage();
   const [handling, setHandling] = useState<TAdminSupportMessage | null>(null);
   return (
-    <section aria-labelledby="support-messages-heading" className="space-y-3">
-      <div className="flex items-center justify-between gap-3">
-        <h2 id="support-messages-heading" className="text-lg font-semibold text-slate-900">
-          {t('customerRequests.supportMessages')}
-        </h2>
-        <Select
-          aria-label={t('customerRequests.show')}
-          value={status}
-          onChange={(e) => setStatus(e.target.value as TSupportMessageStatus | 'all')}
-        >
-          {(['open', 'handled', 'all'] as const).map((s) => (
-            <option key={s} value={s}>
-              {t(`customerRequests.messageStatus.${s}`)}
-            </option>
-          ))}
-        </Select>
-      </div>
-      {list.isError && <LoadFailed error={list.error} retry={() => void list.refetch()} />}
-      <Card>
-        <CardContent className="p-0">
-          <DataTable
-            minWidth={900}
-            columns={[
-              { label: t('customerRequests.when') },
-              { label: t('customerRequests.customer') },
-              { label: t('customerRequests.message') },
-              { label: t('customerRequests.state') },
-              { label: t('customerRequests.actions'), align: 'right' },
-            ]}
-          >
-            {list.data?.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="px-5 py-10 text-center text-slate-500">
-                  {t('customerRequests.noSupportMessages')}
-                </td>
-              </tr>
-            ) : (
-              list.data?.map((m) => (
-                <tr key={m.id} data-testid="admin-support-message" data-status={m.status}>
-                  <td className={`${cell} whitespace-nowrap text-slate-600`}>{formatDate(m.createdAt)}</td>
-                  <td className={cell}>
-                    <p className="font-medium text-slate-900">{m.user.name}</p>
-                    <p className="text-xs text-slate-500">{m.user.email}</p>
-                  </td>
-                  <td className={cell}>
-                    <p className="font-medium text-slate-900">
-                      {m.subject} <Badge tone="slate">{t(`customerRequests.categories.${m.category}`)}</Badge>
-                    </p>
-                    <p className="mt-1 max-w-md whitespace-pre-wrap text-xs text-slate-600">{m.body}</p>
-                    {m.reply && <p className="mt-1 max-w-md whitespace-pre-wrap text-xs text-emerald-700">{m.reply}</p>}
-                  </td>
-                  <td className={cell}>
-                    <Badge tone={m.status === 'handled' ? 'green' : 'amber'}>
-                      {t(`customerRequests.messageStatus.${m.status}`)}
-                    </Badge>
-                    {m.handledBy?.email && <p className="mt-1 text-xs text-slate-400">{m.handledBy.email}</p>}
-                  </td>
-                  <td className={`${cell} text-right`}>
-                    {m.status === 'open' && (
-                      <Button size="sm" variant="secondary" onClick={() => setHandling(m)}>
-                        {t('customerRequests.markHandled')}
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))
-            )}
-          </DataTable>
-        </CardContent>
-      </Card>
+    <>
+      <RequestSection
+        id="support-messages-heading"
+        title={t('customerRequests.supportMessages')}
+        status={status}
+        statuses={['open', 'handled', 'all'] as const}
+        statusLabel={(st) => t(`customerRequests.messageStatus.${st}`)}
+        onStatus={setStatus}
+        list={list}
+        subject={t('customerRequests.message')}
+        empty={t('customerRequests.noSupportMessages')}
+      >
+        {list.data?.map((m) => (
+          <tr key={m.id} data-testid="admin-support-message" data-status={m.status}>
+            <SentBy at={m.createdAt} user={m.user} />
+            <td className={cell}>
+              <p className="font-medium text-slate-900">
+                {m.subject} <Badge tone="slate">{t(`customerRequests.categories.${m.category}`)}</Badge>
+              </p>
+              <p className="mt-1 max-w-md whitespace-pre-wrap text-xs text-slate-600">{m.body}</p>
+              {m.reply && <p className="mt-1 max-w-md whitespace-pre-wrap text-xs text-emerald-700">{m.reply}</p>}
+            </td>
+            <td className={cell}>
+              <Badge tone={m.status === 'handled' ? 'green' : 'amber'}>
+                {t(`customerRequests.messageStatus.${m.status}`)}
+              </Badge>
+              {m.handledBy?.email && <p className="mt-1 text-xs text-slate-400">{m.handledBy.email}</p>}
+            </td>
+            <td className={`${cell} text-right`}>
+              {m.status === 'open' && (
+                <Button size="sm" variant="secondary" onClick={() => setHandling(m)}>
+                  {t('customerRequests.markHandled')}
+                </Button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </RequestSection>
       <NoteDialog
         open={handling !== null}
         title={t('customerRequests.handleTitle')}
@@ -267,7 +279,7 @@ function SupportMessagesTable({ allowed }: { allowed: boolean }) {
         }
         onClose={() => setHandling(null)}
       />
-    </section>
+    </>
   );
 }
 
