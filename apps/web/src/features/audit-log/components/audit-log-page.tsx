@@ -107,17 +107,19 @@ export function AuditLogPage() {
               data?.entries.map((e) => (
                 <tr key={e.id} data-testid="audit-row">
                   <td className="whitespace-nowrap px-5 py-3 text-slate-600">
-                    {new Date(e.at).toLocaleString(locale())}
+                    {/* Date over time: one line of both took the width the details need. */}
+                    <span className="block">{new Date(e.at).toLocaleDateString(locale())}</span>
+                    <span className="block text-xs text-slate-500">{new Date(e.at).toLocaleTimeString(locale())}</span>
                   </td>
                   <td className="px-5 py-3 text-slate-900">{e.actor?.email ?? e.actor?.id ?? '—'}</td>
                   <td className="px-5 py-3">
                     <Badge tone={actionTone(e.action)}>{e.action}</Badge>
                   </td>
-                  <td className="px-5 py-3 text-slate-700">
+                  <td className="px-5 py-3 text-slate-700 [overflow-wrap:anywhere]">
                     {e.target ? `${e.target.type}: ${e.target.label ?? e.target.id}` : '—'}
                   </td>
                   <td className="px-5 py-3 font-mono text-xs text-slate-500">{e.ip ?? '—'}</td>
-                  <td className="max-w-xs px-5 py-3 text-xs text-slate-500 [overflow-wrap:anywhere]">
+                  <td className="min-w-[14rem] max-w-sm px-5 py-3 text-xs text-slate-500 [overflow-wrap:anywhere]">
                     {detailsText(e.details)}
                   </td>
                 </tr>
