@@ -35,7 +35,7 @@ describe('buying and cancelling a plan through Stripe', () => {
     await stripe?.close();
   });
 
-  it('Free → Checkout → Pro with its period → card updated in the grace period → Cancel plan → Free at the period end', async () => {
+  it('Free → Checkout → Pro → card updated in the grace period → Cancel plan → Free at the period end', async () => {
     const email = await verifiedUser(server, 'Ada Buyer', 'billing');
     const { page, watch } = await newPage(browser, viewports.desktop);
     await signIn(page, server.url, email);
