@@ -106,7 +106,9 @@ describe('buying and cancelling a plan through Stripe', () => {
     await card.getByRole('button', { name: 'Cancel plan' }).click();
     await page.waitForURL((u) => u.href.startsWith(`${stripe.url}/portal/`));
     await page.getByText('Cancel your subscription').waitFor();
-    expect(stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!.body.flow_data).toMatchObject({
+    expect(
+      stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!.body.flow_data,
+    ).toMatchObject({
       type: 'subscription_cancel',
       subscription_cancel: { subscription: sub.id },
     });

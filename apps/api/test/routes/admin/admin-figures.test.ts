@@ -24,7 +24,10 @@ describe('admin figures: the same month calls as the user sees', () => {
   const get = (token: string, url: string) =>
     t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${token}` } });
   const hit = async (key: string, url: string, times: number, status: number) => {
-    for (let i = 0; i < times; i++) expect((await t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'x-api-key': key } })).statusCode).toBe(status);
+    for (let i = 0; i < times; i++)
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'x-api-key': key } })).statusCode,
+      ).toBe(status);
   };
 
   it('old and new names, refused and failed calls: overview, user stats and the user pages agree', async () => {

@@ -474,8 +474,9 @@ describe('billing with Stripe (stand-in)', () => {
       });
       expect(all.json().data.types).toEqual(expect.arrayContaining(['invoice.paid', 'customer.subscription.updated']));
 
-      const failed = (await admin('GET', '/admin/billing/events?status=failed&type=customer.subscription.updated')).json()
-        .data;
+      const failed = (
+        await admin('GET', '/admin/billing/events?status=failed&type=customer.subscription.updated')
+      ).json().data;
       expect(failed.events.map((e: { id: string }) => e.id)).toContain(unknownSub.id);
       expect(failed.events.every((e: { status: string; type: string }) => e.status === 'failed')).toBe(true);
       expect(failed.pagination).toMatchObject({ page: 1, limit: 25, total: failed.events.length });

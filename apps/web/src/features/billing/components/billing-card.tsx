@@ -62,7 +62,9 @@ export function BillingCard({ state, interval, onIntervalChange, trials = [], on
             onClick={() => portal.mutate(undefined)}
             isLoading={portal.isPending && portal.variables === undefined}
           >
-            {!(portal.isPending && portal.variables === undefined) && <CreditCard className="h-4 w-4" aria-hidden="true" />}
+            {!(portal.isPending && portal.variables === undefined) && (
+              <CreditCard className="h-4 w-4" aria-hidden="true" />
+            )}
             {t('billing.card.manage')}
           </Button>
         )

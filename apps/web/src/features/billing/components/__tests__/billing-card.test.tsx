@@ -108,7 +108,9 @@ describe('BillingCard', () => {
 
   it('deep links: "Update card" in the grace notice, "Change plan" and "Cancel plan" open the portal on that task', async () => {
     const go = vi.spyOn(navigation, 'go').mockImplementation(() => undefined);
-    const fetch = vi.fn(async () => Response.json({ success: true, data: { url: 'https://stripe.test/portal/bps_2' } }));
+    const fetch = vi.fn(async () =>
+      Response.json({ success: true, data: { url: 'https://stripe.test/portal/bps_2' } }),
+    );
     vi.stubGlobal('fetch', fetch);
     const sentFlows = () =>
       fetch.mock.calls.map((c) => {
