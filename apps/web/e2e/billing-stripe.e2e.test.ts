@@ -8,7 +8,8 @@ import { signIn, verifiedUser } from './support/flows';
 /**
  * Issue 29: a customer buys Pro through Stripe Checkout and cancels in the Customer Portal, as in a browser, with the
  * local Stripe stand-in (its Checkout and portal pages post the signed webhooks Stripe would) and the real SDK.
- * Free → Checkout → back on /plans as Pro with the period shown → portal cancel → Free at the period's end.
+ * Free → Checkout → back on /plans as Pro with the period shown → a failed payment, the card updated from the grace
+ * notice → portal cancel from "Cancel plan" → Free at the period's end.
  */
 describe('buying and cancelling a plan through Stripe', () => {
   let stripe: StripeStandIn;
@@ -34,7 +35,7 @@ describe('buying and cancelling a plan through Stripe', () => {
     await stripe?.close();
   });
 
-  it('Free → Checkout → Pro with its period → portal cancel → Free at the period end', async () => {
+  it('Free → Checkout → Pro → card updated in the grace period → Cancel plan → Free at the period end', async () => {
     const email = await verifiedUser(server, 'Ada Buyer', 'billing');
     const { page, watch } = await newPage(browser, viewports.desktop);
     await signIn(page, server.url, email);
@@ -80,9 +81,37 @@ describe('buying and cancelling a plan through Stripe', () => {
     );
     await screenshot(page, 'billing-stripe-pro');
 
-    // Manage billing: the portal (the stand-in's page); cancelling brings the browser back with the end date.
-    await page.getByRole('region', { name: 'Billing' }).getByRole('button', { name: 'Manage billing' }).click();
+    // A renewal's payment fails: the card says until when the plan is kept, and "Update card" opens the portal on
+    // the card form (flow_data payment_method_update); a new card pays the open invoice and the notice goes.
+    expect(await stripe.deliver(...stripe.failPayment(sub.id))).toEqual([200, 200]);
+    await page.reload();
+    const grace = card.getByTestId('billing-grace');
+    await grace.getByText(/Your plan is kept until/).waitFor();
+    await grace.getByRole('button', { name: 'Update card' }).click();
     await page.waitForURL((u) => u.href.startsWith(`${stripe.url}/portal/`));
+    await page.getByText('Update your card').waitFor();
+    expect(stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!.body.flow_data).toEqual({
+      type: 'payment_method_update',
+      after_completion: { type: 'redirect', redirect: { return_url: `${server.url}/plans` } },
+    });
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await page.waitForURL((u) => u.href === `${server.url}/plans`);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="billing-status"]')?.textContent === 'Active',
+    );
+    expect(await card.getByTestId('billing-grace').count()).toBe(0);
+
+    // "Cancel plan" opens the portal on the cancellation of this subscription (flow_data subscription_cancel);
+    // cancelling brings the browser back with the end date.
+    await card.getByRole('button', { name: 'Cancel plan' }).click();
+    await page.waitForURL((u) => u.href.startsWith(`${stripe.url}/portal/`));
+    await page.getByText('Cancel your subscription').waitFor();
+    expect(
+      stripe.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!.body.flow_data,
+    ).toMatchObject({
+      type: 'subscription_cancel',
+      subscription_cancel: { subscription: sub.id },
+    });
     await page.getByRole('button', { name: 'Cancel plan' }).click();
     await page.waitForURL((u) => u.href === `${server.url}/plans`);
     await card

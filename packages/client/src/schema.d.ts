@@ -1931,6 +1931,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/billing/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Stripe events received: when, their type, and whether each was processed or failed (and why) */
+    get: operations['adminBillingEventsList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/plan-requests': {
     parameters: {
       query?: never;
@@ -2741,7 +2758,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Stripe's Customer Portal (card, invoices, plan change, cancellation): answers its address */
+    /**
+     * Stripe's Customer Portal (card, invoices, plan change, cancellation): answers its address
+     * @description Without a body (or without `flow`), the portal opens on its home page. `flow` opens it on one task (Stripe's flow_data): payment_method_update (the card, e.g. after a failed payment), subscription_cancel or subscription_update (of the live subscription; 409 BILLING_SUBSCRIPTION_MISSING without one). Each flow returns to /plans when done.
+     */
     post: operations['billingPortal'];
     delete?: never;
     options?: never;
@@ -3326,6 +3346,7 @@ export interface components {
         | 'BILLING_NOT_CONFIGURED'
         | 'BILLING_SUBSCRIPTION_EXISTS'
         | 'BILLING_ACCOUNT_MISSING'
+        | 'BILLING_SUBSCRIPTION_MISSING'
         | 'BILLING_PROVIDER_FAILED';
       requestId: string;
       details?: unknown;
@@ -3680,10 +3701,15 @@ export interface components {
         newToday: number;
       };
       requests: {
+        /** @description Calls made today, by everyone */
         today: number;
+        /** @description Calls made this month: monthCalls.made */
         thisMonth: number;
+        /** @description Calls made since the start */
         total: number;
       };
+      /** @description Every user's keys this month, as each user's own pages count them */
+      monthCalls: components['schemas']['MonthCalls'];
       successRate: number;
       errorRate: number;
       avgResponseTime: number;
@@ -3914,6 +3940,7 @@ export interface components {
     AdminUserStats: {
       requests: {
         today: number;
+        /** @description Calls made this month: monthCalls.made */
         thisMonth: number;
         total: number;
         errors: number;
@@ -3921,6 +3948,7 @@ export interface components {
         avgResponseTime: number;
         lastRequestAt: string | null;
       };
+      monthCalls: components['schemas']['MonthCalls'];
       apiKeys: {
         total: number;
         active: number;
@@ -4177,6 +4205,22 @@ export interface components {
         };
       };
       maintenance: components['schemas']['MaintenanceState'];
+    };
+    AdminBillingEvent: {
+      /** @description Stripe's event id (evt_…) */
+      id: string;
+      /** @description e.g. invoice.payment_failed */
+      type: string;
+      /** @description When Stripe made the event */
+      created: string;
+      /** @description When this server first received it */
+      received: string;
+      /** @enum {string} */
+      status: 'processed' | 'failed' | 'pending';
+      processedAt: string | null;
+      outcome: string | null;
+      error: string | null;
+      failedAt: string | null;
     };
     Job: {
       /** Format: uuid */
@@ -20968,6 +21012,94 @@ export interface operations {
       };
     };
   };
+  adminBillingEventsList: {
+    parameters: {
+      query?: {
+        page?: number;
+        limit?: number;
+        /** @description Only events of this Stripe type */
+        type?: string;
+        status?: 'processed' | 'failed' | 'pending';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: {
+              events: components['schemas']['AdminBillingEvent'][];
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                totalPages: number;
+              };
+              types: string[];
+            };
+          };
+        };
+      };
+      /** @description Error codes: `UNAUTHORIZED`, `INVALID_TOKEN`, `TOKEN_EXPIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `INSUFFICIENT_ROLE`, `PASSWORD_CHANGE_REQUIRED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'INSUFFICIENT_ROLE' | 'PASSWORD_CHANGE_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR';
+          };
+        };
+      };
+    };
+  };
   adminPlanRequestsList: {
     parameters: {
       query?: {
@@ -27992,7 +28124,17 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Open the portal on one task: payment_method_update, subscription_cancel or subscription_update (the latter two need a live subscription); absent, its home page
+           * @enum {string}
+           */
+          flow?: 'payment_method_update' | 'subscription_cancel' | 'subscription_update';
+        } | null;
+      };
+    };
     responses: {
       /** @description Default Response */
       200: {
@@ -28046,7 +28188,7 @@ export interface operations {
           };
         };
       };
-      /** @description Error codes: `BILLING_NOT_CONFIGURED`, `BILLING_ACCOUNT_MISSING` */
+      /** @description Error codes: `BILLING_NOT_CONFIGURED`, `BILLING_ACCOUNT_MISSING`, `BILLING_SUBSCRIPTION_MISSING` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28054,7 +28196,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
-            code?: 'BILLING_NOT_CONFIGURED' | 'BILLING_ACCOUNT_MISSING';
+            code?: 'BILLING_NOT_CONFIGURED' | 'BILLING_ACCOUNT_MISSING' | 'BILLING_SUBSCRIPTION_MISSING';
           };
         };
       };
@@ -28079,6 +28221,18 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'] & {
             /** @enum {unknown} */
             code?: 'UNSUPPORTED_MEDIA_TYPE';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_ERROR';
           };
         };
       };

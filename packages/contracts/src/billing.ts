@@ -69,6 +69,21 @@ export const ZBillingCheckoutRequest = z.object({
 });
 export type TBillingCheckoutRequest = z.input<typeof ZBillingCheckoutRequest>;
 
+/**
+ * Where in the Customer Portal to land (Stripe's flow_data): straight on the card form (after a failed payment), on
+ * the cancellation or the plan change of the live subscription; absent, the portal's home page.
+ */
+export const ZBillingPortalFlow = z.enum(['payment_method_update', 'subscription_cancel', 'subscription_update']);
+export type TBillingPortalFlow = z.infer<typeof ZBillingPortalFlow>;
+
+export const ZBillingPortalRequest = z.object({
+  flow: ZBillingPortalFlow.optional().describe(
+    'Open the portal on one task: payment_method_update, subscription_cancel or subscription_update (the latter ' +
+      'two need a live subscription); absent, its home page',
+  ),
+});
+export type TBillingPortalRequest = z.input<typeof ZBillingPortalRequest>;
+
 /** Where to send the browser: Stripe Checkout or the Customer Portal. */
 export const ZBillingRedirectResponse = successEnvelope(z.object({ url: z.string() }));
 

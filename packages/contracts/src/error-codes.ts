@@ -94,6 +94,8 @@ export const errorStatus = {
   BILLING_SUBSCRIPTION_EXISTS: 409,
   /** The billing portal of someone who never paid through Stripe. */
   BILLING_ACCOUNT_MISSING: 409,
+  /** A portal flow on the subscription (cancel, change) asked by someone with no live Stripe subscription. */
+  BILLING_SUBSCRIPTION_MISSING: 409,
   /** Stripe's API did not answer as expected (network, outage, a key without the right permissions). */
   BILLING_PROVIDER_FAILED: 502,
 } as const;

@@ -23,6 +23,7 @@ export * from './admin/custom-keys';
 export * from './admin/search';
 export * from './admin/system';
 export * from './admin/plans';
+export * from './admin/billing-events';
 export * from './jobs';
 export * from './billing';
 export * from './service-info';

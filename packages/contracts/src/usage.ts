@@ -148,7 +148,12 @@ export const ZAdminOverview = z
   .object({
     users: z.object({ total: z.number().int(), active: z.number().int(), newToday: z.number().int() }),
     apiKeys: z.object({ total: z.number().int(), active: z.number().int(), newToday: z.number().int() }),
-    requests: z.object({ today: z.number().int(), thisMonth: z.number().int(), total: z.number().int() }),
+    requests: z.object({
+      today: z.number().int().describe('Calls made today, by everyone'),
+      thisMonth: z.number().int().describe('Calls made this month: monthCalls.made'),
+      total: z.number().int().describe('Calls made since the start'),
+    }),
+    monthCalls: ZMonthCalls.describe("Every user's keys this month, as each user's own pages count them"),
     successRate: z.number(),
     errorRate: z.number(),
     avgResponseTime: z.number(),

@@ -824,11 +824,18 @@ describe('account and public routes', () => {
     await call(json('POST', '/billing/checkout', { planName: 'free' }, auth), 422);
     const checkout = await call(json('POST', '/billing/checkout', { planName: 'pro' }, auth), 200);
     await call(json('POST', '/billing/portal', undefined, auth), 200);
+    await call(json('POST', '/billing/portal', { flow: 'payment_method_update' }, auth), 200);
+    await call(json('POST', '/billing/portal', { flow: 'subscription_cancel' }, auth), 409);
+    await call(json('POST', '/billing/portal', { flow: 'anything' }, auth), 422);
     const [completed] = stripe!.completeCheckout(checkout.json().data.url.split('/').at(-1));
     const signed = stripe!.signed(completed!);
     await call({ ...json('POST', '/billing/stripe/webhook', signed.payload, signed.headers) }, 200);
     const forged = { ...signed.headers, 'stripe-signature': 't=1,v1=00' };
     await call({ ...json('POST', '/billing/stripe/webhook', signed.payload, forged) }, 400);
+    const staff = bearer((await createTestUser(t, { role: 'admin' })).accessToken);
+    await call(json('GET', '/admin/billing/events?status=processed', undefined, staff), 200);
+    await call(json('GET', '/admin/billing/events?status=lost', undefined, staff), 422);
+    await call(json('GET', '/admin/billing/events', undefined, auth), 403);
   });
 
   it('every documented operation was called, and succeeded and failed at least once', () => {

@@ -58,6 +58,10 @@ export const routes: RouteObject[] = [
               { path: paths.admin.plans.path, lazy: lazy(() => import('./routes/app/admin/plans')) },
               { path: paths.admin.audit.path, lazy: lazy(() => import('./routes/app/admin/audit')) },
               { path: paths.admin.requests.path, lazy: lazy(() => import('./routes/app/admin/requests')) },
+              {
+                path: paths.admin.billingEvents.path,
+                lazy: lazy(() => import('./routes/app/admin/billing-events')),
+              },
               { path: paths.admin.settings.path, Component: AdminSettingsMoved },
             ],
           },

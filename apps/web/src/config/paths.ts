@@ -38,6 +38,8 @@ export const paths = {
     audit: { path: '/admin/audit', getHref: () => '/admin/audit' },
     /** Plan requests and support messages (issue 29). */
     requests: { path: '/admin/requests', getHref: () => '/admin/requests' },
+    /** The Stripe webhook events received (issue 29). */
+    billingEvents: { path: '/admin/billing-events', getHref: () => '/admin/billing-events' },
     /** Earlier home of the plans page: redirects there. */
     settings: { path: '/admin/settings', getHref: () => '/admin/settings' },
   },

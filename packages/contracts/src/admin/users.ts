@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZPagination, ZQueryBoolean, successEnvelope } from '../common';
 import { ZRegistrationSource, ZUser, ZUserRole } from '../auth';
+import { ZMonthCalls } from '../month-calls';
 
 // Users
 
@@ -47,13 +48,15 @@ export const ZAdminUserStats = z
   .object({
     requests: z.object({
       today: z.number().int(),
-      thisMonth: z.number().int(),
+      thisMonth: z.number().int().describe('Calls made this month: monthCalls.made'),
       total: z.number().int(),
       errors: z.number().int(),
       successRate: z.number(),
       avgResponseTime: z.number(),
       lastRequestAt: z.string().nullable(),
     }),
+    /** The same three figures the user's dashboard, analytics and key cards show (deleted keys' calls included). */
+    monthCalls: ZMonthCalls,
     apiKeys: z.object({ total: z.number().int(), active: z.number().int(), custom: z.number().int() }),
     sessions: z.object({ active: z.number().int() }),
   })

@@ -50,4 +50,7 @@ export const billingEvents = pgTable('billing_events', {
   outcome: text('outcome'),
   receivedAt: ts('received_at').notNull().defaultNow(),
   processedAt: ts('processed_at'),
+  /** Why the last attempt to apply it failed (migration 0045); cleared when a later delivery applies it. */
+  error: text('error'),
+  failedAt: ts('failed_at'),
 });

@@ -233,6 +233,10 @@ const processingMessages: Partial<Record<TErrorCode, Readonly<Record<TApiLanguag
     en: 'You have no billing account yet',
     fr: 'Vous n’avez pas encore de compte de facturation',
   },
+  BILLING_SUBSCRIPTION_MISSING: {
+    en: 'You have no current subscription to change or cancel',
+    fr: 'Vous n’avez pas d’abonnement en cours à modifier ou résilier',
+  },
   BILLING_PROVIDER_FAILED: {
     en: 'The payment provider did not answer: retry shortly',
     fr: 'Le prestataire de paiement n’a pas répondu : réessayez sous peu',

@@ -108,7 +108,12 @@ const routeCodes: Record<string, TErrorCode[]> = {
     'BILLING_SUBSCRIPTION_EXISTS',
     'BILLING_PROVIDER_FAILED',
   ],
-  billingPortal: ['BILLING_NOT_CONFIGURED', 'BILLING_ACCOUNT_MISSING', 'BILLING_PROVIDER_FAILED'],
+  billingPortal: [
+    'BILLING_NOT_CONFIGURED',
+    'BILLING_ACCOUNT_MISSING',
+    'BILLING_SUBSCRIPTION_MISSING',
+    'BILLING_PROVIDER_FAILED',
+  ],
   billingStripeWebhook: ['WEBHOOK_SIGNATURE_INVALID', 'BILLING_NOT_CONFIGURED', 'BILLING_PROVIDER_FAILED'],
   // services/customer-requests (issue 29): one pending request per plan, decided once, under the role rules.
   myPlanRequestsCreate: ['NOT_FOUND', 'CONFLICT'],

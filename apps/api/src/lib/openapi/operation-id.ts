@@ -13,6 +13,7 @@ const collections = new Set([
   '/my/plan-requests',
   '/my/support-messages',
   '/admin/plan-requests',
+  '/admin/billing/events',
   '/admin/support-messages',
   '/admin/users',
   '/admin/api-keys/custom',

@@ -16,9 +16,9 @@ import type { UserRow } from '../accounts/context';
 import { createUser } from '../accounts/create-user';
 import { revokeOtherSessions } from '../accounts/revoke-other-sessions';
 import { toUserDto } from '../accounts/to-user-dto';
-import { monthStartDay } from '../api-keys/index';
 import { findPlan } from '../plans/index';
 import { renewSubscription } from '../subscriptions/index';
+import { monthCallsOfUser } from '../usage/month-calls';
 import { dayStr, round1 } from '../usage/rollups';
 import type { AdminContext } from './context';
 import { assertMayAct, assertMayGrant, type UserAction } from './role-rules';
@@ -134,12 +134,10 @@ export async function getUser(db: Db, id: string, opts: { includeInactive: boole
 export async function userStats(db: Db, id: string, now = new Date()): Promise<TAdminUserStats> {
   await userRow(db, id);
   const today = dayStr(now);
-  const month = monthStartDay(now);
-  const [[u], [k], [s]] = await Promise.all([
+  const [[u], [k], [s], calls] = await Promise.all([
     db
       .select({
         today: sql<number>`coalesce(sum(${usageDaily.requests}) filter (where ${usageDaily.day} = ${today}::date), 0)::int`,
-        month: sql<number>`coalesce(sum(${usageDaily.requests}) filter (where ${usageDaily.day} >= ${month}::date), 0)::int`,
         total: sql<number>`coalesce(sum(${usageDaily.requests}), 0)::int`,
         errors: sql<number>`coalesce(sum(${usageDaily.errors}), 0)::int`,
         ms: sql<number>`coalesce(sum(${usageDaily.totalDurationMs}), 0)::float8`,
@@ -159,6 +157,8 @@ export async function userStats(db: Db, id: string, now = new Date()): Promise<T
       .select({ n: count() })
       .from(sessions)
       .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt), sql`${sessions.expiresAt} > now()`)),
+    // The month's figures where the user's own pages get theirs (services/usage/month-calls.ts): the same numbers.
+    monthCallsOfUser(db, id, now),
   ]);
   const total = u?.total ?? 0;
   const errors = u?.errors ?? 0;
@@ -166,13 +166,14 @@ export async function userStats(db: Db, id: string, now = new Date()): Promise<T
   return {
     requests: {
       today: u?.today ?? 0,
-      thisMonth: u?.month ?? 0,
+      thisMonth: calls.total.made,
       total,
       errors,
       successRate: total ? round1(((total - errors) / total) * 100) : 100,
       avgResponseTime: total ? round1(Number(u?.ms ?? 0) / total) : 0,
       lastRequestAt: lastUsed ? lastUsed.toISOString() : null,
     },
+    monthCalls: calls.total,
     apiKeys: { total: k?.total ?? 0, active: k?.active ?? 0, custom: k?.custom ?? 0 },
     sessions: { active: s?.n ?? 0 },
   };

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Db } from '../../data/db';
 import { billingCustomers, billingEvents, users } from '../../data/schema/index';
@@ -39,10 +39,11 @@ export function verifyStripeEvent(
 }
 
 /**
- * Receive one webhook delivery: verify it, store the event, apply it once. The event's row is inserted in the same
- * transaction that applies it, so of two deliveries (on one node or two, sharing the database) the first to insert
- * applies it and the other finds it there and does nothing; an event whose application fails is rolled back whole
- * and Stripe's retry applies it later. Mails leave after the commit.
+ * Receive one webhook delivery: verify it, store the event, apply it once. The event's row is claimed (locked) in the
+ * transaction that applies it, so of two deliveries (on one node or two, sharing the database) the first applies it
+ * and the other, once the first commits, finds it processed and does nothing. An event whose application fails is
+ * rolled back whole and its failure kept on its row (for the admins' list of events); Stripe's retry applies it
+ * later. Mails leave after the commit.
  */
 export async function receiveStripeEvent(
   ctx: BillingContext,
@@ -52,27 +53,61 @@ export async function receiveStripeEvent(
 ): Promise<{ applied: boolean; outcome: string }> {
   const stripe = connectedStripe(ctx);
   const event = verifyStripeEvent(stripe, rawBody, signature);
-  const result = await ctx.db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    const [mine] = await tx
-      .insert(billingEvents)
-      .values({
-        id: event.id,
-        type: event.type,
-        stripeCreated: new Date(event.created * 1000),
-        payload: event as unknown as Record<string, unknown>,
-      })
-      .onConflictDoNothing()
-      .returning({ id: billingEvents.id });
-    if (!mine) return { applied: false, outcome: 'duplicate', notices: [] as BillingNotice[] };
-    const { outcome, notices } = await applyEvent(ctx, stripe, tx, event, now);
-    await recordNotices(tx, notices);
-    await tx.update(billingEvents).set({ outcome, processedAt: now }).where(eq(billingEvents.id, event.id));
-    return { applied: true, outcome, notices };
-  });
+  const row = {
+    id: event.id,
+    type: event.type,
+    stripeCreated: new Date(event.created * 1000),
+    payload: event as unknown as Record<string, unknown>,
+  };
+  let result: { applied: boolean; outcome: string; notices: BillingNotice[] };
+  try {
+    result = await ctx.db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      await tx.insert(billingEvents).values(row).onConflictDoNothing();
+      const [claimed] = await tx
+        .select({ processedAt: billingEvents.processedAt })
+        .from(billingEvents)
+        .where(eq(billingEvents.id, event.id))
+        .for('update');
+      if (claimed?.processedAt) return { applied: false, outcome: 'duplicate', notices: [] as BillingNotice[] };
+      const { outcome, notices } = await applyEvent(ctx, stripe, tx, event, now);
+      await recordNotices(tx, notices);
+      await tx
+        .update(billingEvents)
+        .set({ outcome, processedAt: now, error: null })
+        .where(eq(billingEvents.id, event.id));
+      return { applied: true, outcome, notices };
+    });
+  } catch (err) {
+    // Kept for the admins' list; a database too broken to keep it must not hide the failure itself.
+    await recordFailure(ctx.db, row, err, now).catch((e: unknown) =>
+      ctx.log.warn({ event: event.id, err: e }, 'the failure of a Stripe event could not be recorded'),
+    );
+    throw err;
+  }
   if (result.outcome.startsWith('ignored')) ctx.log.warn({ event: event.id, type: event.type }, result.outcome);
   await mailNotices(ctx, result.notices);
   return { applied: result.applied, outcome: result.outcome };
+}
+
+/** What went wrong, for an administrator: the message and its cause's (Stripe's own words, when it was Stripe). */
+function describeFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${message}${cause}`.slice(0, 2000);
+}
+
+/** The failure on the event's row (made if this was its first delivery), unless another delivery applied it since. */
+async function recordFailure(db: Db, row: typeof billingEvents.$inferInsert, err: unknown, now: Date): Promise<void> {
+  const error = describeFailure(err);
+  await db
+    .insert(billingEvents)
+    .values({ ...row, error, failedAt: now })
+    .onConflictDoUpdate({
+      target: billingEvents.id,
+      set: { error, failedAt: now },
+      where: isNull(billingEvents.processedAt),
+    });
 }
 
 async function applyEvent(

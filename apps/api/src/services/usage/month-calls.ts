@@ -53,6 +53,11 @@ export async function monthCallsOfUser(
   return { total: sumMonthCalls([...byKey.values()], now), byKey };
 }
 
+/** This month's figures of every key of everyone: the admins' overview, summed as each user's own are. */
+export async function monthCallsOfEveryone(db: Db, now = new Date()): Promise<TMonthCalls> {
+  return sumMonthCalls([...(await byKeyWhere(db, undefined, now)).values()], now);
+}
+
 /** The figures of several keys together (the keys sharing one quota, or a user's whole account). */
 export function sumMonthCalls(list: TMonthCalls[], now = new Date()): TMonthCalls {
   let made = 0;

@@ -100,6 +100,7 @@ const expected: [string, string][] = [
   ['GET /api/v1/my/support-messages', 'mySupportMessagesList'],
   ['POST /api/v1/my/support-messages', 'mySupportMessagesCreate'],
   ['GET /api/v1/admin/plan-requests', 'adminPlanRequestsList'],
+  ['GET /api/v1/admin/billing/events', 'adminBillingEventsList'],
   ['POST /api/v1/admin/plan-requests/{id}/grant', 'adminPlanRequestsGrant'],
   ['POST /api/v1/admin/plan-requests/{id}/decline', 'adminPlanRequestsDecline'],
   ['GET /api/v1/admin/support-messages', 'adminSupportMessagesList'],

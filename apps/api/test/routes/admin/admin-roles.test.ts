@@ -92,6 +92,7 @@ const table = (): Record<string, Call> => ({
   adminPlans: { method: 'GET', url: '/admin/plans', capability: 'managePlans' },
   adminPlansUpdate: { method: 'PUT', url: '/admin/plans/nope', body: { description: 'x' }, capability: 'managePlans' },
   adminPlanRequestsList: { method: 'GET', url: '/admin/plan-requests', capability: 'customerRequests' },
+  adminBillingEventsList: { method: 'GET', url: '/admin/billing/events', capability: 'monitor' },
   adminPlanRequestsGrant: {
     method: 'POST',
     url: `/admin/plan-requests/${missing}/grant`,

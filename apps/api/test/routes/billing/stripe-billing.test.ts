@@ -195,6 +195,46 @@ describe('billing with Stripe (stand-in)', () => {
         path: '/v1/billing_portal/sessions',
         body: { return_url: 'http://localhost:3000/plans' },
       });
+      expect(stripe.requests.at(-1)!.body.flow_data).toBeUndefined();
+    });
+
+    it('opens on the card form, the cancellation or the plan change of the live subscription (flow)', async () => {
+      const b = await bought();
+      await deliver(...b.events);
+      const back = { type: 'redirect', redirect: { return_url: 'http://localhost:3000/plans' } };
+      const card = await b.call('POST', '/billing/portal', { flow: 'payment_method_update' });
+      expect(card.statusCode, card.body).toBe(200);
+      expect(stripe.requests.at(-1)!.body.flow_data).toEqual({ type: 'payment_method_update', after_completion: back });
+      const page = await fetch(card.json().data.url);
+      expect(await page.text()).toContain('Update your card');
+
+      const cancel = await b.call('POST', '/billing/portal', { flow: 'subscription_cancel' });
+      expect(cancel.statusCode, cancel.body).toBe(200);
+      expect(stripe.requests.at(-1)!.body.flow_data).toEqual({
+        type: 'subscription_cancel',
+        subscription_cancel: { subscription: b.subId },
+        after_completion: back,
+      });
+      expect(await (await fetch(cancel.json().data.url)).text()).toContain('Cancel your subscription');
+
+      await b.call('POST', '/billing/portal', { flow: 'subscription_update' });
+      expect(stripe.requests.at(-1)!.body.flow_data).toEqual({
+        type: 'subscription_update',
+        subscription_update: { subscription: b.subId },
+        after_completion: back,
+      });
+    });
+
+    it('refuses a subscription flow without a live subscription, and an unknown flow', async () => {
+      // The customer exists (Checkout made it) but the payment never completed: no subscription.
+      const b = await bought('pro', 'monthly', false);
+      const sent = stripe.requests.length;
+      const cancel = await b.call('POST', '/billing/portal', { flow: 'subscription_cancel' });
+      expect([cancel.statusCode, cancel.json().code]).toEqual([409, 'BILLING_SUBSCRIPTION_MISSING']);
+      expect(stripe.requests.length).toBe(sent);
+      const bad = await b.call('POST', '/billing/portal', { flow: 'refund_everything' });
+      expect([bad.statusCode, bad.json().code]).toEqual([422, 'VALIDATION_ERROR']);
+      expect(bad.json().error).toMatch(/flow/);
     });
   });
 
@@ -353,19 +393,27 @@ describe('billing with Stripe (stand-in)', () => {
       expect(await owned(b.userId)).toEqual(['free']);
     });
 
-    it('Stripe not answering while an event is applied: 502, nothing kept, the redelivery applies it', async () => {
+    it('Stripe not answering while an event is applied: 502, the failure kept, the redelivery applies it', async () => {
       const b = await bought();
       const sub = stripe.sub(b.subId);
       stripe.subscriptions.delete(b.subId); // the stand-in answers 404 for it now
       const failed = await post(t, b.events[0]!);
       expect([failed.statusCode, failed.json().code]).toEqual([502, 'BILLING_PROVIDER_FAILED']);
-      expect(await t.database.sql.query('SELECT 1 FROM billing_events WHERE id = $1', [b.events[0]!.id])).toHaveLength(
-        0,
-      );
+      const row = async () =>
+        (
+          await t.database.sql.query<{ processed_at: Date | null; error: string | null; failed_at: Date | null }>(
+            'SELECT processed_at, error, failed_at FROM billing_events WHERE id = $1',
+            [b.events[0]!.id],
+          )
+        )[0];
+      // Nothing applied, but the failure is on the event's row, Stripe's own words included.
+      expect(await row()).toMatchObject({ processed_at: null, error: expect.stringMatching(/No such subscription/) });
       expect(await owned(b.userId)).toEqual(['free']);
       stripe.subscriptions.set(b.subId, sub);
       expect(await deliver(b.events[0]!)).toEqual([true]);
       expect(await owned(b.userId)).toEqual(['free', 'pro']);
+      expect(await row()).toMatchObject({ processed_at: expect.any(Date), error: null });
+      expect(await deliver(b.events[0]!)).toEqual([false]);
     });
 
     it('two API nodes on one database receiving the same events: each applied once', async () => {
@@ -392,6 +440,61 @@ describe('billing with Stripe (stand-in)', () => {
         stripe.webhookUrls = [];
         await listening.close();
       }
+    });
+  });
+
+  describe('GET /admin/billing/events', () => {
+    it('lists the events received for an admin: processed, failed with the reason, filtered by type and status', async () => {
+      const admin = as(t, (await createTestUser(t, { role: 'admin' })).accessToken);
+      const b = await bought();
+      await deliver(...b.events);
+      const unknownSub = stripe.event('customer.subscription.updated', { ...stripe.sub(b.subId), id: 'sub_gone' });
+      expect((await post(t, unknownSub)).statusCode).toBe(502);
+
+      const all = await admin('GET', '/admin/billing/events?limit=100');
+      expect(all.statusCode, all.body).toBe(200);
+      const byId = new Map(all.json().data.events.map((e: { id: string }) => [e.id, e]));
+      const created = b.events[1]!;
+      expect(byId.get(created.id)).toEqual({
+        id: created.id,
+        type: 'customer.subscription.created',
+        created: new Date(created.created * 1000).toISOString(),
+        received: expect.any(String),
+        status: 'processed',
+        processedAt: expect.any(String),
+        outcome: expect.any(String),
+        error: null,
+        failedAt: null,
+      });
+      expect(byId.get(unknownSub.id)).toMatchObject({
+        status: 'failed',
+        processedAt: null,
+        error: expect.stringMatching(/sub_gone/),
+        failedAt: expect.any(String),
+      });
+      expect(all.json().data.types).toEqual(expect.arrayContaining(['invoice.paid', 'customer.subscription.updated']));
+
+      const failed = (
+        await admin('GET', '/admin/billing/events?status=failed&type=customer.subscription.updated')
+      ).json().data;
+      expect(failed.events.map((e: { id: string }) => e.id)).toContain(unknownSub.id);
+      expect(failed.events.every((e: { status: string; type: string }) => e.status === 'failed')).toBe(true);
+      expect(failed.pagination).toMatchObject({ page: 1, limit: 25, total: failed.events.length });
+
+      const paid = (await admin('GET', '/admin/billing/events?type=invoice.paid&limit=1&page=1')).json().data;
+      expect(paid.events).toHaveLength(1);
+      expect(paid.events[0].type).toBe('invoice.paid');
+      expect(paid.pagination.totalPages).toBe(paid.pagination.total);
+
+      const bad = await admin('GET', '/admin/billing/events?status=lost');
+      expect([bad.statusCode, bad.json().code]).toEqual([422, 'VALIDATION_ERROR']);
+    });
+
+    it('is refused to a customer (403) and to no one signed in (401)', async () => {
+      const user = as(t, (await createTestUser(t)).accessToken);
+      const res = await user('GET', '/admin/billing/events');
+      expect([res.statusCode, res.json().code]).toEqual([403, 'INSUFFICIENT_ROLE']);
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/billing/events' })).statusCode).toBe(401);
     });
   });
 });

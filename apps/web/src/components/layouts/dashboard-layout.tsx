@@ -15,6 +15,7 @@ import {
   LifeBuoy,
   LogOut,
   Menu,
+  Receipt,
   Settings,
   ScrollText,
   SlidersHorizontal,
@@ -68,6 +69,7 @@ const adminNav: NavItem[] = [
   { name: 'nav.planManagement', to: paths.admin.plans.getHref(), icon: SlidersHorizontal },
   { name: 'nav.auditLog', to: paths.admin.audit.getHref(), icon: ScrollText },
   { name: 'nav.customerRequests', to: paths.admin.requests.getHref(), icon: Inbox },
+  { name: 'nav.billingEvents', to: paths.admin.billingEvents.getHref(), icon: Receipt },
 ];
 
 function NavSection({ title, items, onNavigate }: { title?: string; items: NavItem[]; onNavigate?: () => void }) {

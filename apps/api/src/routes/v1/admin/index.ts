@@ -7,6 +7,7 @@ import { adminSystemRoutes } from './system';
 import { adminSearchRoutes } from './search';
 import { adminPlanRoutes } from './plans';
 import { adminCustomerRequestRoutes } from './customer-requests';
+import { adminBillingRoutes } from './billing-events';
 
 /**
  * /api/v1/admin: every route needs an access token (401) and an admin capability (403). Actions are audited by their
@@ -19,6 +20,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
   await app.register(adminCustomKeyRoutes, { prefix: '/api-keys/custom' });
   await app.register(adminSystemRoutes, { prefix: '/system' });
   await app.register(adminPlanRoutes, { prefix: '/plans' });
+  await app.register(adminBillingRoutes, { prefix: '/billing' });
   await app.register(adminCustomerRequestRoutes);
   await app.register(adminSearchRoutes);
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ZBillingCheckoutRequest,
+  ZBillingPortalRequest,
   ZBillingRedirectResponse,
   ZBillingStateResponse,
   ZBillingWebhookResponse,
@@ -58,10 +59,19 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: "Stripe's Customer Portal (card, invoices, plan change, cancellation): answers its address",
+        description:
+          'Without a body (or without `flow`), the portal opens on its home page. `flow` opens it on one task ' +
+          "(Stripe's flow_data): payment_method_update (the card, e.g. after a failed payment), subscription_cancel " +
+          'or subscription_update (of the live subscription; 409 BILLING_SUBSCRIPTION_MISSING without one). ' +
+          'Each flow returns to /plans when done.',
+        body: ZBillingPortalRequest.nullish(),
         response: { 200: ZBillingRedirectResponse, 401: ZErrorResponse },
       },
     },
-    async (request) => ({ success: true as const, data: await openPortal(app.billing, currentUser(request).id) }),
+    async (request) => ({
+      success: true as const,
+      data: await openPortal(app.billing, currentUser(request).id, { flow: request.body?.flow }),
+    }),
   );
 
   await app.register(async (stripe) => {

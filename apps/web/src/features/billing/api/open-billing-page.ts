@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { TBillingCheckoutRequest } from '@docflow/contracts';
+import type { TBillingCheckoutRequest, TBillingPortalFlow } from '@docflow/contracts';
 import { api, errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { tr } from '@/i18n/localised';
@@ -11,9 +11,13 @@ export const navigation = { go: (url: string) => window.location.assign(url) };
 export const openCheckout = async (req: TBillingCheckoutRequest): Promise<string> =>
   (await api.post<{ data: { url: string } }>('/billing/checkout', req, { silent: true })).data.url;
 
-/** POST /billing/portal: Stripe's Customer Portal (card, invoices, plan change, cancellation). */
-export const openPortal = async (): Promise<string> =>
-  (await api.post<{ data: { url: string } }>('/billing/portal', undefined, { silent: true })).data.url;
+/**
+ * POST /billing/portal: Stripe's Customer Portal (card, invoices, plan change, cancellation), on its home page or,
+ * with a flow, straight on that task (the card form, the cancellation, the plan change).
+ */
+export const openPortal = async (flow?: TBillingPortalFlow): Promise<string> =>
+  (await api.post<{ data: { url: string } }>('/billing/portal', flow ? { flow } : undefined, { silent: true })).data
+    .url;
 
 /** Send the browser to Checkout for a plan; the server's refusal (e.g. a plan without a price) is toasted. */
 export function useOpenCheckout() {
@@ -26,7 +30,7 @@ export function useOpenCheckout() {
 
 export function useOpenPortal() {
   return useMutation({
-    mutationFn: openPortal,
+    mutationFn: (flow?: TBillingPortalFlow) => openPortal(flow),
     onSuccess: (url) => navigation.go(url),
     onError: (err) => toast.error(errorMessage(err, tr('billing.toast.portalFailed'))),
   });

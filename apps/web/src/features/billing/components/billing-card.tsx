@@ -1,11 +1,13 @@
 import { CreditCard, ExternalLink, FileDown } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { TBillingInterval, TBillingState, TBillingSubscription } from '@docflow/contracts';
+import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/section-card';
 import { DataTable } from '@/components/ui/table';
 import { formatDate } from '@/utils/format';
+import { isHolding } from '../api/get-billing';
 import { useOpenPortal } from '../api/open-billing-page';
 import { formatAmount } from '../utils/format-billing';
 
@@ -44,6 +46,9 @@ export function BillingCard({ state, interval, onIntervalChange, trials = [], on
   const sub = state.subscription;
   const hasYearly = state.plans.some((p) => p.intervals.includes('yearly'));
   const canManage = sub !== null || state.invoices.length > 0;
+  // A live subscription can be changed or cancelled in the portal: each button opens it on that task.
+  const live = sub !== null && !sub.endedAt && isHolding(sub.status);
+  const inGrace = live && sub.graceUntil !== null;
 
   return (
     <SectionCard
@@ -51,8 +56,15 @@ export function BillingCard({ state, interval, onIntervalChange, trials = [], on
       description={t('billing.card.subtitle')}
       action={
         canManage && (
-          <Button variant="secondary" size="sm" onClick={() => portal.mutate()} isLoading={portal.isPending}>
-            {!portal.isPending && <CreditCard className="h-4 w-4" aria-hidden="true" />}
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => portal.mutate(undefined)}
+            isLoading={portal.isPending && portal.variables === undefined}
+          >
+            {!(portal.isPending && portal.variables === undefined) && (
+              <CreditCard className="h-4 w-4" aria-hidden="true" />
+            )}
             {t('billing.card.manage')}
           </Button>
         )
@@ -82,6 +94,19 @@ export function BillingCard({ state, interval, onIntervalChange, trials = [], on
               </button>
             ))}
           </div>
+        )}
+        {inGrace && (
+          <Alert tone="error" title={t('billing.card.graceTitle')} data-testid="billing-grace">
+            <p>{t('billing.card.graceText', { date: formatDate(sub.graceUntil) })}</p>
+            <Button
+              size="sm"
+              className="mt-2"
+              onClick={() => portal.mutate('payment_method_update')}
+              isLoading={portal.isPending && portal.variables === 'payment_method_update'}
+            >
+              {t('billing.card.updateCard')}
+            </Button>
+          </Alert>
         )}
         {!sub ? (
           <div className="space-y-3">
@@ -131,6 +156,26 @@ export function BillingCard({ state, interval, onIntervalChange, trials = [], on
               </dd>
             </div>
           </dl>
+        )}
+        {live && !sub.cancelAtPeriodEnd && (
+          <div className="flex flex-wrap gap-2" data-testid="billing-actions">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => portal.mutate('subscription_update')}
+              isLoading={portal.isPending && portal.variables === 'subscription_update'}
+            >
+              {t('billing.card.changePlan')}
+            </Button>
+            <Button
+              variant="danger-outline"
+              size="sm"
+              onClick={() => portal.mutate('subscription_cancel')}
+              isLoading={portal.isPending && portal.variables === 'subscription_cancel'}
+            >
+              {t('billing.card.cancelPlan')}
+            </Button>
+          </div>
         )}
         {canManage && (
           <div>

@@ -64,7 +64,8 @@ export function useStripePlans(): StripePlans {
   if (state?.provider !== 'stripe') return { card: null };
   const onUpgrade = (plan: TPlan): boolean => {
     if (isHolding(state.subscription?.status)) {
-      portal.mutate();
+      // A plan change of a paid subscription is made in the portal: open it on the change itself.
+      portal.mutate('subscription_update');
       return true;
     }
     if (!state.plans.some((p) => p.planName === plan.name)) return false;

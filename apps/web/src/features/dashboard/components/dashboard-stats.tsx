@@ -1,12 +1,16 @@
 import { Activity, CheckCircle2, KeyRound, Timer, TrendingUp, Users } from 'lucide-react';
 import { StatCard, StatCardSkeleton } from '@/components/ui/stat-card';
+import { MonthCallsLine } from '@/components/usage/month-calls-line';
 import { formatMs, formatNumber, formatRate } from '@/utils/format';
 import { isUnlimited, requestsOverLimit } from '../utils/plan-details';
 import type { AdminOverview } from '@/lib/usage/get-admin-overview';
 import type { DashboardStats as DashboardStatsData } from '../api/get-dashboard';
 import { useTranslation } from 'react-i18next';
 
-/** The four headline figures: the platform's for admins, the user's own otherwise (skeletons while loading). */
+/**
+ * The four headline figures: the platform's for admins, the user's own otherwise (skeletons while loading). The
+ * month's calls read the same on both (made · counted · not counted): the admin's are every user's summed.
+ */
 export function DashboardStats({
   isAdmin,
   overview,
@@ -46,7 +50,7 @@ export function DashboardStats({
               icon={Activity}
               tone="sky"
               value={formatNumber(overview.requests.today)}
-              hint={t('dashboardStats.thisMonth', { count: formatNumber(overview.requests.thisMonth) })}
+              hint={<MonthCallsLine calls={overview.monthCalls} testId="admin-month-calls" />}
             />
             <StatCard
               label={t('dashboardStats.avgResponseTime')}

@@ -106,6 +106,50 @@ describe('BillingCard', () => {
     expect(String((fetch.mock.calls[0] as unknown[])[0])).toContain('/api/v1/billing/portal');
   });
 
+  it('deep links: "Update card" in the grace notice, "Change plan" and "Cancel plan" open the portal on that task', async () => {
+    const go = vi.spyOn(navigation, 'go').mockImplementation(() => undefined);
+    const fetch = vi.fn(async () =>
+      Response.json({ success: true, data: { url: 'https://stripe.test/portal/bps_2' } }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const sentFlows = () =>
+      fetch.mock.calls.map((c) => {
+        const body = ((c as unknown[])[1] as RequestInit | undefined)?.body;
+        return body ? (JSON.parse(String(body)) as { flow?: string }).flow : undefined;
+      });
+    renderCard({
+      ...state,
+      subscription: { ...state.subscription!, status: 'past_due', graceUntil: '2026-12-08T00:00:00Z' },
+    });
+    const grace = screen.getByTestId('billing-grace');
+    expect(grace).toHaveTextContent('Your last payment failed');
+    expect(grace).toHaveTextContent('Your plan is kept until Dec 8, 2026');
+    await userEvent.click(within(grace).getByRole('button', { name: 'Update card' }));
+    await vi.waitFor(() => expect(go).toHaveBeenCalledWith('https://stripe.test/portal/bps_2'));
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel plan' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Change plan' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Manage billing' }));
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(4));
+    expect(sentFlows()).toEqual(['payment_method_update', 'subscription_cancel', 'subscription_update', undefined]);
+  });
+
+  it('no grace notice while paid; no cancel or change once cancelled or ended', () => {
+    renderCard(state);
+    expect(screen.queryByTestId('billing-grace')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Cancel plan' })).toBeInTheDocument();
+    cleanup();
+    renderCard({ ...state, subscription: { ...state.subscription!, cancelAtPeriodEnd: true } });
+    expect(screen.queryByRole('button', { name: 'Cancel plan' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Change plan' })).toBeNull();
+    cleanup();
+    renderCard({
+      ...state,
+      subscription: { ...state.subscription!, status: 'canceled', endedAt: '2026-12-01T00:00:00Z' },
+    });
+    expect(screen.queryByRole('button', { name: 'Cancel plan' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Manage billing' })).toBeInTheDocument();
+  });
+
   it('without a subscription: the offer to pay, the interval choice and a trial to convert', async () => {
     const onSubscribe = vi.fn();
     const { onIntervalChange } = renderCard(

@@ -112,6 +112,7 @@ function serve() {
               users: { total: 321, active: 300, newToday: 4 },
               apiKeys: { total: 88, active: 80, newToday: 3 },
               requests: { today: 999, thisMonth: 5000, total: 9000 },
+              monthCalls: { month: '2026-11', made: 5000, counted: 4200, notCounted: 800 },
               successRate: 99,
               errorRate: 1,
               avgResponseTime: 180,
@@ -180,6 +181,10 @@ describe('DashboardPage', () => {
     renderWithClient(<DashboardPage />);
     expect(await screen.findByText('321')).toBeInTheDocument();
     expect(screen.getByText('999')).toBeInTheDocument();
+    // Every user's calls of the month, in the words of each user's own pages.
+    const calls = screen.getByTestId('admin-month-calls');
+    expect(calls).toHaveTextContent('5,000 made · 4,200 counted against the quota · 800 not counted');
+    expect(screen.getByTestId('admin-month-calls-not-counted')).toHaveTextContent('800');
     expect(screen.queryByRole('region', { name: 'Plan details' })).not.toBeInTheDocument();
     expect(screen.queryByText('Calls made this month')).not.toBeInTheDocument();
   });

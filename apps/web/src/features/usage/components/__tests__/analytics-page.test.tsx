@@ -96,6 +96,7 @@ function serve() {
             users: { total: 42, active: 40, newToday: 2 },
             apiKeys: { total: 50, active: 45, newToday: 1 },
             requests: { today: 10, thisMonth: 100, total: 1000 },
+            monthCalls: { month: '2026-11', made: 100, counted: 90, notCounted: 10 },
             successRate: 99,
             errorRate: 1,
             avgResponseTime: 200,
