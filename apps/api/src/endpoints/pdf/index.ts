@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error';
 import { mimeOf, outputName, baseName } from '../../lib/send-result';
 import { dataOutcome, fileOutcome, zipOutcome } from '../../lib/outcome';
 import type { UploadedFile } from '../../lib/uploads';
-import * as ops from '../../core/pdf/operations';
+import * as ops from '../../core/operations/pdf';
 import type { z } from 'zod';
 import { defineEndpoint, type EndpointPath, type FileDoc, type ProcessingEndpoint } from '../processing-endpoint';
 import { pdfSteps, protectOptions, type PdfStep, type PdfStepPath } from './steps';

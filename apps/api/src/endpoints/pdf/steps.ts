@@ -21,7 +21,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import type { FileDoc } from '../processing-endpoint';
 import type { UploadedFile } from '../../lib/uploads';
-import * as ops from '../../core/pdf/operations';
+import * as ops from '../../core/operations/pdf';
 import type { MetadataUpdate, PdfPermissions } from '../../core/interfaces';
 import type { ImageMark, TextMark } from '../../core/pdf/stamp';
 import { watermarkImage } from '../../core/pdf/watermark-image';

@@ -3,7 +3,7 @@ import { convertSource } from '../../core/convert/convert-source';
 import { detectFormat } from '../../core/convert/detect-format';
 import { checkSource, routeFormats, type ConversionRoute } from '../../core/convert/sources';
 import { EngineError } from '../../core/errors';
-import * as ops from '../../core/pdf/operations';
+import * as ops from '../../core/operations/pdf';
 import { FINISHING_DOCS, fieldDocs } from './field-docs';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { asGotenbergField, type GotenbergForm } from './form';

@@ -1,6 +1,6 @@
 import { compressPages } from '../../core/pages';
 import type { FontFamily } from '../../core/pdf/fonts';
-import * as ops from '../../core/pdf/operations';
+import * as ops from '../../core/operations/pdf';
 import type { StampPosition, WatermarkSpec } from '../../core/pdf/stamp';
 import { watermarkImage, watermarkPdfPage } from '../../core/pdf/watermark-image';
 import type { UploadedFile } from '../../lib/uploads';

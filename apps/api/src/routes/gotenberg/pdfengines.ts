@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import * as ops from '../../core/pdf/operations';
+import * as ops from '../../core/operations/pdf';
 import {
   checkCompatible,
   finish,

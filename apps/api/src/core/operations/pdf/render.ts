@@ -2,7 +2,7 @@ import path from 'node:path';
 import { EngineError } from '../../errors';
 import { parsePageSet } from '../../pages';
 import { OutputFile, PdfJob, PreparedPdf } from './job';
-import { boxesFor } from './stamps';
+import { boxesFor } from './stamp-pages';
 
 export async function renderPages(
   job: PdfJob,

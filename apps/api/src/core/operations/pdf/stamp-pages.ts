@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parsePageSet } from '../../pages';
-import { buildPageNumberStamp, buildWatermarkStamp, type PageNumberSpec, type WatermarkSpec } from '../stamp';
+import { buildPageNumberStamp, buildWatermarkStamp, type PageNumberSpec, type WatermarkSpec } from '../../pdf/stamp';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 export async function boxesFor(job: PdfJob, input: PreparedPdf, pages: number[]) {
