@@ -1,6 +1,6 @@
 import type { CompressionLevel } from '../../interfaces';
-import { compressPdf } from '../../operations/pdf/analyze-compression';
-import { toPdfa } from '../../operations/pdf/repair';
+import { compressPdf } from '../../operations/pdf/compress';
+import { toPdfa } from '../../operations/pdf/to-pdfa';
 import { type OutputFile, type PdfJob } from '../../operations/pdf/job';
 import { OcrInput, OcrRequest, checkLanguages, pool, recognize, sourcePages, tmp, widthOf, wordCount } from './common';
 import { stripOcrLayers } from './invisible-text';

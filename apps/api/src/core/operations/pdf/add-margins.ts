@@ -1,7 +1,7 @@
 import { EngineError } from '../../errors';
 import type { PageResize } from '../../interfaces';
 import { parsePageSet } from '../../pages';
-import { boxesFor } from './stamp-pages';
+import { boxesFor } from './page-boxes';
 import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 import { toPageSpace, type LengthUnit } from './crop';
 

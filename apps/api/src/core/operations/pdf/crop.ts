@@ -3,7 +3,7 @@ import { paperSizes, type TPaperSize } from '@docflow/contracts';
 import { EngineError } from '../../errors';
 import type { PageBox, PageResize, PdfRect } from '../../interfaces';
 import { parsePageSet } from '../../pages';
-import { boxesFor } from './stamp-pages';
+import { boxesFor } from './page-boxes';
 import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 import { measurePages } from './page-ink';
 

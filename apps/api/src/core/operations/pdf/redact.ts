@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { PDFDict, PDFDocument, PDFName, StandardFonts, rgb, type PDFRef } from 'pdf-lib';
 import { EngineError } from '../../errors';
 import { parsePageSet } from '../../pages';
-import { boxesFor } from './stamp-pages';
+import { boxesFor } from './page-boxes';
 import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 import { removeAnnotations, pruneFields } from './redact/annotations';
 import { checkAreas, parseAreas } from './redact/areas';
