@@ -1,5 +1,18 @@
 import { asEngineError, EngineChainError, EngineError, type EngineErrorCode } from './errors';
+import type { OperationName } from './interfaces';
 import { aborted } from './limiter';
+
+/**
+ * How the operator orders an operation's chain: the variable listing its engines, the engines used when it is unset,
+ * and what the operation does (as configuration errors name it). Each area declares its own beside its operations
+ * (operations/pdf/chains.ts, qr/, convert/, ocr/); config/engines.ts gathers them.
+ */
+export interface ChainSpec {
+  env: string;
+  defaults: string[];
+  what: string;
+}
+export type ChainSpecs = Partial<Record<OperationName, ChainSpec>>;
 
 export interface ChainLink<T> {
   id: string;

@@ -27,7 +27,7 @@ export interface EnginesOptions {
   maxOutputBytes: number;
   memoryLimitBytes?: number;
   fileSizeLimitBytes?: number;
-  /** Overlap cheap operations with the input checks (see core/pdf/operations.ts, Speculation). */
+  /** Overlap cheap operations with the input checks (see core/operations/pdf/speculation.ts). */
   speculate?: boolean;
   /** Start tools from the lean tool host process (see tool-host-process.ts) rather than from this one. */
   toolHost?: boolean;

@@ -9,7 +9,7 @@ import {
 } from '@docflow/contracts';
 import type { Engines } from '../core/engines';
 import { EngineError } from '../core/errors';
-import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../core/pdf/operations';
+import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../core/operations/pdf/job';
 import type { RenderLimits } from '../core/interfaces';
 import type { Workspace } from '../core/workspace';
 import { AppError } from '../lib/app-error';

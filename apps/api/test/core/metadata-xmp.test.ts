@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engines } from '../../src/core/engines';
 import type { MetadataUpdate } from '../../src/core/interfaces';
-import * as ops from '../../src/core/pdf/operations';
+import * as ops from '../../src/core/operations/pdf';
 import { processingAppForSuite } from '../fixtures/api';
 import { testEngines, testJob, workspacesDisposedAfterEach } from '../fixtures/engines';
 import {

@@ -3,7 +3,7 @@ import type { Engines } from '../../src/core/engines';
 import { estimateSkew, greyOf } from '../../src/core/ocr/image';
 import * as ocr from '../../src/core/ocr/operations';
 import { parseLanguageList, parseTsv } from '../../src/core/modules/tesseract/index';
-import type { PdfJob } from '../../src/core/pdf/operations';
+import type { PdfJob } from '../../src/core/operations/pdf/job';
 import type { Workspace } from '../../src/core/workspace';
 import { testEngines, testJob, watchTools } from '../fixtures/engines';
 import { ENGLISH, FRENCH, normalise, pixelBomb, saveImage, textImage } from '../routes/ocr/ocr-images';

@@ -9,7 +9,7 @@ import type { Engines } from '../../src/core/engines';
 import { Ascii85Decoder, AsciiHexDecoder } from '../../src/core/modules/pdf-scan/ascii-filters';
 import { contentLimits } from '../../src/core/modules/pdf-scan/limits';
 import { pageContentSize } from '../../src/core/modules/pdf-scan/scan';
-import { preparePdf } from '../../src/core/pdf/operations';
+import { preparePdf } from '../../src/core/operations/pdf/job';
 import { testEngines, testJob, workspacesDisposedAfterEach } from '../fixtures/engines';
 import { testDocument } from '../fixtures/documents';
 import { encryptedPdf, flateBombPdf, numberedPdf, rawPdf, truncatedPdf } from '../fixtures/pdfs';

@@ -10,7 +10,7 @@ import { printf2 } from '../../src/core/modules/pdf-scan/boxes';
 import { Parser, PdfString, Real, Ref, type PdfValue } from '../../src/core/modules/pdf-scan/objects';
 import { pdfScanModule } from '../../src/core/modules/pdf-scan/index';
 import { popplerModule } from '../../src/core/modules/poppler/index';
-import { preparePdf } from '../../src/core/pdf/operations';
+import { preparePdf } from '../../src/core/operations/pdf/job';
 import { testJob, workspacesDisposedAfterEach } from '../fixtures/engines';
 import {
   boxesPdf,

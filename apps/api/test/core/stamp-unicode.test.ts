@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engines } from '../../src/core/engines';
-import * as ops from '../../src/core/pdf/operations';
+import * as ops from '../../src/core/operations/pdf';
 import type { FontFamily } from '../../src/core/pdf/fonts';
 import type { PageNumberSpec, WatermarkSpec } from '../../src/core/pdf/stamp';
 import { errorOf, processingAppForSuite } from '../fixtures/api';

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engines } from '../../src/core/engines';
 import type { LibreOfficeEngine } from '../../src/core/modules/libreoffice';
-import { createJob, type PdfJob } from '../../src/core/pdf/operations';
+import { createJob, type PdfJob } from '../../src/core/operations/pdf/job';
 import { HOST_CAPABILITIES } from '../../src/core/tool-host';
 import type { ToolUser } from '../../src/core/tool-user';
 import { createWorkspace, type Workspace } from '../../src/core/workspace';

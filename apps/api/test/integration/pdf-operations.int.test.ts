@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as ops from '../../src/core/pdf/operations';
+import * as ops from '../../src/core/operations/pdf';
 import type { Engines } from '../../src/core/engines';
 import { testEngines, testJob, watchTools, workspacesDisposedAfterEach } from '../fixtures/engines';
 import { testDocument } from '../fixtures/documents';

@@ -1,7 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EngineError } from '../errors';
-import type { OutputFile, PdfJob, SourceFile } from '../pdf/operations';
+import type { OutputFile, PdfJob, SourceFile } from '../operations/pdf/job';
 import { buildEpubHtml } from './epub';
 import { buildMarkdownHtml } from './markdown';
 import { buildTextHtml } from './text';

@@ -2,7 +2,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EngineError } from '../errors';
 import type { OfficeKind } from '../interfaces';
-import type { SourceFile } from '../pdf/operations';
+import type { SourceFile } from '../operations/pdf/job';
 import type { Workspace } from '../workspace';
 import { detectFormat, formats, type DetectedFormat } from './detect-format';
 

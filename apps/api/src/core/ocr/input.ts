@@ -1,6 +1,6 @@
 import { EngineError } from '../errors';
 import { detectFormat } from '../convert/detect-format';
-import type { PreparedPdf, SourceFile } from '../pdf/operations';
+import type { PreparedPdf, SourceFile } from '../operations/pdf/job';
 import { OCR_IMAGE_FORMATS, type OcrImageFormat } from './image';
 import type { OcrInput } from './operations';
 

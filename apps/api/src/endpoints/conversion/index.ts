@@ -18,7 +18,7 @@ import { printOptions } from '../../core/convert/print-options';
 import { assetName, checkSource, htmlSite, routeFormats } from '../../core/convert/sources';
 import { EngineError } from '../../core/errors';
 import type { PageChecks, ScreenshotOptions } from '../../core/interfaces';
-import type { OutputFile, PdfJob } from '../../core/pdf/operations';
+import type { OutputFile, PdfJob } from '../../core/operations/pdf/job';
 import { callError } from '../call-errors';
 import { detectEndpoint } from './detect';
 import { defineEndpoint, type CallMeter, type FileDoc, type ProcessingEndpoint } from '../processing-endpoint';

@@ -10,7 +10,18 @@ import { AppError } from '../../lib/app-error';
 import { mimeOf, outputName, baseName } from '../../lib/send-result';
 import { dataOutcome, fileOutcome, zipOutcome } from '../../lib/outcome';
 import type { UploadedFile } from '../../lib/uploads';
-import * as ops from '../../core/pdf/operations';
+import { analyzePdf } from '../../core/operations/pdf/analyze';
+import { compressionAnalysis } from '../../core/operations/pdf/analyze-compression';
+import { extractImages } from '../../core/operations/pdf/extract-images';
+import { extractText, speculateText } from '../../core/operations/pdf/extract-text';
+import type { OutputFile, PdfJob, PreparedPdf } from '../../core/operations/pdf/job';
+import { mergePdfs, speculateMerge } from '../../core/operations/pdf/merge';
+import { readMetadata } from '../../core/operations/pdf/metadata-read';
+import { protectPdf, speculateProtect } from '../../core/operations/pdf/protect';
+import { renderPages } from '../../core/operations/pdf/render';
+import { repairPdf } from '../../core/operations/pdf/repair';
+import { prepareAll } from '../../core/operations/pdf/speculation';
+import { splitPdf } from '../../core/operations/pdf/split';
 import type { z } from 'zod';
 import { defineEndpoint, type EndpointPath, type FileDoc, type ProcessingEndpoint } from '../processing-endpoint';
 import { pdfSteps, protectOptions, type PdfStep, type PdfStepPath } from './steps';
@@ -23,7 +34,7 @@ const fileAnswer = ZFileResultResponse.describe(
 );
 
 /** A single PDF produced from `input`. */
-function pdfOutcome(from: UploadedFile, file: ops.OutputFile, headers?: Record<string, string | number>) {
+function pdfOutcome(from: UploadedFile, file: OutputFile, headers?: Record<string, string | number>) {
   return fileOutcome(
     {
       path: file.path,
@@ -36,7 +47,7 @@ function pdfOutcome(from: UploadedFile, file: ops.OutputFile, headers?: Record<s
 }
 
 /** One file as itself, several as a zip named after the input. */
-function manyOutcome(from: UploadedFile, files: ops.OutputFile[], suffix: string, ext: string, pages?: number) {
+function manyOutcome(from: UploadedFile, files: OutputFile[], suffix: string, ext: string, pages?: number) {
   if (files.length === 1) {
     const f = files[0]!;
     return fileOutcome({
@@ -74,7 +85,7 @@ function pdfStepEndpoint(path: PdfStepPath): ProcessingEndpoint {
 /** One PDF in, a JSON report out. */
 function pdfToDataEndpoint(
   path: EndpointPath,
-  spec: { response: z.ZodType; read(job: ops.PdfJob, input: ops.PreparedPdf): Promise<unknown> },
+  spec: { response: z.ZodType; read(job: PdfJob, input: PreparedPdf): Promise<unknown> },
 ): ProcessingEndpoint {
   return defineEndpoint(path, {
     files: one,
@@ -113,9 +124,9 @@ const ownEndpoints: readonly ProcessingEndpoint[] = [
         files = order.map((n) => pdfs[n - 1]!);
       }
       // With PROCESSING_SPECULATE the merge starts at once, and its result is used only if the checks pass.
-      const spec = await ops.speculateMerge(job, files);
-      const prepared = await ops.prepareAll(files, (f) => prepare(f as UploadedFile), spec);
-      const merged = await ops.mergePdfs(job, prepared, spec);
+      const spec = await speculateMerge(job, files);
+      const prepared = await prepareAll(files, (f) => prepare(f as UploadedFile), spec);
+      const merged = await mergePdfs(job, prepared, spec);
       return pdfOutcome(files[0]!, merged);
     },
   }),
@@ -127,7 +138,7 @@ const ownEndpoints: readonly ProcessingEndpoint[] = [
     response: fileAnswer,
     async run({ fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: fields.password });
-      const parts = await ops.splitPdf(job, input, { mode: fields.mode, ranges: fields.ranges, every: fields.every });
+      const parts = await splitPdf(job, input, { mode: fields.mode, ranges: fields.ranges, every: fields.every });
       return manyOutcome(pdfs[0]!, parts, 'split', 'pdf', input.pages);
     },
   }),
@@ -140,25 +151,25 @@ const ownEndpoints: readonly ProcessingEndpoint[] = [
     async run({ fields, files: pdfs, job, prepare }) {
       const opts = protectOptions(fields);
       // qpdf encrypts about as fast as the checks run: it starts at once, its result used only if they pass.
-      const spec = fields.password ? undefined : await ops.speculateProtect(job, pdfs[0]!, opts);
-      const [input] = await ops.prepareAll(
+      const spec = fields.password ? undefined : await speculateProtect(job, pdfs[0]!, opts);
+      const [input] = await prepareAll(
         [pdfs[0]!],
         (f) => prepare(f as UploadedFile, { password: fields.password }),
         spec,
       );
-      const out = await ops.protectPdf(job, input!, opts, spec);
+      const out = await protectPdf(job, input!, opts, spec);
       return pdfOutcome(pdfs[0]!, out);
     },
   }),
 
   pdfToDataEndpoint('/pdf/metadata', {
     response: ZPdfMetadataResponse,
-    read: (job, input) => ops.readMetadata(job, input),
+    read: (job, input) => readMetadata(job, input),
   }),
 
   pdfToDataEndpoint('/pdf/analyze', {
     response: ZPdfAnalysisResponse,
-    read: (job, input) => ops.analyzePdf(job, input),
+    read: (job, input) => analyzePdf(job, input),
   }),
 
   defineEndpoint('/pdf/extract-text', {
@@ -166,20 +177,20 @@ const ownEndpoints: readonly ProcessingEndpoint[] = [
     response: ZExtractTextResponse,
     async run({ fields, files: pdfs, job, prepare }) {
       const opts = { pageRange: fields.pageRange, layout: fields.layout, words: fields.words };
-      const spec = fields.password ? undefined : await ops.speculateText(job, pdfs[0]!, opts);
-      const [input] = await ops.prepareAll(
+      const spec = fields.password ? undefined : await speculateText(job, pdfs[0]!, opts);
+      const [input] = await prepareAll(
         [pdfs[0]!],
         (f) => prepare(f as UploadedFile, { password: fields.password }),
         spec,
       );
-      const r = await ops.extractText(job, input!, opts, spec);
+      const r = await extractText(job, input!, opts, spec);
       return dataOutcome({ ...r, pageCount: input!.pages });
     },
   }),
 
   pdfToDataEndpoint('/pdf/compression-analysis', {
     response: ZCompressionAnalysisResponse,
-    read: (job, input) => ops.compressionAnalysis(job, input),
+    read: (job, input) => compressionAnalysis(job, input),
   }),
 
   defineEndpoint('/pdf/to-images', {
@@ -187,7 +198,7 @@ const ownEndpoints: readonly ProcessingEndpoint[] = [
     response: fileAnswer,
     async run({ fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: fields.password });
-      const images = await ops.renderPages(job, input, {
+      const images = await renderPages(job, input, {
         format: fields.format,
         dpi: fields.dpi,
         pages: fields.pages,
@@ -203,7 +214,7 @@ const ownEndpoints: readonly ProcessingEndpoint[] = [
     response: fileAnswer,
     async run({ fields, files: pdfs, job, prepare }) {
       const input = await prepare(pdfs[0]!, { password: fields.password });
-      const images = await ops.extractImages(job, input, fields.pages);
+      const images = await extractImages(job, input, fields.pages);
       if (images.length === 0) {
         throw new AppError(
           'INVALID_INPUT',
@@ -221,7 +232,7 @@ const ownEndpoints: readonly ProcessingEndpoint[] = [
     response: fileAnswer,
     async run({ files: pdfs, job, meter }) {
       const f = pdfs[0]!;
-      const out = await ops.repairPdf(job, f, `"${f.filename}"`);
+      const out = await repairPdf(job, f, `"${f.filename}"`);
       meter.pages = out.pages;
       return pdfOutcome(f, out);
     },

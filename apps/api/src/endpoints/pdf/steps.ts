@@ -21,7 +21,19 @@ import {
 import { AppError } from '../../lib/app-error';
 import type { FileDoc } from '../processing-endpoint';
 import type { UploadedFile } from '../../lib/uploads';
-import * as ops from '../../core/pdf/operations';
+import { compressPdf } from '../../core/operations/pdf/compress';
+import { deletePages } from '../../core/operations/pdf/delete-pages';
+import { extractPages } from '../../core/operations/pdf/extract-pages';
+import { flattenPdf } from '../../core/operations/pdf/flatten';
+import type { OutputFile, PdfJob, PreparedPdf } from '../../core/operations/pdf/job';
+import { updateMetadata } from '../../core/operations/pdf/metadata-update';
+import { numberPages } from '../../core/operations/pdf/page-numbers';
+import { protectPdf } from '../../core/operations/pdf/protect';
+import { reorderPages } from '../../core/operations/pdf/reorder-pages';
+import { rotatePages } from '../../core/operations/pdf/rotate';
+import { toPdfa } from '../../core/operations/pdf/to-pdfa';
+import { unlockPdf } from '../../core/operations/pdf/unlock';
+import { watermarkPdf } from '../../core/operations/pdf/watermark';
 import type { MetadataUpdate, PdfPermissions } from '../../core/interfaces';
 import type { ImageMark, TextMark } from '../../core/pdf/stamp';
 import { watermarkImage } from '../../core/pdf/watermark-image';
@@ -43,7 +55,7 @@ export interface PdfStepExtras {
   image?: UploadedFile;
 }
 
-export interface PdfStepResult extends ops.OutputFile {
+export interface PdfStepResult extends OutputFile {
   /** Answer headers the route adds (compress: sizes and engine). */
   headers?: Record<string, string | number>;
 }
@@ -56,7 +68,7 @@ export interface PdfStep<F extends z.ZodObject = z.ZodObject> {
   files?: FileDoc;
   /** Checks across fields that the schema cannot express, before any work (throws a 422 naming the field). */
   check?(fields: z.output<F>, extras: PdfStepExtras): void;
-  run(job: ops.PdfJob, input: ops.PreparedPdf, fields: z.output<F>, extras: PdfStepExtras): Promise<PdfStepResult>;
+  run(job: PdfJob, input: PreparedPdf, fields: z.output<F>, extras: PdfStepExtras): Promise<PdfStepResult>;
 }
 
 const step = <F extends z.ZodObject>(s: PdfStep<F>): PdfStep<F> => s;
@@ -132,19 +144,19 @@ function metadataUpdate(fields: z.output<typeof ZMetadataUpdateFields>): Metadat
 export const pdfSteps = {
   '/pdf/extract-pages': step({
     fields: ZExtractPagesFields,
-    run: (job, input, f) => ops.extractPages(job, input, f.pages),
+    run: (job, input, f) => extractPages(job, input, f.pages),
   }),
   '/pdf/delete-pages': step({
     fields: ZDeletePagesFields,
-    run: (job, input, f) => ops.deletePages(job, input, f.pages),
+    run: (job, input, f) => deletePages(job, input, f.pages),
   }),
   '/pdf/rotate': step({
     fields: ZRotatePdfFields,
-    run: (job, input, f) => ops.rotatePages(job, input, f.angle, f.pages),
+    run: (job, input, f) => rotatePages(job, input, f.angle, f.pages),
   }),
   '/pdf/reorder': step({
     fields: ZReorderPdfFields,
-    run: (job, input, f) => ops.reorderPages(job, input, f.order),
+    run: (job, input, f) => reorderPages(job, input, f.order),
   }),
   '/pdf/watermark': step({
     description:
@@ -167,7 +179,7 @@ export const pdfSteps = {
       const mark: TextMark | ImageMark = image
         ? await watermarkImage(image.path, f.scale)
         : { kind: 'text', text: f.text!, fontSize: f.fontSize, font: f.font };
-      return ops.watermarkPdf(
+      return watermarkPdf(
         job,
         input,
         {
@@ -188,7 +200,7 @@ export const pdfSteps = {
   '/pdf/page-numbers': step({
     fields: ZPageNumbersFields,
     run: (job, input, f) =>
-      ops.numberPages(
+      numberPages(
         job,
         input,
         {
@@ -205,25 +217,25 @@ export const pdfSteps = {
   '/pdf/protect': step({
     fields: ZProtectPdfFields,
     check: (f) => void permissionsFrom(f),
-    run: (job, input, f) => ops.protectPdf(job, input, protectOptions(f)),
+    run: (job, input, f) => protectPdf(job, input, protectOptions(f)),
   }),
   '/pdf/unlock': step({
     fields: ZUnlockPdfFields,
-    run: (job, input) => ops.unlockPdf(job, input),
+    run: (job, input) => unlockPdf(job, input),
   }),
   '/pdf/metadata/update': step({
     description:
       'Fields sent are set; fields listed in `clear` are removed; others are kept. The modification date is set to now unless given.',
     fields: ZMetadataUpdateFields,
     check: (f) => void metadataUpdate(f),
-    run: (job, input, f) => ops.updateMetadata(job, input, metadataUpdate(f)),
+    run: (job, input, f) => updateMetadata(job, input, metadataUpdate(f)),
   }),
   '/pdf/compress': step({
     description:
       'Answers X-Original-Size and X-Compressed-Size. When no level makes the file smaller, the original comes back unchanged.',
     fields: ZCompressPdfFields,
     async run(job, input, f) {
-      const r = await ops.compressPdf(job, input, f.level);
+      const r = await compressPdf(job, input, f.level);
       return {
         ...r,
         headers: {
@@ -236,11 +248,11 @@ export const pdfSteps = {
   }),
   '/pdf/flatten': step({
     fields: ZPasswordOnlyFields,
-    run: (job, input) => ops.flattenPdf(job, input),
+    run: (job, input) => flattenPdf(job, input),
   }),
   '/pdf/to-pdfa': step({
     fields: ZPasswordOnlyFields,
-    run: (job, input) => ops.toPdfa(job, input),
+    run: (job, input) => toPdfa(job, input),
   }),
   '/pdf/crop': step({
     description:

@@ -12,7 +12,7 @@ import { outputName } from '../../lib/send-result';
 import { fileOutcome } from '../../lib/outcome';
 import type { UploadedFile } from '../../lib/uploads';
 import { convertUpload, type SingleFileConversion } from '../../core/convert/convert-source';
-import { preparePdf, type OutputFile } from '../../core/pdf/operations';
+import { preparePdf, type OutputFile } from '../../core/operations/pdf/job';
 import { callError } from '../call-errors';
 import { pdfSteps, type PdfStep, type PdfStepPath } from '../pdf/steps';
 import { defineEndpoint, type StageUsage } from '../processing-endpoint';

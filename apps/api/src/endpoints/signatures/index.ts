@@ -6,7 +6,7 @@ import { timestampPdf } from '../../core/operations/pdf/timestamp';
 import { verifyPdfSignatures } from '../../core/operations/pdf/verify-signatures';
 import { timeStamperFor } from '../../core/signatures/tsa';
 import { dataOutcome, fileOutcome } from '../../lib/outcome';
-import { preparePdf, type OutputFile, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
+import { preparePdf, type OutputFile, type PdfJob, type PreparedPdf } from '../../core/operations/pdf/job';
 import { outputName } from '../../lib/send-result';
 import type { UploadedFile } from '../../lib/uploads';
 import type { AllowList } from '../../core/net/allow-list';

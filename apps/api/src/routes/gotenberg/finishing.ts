@@ -10,7 +10,7 @@ import type {
 } from '../../core/interfaces';
 import { FACTURX_DOCUMENT_TYPES, FACTURX_LEVELS } from '../../core/pdf/e-invoice';
 import { EngineError } from '../../core/errors';
-import * as ops from '../../core/pdf/operations';
+import * as ops from '../../core/operations/pdf';
 import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
 import { invalidForm, isTrue } from './form';

@@ -3,7 +3,7 @@ import { convertSource } from '../../core/convert/convert-source';
 import { detectFormat } from '../../core/convert/detect-format';
 import { checkSource, routeFormats, type ConversionRoute } from '../../core/convert/sources';
 import { EngineError } from '../../core/errors';
-import * as ops from '../../core/pdf/operations';
+import { mergePdfs } from '../../core/operations/pdf/merge';
 import { FINISHING_DOCS, fieldDocs } from './field-docs';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { asGotenbergField, type GotenbergForm } from './form';
@@ -182,7 +182,7 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
       }
       let outputs = converted;
       if (merge && converted.length > 1) {
-        const m = await ops.mergePdfs(
+        const m = await mergePdfs(
           job,
           converted.map((c) => ({
             ...c,

@@ -1,6 +1,7 @@
 import { compressPages } from '../../core/pages';
 import type { FontFamily } from '../../core/pdf/fonts';
-import * as ops from '../../core/pdf/operations';
+import type { OutputFile, PdfJob, PreparedPdf } from '../../core/operations/pdf/job';
+import { watermarkPdf } from '../../core/operations/pdf/watermark';
 import type { StampPosition, WatermarkSpec } from '../../core/pdf/stamp';
 import { watermarkImage, watermarkPdfPage } from '../../core/pdf/watermark-image';
 import type { UploadedFile } from '../../lib/uploads';
@@ -259,18 +260,18 @@ export function readMarks(form: GotenbergForm, kind: MarkKind, extras: UploadedF
 
 /** Draw `mark` on the chosen pages: beneath the content for a watermark, over it for a stamp. */
 export async function applyMark(
-  job: ops.PdfJob,
-  input: ops.PreparedPdf,
+  job: PdfJob,
+  input: PreparedPdf,
   mark: GotenbergMark,
   kind: MarkKind,
-): Promise<ops.OutputFile> {
+): Promise<OutputFile> {
   const pages = selectPages(mark.pages, input.pages, `${kind}Pages`);
   let drawn: WatermarkSpec['mark'];
   if (mark.source === 'text')
     drawn = { kind: 'text', text: mark.text, fontSize: mark.draw.fontSize, font: mark.draw.font };
   else if (mark.source === 'image') drawn = await watermarkImage(mark.file!.path, mark.scale);
   else drawn = await watermarkPdfPage(mark.file!.path, mark.scale);
-  return ops.watermarkPdf(job, input, { ...mark.draw, mark: drawn }, compressPages(pages), {
+  return watermarkPdf(job, input, { ...mark.draw, mark: drawn }, compressPages(pages), {
     under: kind === 'watermark',
   });
 }

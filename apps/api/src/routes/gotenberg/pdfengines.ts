@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import * as ops from '../../core/pdf/operations';
+import { attachFiles } from '../../core/operations/pdf/attach-files';
+import { readBookmarks } from '../../core/operations/pdf/bookmarks-read';
+import { writeBookmarks } from '../../core/operations/pdf/bookmarks-write';
+import type { PreparedPdf } from '../../core/operations/pdf/job';
+import { mergePdfs } from '../../core/operations/pdf/merge';
+import { readMetadata as readPdfMetadata } from '../../core/operations/pdf/metadata-read';
 import {
   checkCompatible,
   finish,
@@ -34,12 +39,12 @@ const pdfs = { min: 1, max: 20, extensions: ['.pdf'] };
 const eachPdf = { ...pdfs, perFile: true };
 
 /** The uploads checked and opened, each output named after its upload (Gotenberg works on them in place). */
-async function preparedInputs(ctx: GotenbergContext): Promise<Array<{ input: ops.PreparedPdf; name: string }>> {
+async function preparedInputs(ctx: GotenbergContext): Promise<Array<{ input: PreparedPdf; name: string }>> {
   const inputs = await Promise.all(ctx.files.map((f) => ctx.prepare(f)));
   return inputs.map((input, i) => ({ input, name: ctx.files[i]!.filename }));
 }
 
-const asOutputs = (list: Array<{ input: ops.PreparedPdf; name: string }>): NamedFile[] =>
+const asOutputs = (list: Array<{ input: PreparedPdf; name: string }>): NamedFile[] =>
   list.map(({ input, name }) => ({ path: input.path, name, pages: input.pages }));
 
 /** Read the form's finishing fields, then refuse the form if anything in it is wrong or unknown. */
@@ -86,7 +91,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
       });
       const inputs = await Promise.all(ctx.files.map((file) => ctx.prepare(file)));
       // One file is its own merge, as in Gotenberg.
-      const merged = inputs.length === 1 ? inputs[0]! : await ops.mergePdfs(ctx.job, inputs);
+      const merged = inputs.length === 1 ? inputs[0]! : await mergePdfs(ctx.job, inputs);
       return finish(ctx.job, [{ path: merged.path, name: uuidName(), pages: merged.pages }], f);
     },
   });
@@ -171,7 +176,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
       ctx.form.check();
       const read = await Promise.all(
         (await preparedInputs(ctx)).map(async ({ input, name }) => {
-          const m = await ops.readMetadata(ctx.job, input);
+          const m = await readPdfMetadata(ctx.job, input);
           return [name, gotenbergMetadata(m)] as const;
         }),
       );
@@ -227,7 +232,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     async handler(ctx) {
       ctx.form.check();
       const read = await Promise.all(
-        (await preparedInputs(ctx)).map(async ({ input, name }) => [name, await ops.readBookmarks(ctx.job, input)]),
+        (await preparedInputs(ctx)).map(async ({ input, name }) => [name, await readBookmarks(ctx.job, input)]),
       );
       return { json: Object.fromEntries(read) };
     },
@@ -249,7 +254,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
         (await preparedInputs(ctx)).map(async ({ input, name }) => {
           const list = bookmarks && bookmarksFor(bookmarks, name);
           if (!list?.length) return { path: input.path, name, pages: input.pages };
-          const r = await asGotenbergField(ops.writeBookmarks(ctx.job, input, list), 'bookmarks', 'bookmarks');
+          const r = await asGotenbergField(writeBookmarks(ctx.job, input, list), 'bookmarks', 'bookmarks');
           return { path: r.path, name, pages: input.pages };
         }),
       );
@@ -271,7 +276,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
       return Promise.all(
         (await preparedInputs(ctx)).map(async ({ input, name }) => {
           if (!embeds.length) return { path: input.path, name, pages: input.pages };
-          const r = await ops.attachFiles(ctx.job, input, embeds);
+          const r = await attachFiles(ctx.job, input, embeds);
           return { path: r.path, name, pages: input.pages };
         }),
       );

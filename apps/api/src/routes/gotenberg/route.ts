@@ -5,7 +5,7 @@ import { ZUploadFile, type TEndpointGroup } from '@docflow/contracts';
 import { FALLBACK_MAX_FILE_SIZE, receiveUpload, type UploadedFile } from '../../lib/uploads';
 import { meterRequest } from '../../plugins/usage-metering';
 import type { Engines } from '../../core/engines';
-import { createJob, type PdfJob, type PreparedPdf } from '../../core/pdf/operations';
+import { createJob, type PdfJob, type PreparedPdf } from '../../core/operations/pdf/job';
 import type { Workspace } from '../../core/workspace';
 import { meteredPrepare, type CallMeter } from '../../endpoints/processing-endpoint';
 import type { Outcome } from '../../lib/outcome';

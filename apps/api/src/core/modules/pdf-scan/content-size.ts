@@ -10,7 +10,7 @@ import { walkPageTree } from './page-tree';
 
 /**
  * The decoded size of every page's content (/Contents), to refuse a flate bomb before a tool renders, rewrites or
- * reads it (core/pdf/operations/job.ts). A page's content is what every tool parses in full; a few KB of Flate data
+ * reads it (core/operations/pdf/job.ts). A page's content is what every tool parses in full; a few KB of Flate data
  * can inflate to gigabytes of operators. Measuring inflates each distinct content stream once, only to count its
  * bytes and only up to the per-page bound, so a bomb costs at most that bound of inflation, never its whole size.
  *

@@ -25,7 +25,7 @@ export const limits = {
 } as const;
 
 /**
- * The most decoded page content a PDF may carry to be admitted for work (core/pdf/operations/job.ts), measured by
+ * The most decoded page content a PDF may carry to be admitted for work (core/operations/pdf/job.ts), measured by
  * content-size.ts from each page's /Contents streams. Every tool (pdftoppm, Ghostscript, Tesseract's renders,
  * pdftotext) reads all of a page's operators whatever they draw: a few KB of Flate data inflating to hundreds of MB
  * holds a processing slot and a CPU until the deadline.

@@ -4,7 +4,7 @@ import { EngineError } from '../../errors';
 import { runBorrowing } from '../../limiter';
 import type { OcrLine, OcrPage } from '../../interfaces';
 import { parsePageSet } from '../../pages';
-import type { PdfJob, PreparedPdf } from '../../pdf/operations';
+import type { PdfJob, PreparedPdf } from '../../operations/pdf/job';
 import { ASSUMED_DPI, imageError, openImage, type OcrImageFormat } from '../image';
 
 /** A rendered or decoded page is refused past this size (A3 at 600 dpi is 70 MP; tesseract needs ~10 bytes a pixel). */

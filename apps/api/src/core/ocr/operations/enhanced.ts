@@ -1,4 +1,4 @@
-import type { PdfJob } from '../../pdf/operations';
+import type { PdfJob } from '../../operations/pdf/job';
 import { enhance, estimateSkew, greyOf, type EnhancePass } from '../image';
 import {
   OcrInput,

@@ -1,4 +1,4 @@
-import type { PdfJob } from '../../pdf/operations';
+import type { PdfJob } from '../../operations/pdf/job';
 import { preprocess } from '../image';
 import {
   OcrInput,

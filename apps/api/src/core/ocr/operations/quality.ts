@@ -1,4 +1,4 @@
-import type { PdfJob } from '../../pdf/operations';
+import type { PdfJob } from '../../operations/pdf/job';
 import { contrastOf, estimateSkew, greyOf, laplacianVariance, meanDifference } from '../image';
 import { OcrInput, OcrRequest, ownImage, pool, sourcePages, widthOf } from './common';
 

@@ -1,5 +1,7 @@
 import type { CompressionLevel } from '../../interfaces';
-import { compressPdf, toPdfa, type OutputFile, type PdfJob } from '../../pdf/operations';
+import { compressPdf } from '../../operations/pdf/compress';
+import { toPdfa } from '../../operations/pdf/to-pdfa';
+import { type OutputFile, type PdfJob } from '../../operations/pdf/job';
 import { OcrInput, OcrRequest, checkLanguages, pool, recognize, sourcePages, tmp, widthOf, wordCount } from './common';
 import { stripOcrLayers } from './invisible-text';
 import { fixPage } from './page-fixes';

@@ -1,6 +1,6 @@
 import type { PageLayout } from '../../interfaces';
 import { parsePageSet } from '../../pages';
-import type { PdfJob, PreparedPdf } from '../../pdf/operations';
+import type { PdfJob, PreparedPdf } from '../pdf/job';
 import { ocrPieces } from './ocr-lines';
 import { checkLanguages, pool, recognize, sourcePages, widthOf } from '../../ocr/operations';
 

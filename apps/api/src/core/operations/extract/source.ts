@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { autoSource, convertSource } from '../../convert/convert-source';
-import type { PdfJob, PreparedPdf, SourceFile } from '../../pdf/operations';
+import type { PdfJob, PreparedPdf, SourceFile } from '../pdf/job';
 
 /**
  * The upload as a PDF to read: a PDF is opened as it is (`openPdf`: checked and counted like every PDF input); any

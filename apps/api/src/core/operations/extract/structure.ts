@@ -1,4 +1,4 @@
-import type { PdfJob, PreparedPdf } from '../../pdf/operations';
+import type { PdfJob, PreparedPdf } from '../pdf/job';
 import { blocksOf, scaleOf } from './blocks';
 import { boxOf, round2, type Block, type ImageBlock, type Line, type StructuredPage } from './model';
 import { readPages, type ReadOptions } from './read-pages';

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { EngineError } from '../../errors';
-import { out, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { out, type OutputFile, type PdfJob, type PreparedPdf } from '../pdf/job';
 import type { TableBlock } from './model';
 import type { ReadOptions } from './read-pages';
 import { structurePdf } from './structure';

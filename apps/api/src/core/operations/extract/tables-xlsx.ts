@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { out, type OutputFile, type PdfJob } from '../../pdf/operations';
+import { out, type OutputFile, type PdfJob } from '../pdf/job';
 import type { StructuredPage, TableBlock } from './model';
 
 /** A cell that reads as a plain number (42.5, -3, 1,234.5) is written as one, so a spreadsheet can sum it. */

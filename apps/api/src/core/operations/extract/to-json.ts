@@ -1,4 +1,4 @@
-import type { PdfJob, PreparedPdf } from '../../pdf/operations';
+import type { PdfJob, PreparedPdf } from '../pdf/job';
 import type { StructuredPage } from './model';
 import type { ReadOptions } from './read-pages';
 import { structurePdf } from './structure';

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { out, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { out, type OutputFile, type PdfJob, type PreparedPdf } from '../pdf/job';
 import { toMarkdown } from './markdown';
 import type { ReadOptions } from './read-pages';
 import { structurePdf } from './structure';

@@ -1,7 +1,8 @@
 import { EngineError } from '../../errors';
 import type { PageResize } from '../../interfaces';
 import { parsePageSet } from '../../pages';
-import { boxesFor, out, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { boxesFor } from './page-boxes';
+import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 import { toPageSpace, type LengthUnit } from './crop';
 
 export interface MarginOptions {

@@ -3,7 +3,8 @@ import { paperSizes, type TPaperSize } from '@docflow/contracts';
 import { EngineError } from '../../errors';
 import type { PageBox, PageResize, PdfRect } from '../../interfaces';
 import { parsePageSet } from '../../pages';
-import { boxesFor, out, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { boxesFor } from './page-boxes';
+import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 import { measurePages } from './page-ink';
 
 export type CropMode = 'box' | 'content' | 'scale';

@@ -1,5 +1,5 @@
 import type { FormValue } from '../../interfaces';
-import { out, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 
 export interface FillFormOptions {
   values: Record<string, FormValue>;

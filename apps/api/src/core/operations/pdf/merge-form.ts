@@ -1,5 +1,6 @@
 import { EngineError } from '../../errors';
-import { pageLimitError, mergePdfs, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { pageLimitError, type OutputFile, type PdfJob, type PreparedPdf } from './job';
+import { mergePdfs } from './merge';
 import { fillForm } from './fill-form';
 import type { FormRow } from './form-rows';
 

@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { EngineError } from '../../errors';
-import type { PdfJob, PreparedPdf } from '../../pdf/operations';
+import type { PdfJob, PreparedPdf } from './job';
 
 /**
  * What is drawn on pages, measured on a gray rendering of them (the render chain's 8-bit PGM): how much of a page

@@ -1,5 +1,5 @@
 import type { FormFieldInfo } from '../../interfaces';
-import type { PdfJob, PreparedPdf } from '../../pdf/operations';
+import type { PdfJob, PreparedPdf } from './job';
 
 /** The fields of a PDF's form (NO_FORM_FIELDS when it has none), in the form's order. */
 export async function readFormFields(

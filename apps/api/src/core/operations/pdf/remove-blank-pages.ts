@@ -1,7 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { EngineError } from '../../errors';
 import { parsePageSet } from '../../pages';
-import { out, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 import { measurePages } from './page-ink';
 
 export interface RemoveBlankPagesOptions {

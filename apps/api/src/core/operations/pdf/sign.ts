@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { assertCurrentlyValid, commonNameOf, readPkcs12 } from '../../signatures/certificate';
 import { buildCadesSignature, type TimeStamper } from '../../signatures/cms';
 import { appendSignaturePlaceholder, fillSignature } from '../../signatures/incremental';
-import { out, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 
 export interface SignOptions {
   certificate: Buffer;

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { TimeStamper } from '../../signatures/cms';
 import { appendSignaturePlaceholder, fillSignature } from '../../signatures/incremental';
-import { out, type OutputFile, type PdfJob, type PreparedPdf } from '../../pdf/operations';
+import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 
 /** Room for a time-stamp token with the authority's certificate chain. */
 const TOKEN_ROOM = 16_384;

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { verifySignatures, type SignatureReport } from '../../signatures/verify';
-import type { PreparedPdf } from '../../pdf/operations';
+import type { PreparedPdf } from './job';
 
 /** Every signature of a PDF checked against the server's trust anchors (PEM); none: "intact, signer not trusted". */
 export async function verifyPdfSignatures(

@@ -1,6 +1,6 @@
 import type { TextWord } from '../../../interfaces';
 import { checkLanguages, sourcePages } from '../../../ocr/operations/common';
-import type { PdfJob, PreparedPdf } from '../../../pdf/operations';
+import type { PdfJob, PreparedPdf } from '../job';
 
 /** Scanned pages are read at this resolution: enough for tesseract's word boxes on body text. */
 const OCR_DPI = 300;

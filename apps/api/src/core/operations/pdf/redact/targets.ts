@@ -1,7 +1,7 @@
 import { EngineError } from '../../../errors';
 import type { PageBox, TextWord } from '../../../interfaces';
 import { parsePageSet } from '../../../pages';
-import type { PdfJob, PreparedPdf } from '../../../pdf/operations';
+import type { PdfJob, PreparedPdf } from '../job';
 import { toPageSpace } from '../crop';
 import type { PageArea } from './areas';
 import type { Rect } from './geometry';

@@ -1,15 +1,10 @@
 import { EngineError } from '../../errors';
-import type { Attachment, Bookmark } from '../../interfaces';
+import type { Bookmark } from '../../interfaces';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 /** Bookmarks deeper than this are refused: an outline is for people to read, and each level recurses. */
 const MAX_DEPTH = 32;
 const MAX_ENTRIES = 10_000;
-
-export async function readBookmarks(job: PdfJob, input: PreparedPdf): Promise<Bookmark[]> {
-  const { value } = await job.engines.run('readOutline', (f) => f(input.path, job.ctx), job.signal);
-  return value;
-}
 
 /** Every entry's page within the document, the tree within bounds; `field` names the request field in messages. */
 function checkBookmarks(bookmarks: Bookmark[], pages: number, field: string): void {
@@ -46,11 +41,4 @@ export async function writeBookmarks(
   const file = out(job, 'bookmarked.pdf');
   await job.engines.run('writeOutline', (f) => f(input.path, file, bookmarks, job.ctx), job.signal);
   return { path: file, name: 'bookmarked', pages: input.pages };
-}
-
-/** Embed `files` in the document as attachments. */
-export async function attachFiles(job: PdfJob, input: PreparedPdf, files: Attachment[]): Promise<OutputFile> {
-  const file = out(job, 'attached.pdf');
-  await job.engines.run('attachFiles', (f) => f(input.path, file, files, job.ctx), job.signal);
-  return { path: file, name: 'attached', pages: input.pages };
 }

@@ -1,0 +1,7 @@
+import type { ChainSpecs } from '../chain';
+
+/** The engine chains of the QR operations (operations.ts): variable, default engines, and what each does. */
+export const qrChains = {
+  encodeQr: { env: 'QR_ENCODE_ENGINES', defaults: ['qrcode'], what: 'QR generation' },
+  decodeQr: { env: 'QR_DECODE_ENGINES', defaults: ['zbar'], what: 'QR decoding' },
+} satisfies ChainSpecs;
