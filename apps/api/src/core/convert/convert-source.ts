@@ -5,13 +5,7 @@ import { buildSite } from './build-site';
 import { buildTextHtml } from './text';
 import { defaultPrintOptions, printOptions } from './print-options';
 import type { TPrintFields } from '@docflow/contracts';
-import {
-  checkSource,
-  officeKindOf,
-  routeForFormat,
-  type CheckedSource,
-  type ConversionRoute,
-} from './sources';
+import { checkSource, officeKindOf, routeForFormat, type CheckedSource, type ConversionRoute } from './sources';
 import { detectFormat } from './detect-format';
 import * as convert from './to-pdf';
 
