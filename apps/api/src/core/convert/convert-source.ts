@@ -1,20 +1,11 @@
-import { copyFile } from 'node:fs/promises';
-import path from 'node:path';
 import { EngineError } from '../errors';
 import type { OutputFile, PdfJob, SourceFile } from '../operations/pdf/job';
 import { buildEpubHtml } from './epub';
-import { buildMarkdownHtml } from './markdown';
+import { buildSite } from './build-site';
 import { buildTextHtml } from './text';
 import { defaultPrintOptions, printOptions } from './print-options';
 import type { TPrintFields } from '@docflow/contracts';
-import {
-  checkSource,
-  htmlSite,
-  officeKindOf,
-  routeForFormat,
-  type CheckedSource,
-  type ConversionRoute,
-} from './sources';
+import { checkSource, officeKindOf, routeForFormat, type CheckedSource, type ConversionRoute } from './sources';
 import { detectFormat } from './detect-format';
 import * as convert from './to-pdf';
 
@@ -56,8 +47,8 @@ export async function convertSource(
     return convert.imagesToPdf(job, [src.file.path], { pageSize: 'A4', orientation: 'auto', margin: 0 }, finish);
   const print = defaultPrintOptions();
   if (route === 'html-to-pdf') {
-    const site = await htmlSite(job.ws, { file: src.file }, []);
-    return convert.htmlToPdf(job, site.index, site.dir, print, finish);
+    const site = await buildSite(job.ws, { page: { file: src.file }, assets: [], checked: true });
+    return convert.htmlToPdf(job, site.html, site.dir, print, finish);
   }
   const built = await builtHtml(job, route, src.file);
   return convert.htmlToPdf(job, built.html, built.dir, print, finish);
@@ -107,16 +98,10 @@ export async function builtHtml(
   if (route === 'text-to-pdf') return { html: await buildTextHtml(file.path, dir), dir };
   if (route === 'markdown-to-pdf') {
     // A fixed name: the upload's own may lack the .md the template needs (auto-to-pdf detects from the bytes).
-    const site = await htmlSite(job.ws, { html: markdownTemplate(['document.md']) }, []);
-    await copyFile(file.path, path.join(site.dir, 'document.md'));
-    return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
+    return buildSite(job.ws, { assets: [{ ...file, filename: 'document.md' }], markdown: true, checked: true });
   }
   throw new EngineError('UNSUPPORTED_OPERATION', `${route} is not available on this server`, {});
 }
-
-/** Several Markdown files without a template: each one after the other, each from a new page. */
-export const markdownTemplate = (names: string[]) =>
-  `<!doctype html><html><head><meta charset="utf-8"></head><body>${names.map((n) => `<div style="page-break-after: always">{{ toHTML ${JSON.stringify(n)} }}</div>`).join('')}</body></html>`;
 
 /** The route a file goes to when the client did not say (auto-to-pdf, batch). */
 export async function autoSource(file: SourceFile): Promise<{ route: ConversionRoute | 'pdf'; src: CheckedSource }> {

@@ -1,9 +1,7 @@
-import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EngineError } from '../errors';
 import type { OfficeKind } from '../interfaces';
 import type { SourceFile } from '../operations/pdf/job';
-import type { Workspace } from '../workspace';
 import { detectFormat, formats, type DetectedFormat } from './detect-format';
 
 /** Each conversion route and the formats it takes (detected from the bytes, never from the name alone). */
@@ -83,29 +81,4 @@ export function assetName(name: string): string {
       .replace(/[^\w.-]+/g, '_')
       .replace(/^\.+/, '') || 'asset'
   );
-}
-
-/**
- * An HTML page with its assets laid out in one directory, the only place the renderer may read from. The page is
- * `index.html`; assets keep their base names so the page's relative links find them.
- */
-export async function htmlSite(
-  ws: Workspace,
-  page: { html?: string; file?: SourceFile },
-  assets: SourceFile[],
-): Promise<{ dir: string; index: string }> {
-  const dir = await ws.subdir('site');
-  const index = path.join(dir, 'index.html');
-  if (page.file) await copyFile(page.file.path, index);
-  else await writeFile(index, page.html ?? '');
-  const seen = new Set(['index.html']);
-  for (const a of assets) {
-    const name = assetName(a.filename);
-    if (seen.has(name.toLowerCase())) {
-      throw new EngineError('INVALID_INPUT', `assets: two files are named "${name}"`, { details: { field: 'assets' } });
-    }
-    seen.add(name.toLowerCase());
-    await copyFile(a.path, path.join(dir, name));
-  }
-  return { dir, index };
 }

@@ -12,13 +12,14 @@ import { fileOutcome, zipOutcome } from '../../lib/outcome';
 import type { UploadedFile } from '../../lib/uploads';
 import * as convert from '../../core/convert/to-pdf';
 import * as toImage from '../../core/convert/to-image';
-import { autoSource, convertSource, convertUpload, markdownTemplate } from '../../core/convert/convert-source';
-import { buildMarkdownHtml } from '../../core/convert/markdown';
+import { autoSource, convertSource, convertUpload } from '../../core/convert/convert-source';
+import { buildSite } from '../../core/convert/build-site';
 import { printOptions } from '../../core/convert/print-options';
-import { assetName, checkSource, htmlSite, routeFormats } from '../../core/convert/sources';
+import { checkSource, routeFormats } from '../../core/convert/sources';
 import { EngineError } from '../../core/errors';
 import type { PageChecks, ScreenshotOptions } from '../../core/interfaces';
 import type { OutputFile, PdfJob } from '../../core/operations/pdf/job';
+import { runSteps, type Step } from '../../core/operations/run-steps';
 import { callError } from '../call-errors';
 import { detectEndpoint } from './detect';
 import { defineEndpoint, type CallMeter, type FileDoc, type ProcessingEndpoint } from '../processing-endpoint';
@@ -56,12 +57,10 @@ async function uploadedSite(job: PdfJob, html: string | undefined, files: Upload
       { details: { field: 'files' } },
     );
   }
-  if (page) await checkSource(page, 'html-to-pdf');
-  const site = await htmlSite(
-    job.ws,
-    page ? { file: page } : { html },
-    files.filter((f) => f !== page),
-  );
+  const site = await buildSite(job.ws, {
+    page: page ? { file: page } : { html: html ?? '' },
+    assets: files.filter((f) => f !== page),
+  });
   return { site, name: page?.filename ?? 'page.html' };
 }
 
@@ -147,7 +146,7 @@ export const conversionEndpoints = ({ allowPrivate }: ConversionSettings): reado
     async run({ meter, fields, files, job }) {
       const { site, name } = await uploadedSite(job, fields.html, files);
       const print = { ...printOptions(fields), ...pageChecksOf(fields) };
-      const result = await convert.htmlToPdf(job, site.index, site.dir, print, fields);
+      const result = await convert.htmlToPdf(job, site.html, site.dir, print, fields);
       return pdfOutcome(meter, name, result);
     },
   }),
@@ -178,7 +177,7 @@ export const conversionEndpoints = ({ allowPrivate }: ConversionSettings): reado
     async run({ fields, files, job }) {
       const shot = { ...screenshotOptions(fields), ...pageChecksOf(fields) };
       const { site, name } = await uploadedSite(job, fields.html, files);
-      const result = await toImage.htmlToImage(job, site.index, site.dir, shot, fields);
+      const result = await toImage.htmlToImage(job, site.html, site.dir, shot, fields);
       return imageOutcome(name, shot.format, result);
     },
   }),
@@ -212,14 +211,12 @@ export const conversionEndpoints = ({ allowPrivate }: ConversionSettings): reado
           { details: { field: 'files' } },
         );
       }
-      for (const f of markdown) await checkSource(f, 'markdown-to-pdf');
-      const site = await htmlSite(
-        job.ws,
-        template ? { file: template } : { html: markdownTemplate(markdown.map((f) => assetName(f.filename))) },
-        files.filter((f) => f !== template),
-      );
-      const html = await buildMarkdownHtml(site.index, site.dir);
-      const result = await convert.htmlToPdf(job, html, site.dir, printOptions(fields), fields);
+      const site = await buildSite(job.ws, {
+        page: template && { file: template },
+        assets: files.filter((f) => f !== template),
+        markdown: true,
+      });
+      const result = await convert.htmlToPdf(job, site.html, site.dir, printOptions(fields), fields);
       return pdfOutcome(meter, (markdown[0] ?? template)!.filename, result);
     },
   }),
@@ -297,8 +294,16 @@ export const conversionEndpoints = ({ allowPrivate }: ConversionSettings): reado
       // One after another: the engines' own pools already use every core, and a batch must not crowd out other users.
       for (const file of files) {
         try {
-          const { route, src } = await autoSource(file);
-          const result = await convertSource(job, src, route, fields);
+          let format: string | null = null;
+          const conversion: Step = {
+            label: 'convert',
+            async run(job, input) {
+              const { route, src } = await autoSource(input);
+              format = src.detected.format;
+              return convertSource(job, src, route, fields);
+            },
+          };
+          const { output: result } = await runSteps(job, file, [conversion]);
           let name = outputName(file.filename, 'converted', 'pdf').replace(/-converted\.pdf$/, '.pdf');
           for (let n = 2; used.has(name.toLowerCase()); n++) name = name.replace(/(?: \(\d+\))?\.pdf$/, ` (${n}).pdf`);
           used.add(name.toLowerCase());
@@ -309,7 +314,7 @@ export const conversionEndpoints = ({ allowPrivate }: ConversionSettings): reado
             ok: true,
             output: name,
             pages: result.pages,
-            format: src.detected.format,
+            format,
           });
           step?.({ name: file.filename, status: 'succeeded', pages: result.pages }, files.length);
         } catch (err) {

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import {
   ZFileResultResponse,
   parsePipelineStages,
@@ -12,7 +11,8 @@ import { outputName } from '../../lib/send-result';
 import { fileOutcome } from '../../lib/outcome';
 import type { UploadedFile } from '../../lib/uploads';
 import { convertUpload, type SingleFileConversion } from '../../core/convert/convert-source';
-import { preparePdf, type OutputFile } from '../../core/operations/pdf/job';
+import { preparePdf } from '../../core/operations/pdf/job';
+import { runSteps, type Step, type StepFile } from '../../core/operations/run-steps';
 import { callError } from '../call-errors';
 import { pdfSteps, type PdfStep, type PdfStepPath } from '../pdf/steps';
 import { defineEndpoint, type StageUsage } from '../processing-endpoint';
@@ -30,9 +30,18 @@ function stageError(stage: Pick<PipelineStage, 'index' | 'op'>, err: unknown): u
   });
 }
 
+/** A stage's output as the upload a last stage takes: a PDF under the upload's name. */
+const asUpload = (f: StepFile): UploadedFile => ({
+  field: 'file',
+  filename: f.filename,
+  mimetype: 'application/pdf',
+  path: f.path,
+  size: f.size,
+});
+
 /**
  * POST /pipeline: one upload through ordered stages, each the operation of its endpoint (the conversion routes'
- * convertUpload, the PDF routes' steps), intermediate files in the request's workspace, one answer.
+ * convertUpload, the PDF routes' steps), chained by runSteps in the request's workspace, one answer.
  *
  * Before any work: every stage's fields pass its endpoint's schema and checks, every stage's endpoint group is in the
  * key's plan (403 naming the stage), and the call counts as one call per stage against the key's limits (429 when
@@ -105,59 +114,48 @@ export const pipelineEndpointWith = (lastStages: LastStages = {}) =>
       }));
       meter.stages = usage;
 
-      let current: UploadedFile = input;
-      let last: OutputFile | null = null;
-      for (const s of stages) {
-        const u = usage[s.index]!;
-        const started = performance.now();
-        u.bytesIn = current.size;
-        try {
-          let out: OutputFile;
+      const stageSteps: Step[] = stages.map((s) => ({
+        label: stageLabel(s.index, s.op),
+        async run(job, current, notes) {
           const step = steps[s.index];
           const label = s.index === 0 ? `"${input.filename}"` : `${stageLabel(s.index, s.op)} input`;
           if (s.kind === 'last') {
             const final = lastStages[s.op as TStagePath<'last'>];
             if (!final) throw new AppError('INVALID_INPUT', `${s.op} is not available as a stage on this server`);
-            out = await final.run({ job, caller, label }, current, s.fields);
-          } else if (!step) {
-            out = await convertUpload(
-              job,
-              current,
-              s.op.replace(/^\/conversion\//, '') as SingleFileConversion,
-              s.fields,
-            );
-          } else {
-            const pdf = await preparePdf(job, current, { label, password: s.fields.password as string | undefined });
-            u.pages = pdf.pages;
-            out = await step.run(job, pdf, s.fields, {});
+            return final.run({ job, caller, label }, s.index === 0 ? input : asUpload(current), s.fields);
           }
-          u.pages = out.pages ?? u.pages;
-          u.bytesOut = (await stat(out.path)).size;
-          u.statusCode = 200;
-          current = {
-            field: 'file',
-            filename: input.filename,
-            mimetype: 'application/pdf',
-            path: out.path,
-            size: u.bytesOut,
-          };
-          last = out;
-        } catch (err) {
-          const e = callError(err);
-          u.statusCode = e.statusCode;
-          u.errorCode = e.code;
-          throw stageError(s, err);
-        } finally {
-          u.durationMs = performance.now() - started;
-        }
-      }
-      meter.pages = last!.pages;
+          if (!step) {
+            return convertUpload(job, current, s.op.replace(/^\/conversion\//, '') as SingleFileConversion, s.fields);
+          }
+          const pdf = await preparePdf(job, current, { label, password: s.fields.password as string | undefined });
+          notes.pages = pdf.pages;
+          return step.run(job, pdf, s.fields, {});
+        },
+      }));
+      const { output: last } = await runSteps(job, input, stageSteps, {
+        wrapError: (err, _step, index) => stageError(stages[index]!, err),
+        measured(m, index) {
+          const u = usage[index]!;
+          u.durationMs = m.durationMs;
+          u.bytesIn = m.bytesIn;
+          u.pages = m.pages;
+          if (m.error === undefined) {
+            u.bytesOut = m.bytesOut ?? 0;
+            u.statusCode = 200;
+          } else {
+            const e = callError(m.error);
+            u.statusCode = e.statusCode;
+            u.errorCode = e.code;
+          }
+        },
+      });
+      meter.pages = last.pages;
       return fileOutcome(
         {
-          path: last!.path,
-          fileName: outputName(input.filename, last!.name, 'pdf').replace(/-converted\.pdf$/, '.pdf'),
+          path: last.path,
+          fileName: outputName(input.filename, last.name, 'pdf').replace(/-converted\.pdf$/, '.pdf'),
           mimeType: 'application/pdf',
-          pages: last!.pages,
+          pages: last.pages,
         },
         {
           'X-Pipeline-Stages': stages.length,

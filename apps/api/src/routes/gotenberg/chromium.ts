@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import * as convert from '../../core/convert/to-pdf';
 import * as toImage from '../../core/convert/to-image';
-import { buildMarkdownHtml, templateFiles } from '../../core/convert/markdown';
-import { checkSource, htmlSite } from '../../core/convert/sources';
+import { buildSite } from '../../core/convert/build-site';
+import { checkSource } from '../../core/convert/sources';
 import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
 import { AppError } from '../../lib/app-error';
 import type { UploadedFile } from '../../lib/uploads';
@@ -249,13 +249,11 @@ const indexOf = (files: UploadedFile[]) => files.find((f) => f.filename.toLowerC
 async function htmlSource(ctx: GotenbergContext) {
   const index = indexOf(ctx.files);
   if (!index) throw invalidForm("form file 'index.html' is required");
-  await checkSource(index, 'html-to-pdf', "'index.html'");
-  const site = await htmlSite(
-    ctx.job.ws,
-    { file: index },
-    ctx.files.filter((x) => x !== index && !isTemplate(x)),
-  );
-  return { html: site.index, dir: site.dir };
+  return buildSite(ctx.job.ws, {
+    page: { file: index },
+    assets: ctx.files.filter((x) => x !== index && !isTemplate(x)),
+    label: () => "'index.html'",
+  });
 }
 
 /** The index.html template filled with the Markdown files sent beside it, as the markdown routes take them. */
@@ -264,19 +262,15 @@ async function markdownSource(ctx: GotenbergContext) {
   const markdown = ctx.files.filter((x) => /\.(md|markdown)$/i.test(x.filename));
   if (!template) throw invalidForm("form file 'index.html' is required");
   if (!markdown.length) throw invalidForm('no form file found for extensions: [.md]');
-  for (const md of markdown) await checkSource(md, 'markdown-to-pdf', `'${md.filename}'`);
-  // Gotenberg's check and words: every file the template names must be among the Markdown files sent.
-  const missing = templateFiles(await readFile(template.path, 'utf8')).filter(
-    (name) => !markdown.some((md) => md.filename === name),
-  );
-  if (missing.length)
-    throw new AppError('BAD_REQUEST', `Markdown file(s) not found: ${missing.map((n) => `'${n}'`).join('\n')}`);
-  const site = await htmlSite(
-    ctx.job.ws,
-    { file: template },
-    ctx.files.filter((x) => x !== template && !isTemplate(x)),
-  );
-  return { html: await buildMarkdownHtml(site.index, site.dir), dir: site.dir };
+  return buildSite(ctx.job.ws, {
+    page: { file: template },
+    assets: ctx.files.filter((x) => x !== template && !isTemplate(x)),
+    markdown: true,
+    label: (md) => `'${md.filename}'`,
+    // Gotenberg's check and words: every file the template names must be among the Markdown files sent.
+    missing: (names) =>
+      new AppError('BAD_REQUEST', `Markdown file(s) not found: ${names.map((n) => `'${n}'`).join('\n')}`),
+  });
 }
 
 /** Gotenberg's url routes render remote pages only: a file:// URL is refused in its words. */

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { TEndpointGroup } from '@docflow/contracts';
 import type {
   Attachment,
@@ -11,6 +12,7 @@ import type {
 import { FACTURX_DOCUMENT_TYPES, FACTURX_LEVELS } from '../../core/pdf/e-invoice';
 import { EngineError } from '../../core/errors';
 import * as ops from '../../core/operations/pdf';
+import { runSteps, type Step, type StepFile } from '../../core/operations/run-steps';
 import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
 import { invalidForm, isTrue } from './form';
@@ -378,12 +380,12 @@ export function checkCompatible(f: Finishing): void {
   if (f.pdfa && f.encrypt) throw invalidForm('PDF/A format is incompatible with encryption');
 }
 
-/** An output as the PDF operations take it (already checked: it came out of one of them). */
-const asInput = (o: NamedFile): ops.PreparedPdf => ({
-  path: o.path,
-  filename: o.name,
-  size: 0,
-  pages: o.pages ?? 0,
+/** A file as the PDF operations take it (already checked: it came out of one of them). */
+const asInput = (f: StepFile): ops.PreparedPdf => ({
+  path: f.path,
+  filename: f.filename,
+  size: f.size,
+  pages: f.pages ?? 0,
   wasEncrypted: false,
   version: null,
 });
@@ -392,7 +394,7 @@ const stem = (name: string) => name.replace(/\.pdf$/i, '');
 
 /** One output into several, named as Gotenberg names them: "<name>_0.pdf", "<name>_1.pdf"…, or "<name>.pdf" unified. */
 async function split(job: ops.PdfJob, o: NamedFile, s: SplitSpec): Promise<NamedFile[]> {
-  const input = asInput(o);
+  const input = asInput({ path: o.path, filename: o.name, size: 0, pages: o.pages });
   let parts: ops.OutputFile[];
   if (s.mode === 'intervals') {
     parts = await ops.splitPdf(job, input, { mode: 'every', every: Number(s.span) });
@@ -405,15 +407,6 @@ async function split(job: ops.PdfJob, o: NamedFile, s: SplitSpec): Promise<Named
     parts = await ops.splitPdf(job, input, { mode: 'ranges', ranges: pages.join(',') });
   }
   return parts.map((p, i) => ({ path: p.path, name: `${stem(o.name)}_${i}.pdf`, pages: p.pages }));
-}
-
-async function eachOutput(outputs: NamedFile[], step: (o: NamedFile) => Promise<ops.OutputFile>): Promise<NamedFile[]> {
-  return Promise.all(
-    outputs.map(async (o) => {
-      const r = await step(o);
-      return { path: r.path, name: o.name, pages: r.pages ?? o.pages };
-    }),
-  );
 }
 
 /** An untagged document refused for PDF/UA, told as a problem of the form's pdfua field. */
@@ -431,43 +424,54 @@ async function asPdfUaField<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+/** The finishing after the split as steps, in Gotenberg's order, each a DocFlow PDF operation on one output. */
+function finishingSteps(f: Finishing): Step[] {
+  const steps: Step[] = [];
+  const add = (label: string, run: (job: ops.PdfJob, input: ops.PreparedPdf) => Promise<ops.OutputFile>) =>
+    steps.push({ label, run: (job, file) => run(job, asInput(file)) });
+  for (const kind of ['watermark', 'stamp'] as const) {
+    for (const mark of f[kind] ?? []) add(kind, (job, input) => applyMark(job, input, mark, kind));
+  }
+  if (f.rotate) {
+    const { angle, pages } = f.rotate;
+    add('rotate', (job, input) =>
+      ops.rotatePages(job, input, angle, selectPages(pages, input.pages, 'rotatePages').join(',')),
+    );
+  }
+  if (f.flatten) add('flatten', (job, input) => ops.flattenPdf(job, input));
+  const level = f.optimize;
+  if (level) add('optimize', (job, input) => ops.compressPdf(job, input, level));
+  // Factur-X lives in PDF/A-3 (the part that may embed its XML): PDF/A-3b unless asked otherwise.
+  const part = f.pdfa ?? (f.facturX ? 3 : undefined);
+  if (part) add('pdfa', (job, input) => ops.toPdfa(job, input, part));
+  if (f.pdfua) add('pdfua', (job, input) => asPdfUaField(ops.declarePdfUa(job, input)));
+  const metadata = f.metadata;
+  if (metadata) add('metadata', (job, input) => ops.updateMetadata(job, input, metadata));
+  const invoice = f.facturX;
+  if (invoice) add('facturX', (job, input) => ops.embedFacturX(job, input, invoice));
+  const embeds = f.embeds;
+  if (embeds?.length) add('embeds', (job, input) => ops.attachFiles(job, input, embeds));
+  const encrypt = f.encrypt;
+  if (encrypt) add('encrypt', (job, input) => ops.protectPdf(job, input, encrypt));
+  return steps;
+}
+
+/** The split first (one output may become several), then every output through the same steps with runSteps. */
 export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing): Promise<NamedFile[]> {
   let out = outputs;
   if (f.split) {
     const s = f.split;
     out = (await Promise.all(out.map((o) => split(job, o, s)))).flat();
   }
-  for (const kind of ['watermark', 'stamp'] as const) {
-    for (const mark of f[kind] ?? []) out = await eachOutput(out, (o) => applyMark(job, asInput(o), mark, kind));
-  }
-  if (f.rotate) {
-    const { angle, pages } = f.rotate;
-    out = await eachOutput(out, (o) =>
-      ops.rotatePages(job, asInput(o), angle, selectPages(pages, o.pages ?? 0, 'rotatePages').join(',')),
-    );
-  }
-  if (f.flatten) out = await eachOutput(out, (o) => ops.flattenPdf(job, asInput(o)));
-  const level = f.optimize;
-  if (level) out = await eachOutput(out, (o) => ops.compressPdf(job, asInput(o), level));
-  // Factur-X lives in PDF/A-3 (the part that may embed its XML): PDF/A-3b unless asked otherwise.
-  const part = f.pdfa ?? (f.facturX ? 3 : undefined);
-  if (part) out = await eachOutput(out, (o) => ops.toPdfa(job, asInput(o), part));
-  if (f.pdfua) out = await eachOutput(out, (o) => asPdfUaField(ops.declarePdfUa(job, asInput(o))));
-  if (f.metadata) {
-    const m = f.metadata;
-    out = await eachOutput(out, (o) => ops.updateMetadata(job, asInput(o), m));
-  }
-  const invoice = f.facturX;
-  if (invoice) out = await eachOutput(out, (o) => ops.embedFacturX(job, asInput(o), invoice));
-  if (f.embeds?.length) {
-    const embeds = f.embeds;
-    out = await eachOutput(out, (o) => ops.attachFiles(job, asInput(o), embeds));
-  }
-  if (f.encrypt) {
-    const e = f.encrypt;
-    out = await eachOutput(out, (o) => ops.protectPdf(job, asInput(o), e));
-  }
-  return out;
+  const steps = finishingSteps(f);
+  if (!steps.length) return out;
+  return Promise.all(
+    out.map(async (o) => {
+      const input = { path: o.path, filename: o.name, size: (await stat(o.path)).size, pages: o.pages };
+      const { file } = await runSteps(job, input, steps);
+      return { path: file.path, name: o.name, pages: file.pages };
+    }),
+  );
 }
 
 /** ExifTool's date form, as Gotenberg's metadata/read answers it. */
