@@ -264,7 +264,11 @@ export class ToolAccounts implements AccountLeaser {
       if (this.held.has(user.uid)) continue;
       const locked = this.lock(user);
       if (locked === 'free') return this.leaseOf(user, Promise.resolve());
-      if (locked === 'reclaimed') return this.leaseOf(user, this.sweep(user).catch(() => undefined));
+      if (locked === 'reclaimed')
+        return this.leaseOf(
+          user,
+          this.sweep(user).catch(() => undefined),
+        );
     }
     return null;
   }

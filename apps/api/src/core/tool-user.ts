@@ -25,9 +25,7 @@ export interface ToolUser {
  * from everyone else's; and one waiting for an account waits in the queue, as for a slot.
  */
 export type ToolAccount =
-  | ToolUser
-  | null
-  | { resolve(signal?: AbortSignal): Promise<ToolUser | null>; readonly gate?: SlotGate };
+  ToolUser | null | { resolve(signal?: AbortSignal): Promise<ToolUser | null>; readonly gate?: SlotGate };
 
 /** What the processing queue must take with the slot of a tool running as `account` (nothing for a known account). */
 export function accountGate(account: ToolAccount | undefined): SlotGate | undefined {
