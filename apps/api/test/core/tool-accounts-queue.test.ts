@@ -154,6 +154,25 @@ describe('more requests than accounts, within the queue', () => {
   });
 });
 
+describe('accounts held by another process of the machine', () => {
+  it('a request waits in the queue while they are held, and starts once that process gives one back', async () => {
+    runs.length = 0;
+    const limiter = queue({ concurrency: 2, queueSize: 10 });
+    // Another DocFlow process (a worker beside this API node): the same lock folder, its own view of what it holds.
+    const other = new ToolAccounts(base, POOL, { lockDir: path.join(dir, 'leases') });
+    const held = [other.leaseNow()!, other.leaseNow()!];
+    expect(held.map((l) => l.user.uid).sort()).toEqual(POOL.map((u) => u.uid).sort());
+    const waiting = request(limiter, 1, Promise.resolve());
+    await until(() => limiter.stats().queued === 1, 'the request waits in the queue');
+    expect(runs).toEqual([]);
+    // Given back there: nothing tells this process, whose queue finds it free on its next look.
+    await held[0]!.release();
+    expect((await waiting)?.uid).toBe(held[0]!.user.uid);
+    expect(limiter.stats()).toMatchObject({ running: 0, queued: 0 });
+    await held[1]!.release();
+  });
+});
+
 describe('a full queue', () => {
   it('still refuses at once with QUEUE_FULL (503, Retry-After), and those already queued complete', async () => {
     runs.length = 0;
