@@ -125,6 +125,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     app.log.warn(
       `tools of every request run as the one account ${config.engines.toolUser.name}: a tool turned by one request's document could read another's files (create the accounts ${config.engines.toolUser.name}-1… with the set-up script; see README, Isolation)`,
     );
+  const pool = app.engines.accounts.stats().size;
+  if (app.engines.accounts.isolated && pool < app.engines.accountsWanted())
+    app.log.warn(
+      `${pool} tools' accounts for ${app.engines.accountsWanted()} at once (PROCESSING_CONCURRENCY and the LibreOffice instances): requests past them wait in the queue for an account while slots stay idle (create more with PROCESSING_TOOL_ACCOUNTS and the set-up script; see README, Isolation)`,
+    );
   app.decorateRequest('usage', null as never);
   app.addHook('onRequest', async (request) => {
     request.usage = { bytesIn: 0, bytesOut: 0 };

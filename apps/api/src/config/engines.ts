@@ -132,6 +132,16 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv): EnginesOptions {
   if (issues.length || !parsed.success) throw new ConfigError(issues);
   const p = parsed.data;
   const toolUser = resolveToolUser(p.PROCESSING_TOOL_USER);
+  const toolAccounts = resolveToolPool(toolUser);
+  // Each LibreOffice instance keeps an account of the pool for its life: as many instances as accounts would leave
+  // the requests' tools none, and they would wait in the queue for good (core/tool-accounts.ts).
+  const officeInstances = chains.convertOffice?.includes('libreoffice')
+    ? Number(moduleConfig.libreoffice?.INSTANCES) || 0
+    : 0;
+  if (toolAccounts.length > 0 && officeInstances >= toolAccounts.length)
+    throw new ConfigError([
+      `LIBREOFFICE_INSTANCES: ${officeInstances} instances would hold every one of the ${toolAccounts.length} tools' accounts (each keeps one for its life), leaving none for requests: run fewer, or create more accounts (PROCESSING_TOOL_ACCOUNTS with the set-up script)`,
+    ]);
   return {
     chains,
     moduleConfig,
@@ -145,7 +155,7 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv): EnginesOptions {
     toolHost: p.PROCESSING_TOOL_HOST,
     noNetwork: p.PROCESSING_NO_NETWORK,
     toolUser,
-    toolAccounts: resolveToolPool(toolUser),
+    toolAccounts,
     toolEnv: { PATH: p.PATH, FONTCONFIG_PATH: p.FONTCONFIG_PATH, FONTCONFIG_FILE: p.FONTCONFIG_FILE },
   };
 }

@@ -40,7 +40,10 @@ export interface EnginesOptions {
   toolUser?: ToolUser | null;
   /** The pool requests and LibreOffice instances lease an account of their own from (core/tool-accounts.ts). */
   toolAccounts?: ToolUser[];
-  /** How long a request waits for a free account before it is refused as busy (QUEUE_FULL; tool-accounts.ts). */
+  /**
+   * How long a caller outside the processing queue waits for a free account before it is refused as busy
+   * (QUEUE_FULL; tool-accounts.ts). Requests' tools wait for theirs in the queue instead.
+   */
   toolAccountWaitMs?: number;
   /** What every tool takes from the server's environment: PATH and the font configuration (config/engines.ts). */
   toolEnv?: ToolEnvBase;
@@ -129,6 +132,8 @@ export class Engines {
       },
       waitMs: options.toolAccountWaitMs,
     });
+    // Requests waiting for an account wait in the processing queue: one given back may let the next start.
+    this.accounts.onGiveBack(() => this.limiter.wake());
     for (const [op, ids] of Object.entries(options.chains) as Array<[OperationName, string[]]>) {
       const links: ChainLink<unknown>[] = [];
       for (const id of ids) {
@@ -214,6 +219,18 @@ export class Engines {
 
   stats(): LimiterStats {
     return this.limiter.stats();
+  }
+
+  /**
+   * The tools' accounts the configuration keeps busy at once: one per processing slot, plus one per LibreOffice
+   * instance (each holds its own for its life). With fewer, requests past what is left wait in the queue for one and
+   * slots stay idle; the server says so at start (app.ts).
+   */
+  accountsWanted(): number {
+    const office = this.usedIds().has('libreoffice')
+      ? Number(this.options.moduleConfig.libreoffice?.INSTANCES ?? 0) || 0
+      : 0;
+    return this.options.concurrency + office;
   }
 
   /** Every engine used by some chain, with the live status of those that keep processes and have started. */

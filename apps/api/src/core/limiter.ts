@@ -67,8 +67,25 @@ export function ownerShare(weight: number, opts: LimiterOptions): { running: num
   return { running, queued };
 }
 
+/**
+ * Something a job needs besides its slot, from a pool of its own (a tools' account: core/tool-accounts.ts), taken
+ * in the same step as the slot: a job waiting for it waits in the queue, counted and ordered as any waiter (no slot
+ * held meanwhile, so the holders of the pool always get the slots they need to finish and give back). The gates of
+ * one limiter draw from one pool: once one cannot be taken, no other is tried until something is given back.
+ */
+export interface SlotGate {
+  /** The job holds it already (a request's later tools): nothing to take. */
+  readonly open: boolean;
+  /** Take it now if one is free; false when none is. Synchronous: called while slots are handed out. */
+  take(): boolean;
+}
+
+/** How often waiters held back by a gate look again (a pool shared with other processes frees without a word). */
+const GATE_POLL_MS = 50;
+
 interface Waiter {
   start: () => void;
+  gate?: SlotGate;
 }
 
 interface Account {
@@ -98,6 +115,9 @@ export class Limiter {
   private readonly turns: Account[] = [];
   /** Moving average of job duration, for Retry-After. */
   private avgMs = 500;
+  /** Waiters with a gate still to pass: a new job must not take the pool from under them. */
+  private gated = 0;
+  private gatePoll: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: LimiterOptions) {
     if (!(opts.concurrency >= 1)) throw new RangeError('concurrency must be at least 1');
@@ -127,14 +147,24 @@ export class Limiter {
     return Math.max(0, Math.min(this.opts.concurrency - this.running, cap - holding));
   }
 
-  /** Run `fn` in a slot, charged to `owner` (default: the owner of the current request, see runAsOwner). */
-  async run<T>(fn: () => Promise<T>, signal?: AbortSignal, owner: JobOwner | undefined = currentOwner()): Promise<T> {
+  /**
+   * Run `fn` in a slot, charged to `owner` (default: the owner of the current request, see runAsOwner); with a
+   * `gate`, only once that is passed too (see SlotGate).
+   */
+  async run<T>(
+    fn: () => Promise<T>,
+    signal?: AbortSignal,
+    owner: JobOwner | undefined = currentOwner(),
+    gate?: SlotGate,
+  ): Promise<T> {
     if (signal?.aborted) throw aborted();
     const account = this.account(owner);
     const free = this.running < this.opts.concurrency;
     const borrow = borrowing.getStore() === true && this.queued === 0;
-    if (free && (borrow || account.running < this.runningCap(account))) this.take(account);
-    else await this.wait(account, signal);
+    // The gate last: taken only when the slot is too. Behind waiters held by theirs, it is their turn first.
+    const passes = () => !gate || gate.open || (this.gated === 0 && gate.take());
+    if (free && (borrow || account.running < this.runningCap(account)) && passes()) this.take(account);
+    else await this.wait(account, signal, gate);
     const started = performance.now();
     try {
       return await fn();
@@ -173,7 +203,12 @@ export class Limiter {
     return Math.max(1, Math.ceil(((waiting / slots + 1) * this.avgMs) / 1000));
   }
 
-  private wait(a: Account, signal?: AbortSignal): Promise<void> {
+  /** Look for waiters that can start now (a gate's pool got something back: core/engines.ts tells). */
+  wake(): void {
+    this.dispatch();
+  }
+
+  private wait(a: Account, signal?: AbortSignal, gate?: SlotGate): Promise<void> {
     if (this.queued >= this.opts.queueSize) {
       const seconds = this.retryAfter(this.queued, this.opts.concurrency);
       return Promise.reject(
@@ -208,11 +243,13 @@ export class Limiter {
         if (i >= 0) {
           a.queue.splice(i, 1);
           this.queued--;
+          if (gate) this.gated--;
           this.forget(a);
         }
         reject(aborted());
       };
       const waiter: Waiter = {
+        gate,
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
@@ -220,8 +257,11 @@ export class Limiter {
       };
       a.queue.push(waiter);
       this.queued++;
+      if (gate) this.gated++;
       if (a.queue.length === 1) this.turns.push(a);
       signal?.addEventListener('abort', onAbort, { once: true });
+      // A free slot it may have (its gate was closed to it as a newcomer only): served in turn, not later.
+      if (gate && this.running < this.opts.concurrency) this.dispatch();
     });
   }
 
@@ -232,24 +272,45 @@ export class Limiter {
     this.forget(a);
   }
 
-  /** Hand free slots to waiting owners, round-robin, skipping owners whose share is full. */
+  /**
+   * Hand free slots to waiting owners, round-robin, skipping owners whose share is full; within an owner, its first
+   * waiter whose gate (if any) can be passed. Waiters held back only by their gates are looked at again shortly.
+   */
   private dispatch(): void {
     let passes = this.turns.length;
+    let gateShut = false;
+    let heldByGate = false;
+    const passable = (w: Waiter): boolean => {
+      if (!w.gate || w.gate.open) return true;
+      if (!gateShut && w.gate.take()) return true;
+      gateShut = true;
+      return false;
+    };
     while (this.running < this.opts.concurrency && passes > 0) {
       const a = this.turns.shift()!;
-      if (a.running >= this.runningCap(a)) {
+      const i = a.running < this.runningCap(a) ? a.queue.findIndex(passable) : -1;
+      if (i < 0) {
+        if (a.running < this.runningCap(a)) heldByGate = true;
         this.turns.push(a);
         passes--;
         continue;
       }
-      const next = a.queue.shift()!;
+      const next = a.queue.splice(i, 1)[0]!;
       this.queued--;
+      if (next.gate) this.gated--;
       this.take(a);
       // Served: to the back of the line if it still waits for more.
       if (a.queue.length > 0) this.turns.push(a);
       else this.forget(a);
       passes = this.turns.length;
       next.start();
+    }
+    if (heldByGate && this.running < this.opts.concurrency && !this.gatePoll) {
+      this.gatePoll = setTimeout(() => {
+        this.gatePoll = undefined;
+        this.dispatch();
+      }, GATE_POLL_MS);
+      this.gatePoll.unref();
     }
   }
 

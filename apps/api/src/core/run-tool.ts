@@ -2,7 +2,7 @@ import { EngineError } from './errors';
 import { aborted, type Limiter } from './limiter';
 import { localSpawner, type ProcessSpawner } from './spawn-process';
 import type { ToolEnvBase } from './tool-env';
-import { resolveAccount, type ToolAccount, type ToolUser } from './tool-user';
+import { accountGate, resolveAccount, type ToolAccount, type ToolUser } from './tool-user';
 
 export interface RunToolOptions {
   /** Kill the whole process group after this long (TIMEOUT). */
@@ -73,9 +73,10 @@ const DEFAULT_MAX_STDOUT = 32 * 1024 * 1024;
  * process is started by `opts.spawner` (the tool host in the server; in this process by default).
  */
 export async function runTool(cmd: string, args: string[], opts: RunToolOptions = {}): Promise<ToolResult> {
-  // In the slot: a request waiting for its turn holds no account (tool-user.ts, ToolAccount).
+  // The request's account is taken with the slot (a request waiting for its turn holds none; one waiting for an
+  // account waits in the queue): tool-user.ts, ToolAccount.
   const exec = async () => execute(cmd, args, { ...opts, runAs: await resolveAccount(opts.runAs, opts.signal) });
-  return opts.limiter ? opts.limiter.run(exec, opts.signal) : exec();
+  return opts.limiter ? opts.limiter.run(exec, opts.signal, undefined, accountGate(opts.runAs)) : exec();
 }
 
 /** prlimit(1) arguments for the ceilings (the tool host is started with the same: tool-host.ts). */

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
-import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EngineError } from './errors';
@@ -10,15 +20,24 @@ import type { ToolUser } from './tool-user';
 /** An account held by one request (or one engine instance) until it gives it back. */
 export interface Lease {
   readonly user: ToolUser;
+  /** Settles once the account is fit for use: swept first when it was taken over from a holder that is gone. */
+  readonly ready: Promise<void>;
   /** Give the account back: its processes are killed first, so none outlives the lease into the next holder's. */
   release(): Promise<void>;
 }
 
 /** What a workspace needs from the accounts: one for the life of its request. */
 export interface AccountLeaser {
+  /** Whether leases are accounts of a pool (false: null or the one base account, at once, never waited for). */
+  readonly isolated: boolean;
   /**
-   * null: tools run as the server's own account (it is not root). Refused with QUEUE_FULL when every account stays
-   * held for the whole wait.
+   * A free account now, or null when every one is held. Synchronous: the processing queue takes it in the same
+   * step as the slot it gives a request's tool (limiter.ts, SlotGate), so waiting for one is waiting in the queue.
+   */
+  leaseNow(): Lease | null;
+  /**
+   * For a caller outside the processing queue: null when tools run as the server's own account (it is not root).
+   * Refused with QUEUE_FULL when every account stays held for the whole wait.
    */
   lease(signal?: AbortSignal): Promise<Lease | null>;
 }
@@ -39,8 +58,9 @@ export interface ToolAccountsOptions {
   sweepNow?: (user: ToolUser) => void;
   lockDir?: string;
   /**
-   * How long a request waits for an account while every one is held before it is refused as the full queue is
-   * (503 QUEUE_FULL): the pool is the server's capacity of isolated requests, and a wait without end is a hang.
+   * How long `lease` (a caller outside the processing queue) waits while every account is held before it is refused
+   * as the full queue is (503 QUEUE_FULL): a wait without end is a hang. Requests' tools never wait here: they wait
+   * in the processing queue (leaseNow).
    */
   waitMs?: number;
 }
@@ -137,15 +157,19 @@ export async function releaseAllLeases(): Promise<void> {
  * A lease is a lock file (holding the pid and the process's start time) in a folder only root may enter, so that
  * every DocFlow process of the machine (API nodes and workers side by side) draws from the one pool. A lease dies
  * with its holder: a process gives back what it still holds when it exits, and the lock of one that was killed is
- * reclaimed by the next that looks. When every account is held a request waits for one, a bounded time (it can be
- * cancelled), then is refused as busy. A returned or reclaimed account is swept first: whatever still runs as it (a
- * tool that left its process group) is killed.
+ * reclaimed by the next that looks. A request takes its account with its first tool's processing slot (`leaseNow`,
+ * from the limiter: SlotGate); when every one is held it waits in the processing queue, as for a slot, until one is
+ * given back (`onGiveBack`, or found free by the queue's next look), refused only when that queue is full: the pool
+ * can be smaller than the queue without refusing anything the queue admits. A returned or reclaimed account is swept
+ * first: whatever still runs as it (a tool that left its process group) is killed.
  *
  * Without a pool (the accounts were not created) every lease is the base account, shared by all requests: the
  * isolation of the previous versions, which the server logs at start.
  */
 export class ToolAccounts implements AccountLeaser {
   private readonly waiters = new Set<() => void>();
+  /** Told when an account of this process is given back (the processing queue looks for waiters to start). */
+  private readonly givenBack = new Set<() => void>();
   private readonly held = new Set<number>();
   private readonly pool: readonly ToolUser[];
   private readonly sweep: (user: ToolUser) => Promise<void>;
@@ -173,12 +197,13 @@ export class ToolAccounts implements AccountLeaser {
   }
 
   /**
-   * An account for the life of a request. While all are held it waits (cancellable) up to `waitMs`, then refuses
-   * with QUEUE_FULL: a holder that never gives back cannot hang every later request.
+   * An account for the life of a request, for a caller outside the processing queue (requests' tools take theirs
+   * with their slot: leaseNow). While all are held it waits (cancellable) up to `waitMs`, then refuses with
+   * QUEUE_FULL: a holder that never gives back cannot hang every later request.
    */
   async lease(signal?: AbortSignal): Promise<Lease | null> {
     if (!this.base) return null;
-    if (!this.isolated) return { user: this.base, release: async () => undefined };
+    if (!this.isolated) return this.shared(this.base);
     const deadline = performance.now() + this.waitMs;
     for (;;) {
       if (signal?.aborted) throw aborted();
@@ -200,16 +225,50 @@ export class ToolAccounts implements AccountLeaser {
     }
   }
 
-  /** A free account now, or null when every one is held (the caller decides: wait, or share the base account). */
+  /** A free account now, ready for use, or null when every one is held (the caller decides: wait, or share the base account). */
   async tryLease(): Promise<Lease | null> {
     if (!this.isolated) return null;
+    const lease = this.take();
+    await lease?.ready;
+    return lease;
+  }
+
+  /**
+   * What a request's workspace takes with its first tool's slot: a free account of the pool (its `ready` settles
+   * once it is swept, when taken over from a holder that is gone), the base account when there is no pool, null
+   * when every account is held (or the server is not root: see `lease`).
+   */
+  leaseNow(): Lease | null {
+    if (!this.base) return null;
+    if (!this.isolated) return this.shared(this.base);
+    return this.take();
+  }
+
+  /** Call `fn` whenever this process gives an account back; returns what stops it. */
+  onGiveBack(fn: () => void): () => void {
+    this.givenBack.add(fn);
+    return () => this.givenBack.delete(fn);
+  }
+
+  private shared(user: ToolUser): Lease {
+    return { user, ready: Promise.resolve(), release: async () => undefined };
+  }
+
+  /** A free account locked now (synchronous: the lock folder is local and each step a single system call). */
+  private take(): Lease | null {
     this.ensureLockDir();
     // From a random start: processes looking at once do not all race for the first account.
     const start = Math.floor(Math.random() * this.pool.length);
     for (let i = 0; i < this.pool.length; i++) {
       const user = this.pool[(start + i) % this.pool.length]!;
       if (this.held.has(user.uid)) continue;
-      if (await this.lock(user)) return this.leaseOf(user);
+      const locked = this.lock(user);
+      if (locked === 'free') return this.leaseOf(user, Promise.resolve());
+      if (locked === 'reclaimed')
+        return this.leaseOf(
+          user,
+          this.sweep(user).catch(() => undefined),
+        );
     }
     return null;
   }
@@ -226,8 +285,11 @@ export class ToolAccounts implements AccountLeaser {
       if (this.held.has(user.uid)) continue;
       const owner = await readFile(this.lockFile(user), 'utf8').catch(() => null);
       if (owner === null || holderAlive(owner)) continue;
-      if (!(await this.lock(user))) continue;
-      await this.leaseOf(user).release();
+      const locked = this.lock(user);
+      if (locked === 'held') continue;
+      const lease = this.leaseOf(user, Promise.resolve());
+      if (locked === 'reclaimed') await this.sweep(user).catch(() => undefined);
+      await lease.release();
       reclaimed++;
     }
     return reclaimed;
@@ -245,7 +307,7 @@ export class ToolAccounts implements AccountLeaser {
     });
   }
 
-  private leaseOf(user: ToolUser): Lease {
+  private leaseOf(user: ToolUser, ready: Promise<void>): Lease {
     this.held.add(user.uid);
     const file = this.lockFile(user);
     let released = false;
@@ -257,9 +319,12 @@ export class ToolAccounts implements AccountLeaser {
     const release = async () => {
       if (released) return;
       done();
+      // A sweep of the takeover still running finishes first: the two would race on the same processes.
+      await ready;
       await this.sweep(user).catch(() => undefined);
       await unlink(file).catch(() => undefined);
       for (const wake of [...this.waiters]) wake();
+      for (const fn of [...this.givenBack]) fn();
     };
     live.set(file, {
       user,
@@ -281,7 +346,7 @@ export class ToolAccounts implements AccountLeaser {
       },
     });
     watchExit();
-    return { user, release };
+    return { user, ready, release };
   }
 
   private lockFile(user: ToolUser): string {
@@ -290,26 +355,29 @@ export class ToolAccounts implements AccountLeaser {
 
   /**
    * Take the account's lock: a file written whole under another name, then linked to the lock's (atomic, and never
-   * seen empty). A lock whose holder is gone is reclaimed, and the account swept.
+   * seen empty). A lock whose holder is gone is reclaimed: 'reclaimed' says the account is to be swept before use.
    */
-  private async lock(user: ToolUser): Promise<boolean> {
+  private lock(user: ToolUser): 'free' | 'reclaimed' | 'held' {
     const file = this.lockFile(user);
     const mine = path.join(this.lockDir, `.${user.uid}.${randomBytes(6).toString('hex')}`);
-    await writeFile(mine, self, { mode: 0o600, flag: 'wx' });
+    writeFileSync(mine, self, { mode: 0o600, flag: 'wx' });
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
-          await link(mine, file);
-          if (attempt > 0) await this.sweep(user).catch(() => undefined);
-          return true;
+          linkSync(mine, file);
+          return attempt > 0 ? 'reclaimed' : 'free';
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         }
-        if (!(await this.reclaim(file))) return false;
+        if (!this.reclaim(file)) return 'held';
       }
-      return false;
+      return 'held';
     } finally {
-      await unlink(mine).catch(() => undefined);
+      try {
+        unlinkSync(mine);
+      } catch {
+        // Already gone.
+      }
     }
   }
 
@@ -318,25 +386,32 @@ export class ToolAccounts implements AccountLeaser {
    * two processes reclaiming at once cannot remove the lock one of them has just taken (a fresh lock moved aside by
    * mistake is put back).
    */
-  private async reclaim(file: string): Promise<boolean> {
-    const found = await stat(file).catch(() => null);
+  private reclaim(file: string): boolean {
+    const quiet = <T>(fn: () => T): T | null => {
+      try {
+        return fn();
+      } catch {
+        return null;
+      }
+    };
+    const found = quiet(() => statSync(file));
     if (!found) return true;
-    const owner = await readFile(file, 'utf8').catch(() => null);
+    const owner = quiet(() => readFileSync(file, 'utf8'));
     if (owner === null) return true;
     if (holderAlive(owner)) return false;
     const aside = `${file}.stale-${randomBytes(6).toString('hex')}`;
     try {
-      await rename(file, aside);
+      renameSync(file, aside);
     } catch {
       return true;
     }
-    const moved = await stat(aside).catch(() => null);
+    const moved = quiet(() => statSync(aside));
     if (moved && moved.ino !== found.ino) {
-      await link(aside, file).catch(() => undefined);
-      await unlink(aside).catch(() => undefined);
+      quiet(() => linkSync(aside, file));
+      quiet(() => unlinkSync(aside));
       return false;
     }
-    await unlink(aside).catch(() => undefined);
+    quiet(() => unlinkSync(aside));
     return true;
   }
 

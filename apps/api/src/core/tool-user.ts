@@ -1,6 +1,7 @@
 import { chmodSync, chownSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { chown } from 'node:fs/promises';
 import path from 'node:path';
+import type { SlotGate } from './limiter';
 
 /**
  * An unprivileged account tools run as when the server itself runs as root (a container's default, this project's
@@ -19,10 +20,17 @@ export interface ToolUser {
 
 /**
  * Who a tool runs as, as an operation is given it: an account, or a request's account still to be leased, which the
- * runner asks for once the tool holds its processing slot (core/workspace.ts). A request waiting for its turn holds
- * no account, so a queue of one owner's requests cannot take the pool from everyone else's.
+ * processing queue takes with the tool's slot (`gate`: core/workspace.ts, limiter.ts SlotGate) and the runner then
+ * asks for. A request waiting for its turn holds no account, so a queue of one owner's requests cannot take the pool
+ * from everyone else's; and one waiting for an account waits in the queue, as for a slot.
  */
-export type ToolAccount = ToolUser | null | { resolve(signal?: AbortSignal): Promise<ToolUser | null> };
+export type ToolAccount =
+  ToolUser | null | { resolve(signal?: AbortSignal): Promise<ToolUser | null>; readonly gate?: SlotGate };
+
+/** What the processing queue must take with the slot of a tool running as `account` (nothing for a known account). */
+export function accountGate(account: ToolAccount | undefined): SlotGate | undefined {
+  return account && 'resolve' in account ? account.gate : undefined;
+}
 
 /** The account itself (leasing it now, when it is a request's still to be leased). */
 export async function resolveAccount(

@@ -1,5 +1,6 @@
 import { chown, lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { SlotGate } from './limiter';
 import type { AccountLeaser, Lease } from './tool-accounts';
 import type { ToolAccount, ToolUser } from './tool-user';
 
@@ -16,8 +17,8 @@ export interface Workspace {
    */
   toolUser(signal?: AbortSignal): Promise<ToolUser | null>;
   /**
-   * The same account, to be leased when a tool first needs it (an operation's OpContext.runAs): the runner asks for
-   * it once the tool holds its processing slot.
+   * The same account, to be leased when a tool first needs it (an operation's OpContext.runAs): the processing queue
+   * takes it with that tool's slot (its `gate`), so a request waiting for an account waits in the queue.
    */
   readonly account: ToolAccount;
   dispose(): Promise<void>;
@@ -43,27 +44,45 @@ export async function createWorkspace(root: string, accounts?: AccountLeaser | n
   const dir = await mkdtemp(path.join(root, 'docflow-ws-'));
   let disposed = false;
   let leasing: Promise<Lease | null> | undefined;
+  const handOverTo = async (lease: Lease | null): Promise<Lease | null> => {
+    if (!lease) return null;
+    try {
+      await lease.ready;
+      if (disposed) throw new Error('workspace removed');
+      await handOver(dir, lease.user);
+    } catch (err) {
+      await lease.release();
+      throw err;
+    }
+    return lease;
+  };
+  const begin = (lease: Promise<Lease | null>) => {
+    leasing = lease;
+    // Observed by whoever asks for the account (toolUser); never an unhandled rejection meanwhile.
+    lease.catch(() => undefined);
+  };
   const toolUser = async (signal?: AbortSignal): Promise<ToolUser | null> => {
-    leasing ??= (async () => {
-      const lease = (await accounts?.lease(signal)) ?? null;
-      if (lease) {
-        try {
-          if (disposed) throw new Error('workspace removed');
-          await handOver(dir, lease.user);
-        } catch (err) {
-          await lease.release();
-          throw err;
-        }
-      }
-      return lease;
-    })();
-    // A lease that failed (a cancelled wait) may be asked for again.
-    const pending = leasing;
+    if (!leasing) begin((async () => handOverTo((await accounts?.lease(signal)) ?? null))());
+    // A lease that failed (a cancelled wait, a hand-over that failed) may be asked for again.
+    const pending = leasing!;
     const lease = await pending.catch((err: unknown) => {
       if (leasing === pending) leasing = undefined;
       throw err;
     });
     return lease?.user ?? null;
+  };
+  /** The processing queue takes the account with the first tool's slot, and only when one is free (limiter.ts). */
+  const gate: SlotGate = {
+    get open() {
+      return leasing !== undefined || !accounts?.isolated;
+    },
+    take() {
+      if (gate.open) return true;
+      const lease = accounts!.leaseNow();
+      if (!lease) return false;
+      begin(handOverTo(lease));
+      return true;
+    },
   };
   return {
     dir,
@@ -89,7 +108,7 @@ export async function createWorkspace(root: string, accounts?: AccountLeaser | n
       return dirPath;
     },
     toolUser,
-    account: { resolve: toolUser },
+    account: { resolve: toolUser, gate },
     async dispose() {
       if (disposed) return;
       disposed = true;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error';
 import { loadEngineConfig } from '../../src/config/engines';
 import { createEngines } from '../../src/core/create-engines';
+import { resolveToolPool, resolveToolUser } from '../../src/core/tool-user';
 
 describe('engine configuration', () => {
   it('defaults: the measured chains', () => {
@@ -77,5 +78,36 @@ describe('engine configuration', () => {
     const h = await createEngines(loadEngineConfig({})).health();
     for (const id of ['qpdf', 'poppler', 'pdf-lib', 'ghostscript', 'qrcode', 'zbar'])
       expect(h[id], id).toMatchObject({ ok: true });
+  });
+
+  it("refuses LibreOffice instances that would hold every tools' account, and counts what the configuration keeps busy", () => {
+    expect(process.getuid?.(), 'the pool exists for root: run as root, as CI does').toBe(0);
+    const pool = resolveToolPool(resolveToolUser('docflow-tools')).length;
+    expect(pool, 'the set-up creates the pool (PROCESSING_TOOL_ACCOUNTS)').toBeGreaterThan(1);
+    let err: unknown;
+    try {
+      loadEngineConfig({ LIBREOFFICE_INSTANCES: String(pool) });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).issues).toEqual([
+      expect.stringMatching(/^LIBREOFFICE_INSTANCES: .* leaving none for requests/),
+    ]);
+    // One fewer leaves the requests one: the start goes on (and warns when that is fewer than the slots).
+    const engines = createEngines(
+      loadEngineConfig({ LIBREOFFICE_INSTANCES: String(pool - 1), PROCESSING_CONCURRENCY: '3' }),
+    );
+    expect(engines.accountsWanted()).toBe(3 + pool - 1);
+    // Without LibreOffice in a chain its instances hold nothing.
+    expect(
+      createEngines(
+        loadEngineConfig({
+          LIBREOFFICE_INSTANCES: String(pool),
+          CONVERT_OFFICE_ENGINES: 'none',
+          PROCESSING_CONCURRENCY: '3',
+        }),
+      ).accountsWanted(),
+    ).toBe(3);
   });
 });

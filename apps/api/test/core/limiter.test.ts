@@ -238,3 +238,63 @@ describe('Limiter: fair shares between owners', () => {
     expect(median(busy)).toBeLessThan(median(alone) * 3);
   });
 });
+
+describe('Limiter: jobs that need a pooled resource with their slot (SlotGate)', () => {
+  /** A pool of `size` tokens; a job's gate takes one, and it is given back by `give`. */
+  function tokens(size: number) {
+    let free = size;
+    const gate = () => {
+      let mine = false;
+      return {
+        get open() {
+          return mine;
+        },
+        take() {
+          if (free === 0) return false;
+          free--;
+          mine = true;
+          return true;
+        },
+      };
+    };
+    return { gate, give: () => free++, free: () => free };
+  }
+
+  it('a job whose gate is shut waits in the queue, holding no slot, and starts in turn once one is given back', async () => {
+    const l = new Limiter({ concurrency: 2, queueSize: 5 });
+    const pool = tokens(1);
+    const first = pool.gate();
+    await l.run(async () => undefined, undefined, undefined, first);
+    expect(first.open).toBe(true);
+    const order: string[] = [];
+    const b = l.run(async () => void order.push('b'), undefined, undefined, pool.gate());
+    const c = l.run(async () => void order.push('c'), undefined, undefined, pool.gate());
+    expect(l.stats()).toMatchObject({ running: 0, queued: 2 });
+    // A job that needs no token passes them, a slot being free.
+    expect(await l.run(async () => 'plain')).toBe('plain');
+    // Its holder's later jobs pass too: the token is theirs already.
+    expect(await l.run(async () => 'holder', undefined, undefined, first)).toBe('holder');
+    pool.give();
+    l.wake();
+    await b;
+    expect(order).toEqual(['b']);
+    expect(l.stats()).toMatchObject({ running: 0, queued: 1 });
+    pool.give();
+    // Without being told: waiters held back by their gate look again by themselves.
+    await c;
+    expect(order).toEqual(['b', 'c']);
+    expect(pool.free()).toBe(0);
+  });
+
+  it('a newcomer does not take a token from under those waiting for one, and a full queue refuses', async () => {
+    const l = new Limiter({ concurrency: 2, queueSize: 1 });
+    const pool = tokens(0);
+    const waiting = l.run(async () => 'first', undefined, undefined, pool.gate());
+    pool.give();
+    // The token is free, but the waiter came first: the newcomer queues behind it... and the queue is full.
+    const refused = await l.run(async () => 'late', undefined, undefined, pool.gate()).catch((e) => e);
+    expect(refused.code).toBe('QUEUE_FULL');
+    l.wake();
+    expect(await waiting).toBe('first');
+  });
+});

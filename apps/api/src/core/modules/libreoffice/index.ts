@@ -8,7 +8,7 @@ import { helperError, invalidDocument, lostError } from './errors';
 import { stageJob } from './handover';
 import { InstanceLost, type OfficeInstance, type OfficeJob } from './instance';
 import { OfficePool } from './pool';
-import { resolveAccount } from '../../tool-user';
+import { accountGate, resolveAccount } from '../../tool-user';
 import { waitingCount } from '../../waiting-count';
 
 /** The engine object, with its pool visible to tests and to a future /health detail. */
@@ -62,7 +62,8 @@ export function createLibreOfficeEngine(config: LibreOfficeConfig, ctx: EngineCo
   const convertOffice = (input: string, output: string, opts: OfficeConvertOptions, c: OpContext): Promise<void> =>
     // Through the server's limiter: a conversion holds a processing slot like any tool, and a full queue says so.
     waiting.through(
-      (work) => ctx.tools.limiter.run(work, c.signal),
+      // The request's account with the slot, as for any tool (run-tool.ts).
+      (work) => ctx.tools.limiter.run(work, c.signal, undefined, accountGate(c.runAs)),
       () =>
         pool.run(async (inst) => {
           const job = { ...opts, input: path.resolve(input), output: path.resolve(output) };
