@@ -8,6 +8,7 @@ import type {
   PdfPermissions,
   PdfaPart,
 } from '../../core/interfaces';
+import type { XmpRights } from '../../core/pdf/xmp-rights';
 import { FACTURX_DOCUMENT_TYPES, FACTURX_LEVELS } from '../../core/pdf/e-invoice';
 import { EngineError } from '../../core/errors';
 import * as ops from '../../core/pdf/operations';
@@ -478,22 +479,25 @@ function exifDate(iso: string | null): string | undefined {
 }
 
 /** DocFlow's metadata under the ExifTool names Gotenberg answers with; absent values are left out. */
-export function gotenbergMetadata(m: PdfMetadata): Record<string, unknown> {
+export function gotenbergMetadata(m: PdfMetadata, rights: XmpRights = {}): Record<string, unknown> {
   const keywords = m.keywords
     ?.split(/\s*[,;]\s*/)
     .map((k) => k.trim())
     .filter(Boolean);
   const entries: Array<[string, unknown]> = [
     ['Author', m.author],
+    ['Copyright', rights.copyright],
     ['CreateDate', exifDate(m.creationDate)],
     ['Creator', m.creator],
     ['Keywords', keywords && (keywords.length > 1 ? keywords : keywords[0])],
+    ['Marked', rights.marked],
     ['ModDate', exifDate(m.modificationDate)],
     ['PDFVersion', m.pdfVersion ? Number(m.pdfVersion) : undefined],
     ['PageCount', m.pages],
     ['Producer', m.producer],
     ['Subject', m.subject],
     ['Title', m.title],
+    ['Trapped', rights.trapped],
   ];
   return Object.fromEntries(entries.filter(([, v]) => v !== undefined && v !== null && v !== ''));
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as ops from '../../core/pdf/operations';
+import { readPdfXmpRights } from '../../core/operations/pdf/read-xmp-rights';
 import {
   checkCompatible,
   finish,
@@ -171,8 +172,8 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
       ctx.form.check();
       const read = await Promise.all(
         (await preparedInputs(ctx)).map(async ({ input, name }) => {
-          const m = await ops.readMetadata(ctx.job, input);
-          return [name, gotenbergMetadata(m)] as const;
+          const [m, rights] = await Promise.all([ops.readMetadata(ctx.job, input), readPdfXmpRights(input)]);
+          return [name, gotenbergMetadata(m, rights)] as const;
         }),
       );
       return { json: Object.fromEntries(read) };
