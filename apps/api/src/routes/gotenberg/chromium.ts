@@ -9,8 +9,9 @@ import { AppError } from '../../lib/app-error';
 import type { UploadedFile } from '../../lib/uploads';
 import { finish, readFinishing, type Finishing } from './finishing';
 import { readEmbeds } from './embeds';
-import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
+import { invalidForm, type GotenbergForm } from './form';
 import { readExtraHeaders } from './extra-headers';
+import { asNativePageRanges } from './native-page-ranges';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -173,10 +174,7 @@ function readChromiumForm(form: GotenbergForm, extras: UploadedFile[]): Chromium
     ...readPageLoad(form),
   };
   if (print.omitBackground && !print.printBackground)
-    form.fail(
-      'omitBackground',
-      'needs printBackground set to true (a background that is not printed cannot be left out)',
-    );
+    form.refuseAfterCheck('omitBackground requires printBackground set to true');
   // DocFlow's PDFs are always tagged: either value of generateTaggedPdf is served (a tagged PDF is never less).
   form.bool('generateTaggedPdf', false);
   print.outline = form.bool('generateDocumentOutline', false);
@@ -239,7 +237,11 @@ async function readHeaderFooter(
 }
 
 async function finishRender(ctx: GotenbergContext, pdf: Promise<{ path: string; pages?: number }>, f: ChromiumForm) {
-  const rendered = await asGotenbergField(pdf, 'pageRange', 'nativePageRanges');
+  const rendered = await asNativePageRanges(pdf, (beyond) =>
+    beyond
+      ? `The page ranges '${f.pageRange}' (nativePageRanges) exceeds the page count`
+      : `Chromium does not handle the page ranges '${f.pageRange}' (nativePageRanges) syntax`,
+  );
   const outputs: NamedFile[] = [{ path: rendered.path, name: uuidName(), pages: rendered.pages }];
   const done = await finish(ctx.job, outputs, f.finishing);
   ctx.meter.pages = done.reduce((n, o) => n + (o.pages ?? 0), 0);

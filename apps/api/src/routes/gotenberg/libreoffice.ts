@@ -6,8 +6,9 @@ import { EngineError } from '../../core/errors';
 import * as ops from '../../core/pdf/operations';
 import { FINISHING_DOCS, fieldDocs } from './field-docs';
 import { finish, readFinishing, type Finishing } from './finishing';
-import { asGotenbergField, type GotenbergForm } from './form';
+import type { GotenbergForm } from './form';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
+import { asNativePageRanges } from './native-page-ranges';
 import { gotenbergRoute } from './route';
 
 /**
@@ -173,10 +174,10 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
       // One after another: the LibreOffice pool already uses every core, and other users share it.
       const converted: NamedFile[] = [];
       for (const { route, src } of sources) {
-        const pdf = await asGotenbergField(
+        const pdf = await asNativePageRanges(
           convertSource(job, src, route, { password, landscape, pageRange, exportOptions }),
-          'pageRange',
-          'nativePageRanges',
+          () =>
+            `LibreOffice could not apply the page ranges '${pageRange}' to the document '${src.file.filename}'. Check the 'nativePageRanges' form field; valid values look like '1-4', '2' or '1,3,5-7'.`,
         );
         converted.push({ path: pdf.path, name: `${src.file.filename}.pdf`, pages: pdf.pages });
       }

@@ -102,7 +102,9 @@ describe('POST /forms/libreoffice/convert', () => {
     ]);
     expect(range.statusCode).toBe(400);
     expect(range.headers['content-type']).toBe('text/plain; charset=UTF-8');
-    expect(range.body).toContain("form field 'nativePageRanges' is invalid");
+    expect(range.body).toBe(
+      "LibreOffice could not apply the page ranges '9' to the document 'page_1.docx'. Check the 'nativePageRanges' form field; valid values look like '1-4', '2' or '1,3,5-7'.",
+    );
     const quality = await api.gotenberg('/forms/libreoffice/convert', { quality: '101', pageLayout: '7' }, [
       await docx('page_1.docx'),
     ]);
