@@ -1,6 +1,7 @@
 import type { TEndpointGroup } from '@docflow/contracts';
 import type {
   Attachment,
+  Bookmark,
   CompressionLevel,
   FacturXSpec,
   MetadataUpdate,
@@ -14,7 +15,7 @@ import { EngineError } from '../../core/errors';
 import * as ops from '../../core/pdf/operations';
 import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
-import { invalidForm, isTrue } from './form';
+import { asGotenbergField, invalidForm, isTrue } from './form';
 import { applyMark, readMarks, type GotenbergMark } from './marks';
 import type { NamedFile } from './output';
 import { selectPages } from './page-selection';
@@ -56,6 +57,8 @@ export interface Finishing {
   pdfa?: PdfaPart;
   /** PDF/UA-1 declared (the document must be tagged). */
   pdfua?: boolean;
+  /** The outline written over the output's (merge's bookmarks fields), after PDF/A, which may drop it. */
+  bookmarks?: Bookmark[];
   metadata?: MetadataUpdate;
   /** The Factur-X invoice embedded (the document is made PDF/A-3b for it). */
   facturX?: FacturXSpec & { xml: string };
@@ -454,6 +457,12 @@ export async function finish(job: ops.PdfJob, outputs: NamedFile[], f: Finishing
   const part = f.pdfa ?? (f.facturX ? 3 : undefined);
   if (part) out = await eachOutput(out, (o) => ops.toPdfa(job, asInput(o), part));
   if (f.pdfua) out = await eachOutput(out, (o) => asPdfUaField(ops.declarePdfUa(job, asInput(o))));
+  if (f.bookmarks?.length) {
+    const b = f.bookmarks;
+    out = await eachOutput(out, (o) =>
+      asGotenbergField(ops.writeBookmarks(job, asInput(o), b), 'bookmarks', 'bookmarks'),
+    );
+  }
   if (f.metadata) {
     const m = f.metadata;
     out = await eachOutput(out, (o) => ops.updateMetadata(job, asInput(o), m));

@@ -16,7 +16,7 @@ import {
   readSplit,
   type Finishing,
 } from './finishing';
-import { bookmarksFor, readBookmarksField } from './bookmarks';
+import { bookmarksFor, mergedOutline, readBookmarksField, readMergeOutline } from './bookmarks';
 import { readEmbeds } from './embeds';
 import { FIELD_DOCS, FINISHING_DOCS, fieldDocs } from './field-docs';
 import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
@@ -75,20 +75,27 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     path: '/forms/pdfengines/merge',
     summary: 'Merge PDFs',
     fields: fieldDocs(
-      [FIELD_DOCS.pdfs],
+      [
+        FIELD_DOCS.pdfs,
+        '`bookmarks` (JSON: the merged outline as a list of `{ "title", "page", "children" }`, or lists by file name, their pages moved to where each file lands)',
+        "`autoIndexBookmarks` (each file's own outline kept, moved to its pages)",
+        '`titleBookmarks` (one entry per file, its Title or else its name, its outline beneath)',
+      ],
       FINISHING_DOCS.filter((f) => f !== 'split'),
     ),
     meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
     files: { ...pdfs, max: pdfs.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
     async handler(ctx) {
+      const outline = readMergeOutline(ctx.form);
       const f = checked(ctx.form, {
         ...readPageWork(ctx.form, ctx.extras),
         ...readDocumentFinishing(ctx.form, ctx.extras),
       });
       const inputs = await Promise.all(ctx.files.map((file) => ctx.prepare(file)));
+      const bookmarks = await mergedOutline(ctx.job, inputs, outline);
       // One file is its own merge, as in Gotenberg.
       const merged = inputs.length === 1 ? inputs[0]! : await ops.mergePdfs(ctx.job, inputs);
-      return finish(ctx.job, [{ path: merged.path, name: uuidName(), pages: merged.pages }], f);
+      return finish(ctx.job, [{ path: merged.path, name: uuidName(), pages: merged.pages }], { ...f, bookmarks });
     },
   });
 

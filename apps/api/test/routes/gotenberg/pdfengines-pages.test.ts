@@ -267,6 +267,101 @@ describe('POST /forms/pdfengines/bookmarks/{write,read}', () => {
   });
 });
 
+describe('POST /forms/pdfengines/merge: bookmarks, autoIndexBookmarks, titleBookmarks', () => {
+  const readOutline = async (file: string) => {
+    const res = await api.gotenberg('/forms/pdfengines/bookmarks/read', {}, [pdfFile(readFileSync(file), 'm.pdf')]);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    return (res.json() as Record<string, unknown>)['m.pdf'];
+  };
+  /** A PDF of `pages` pages with `outline` written by the bookmarks route, and `title` by the metadata one. */
+  const outlined = async (pages: number, label: string, outline: object[], title?: string) => {
+    let file = pdfOf(
+      await api.gotenberg('/forms/pdfengines/bookmarks/write', { bookmarks: JSON.stringify(outline) }, [
+        pdfFile(await numberedPdf(pages, label), `${label}.pdf`),
+      ]),
+    );
+    if (title)
+      file = pdfOf(
+        await api.gotenberg('/forms/pdfengines/metadata/write', { metadata: JSON.stringify({ Title: title }) }, [
+          pdfFile(readFileSync(file), `${label}.pdf`),
+        ]),
+      );
+    return readFileSync(file);
+  };
+
+  it('200: a list is the merged outline as given', async () => {
+    const outline = [
+      { title: 'A', page: 1 },
+      { title: 'B', page: 3, children: [{ title: 'B end', page: 4 }] },
+    ];
+    const file = pdfOf(
+      await api.gotenberg('/forms/pdfengines/merge', { bookmarks: JSON.stringify(outline) }, [
+        pdfFile(await numberedPdf(2, 'A'), '1_a.pdf'),
+        pdfFile(await numberedPdf(2, 'B'), '2_b.pdf'),
+      ]),
+    );
+    expect(pageCount(file)).toBe(4);
+    expect(await readOutline(file)).toEqual(outline);
+  });
+
+  it("200: autoIndexBookmarks keeps each file's outline at its pages; lists by file name win for the files they name", async () => {
+    const a = await outlined(2, 'alpha', [{ title: 'Alpha 2', page: 2 }]);
+    const b = await outlined(3, 'beta', [{ title: 'Beta 1', page: 1, children: [{ title: 'Beta 3', page: 3 }] }]);
+    const auto = pdfOf(
+      await api.gotenberg('/forms/pdfengines/merge', { autoIndexBookmarks: 'true' }, [
+        pdfFile(a, '1_alpha.pdf'),
+        pdfFile(b, '2_beta.pdf'),
+      ]),
+    );
+    expect(await readOutline(auto)).toEqual([
+      { title: 'Alpha 2', page: 2 },
+      { title: 'Beta 1', page: 3, children: [{ title: 'Beta 3', page: 5 }] },
+    ]);
+    const byName = pdfOf(
+      await api.gotenberg(
+        '/forms/pdfengines/merge',
+        { autoIndexBookmarks: 'true', bookmarks: JSON.stringify({ '2_beta.pdf': [{ title: 'Given', page: 2 }] }) },
+        [pdfFile(a, '1_alpha.pdf'), pdfFile(b, '2_beta.pdf')],
+      ),
+    );
+    expect(await readOutline(byName)).toEqual([
+      { title: 'Alpha 2', page: 2 },
+      { title: 'Given', page: 4 },
+    ]);
+  });
+
+  it('200: titleBookmarks: one entry per file (its Title, else its name), its outline beneath', async () => {
+    const a = await outlined(2, 'alpha', [{ title: 'Alpha 2', page: 2 }], 'The Alpha Report');
+    const untitled = pdfOf(
+      await api.gotenberg('/forms/pdfengines/metadata/write', { metadata: JSON.stringify({ Title: null }) }, [
+        pdfFile(await numberedPdf(1, 'Plain'), 'plain.pdf'),
+      ]),
+    );
+    const file = pdfOf(
+      await api.gotenberg('/forms/pdfengines/merge', { titleBookmarks: 'true' }, [
+        pdfFile(a, '1_alpha.pdf'),
+        pdfFile(readFileSync(untitled), '2_plain.pdf'),
+      ]),
+    );
+    expect(await readOutline(file)).toEqual([
+      { title: 'The Alpha Report', page: 1, children: [{ title: 'Alpha 2', page: 2 }] },
+      { title: '2_plain', page: 3 },
+    ]);
+  });
+
+  it('400: a merged page that does not exist is named under bookmarks', async () => {
+    const res = await api.gotenberg('/forms/pdfengines/merge', { bookmarks: '[{"title":"Far","page":4}]' }, [
+      pdfFile(await numberedPdf(1), '1.pdf'),
+      pdfFile(await numberedPdf(2), '2.pdf'),
+    ]);
+    expect(textError(res)).toEqual({
+      status: 400,
+      message:
+        "Invalid form data: form field 'bookmarks' is invalid: the bookmark 'Far' opens page 4, but the document has pages 1 to 3",
+    });
+  });
+});
+
 describe('POST /forms/pdfengines/embed', () => {
   it('200: the `embeds` files are attached under their names, with the MIME type asked', async () => {
     const res = await api.gotenberg(

@@ -54,14 +54,14 @@ describe('POST /forms/pdfengines/merge', () => {
   });
 
   it('400: a field DocFlow does not support is named, in plain text', async () => {
-    const res = await api.gotenberg('/forms/pdfengines/merge', { colour: 'red', autoIndexBookmarks: 'true' }, [
+    const res = await api.gotenberg('/forms/pdfengines/merge', { colour: 'red', splitMode: 'pages' }, [
       pdfFile(await numberedPdf(1), 'a.pdf'),
     ]);
     const e = textError(res);
     expect(e.status).toBe(400);
     expect(e.message).toMatch(/^Invalid form data: /);
     expect(e.message).toContain("form field 'colour' is not supported by DocFlow");
-    expect(e.message).toContain("form field 'autoIndexBookmarks' is not supported by DocFlow on this route");
+    expect(e.message).toContain("form field 'splitMode' is not supported by DocFlow on this route");
   });
 
   it('400: no PDF, a file that is not a PDF, a PDF/A part Gotenberg does not know', async () => {
