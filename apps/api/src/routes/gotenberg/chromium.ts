@@ -7,7 +7,7 @@ import { checkSource, htmlSite } from '../../core/convert/sources';
 import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
 import { AppError } from '../../lib/app-error';
 import type { UploadedFile } from '../../lib/uploads';
-import { finish, readFinishing, type Finishing } from './finishing';
+import { checkCompatible, finish, readFinishing, type Finishing } from './finishing';
 import { readEmbeds } from './embeds';
 import { invalidForm, type GotenbergForm } from './form';
 import { readExtraHeaders } from './extra-headers';
@@ -181,11 +181,7 @@ function readChromiumForm(form: GotenbergForm, extras: UploadedFile[]): Chromium
   const pageRange = form.string('nativePageRanges') || undefined;
   const finishing: Finishing = { ...readFinishing(form, extras), embeds: readEmbeds(form, extras) };
   form.check();
-  // Gotenberg's rule: only PDF/A-3 allows attachments.
-  if (finishing.embeds?.length && finishing.pdfa && finishing.pdfa !== 3)
-    throw invalidForm(
-      `PDF format 'PDF/A-${finishing.pdfa}b' does not support embedded files; only PDF/A-3 variants allow attachments`,
-    );
+  checkCompatible(finishing);
   return { print, pageRange, finishing };
 }
 

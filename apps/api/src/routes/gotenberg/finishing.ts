@@ -377,9 +377,13 @@ export function readPageWork(
   };
 }
 
-/** Gotenberg's own rule: PDF/A forbids encryption. */
+/** Gotenberg's own rules: PDF/A forbids encryption, and only PDF/A-3 allows attachments. */
 export function checkCompatible(f: Finishing): void {
   if (f.pdfa && f.encrypt) throw invalidForm('PDF/A format is incompatible with encryption');
+  if (f.embeds?.length && f.pdfa && f.pdfa !== 3)
+    throw invalidForm(
+      `PDF format 'PDF/A-${f.pdfa}b' does not support embedded files; only PDF/A-3 variants allow attachments`,
+    );
 }
 
 /** An output as the PDF operations take it (already checked: it came out of one of them). */

@@ -84,12 +84,13 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
       FINISHING_DOCS.filter((f) => f !== 'split'),
     ),
     meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
-    files: { ...pdfs, max: pdfs.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
+    files: { ...pdfs, max: pdfs.max + 23, extraFields: ['watermark', 'stamp', 'facturxXml', 'embeds'] },
     async handler(ctx) {
       const outline = readMergeOutline(ctx.form);
       const f = checked(ctx.form, {
         ...readPageWork(ctx.form, ctx.extras),
         ...readDocumentFinishing(ctx.form, ctx.extras),
+        embeds: readEmbeds(ctx.form, ctx.extras),
       });
       const inputs = await Promise.all(ctx.files.map((file) => ctx.prepare(file)));
       const bookmarks = await mergedOutline(ctx.job, inputs, outline);
@@ -104,12 +105,13 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     summary: 'Split PDFs',
     fields: fieldDocs([FIELD_DOCS.pdfs], FINISHING_DOCS),
     meterAs: { group: 'pdf', endpoint: '/pdf/split' },
-    files: { ...eachPdf, max: eachPdf.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
+    files: { ...eachPdf, max: eachPdf.max + 23, extraFields: ['watermark', 'stamp', 'facturxXml', 'embeds'] },
     async handler(ctx) {
       const f = checked(ctx.form, {
         split: readSplit(ctx.form, true),
         ...readPageWork(ctx.form, ctx.extras),
         ...readDocumentFinishing(ctx.form, ctx.extras),
+        embeds: readEmbeds(ctx.form, ctx.extras),
       });
       return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
     },

@@ -96,6 +96,15 @@ describe('POST /forms/libreoffice/convert', () => {
     expect(pagesText(file, 'secret')[0]).toContain('Page 1');
   });
 
+  it('200: `embeds` are attached to the converted PDF', async () => {
+    const res = await api.gotenberg('/forms/libreoffice/convert', {}, [
+      await docx('page_1.docx'),
+      { field: 'embeds', content: Buffer.from('<source/>'), filename: 'source.xml', contentType: 'text/xml' },
+    ]);
+    const file = saveBody(ok(res, 'application/pdf'));
+    expect(run('pdfdetach', ['-list', file])).toMatch(/1 embedded files\n1: source\.xml/);
+  });
+
   it('400: bad page ranges and unsupported export options are named; an image is not for LibreOffice', async () => {
     const range = await api.gotenberg('/forms/libreoffice/convert', { nativePageRanges: '9' }, [
       await docx('page_1.docx'),

@@ -391,6 +391,50 @@ describe('POST /forms/pdfengines/embed', () => {
     expect(run('qpdf', ['--list-attachments', '--verbose', file])).toMatch(/text\/xml/);
   });
 
+  it('200: `embeds` on merge attaches to the merged PDF, on split to every part', async () => {
+    const csv = { field: 'embeds', content: Buffer.from('a,b\n1,2\n'), filename: 'data.csv', contentType: 'text/csv' };
+    const merged = pdfOf(
+      await api.gotenberg(
+        '/forms/pdfengines/merge',
+        { embedsMetadata: JSON.stringify({ 'data.csv': { mimeType: 'text/csv' } }) },
+        [pdfFile(await numberedPdf(1, 'A'), '1.pdf'), pdfFile(await numberedPdf(1, 'B'), '2.pdf'), csv],
+      ),
+    );
+    expect(pageCount(merged)).toBe(2);
+    expect(run('pdfdetach', ['-list', merged])).toMatch(/1 embedded files\n1: data\.csv/);
+    expect(run('qpdf', ['--list-attachments', '--verbose', merged])).toMatch(/text\/csv/);
+
+    const split = await api.gotenberg('/forms/pdfengines/split', { splitMode: 'intervals', splitSpan: '1' }, [
+      pdfFile(await numberedPdf(2, 'S'), 'two.pdf'),
+      csv,
+    ]);
+    expect(split.statusCode, split.body.slice(0, 300)).toBe(200);
+    const zip = unzip(split.rawPayload);
+    expect(zip.names).toEqual(['two_0.pdf', 'two_1.pdf']);
+    for (const part of zip.paths) expect(run('pdfdetach', ['-list', part])).toContain('data.csv');
+  });
+
+  it("400: `embeds` with a PDF/A part other than 3, in Gotenberg's words; PDF/A-3b takes them", async () => {
+    const csv = { field: 'embeds', content: Buffer.from('x'), filename: 'data.csv', contentType: 'text/csv' };
+    const res = await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-2b' }, [
+      pdfFile(await numberedPdf(1), '1.pdf'),
+      csv,
+    ]);
+    expect(textError(res)).toEqual({
+      status: 400,
+      message:
+        "Invalid form data: PDF format 'PDF/A-2b' does not support embedded files; only PDF/A-3 variants allow attachments",
+    });
+    const a3 = pdfOf(
+      await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-3b' }, [
+        pdfFile(await numberedPdf(1), '1.pdf'),
+        csv,
+      ]),
+    );
+    expect(run('pdfdetach', ['-list', a3])).toContain('data.csv');
+    expect(run('pdfinfo', ['-meta', a3])).toMatch(/pdfaid:part(>|=['"])3/);
+  });
+
   it('400: a relationship DocFlow does not write, metadata for a file not sent', async () => {
     const res = await api.gotenberg(
       '/forms/pdfengines/embed',
