@@ -116,6 +116,14 @@ export const ZEnv = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * Gotenberg's --api-disable-download-from: the /gotenberg routes then refuse the `downloadFrom` field by name, so
+   * that the server never fetches a file on a client's behalf through it.
+   */
+  GOTENBERG_DISABLE_DOWNLOAD_FROM: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** url-to-pdf may reach private, loopback and link-local addresses (an intranet deployment); never on the internet. */
   URL_TO_PDF_ALLOW_PRIVATE: z
     .enum(['true', 'false', '1', '0'])

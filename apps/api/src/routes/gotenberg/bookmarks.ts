@@ -1,4 +1,5 @@
 import type { Bookmark } from '../../core/interfaces';
+import * as ops from '../../core/operations/pdf';
 import type { GotenbergForm } from './form';
 
 /**
@@ -24,8 +25,8 @@ function asBookmarks(value: unknown): Bookmark[] | undefined {
   return list;
 }
 
-export function readBookmarksField(form: GotenbergForm): GotenbergBookmarks | undefined {
-  const raw = form.mandatoryString('bookmarks');
+export function readBookmarksField(form: GotenbergForm, mandatory = true): GotenbergBookmarks | undefined {
+  const raw = mandatory ? form.mandatoryString('bookmarks') : form.string('bookmarks');
   if (!raw) return undefined;
   const fail = () => {
     form.fail(
@@ -55,3 +56,61 @@ export function readBookmarksField(form: GotenbergForm): GotenbergBookmarks | un
 /** The bookmarks for the file `name`: undefined when the form leaves it as it is. */
 export const bookmarksFor = (b: GotenbergBookmarks, name: string): Bookmark[] | undefined =>
   'all' in b ? b.all : b.byFile[name];
+
+/** The outline fields of Gotenberg's merge route. */
+export interface MergeOutlineSpec {
+  bookmarks?: GotenbergBookmarks;
+  /** Each input's own outline, moved to where its pages land. */
+  autoIndex: boolean;
+  /** One entry per input (its Title, else its file name), its outline beneath. */
+  titles: boolean;
+}
+
+export function readMergeOutline(form: GotenbergForm): MergeOutlineSpec {
+  return {
+    bookmarks: readBookmarksField(form, false),
+    autoIndex: form.bool('autoIndexBookmarks', false),
+    titles: form.bool('titleBookmarks', false),
+  };
+}
+
+const shifted = (list: Bookmark[], offset: number): Bookmark[] =>
+  list.map((b) => ({
+    title: b.title,
+    page: b.page + offset,
+    ...(b.children?.length ? { children: shifted(b.children, offset) } : {}),
+  }));
+
+/**
+ * The merged document's outline as Gotenberg's merge builds it: a list is taken as it is (its pages are the merged
+ * document's); otherwise each input's entries (given by file name, or else its own outline with autoIndexBookmarks or
+ * titleBookmarks) are moved by the pages before it, under one entry per input with titleBookmarks. Undefined: the
+ * merged outline is left as the merge made it.
+ */
+export async function mergedOutline(
+  job: ops.PdfJob,
+  inputs: ops.PreparedPdf[],
+  spec: MergeOutlineSpec,
+): Promise<Bookmark[] | undefined> {
+  const { bookmarks, autoIndex, titles } = spec;
+  if (bookmarks && 'all' in bookmarks) return bookmarks.all.length ? bookmarks.all : undefined;
+  const byFile = bookmarks?.byFile;
+  if (!byFile && !autoIndex && !titles) return undefined;
+  const outline: Bookmark[] = [];
+  let offset = 0;
+  for (const input of inputs) {
+    let own = byFile?.[input.filename] ?? [];
+    if (!own.length && (autoIndex || titles)) own = await ops.readBookmarks(job, input);
+    const moved = shifted(own, offset);
+    if (titles) {
+      const title = (await ops.readMetadata(job, input)).title?.trim();
+      outline.push({
+        title: title || input.filename.replace(/\.[^.]*$/, ''),
+        page: offset + 1,
+        ...(moved.length ? { children: moved } : {}),
+      });
+    } else outline.push(...moved);
+    offset += input.pages;
+  }
+  return outline.length ? outline : undefined;
+}

@@ -7,10 +7,11 @@ import { checkSource } from '../../core/convert/sources';
 import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
 import { AppError } from '../../lib/app-error';
 import type { UploadedFile } from '../../lib/uploads';
-import { finish, readFinishing, type Finishing } from './finishing';
+import { checkCompatible, finish, readFinishing, type Finishing } from './finishing';
 import { readEmbeds } from './embeds';
-import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
+import { invalidForm, type GotenbergForm } from './form';
 import { readExtraHeaders } from './extra-headers';
+import { asNativePageRanges } from './native-page-ranges';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
 
@@ -173,26 +174,22 @@ function readChromiumForm(form: GotenbergForm, extras: UploadedFile[]): Chromium
     ...readPageLoad(form),
   };
   if (print.omitBackground && !print.printBackground)
-    form.fail(
-      'omitBackground',
-      'needs printBackground set to true (a background that is not printed cannot be left out)',
-    );
+    form.refuseAfterCheck('omitBackground requires printBackground set to true');
   // DocFlow's PDFs are always tagged: either value of generateTaggedPdf is served (a tagged PDF is never less).
   form.bool('generateTaggedPdf', false);
   print.outline = form.bool('generateDocumentOutline', false);
   const pageRange = form.string('nativePageRanges') || undefined;
   const finishing: Finishing = { ...readFinishing(form, extras), embeds: readEmbeds(form, extras) };
   form.check();
-  // Gotenberg's rule: only PDF/A-3 allows attachments.
-  if (finishing.embeds?.length && finishing.pdfa && finishing.pdfa !== 3)
-    throw invalidForm(
-      `PDF format 'PDF/A-${finishing.pdfa}b' does not support embedded files; only PDF/A-3 variants allow attachments`,
-    );
+  checkCompatible(finishing);
   return { print, pageRange, finishing };
 }
 
-/** The file fields beside `files`: Gotenberg's marks (watermark and stamp image or PDF) and its `embeds`. */
-const marks = ['watermark', 'stamp', 'embeds'];
+/**
+ * The file fields beside `files`: Gotenberg's marks (watermark and stamp image or PDF), its `embeds` and the Factur-X
+ * invoice (`facturxXml`).
+ */
+const marks = ['watermark', 'stamp', 'embeds', 'facturxXml'];
 
 const screenshotFormats = ['png', 'jpeg', 'webp'] as const;
 
@@ -236,7 +233,11 @@ async function readHeaderFooter(
 }
 
 async function finishRender(ctx: GotenbergContext, pdf: Promise<{ path: string; pages?: number }>, f: ChromiumForm) {
-  const rendered = await asGotenbergField(pdf, 'pageRange', 'nativePageRanges');
+  const rendered = await asNativePageRanges(pdf, (beyond) =>
+    beyond
+      ? `The page ranges '${f.pageRange}' (nativePageRanges) exceeds the page count`
+      : `Chromium does not handle the page ranges '${f.pageRange}' (nativePageRanges) syntax`,
+  );
   const outputs: NamedFile[] = [{ path: rendered.path, name: uuidName(), pages: rendered.pages }];
   const done = await finish(ctx.job, outputs, f.finishing);
   ctx.meter.pages = done.reduce((n, o) => n + (o.pages ?? 0), 0);
@@ -301,9 +302,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/html',
     summary: 'HTML to PDF (Chromium)',
     fields:
-      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `facturxXml` (file) with `facturxConformanceLevel`, `facturxDocumentType`, `facturxVersion`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-pdf' },
-    files: { min: 1, max: 122, extraFields: marks },
+    files: { min: 1, max: 123, extraFields: marks },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form, ctx.extras);
       const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };
@@ -316,9 +317,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/url',
     summary: 'A web page to PDF (Chromium)',
     fields:
-      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `facturxXml` (file) with `facturxConformanceLevel`, `facturxDocumentType`, `facturxVersion`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
-    files: { min: 0, max: 24, extraFields: marks },
+    files: { min: 0, max: 25, extraFields: marks },
     async handler(ctx) {
       const url = remoteUrl(ctx.form);
       const f = readChromiumForm(ctx.form, ctx.extras);
@@ -336,9 +337,9 @@ export function chromiumRoutes(app: FastifyInstance): void {
     path: '/forms/chromium/convert/markdown',
     summary: 'Markdown to PDF (Chromium)',
     fields:
-      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `facturxXml` (file) with `facturxConformanceLevel`, `facturxDocumentType`, `facturxVersion`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
     meterAs: { group: 'conversion', endpoint: '/conversion/markdown-to-pdf' },
-    files: { min: 2, max: 122, extraFields: marks },
+    files: { min: 2, max: 123, extraFields: marks },
     async handler(ctx) {
       const f = readChromiumForm(ctx.form, ctx.extras);
       const print = { ...f.print, ...(await readHeaderFooter(ctx.files)) };

@@ -17,6 +17,8 @@ export const FIELD_DOCS = {
     '`metadata` (JSON: Author, Copyright, CreationDate, Creator, Keywords, Marked, ModDate, PDFVersion, Producer, Subject, Title, Trapped)',
   facturx:
     '`facturxXml` (the CII invoice XML, a file; embedded as factur-x.xml), `facturxConformanceLevel` (MINIMUM, BASIC WL, BASIC, EN 16931, EXTENDED, XRECHNUNG), `facturxDocumentType` (INVOICE, ORDER, ORDER_RESPONSE, ORDER_CHANGE), `facturxVersion` (1.0)',
+  embeds:
+    '`embeds` (files attached to each PDF, under their names; PDF/A only as PDF/A-3), `embedsMetadata` (JSON: `mimeType` by file name)',
   encrypt:
     '`userPassword`, `ownerPassword`, `allowPrinting`, `allowCopying`, `allowModifying`, `allowAnnotating` (true by default)',
 } as const;
@@ -34,6 +36,7 @@ export const FINISHING_DOCS: FieldDoc[] = [
   'pdfua',
   'metadata',
   'facturx',
+  'embeds',
   'encrypt',
 ];
 

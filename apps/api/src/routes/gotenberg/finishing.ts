@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { TEndpointGroup } from '@docflow/contracts';
 import type {
   Attachment,
+  Bookmark,
   CompressionLevel,
   FacturXSpec,
   MetadataUpdate,
@@ -9,13 +10,14 @@ import type {
   PdfPermissions,
   PdfaPart,
 } from '../../core/interfaces';
+import type { XmpRights } from '../../core/pdf/xmp-rights';
 import { FACTURX_DOCUMENT_TYPES, FACTURX_LEVELS } from '../../core/pdf/e-invoice';
 import { EngineError } from '../../core/errors';
 import * as ops from '../../core/operations/pdf';
 import { runSteps, type Step, type StepFile } from '../../core/operations/run-steps';
 import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
-import { invalidForm, isTrue } from './form';
+import { asGotenbergField, invalidForm, isTrue } from './form';
 import { applyMark, readMarks, type GotenbergMark } from './marks';
 import type { NamedFile } from './output';
 import { selectPages } from './page-selection';
@@ -57,6 +59,8 @@ export interface Finishing {
   pdfa?: PdfaPart;
   /** PDF/UA-1 declared (the document must be tagged). */
   pdfua?: boolean;
+  /** The outline written over the output's (merge's bookmarks fields), after PDF/A, which may drop it. */
+  bookmarks?: Bookmark[];
   metadata?: MetadataUpdate;
   /** The Factur-X invoice embedded (the document is made PDF/A-3b for it). */
   facturX?: FacturXSpec & { xml: string };
@@ -70,7 +74,11 @@ export interface Finishing {
  * split, watermark, rotate, flatten, metadata, protect), so a key whose plan lacks `pdf` gets none of them through a conversion either.
  * Read from the raw fields, before the form is checked, so that a job is refused at its admission.
  */
-export function finishingGroups(fields: Record<string, string>, files: number): TEndpointGroup[] {
+export function finishingGroups(
+  fields: Record<string, string>,
+  files: number,
+  extraFields: readonly string[] = [],
+): TEndpointGroup[] {
   const set = (k: string) => (fields[k] ?? '') !== '';
   const on = (k: string) => isTrue(fields[k] ?? '');
   const pdfWork =
@@ -84,7 +92,11 @@ export function finishingGroups(fields: Record<string, string>, files: number): 
     set('facturxConformanceLevel') ||
     set('metadata') ||
     set('userPassword') ||
-    set('ownerPassword');
+    set('ownerPassword') ||
+    set('bookmarks') ||
+    on('autoIndexBookmarks') ||
+    // Attaching files is /pdf/attach's work, whichever route asks it.
+    extraFields.includes('embeds');
   return pdfWork ? ['pdf'] : [];
 }
 
@@ -375,9 +387,13 @@ export function readPageWork(
   };
 }
 
-/** Gotenberg's own rule: PDF/A forbids encryption. */
+/** Gotenberg's own rules: PDF/A forbids encryption, and only PDF/A-3 allows attachments. */
 export function checkCompatible(f: Finishing): void {
   if (f.pdfa && f.encrypt) throw invalidForm('PDF/A format is incompatible with encryption');
+  if (f.embeds?.length && f.pdfa && f.pdfa !== 3)
+    throw invalidForm(
+      `PDF format 'PDF/A-${f.pdfa}b' does not support embedded files; only PDF/A-3 variants allow attachments`,
+    );
 }
 
 /** A file as the PDF operations take it (already checked: it came out of one of them). */
@@ -445,6 +461,11 @@ function finishingSteps(f: Finishing): Step[] {
   const part = f.pdfa ?? (f.facturX ? 3 : undefined);
   if (part) add('pdfa', (job, input) => ops.toPdfa(job, input, part));
   if (f.pdfua) add('pdfua', (job, input) => asPdfUaField(ops.declarePdfUa(job, input)));
+  const bookmarks = f.bookmarks;
+  if (bookmarks?.length)
+    add('bookmarks', (job, input) =>
+      asGotenbergField(ops.writeBookmarks(job, input, bookmarks), 'bookmarks', 'bookmarks'),
+    );
   const metadata = f.metadata;
   if (metadata) add('metadata', (job, input) => ops.updateMetadata(job, input, metadata));
   const invoice = f.facturX;
@@ -482,22 +503,25 @@ function exifDate(iso: string | null): string | undefined {
 }
 
 /** DocFlow's metadata under the ExifTool names Gotenberg answers with; absent values are left out. */
-export function gotenbergMetadata(m: PdfMetadata): Record<string, unknown> {
+export function gotenbergMetadata(m: PdfMetadata, rights: XmpRights = {}): Record<string, unknown> {
   const keywords = m.keywords
     ?.split(/\s*[,;]\s*/)
     .map((k) => k.trim())
     .filter(Boolean);
   const entries: Array<[string, unknown]> = [
     ['Author', m.author],
+    ['Copyright', rights.copyright],
     ['CreateDate', exifDate(m.creationDate)],
     ['Creator', m.creator],
     ['Keywords', keywords && (keywords.length > 1 ? keywords : keywords[0])],
+    ['Marked', rights.marked],
     ['ModDate', exifDate(m.modificationDate)],
     ['PDFVersion', m.pdfVersion ? Number(m.pdfVersion) : undefined],
     ['PageCount', m.pages],
     ['Producer', m.producer],
     ['Subject', m.subject],
     ['Title', m.title],
+    ['Trapped', rights.trapped],
   ];
   return Object.fromEntries(entries.filter(([, v]) => v !== undefined && v !== null && v !== ''));
 }

@@ -5,9 +5,11 @@ import { checkSource, routeFormats, type ConversionRoute } from '../../core/conv
 import { EngineError } from '../../core/errors';
 import { mergePdfs } from '../../core/operations/pdf/merge';
 import { FINISHING_DOCS, fieldDocs } from './field-docs';
-import { finish, readFinishing, type Finishing } from './finishing';
-import { asGotenbergField, type GotenbergForm } from './form';
+import { readEmbeds } from './embeds';
+import { checkCompatible, finish, readFinishing, type Finishing } from './finishing';
+import type { GotenbergForm } from './form';
 import { conversionOutputs, uuidName, type NamedFile } from './output';
+import { asNativePageRanges } from './native-page-ranges';
 import { gotenbergRoute } from './route';
 
 /**
@@ -145,15 +147,17 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
     ),
     meterAs: { group: 'conversion', endpoint: '/conversion/auto-to-pdf' },
     // Each document is its own conversion, counted as one call of /conversion/auto-to-pdf.
-    files: { min: 1, max: 23, perFile: true, extraFields: ['watermark', 'stamp', 'facturxXml'] },
+    files: { min: 1, max: 43, perFile: true, extraFields: ['watermark', 'stamp', 'facturxXml', 'embeds'] },
     async handler({ form, files, extras, job, meter }) {
       const password = form.string('password') || undefined;
       const landscape = form.bool('landscape', false);
       const pageRange = form.string('nativePageRanges') || undefined;
       const merge = form.bool('merge', false);
       const exportOptions = readExportOptions(form);
-      const finishing = withTaggedExport(readFinishing(form, extras), exportOptions);
+      const read: Finishing = { ...readFinishing(form, extras), embeds: readEmbeds(form, extras) };
       form.check();
+      checkCompatible(read);
+      const finishing = withTaggedExport(read, exportOptions);
 
       // Every file checked before any is converted: a wrong one fails the request at once.
       const sources = await Promise.all(
@@ -173,10 +177,10 @@ export function libreOfficeRoutes(app: FastifyInstance): void {
       // One after another: the LibreOffice pool already uses every core, and other users share it.
       const converted: NamedFile[] = [];
       for (const { route, src } of sources) {
-        const pdf = await asGotenbergField(
+        const pdf = await asNativePageRanges(
           convertSource(job, src, route, { password, landscape, pageRange, exportOptions }),
-          'pageRange',
-          'nativePageRanges',
+          () =>
+            `LibreOffice could not apply the page ranges '${pageRange}' to the document '${src.file.filename}'. Check the 'nativePageRanges' form field; valid values look like '1-4', '2' or '1,3,5-7'.`,
         );
         converted.push({ path: pdf.path, name: `${src.file.filename}.pdf`, pages: pdf.pages });
       }

@@ -5,6 +5,7 @@ import { writeBookmarks } from '../../core/operations/pdf/bookmarks-write';
 import type { PreparedPdf } from '../../core/operations/pdf/job';
 import { mergePdfs } from '../../core/operations/pdf/merge';
 import { readMetadata as readPdfMetadata } from '../../core/operations/pdf/metadata-read';
+import { readPdfXmpRights } from '../../core/operations/pdf/read-xmp-rights';
 import {
   checkCompatible,
   finish,
@@ -20,7 +21,7 @@ import {
   readSplit,
   type Finishing,
 } from './finishing';
-import { bookmarksFor, readBookmarksField } from './bookmarks';
+import { bookmarksFor, mergedOutline, readBookmarksField, readMergeOutline } from './bookmarks';
 import { readEmbeds } from './embeds';
 import { FIELD_DOCS, FINISHING_DOCS, fieldDocs } from './field-docs';
 import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
@@ -79,20 +80,28 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     path: '/forms/pdfengines/merge',
     summary: 'Merge PDFs',
     fields: fieldDocs(
-      [FIELD_DOCS.pdfs],
+      [
+        FIELD_DOCS.pdfs,
+        '`bookmarks` (JSON: the merged outline as a list of `{ "title", "page", "children" }`, or lists by file name, their pages moved to where each file lands)',
+        "`autoIndexBookmarks` (each file's own outline kept, moved to its pages)",
+        '`titleBookmarks` (one entry per file, its Title or else its name, its outline beneath)',
+      ],
       FINISHING_DOCS.filter((f) => f !== 'split'),
     ),
     meterAs: { group: 'pdf', endpoint: '/pdf/merge' },
-    files: { ...pdfs, max: pdfs.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
+    files: { ...pdfs, max: pdfs.max + 23, extraFields: ['watermark', 'stamp', 'facturxXml', 'embeds'] },
     async handler(ctx) {
+      const outline = readMergeOutline(ctx.form);
       const f = checked(ctx.form, {
         ...readPageWork(ctx.form, ctx.extras),
         ...readDocumentFinishing(ctx.form, ctx.extras),
+        embeds: readEmbeds(ctx.form, ctx.extras),
       });
       const inputs = await Promise.all(ctx.files.map((file) => ctx.prepare(file)));
+      const bookmarks = await mergedOutline(ctx.job, inputs, outline);
       // One file is its own merge, as in Gotenberg.
       const merged = inputs.length === 1 ? inputs[0]! : await mergePdfs(ctx.job, inputs);
-      return finish(ctx.job, [{ path: merged.path, name: uuidName(), pages: merged.pages }], f);
+      return finish(ctx.job, [{ path: merged.path, name: uuidName(), pages: merged.pages }], { ...f, bookmarks });
     },
   });
 
@@ -101,12 +110,13 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     summary: 'Split PDFs',
     fields: fieldDocs([FIELD_DOCS.pdfs], FINISHING_DOCS),
     meterAs: { group: 'pdf', endpoint: '/pdf/split' },
-    files: { ...eachPdf, max: eachPdf.max + 3, extraFields: ['watermark', 'stamp', 'facturxXml'] },
+    files: { ...eachPdf, max: eachPdf.max + 23, extraFields: ['watermark', 'stamp', 'facturxXml', 'embeds'] },
     async handler(ctx) {
       const f = checked(ctx.form, {
         split: readSplit(ctx.form, true),
         ...readPageWork(ctx.form, ctx.extras),
         ...readDocumentFinishing(ctx.form, ctx.extras),
+        embeds: readEmbeds(ctx.form, ctx.extras),
       });
       return finish(ctx.job, asOutputs(await preparedInputs(ctx)), f);
     },
@@ -176,8 +186,8 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
       ctx.form.check();
       const read = await Promise.all(
         (await preparedInputs(ctx)).map(async ({ input, name }) => {
-          const m = await readPdfMetadata(ctx.job, input);
-          return [name, gotenbergMetadata(m)] as const;
+          const [m, rights] = await Promise.all([readPdfMetadata(ctx.job, input), readPdfXmpRights(input)]);
+          return [name, gotenbergMetadata(m, rights)] as const;
         }),
       );
       return { json: Object.fromEntries(read) };

@@ -159,7 +159,8 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         (spec.files.perFile ? ', one call per file' : '') +
         '; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. ' +
         '`downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, ' +
-        "under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition.",
+        "under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition " +
+        '(refused by name when the operator turned it off: GOTENBERG_DISABLE_DOWNLOAD_FROM).',
       consumes: ['multipart/form-data'],
       body: z
         .object({
@@ -198,6 +199,11 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         // Gotenberg reads a field sent twice as a list (several watermarks and stamps), its first value otherwise.
         keepRepeated: true,
       });
+      // Turned off by the operator: named rather than ignored (Gotenberg ignores it, and then misses the files).
+      if (app.config.GOTENBERG_DISABLE_DOWNLOAD_FROM && upload.fields[DOWNLOAD_FROM_FIELD] !== undefined)
+        throw invalidForm(
+          `form field '${DOWNLOAD_FROM_FIELD}' is turned off on this server; send the files themselves`,
+        );
       // Gotenberg's downloadFrom: fetched now, then taken as uploaded files (a job stores them as such).
       upload.files.push(
         ...(await downloadFrom(upload.fields[DOWNLOAD_FROM_FIELD], {
@@ -224,7 +230,15 @@ export function gotenbergRoute(app: FastifyInstance, spec: GotenbergRouteSpec): 
         throw invalidForm(`no form file found for extensions: [${(extensions ?? ['any']).join(' ')}]`);
       // What the call will do, before any work and before it is stored as a job: the groups its finishing draws
       // on, and one call per file where the DocFlow endpoint takes one (a job's run was counted at its admission).
-      await app.requireGroups(request, reply, finishingGroups(upload.fields, files.length));
+      await app.requireGroups(
+        request,
+        reply,
+        finishingGroups(
+          upload.fields,
+          files.length,
+          extras.map((f) => f.field),
+        ),
+      );
       const calls = spec.files.perFile ? files.length : 1;
       await consumeExtraCalls(app.rateLimits, request, reply, calls - 1);
       // The files are checked now; the form when the job runs (its problems go to the error URL, as in Gotenberg).

@@ -71,13 +71,19 @@ describe('Gotenberg routes draw on the groups their work needs', () => {
       const one = await send('/gotenberg/forms/libreoffice/convert', free.apiKey, fields, [text('a.txt', 'Alpha')]);
       expect(one.statusCode).toBe(403);
     }
+    // A file attached to the output (embeds) is /pdf/attach's work too.
+    const embedded = await send('/gotenberg/forms/libreoffice/convert', free.apiKey, {}, [
+      text('a.txt', 'Alpha'),
+      { ...text('note.txt', 'Attached'), field: 'embeds' },
+    ]);
+    expect(embedded.statusCode).toBe(403);
     const v1 = await send('/api/v1/pdf/protect', free.apiKey, { userPassword: 'secret' }, [
       { field: 'file', content: await numberedPdf(1) },
     ]);
     expect(v1.statusCode).toBe(403);
     expect(v1.json().code).toBe('ENDPOINT_NOT_ALLOWED');
-    const events = await eventsOf(free.keyId, 5, (e) => e.statusCode === 403);
-    expect(events.map((e) => e.errorCode)).toEqual(Array(5).fill('ENDPOINT_NOT_ALLOWED'));
+    const events = await eventsOf(free.keyId, 6, (e) => e.statusCode === 403);
+    expect(events.map((e) => e.errorCode)).toEqual(Array(6).fill('ENDPOINT_NOT_ALLOWED'));
   }, 60_000);
 
   it('the same Free key converting one file with no PDF finishing is served', async () => {

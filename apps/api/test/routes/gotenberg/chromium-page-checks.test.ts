@@ -185,7 +185,7 @@ describe('omitBackground', () => {
     const page = html('index.html', '<!doctype html><p>Clear</p>');
     const res = await api.gotenberg('/forms/chromium/convert/html', { omitBackground: 'true' }, [page]);
     expect(res.statusCode).toBe(400);
-    expect(res.body).toContain("form field 'omitBackground' needs printBackground");
+    expect(res.body).toBe('omitBackground requires printBackground set to true');
     pdfOf(
       await api.gotenberg('/forms/chromium/convert/html', { omitBackground: 'true', printBackground: 'true' }, [page]),
     );

@@ -108,7 +108,10 @@ describe('POST /forms/chromium/convert/markdown', () => {
     expect(pagesText(some).map((t) => t.trim())).toEqual(['Page 2', 'Page 3']);
     const beyond = await api.gotenberg('/forms/chromium/convert/markdown', { nativePageRanges: '5' }, files);
     expect(beyond.statusCode).toBe(400);
-    expect(beyond.body).toContain("form field 'nativePageRanges' is invalid");
+    expect(beyond.body).toBe("The page ranges '5' (nativePageRanges) exceeds the page count");
+    const syntax = await api.gotenberg('/forms/chromium/convert/markdown', { nativePageRanges: 'two' }, files);
+    expect(syntax.statusCode).toBe(400);
+    expect(syntax.body).toBe("Chromium does not handle the page ranges 'two' (nativePageRanges) syntax");
   });
 });
 

@@ -93,7 +93,6 @@ describe('downloadFrom', () => {
       [list({ url: ' ' }), "Invalid 'downloadFrom' form field entry 0: URL must be set"],
       [list({ url: `${base}/missing` }), `Unable to download file from '${base}/missing': got status: '404 Not Found'`],
       [list({ url: `${base}/no-name` }), `No 'Content-Disposition' header from '${base}/no-name'`],
-      [list({ url: `${base}/invoice.xml`, embedded: true }), "entry 0: this route takes no 'embeds' files"],
     ];
     for (const [value, message] of cases) {
       const res = await api.gotenberg('/forms/pdfengines/merge', { downloadFrom: value });
@@ -101,6 +100,12 @@ describe('downloadFrom', () => {
       expect(res.headers['content-type']).toBe('text/plain; charset=UTF-8');
       expect(res.body).toContain(message);
     }
+    // Merge takes embeds; flatten has no such file field.
+    const embedded = await api.gotenberg('/forms/pdfengines/flatten', {
+      downloadFrom: list({ url: `${base}/invoice.xml`, embedded: true }),
+    });
+    expect(embedded.statusCode).toBe(400);
+    expect(embedded.body).toContain("entry 0: this route takes no 'embeds' files");
   });
 
   it('403: an address outside the outbound rules is never fetched (the allow-list opens 127.0.0.1 only)', async () => {

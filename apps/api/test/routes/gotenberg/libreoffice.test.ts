@@ -96,13 +96,24 @@ describe('POST /forms/libreoffice/convert', () => {
     expect(pagesText(file, 'secret')[0]).toContain('Page 1');
   });
 
+  it('200: `embeds` are attached to the converted PDF', async () => {
+    const res = await api.gotenberg('/forms/libreoffice/convert', {}, [
+      await docx('page_1.docx'),
+      { field: 'embeds', content: Buffer.from('<source/>'), filename: 'source.xml', contentType: 'text/xml' },
+    ]);
+    const file = saveBody(ok(res, 'application/pdf'));
+    expect(run('pdfdetach', ['-list', file])).toMatch(/1 embedded files\n1: source\.xml/);
+  });
+
   it('400: bad page ranges and unsupported export options are named; an image is not for LibreOffice', async () => {
     const range = await api.gotenberg('/forms/libreoffice/convert', { nativePageRanges: '9' }, [
       await docx('page_1.docx'),
     ]);
     expect(range.statusCode).toBe(400);
     expect(range.headers['content-type']).toBe('text/plain; charset=UTF-8');
-    expect(range.body).toContain("form field 'nativePageRanges' is invalid");
+    expect(range.body).toBe(
+      "LibreOffice could not apply the page ranges '9' to the document 'page_1.docx'. Check the 'nativePageRanges' form field; valid values look like '1-4', '2' or '1,3,5-7'.",
+    );
     const quality = await api.gotenberg('/forms/libreoffice/convert', { quality: '101', pageLayout: '7' }, [
       await docx('page_1.docx'),
     ]);

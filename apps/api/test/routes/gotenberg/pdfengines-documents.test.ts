@@ -174,6 +174,52 @@ describe('POST /forms/pdfengines/factur-x', () => {
   });
 });
 
+describe('Factur-X beside a Chromium conversion', () => {
+  const indexHtml = (body: string) => ({
+    content: Buffer.from(`<!doctype html><html><body>${body}</body></html>`),
+    filename: 'index.html',
+    contentType: 'text/html',
+  });
+
+  it('200: HTML to PDF with facturxXml: the XML attached as factur-x.xml (Alternative, in /AF), PDF/A-3b', async () => {
+    const res = await api.gotenberg('/forms/chromium/convert/html', { facturxConformanceLevel: 'BASIC' }, [
+      indexHtml('<h1>Invoice H-7</h1>'),
+      xmlFile('H-7'),
+    ]);
+    const file = pdfOf(res);
+    expect(pagesText(file)[0]).toContain('Invoice H-7');
+    expect(run('qpdf', ['--show-attachment=factur-x.xml', file])).toContain('<ram:ID>H-7</ram:ID>');
+    const { af } = attachmentsOf(file);
+    expect(af).toHaveLength(1);
+    expect(af[0]).toMatchObject({ '/AFRelationship': '/Alternative', '/Type': '/Filespec' });
+    const props = xmpProperties(xmpOf(file));
+    expect(props['pdfaid:part']).toEqual(['3']);
+    expect(props['pdfaid:conformance']).toEqual(['B']);
+    expect(props['urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#:ConformanceLevel']).toEqual(['BASIC']);
+  });
+
+  it("400: Gotenberg's pairing answers on the Chromium routes too", async () => {
+    const noLevel = textError(
+      await api.gotenberg('/forms/chromium/convert/html', {}, [indexHtml('<p>x</p>'), xmlFile('1')]),
+    );
+    expect(noLevel).toEqual({
+      status: 400,
+      message: "Invalid form data: 'facturxConformanceLevel' is required when 'facturxXml' is provided",
+    });
+    const notA3 = textError(
+      await api.gotenberg('/forms/chromium/convert/html', { facturxConformanceLevel: 'BASIC', pdfa: 'PDF/A-1b' }, [
+        indexHtml('<p>x</p>'),
+        xmlFile('1'),
+      ]),
+    );
+    expect(notA3).toEqual({
+      status: 400,
+      message:
+        "Invalid form data: Factur-X requires a PDF/A-3 variant (PDF/A-3a, PDF/A-3b, or PDF/A-3u), got 'PDF/A-1b'",
+    });
+  });
+});
+
 describe('metadata: the whole key set Gotenberg writes', () => {
   const metadata = {
     Author: 'Ada Lovelace',

@@ -267,6 +267,101 @@ describe('POST /forms/pdfengines/bookmarks/{write,read}', () => {
   });
 });
 
+describe('POST /forms/pdfengines/merge: bookmarks, autoIndexBookmarks, titleBookmarks', () => {
+  const readOutline = async (file: string) => {
+    const res = await api.gotenberg('/forms/pdfengines/bookmarks/read', {}, [pdfFile(readFileSync(file), 'm.pdf')]);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    return (res.json() as Record<string, unknown>)['m.pdf'];
+  };
+  /** A PDF of `pages` pages with `outline` written by the bookmarks route, and `title` by the metadata one. */
+  const outlined = async (pages: number, label: string, outline: object[], title?: string) => {
+    let file = pdfOf(
+      await api.gotenberg('/forms/pdfengines/bookmarks/write', { bookmarks: JSON.stringify(outline) }, [
+        pdfFile(await numberedPdf(pages, label), `${label}.pdf`),
+      ]),
+    );
+    if (title)
+      file = pdfOf(
+        await api.gotenberg('/forms/pdfengines/metadata/write', { metadata: JSON.stringify({ Title: title }) }, [
+          pdfFile(readFileSync(file), `${label}.pdf`),
+        ]),
+      );
+    return readFileSync(file);
+  };
+
+  it('200: a list is the merged outline as given', async () => {
+    const outline = [
+      { title: 'A', page: 1 },
+      { title: 'B', page: 3, children: [{ title: 'B end', page: 4 }] },
+    ];
+    const file = pdfOf(
+      await api.gotenberg('/forms/pdfengines/merge', { bookmarks: JSON.stringify(outline) }, [
+        pdfFile(await numberedPdf(2, 'A'), '1_a.pdf'),
+        pdfFile(await numberedPdf(2, 'B'), '2_b.pdf'),
+      ]),
+    );
+    expect(pageCount(file)).toBe(4);
+    expect(await readOutline(file)).toEqual(outline);
+  });
+
+  it("200: autoIndexBookmarks keeps each file's outline at its pages; lists by file name win for the files they name", async () => {
+    const a = await outlined(2, 'alpha', [{ title: 'Alpha 2', page: 2 }]);
+    const b = await outlined(3, 'beta', [{ title: 'Beta 1', page: 1, children: [{ title: 'Beta 3', page: 3 }] }]);
+    const auto = pdfOf(
+      await api.gotenberg('/forms/pdfengines/merge', { autoIndexBookmarks: 'true' }, [
+        pdfFile(a, '1_alpha.pdf'),
+        pdfFile(b, '2_beta.pdf'),
+      ]),
+    );
+    expect(await readOutline(auto)).toEqual([
+      { title: 'Alpha 2', page: 2 },
+      { title: 'Beta 1', page: 3, children: [{ title: 'Beta 3', page: 5 }] },
+    ]);
+    const byName = pdfOf(
+      await api.gotenberg(
+        '/forms/pdfengines/merge',
+        { autoIndexBookmarks: 'true', bookmarks: JSON.stringify({ '2_beta.pdf': [{ title: 'Given', page: 2 }] }) },
+        [pdfFile(a, '1_alpha.pdf'), pdfFile(b, '2_beta.pdf')],
+      ),
+    );
+    expect(await readOutline(byName)).toEqual([
+      { title: 'Alpha 2', page: 2 },
+      { title: 'Given', page: 4 },
+    ]);
+  });
+
+  it('200: titleBookmarks: one entry per file (its Title, else its name), its outline beneath', async () => {
+    const a = await outlined(2, 'alpha', [{ title: 'Alpha 2', page: 2 }], 'The Alpha Report');
+    const untitled = pdfOf(
+      await api.gotenberg('/forms/pdfengines/metadata/write', { metadata: JSON.stringify({ Title: null }) }, [
+        pdfFile(await numberedPdf(1, 'Plain'), 'plain.pdf'),
+      ]),
+    );
+    const file = pdfOf(
+      await api.gotenberg('/forms/pdfengines/merge', { titleBookmarks: 'true' }, [
+        pdfFile(a, '1_alpha.pdf'),
+        pdfFile(readFileSync(untitled), '2_plain.pdf'),
+      ]),
+    );
+    expect(await readOutline(file)).toEqual([
+      { title: 'The Alpha Report', page: 1, children: [{ title: 'Alpha 2', page: 2 }] },
+      { title: '2_plain', page: 3 },
+    ]);
+  });
+
+  it('400: a merged page that does not exist is named under bookmarks', async () => {
+    const res = await api.gotenberg('/forms/pdfengines/merge', { bookmarks: '[{"title":"Far","page":4}]' }, [
+      pdfFile(await numberedPdf(1), '1.pdf'),
+      pdfFile(await numberedPdf(2), '2.pdf'),
+    ]);
+    expect(textError(res)).toEqual({
+      status: 400,
+      message:
+        "Invalid form data: form field 'bookmarks' is invalid: the bookmark 'Far' opens page 4, but the document has pages 1 to 3",
+    });
+  });
+});
+
 describe('POST /forms/pdfengines/embed', () => {
   it('200: the `embeds` files are attached under their names, with the MIME type asked', async () => {
     const res = await api.gotenberg(
@@ -294,6 +389,50 @@ describe('POST /forms/pdfengines/embed', () => {
     run('pdfdetach', ['-saveall', '-o', dir, file]);
     expect(readFileSync(path.join(dir, 'invoice.xml'), 'utf8')).toBe('<Invoice id="42"/>');
     expect(run('qpdf', ['--list-attachments', '--verbose', file])).toMatch(/text\/xml/);
+  });
+
+  it('200: `embeds` on merge attaches to the merged PDF, on split to every part', async () => {
+    const csv = { field: 'embeds', content: Buffer.from('a,b\n1,2\n'), filename: 'data.csv', contentType: 'text/csv' };
+    const merged = pdfOf(
+      await api.gotenberg(
+        '/forms/pdfengines/merge',
+        { embedsMetadata: JSON.stringify({ 'data.csv': { mimeType: 'text/csv' } }) },
+        [pdfFile(await numberedPdf(1, 'A'), '1.pdf'), pdfFile(await numberedPdf(1, 'B'), '2.pdf'), csv],
+      ),
+    );
+    expect(pageCount(merged)).toBe(2);
+    expect(run('pdfdetach', ['-list', merged])).toMatch(/1 embedded files\n1: data\.csv/);
+    expect(run('qpdf', ['--list-attachments', '--verbose', merged])).toMatch(/text\/csv/);
+
+    const split = await api.gotenberg('/forms/pdfengines/split', { splitMode: 'intervals', splitSpan: '1' }, [
+      pdfFile(await numberedPdf(2, 'S'), 'two.pdf'),
+      csv,
+    ]);
+    expect(split.statusCode, split.body.slice(0, 300)).toBe(200);
+    const zip = unzip(split.rawPayload);
+    expect(zip.names).toEqual(['two_0.pdf', 'two_1.pdf']);
+    for (const part of zip.paths) expect(run('pdfdetach', ['-list', part])).toContain('data.csv');
+  });
+
+  it("400: `embeds` with a PDF/A part other than 3, in Gotenberg's words; PDF/A-3b takes them", async () => {
+    const csv = { field: 'embeds', content: Buffer.from('x'), filename: 'data.csv', contentType: 'text/csv' };
+    const res = await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-2b' }, [
+      pdfFile(await numberedPdf(1), '1.pdf'),
+      csv,
+    ]);
+    expect(textError(res)).toEqual({
+      status: 400,
+      message:
+        "Invalid form data: PDF format 'PDF/A-2b' does not support embedded files; only PDF/A-3 variants allow attachments",
+    });
+    const a3 = pdfOf(
+      await api.gotenberg('/forms/pdfengines/merge', { pdfa: 'PDF/A-3b' }, [
+        pdfFile(await numberedPdf(1), '1.pdf'),
+        csv,
+      ]),
+    );
+    expect(run('pdfdetach', ['-list', a3])).toContain('data.csv');
+    expect(run('pdfinfo', ['-meta', a3])).toMatch(/pdfaid:part(>|=['"])3/);
   });
 
   it('400: a relationship DocFlow does not write, metadata for a file not sent', async () => {

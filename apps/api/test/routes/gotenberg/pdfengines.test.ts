@@ -54,14 +54,14 @@ describe('POST /forms/pdfengines/merge', () => {
   });
 
   it('400: a field DocFlow does not support is named, in plain text', async () => {
-    const res = await api.gotenberg('/forms/pdfengines/merge', { colour: 'red', autoIndexBookmarks: 'true' }, [
+    const res = await api.gotenberg('/forms/pdfengines/merge', { colour: 'red', splitMode: 'pages' }, [
       pdfFile(await numberedPdf(1), 'a.pdf'),
     ]);
     const e = textError(res);
     expect(e.status).toBe(400);
     expect(e.message).toMatch(/^Invalid form data: /);
     expect(e.message).toContain("form field 'colour' is not supported by DocFlow");
-    expect(e.message).toContain("form field 'autoIndexBookmarks' is not supported by DocFlow on this route");
+    expect(e.message).toContain("form field 'splitMode' is not supported by DocFlow on this route");
   });
 
   it('400: no PDF, a file that is not a PDF, a PDF/A part Gotenberg does not know', async () => {
@@ -198,12 +198,15 @@ describe('POST /forms/pdfengines/metadata/{write,read}', () => {
   it('200: written, then read back under the file names with ExifTool keys', async () => {
     const metadata = {
       Author: 'Julien Neuhart',
+      Copyright: 'Julien Neuhart',
       CreateDate: '2006-09-18T16:27:50-04:00',
       Creator: 'Gotenberg',
       Keywords: ['first', 'second'],
+      Marked: true,
       Producer: 'DocFlow',
       Subject: 'Sample',
       Title: 'Sample',
+      Trapped: 'Unknown',
     };
     const written = await api.gotenberg(
       '/forms/pdfengines/metadata/write',
@@ -219,15 +222,36 @@ describe('POST /forms/pdfengines/metadata/{write,read}', () => {
     expect(read.json()).toEqual({
       'foo.pdf': expect.objectContaining({
         Author: 'Julien Neuhart',
+        Copyright: 'Julien Neuhart',
         CreateDate: '2006:09:18 20:27:50+00:00',
         Creator: 'Gotenberg',
         Keywords: ['first', 'second'],
+        Marked: true,
         Producer: 'DocFlow',
         Subject: 'Sample',
         Title: 'Sample',
+        Trapped: 'Unknown',
         PageCount: 1,
       }),
     });
+  });
+
+  it('200: Marked false and Trapped True read back; a PDF without XMP has none of the three', async () => {
+    const written = await api.gotenberg(
+      '/forms/pdfengines/metadata/write',
+      { metadata: JSON.stringify({ Marked: 'False', Trapped: true, Copyright: '© 2026 A & B <c>' }) },
+      [pdfFile(await numberedPdf(1), 'a.pdf')],
+    );
+    const read = await api.gotenberg('/forms/pdfengines/metadata/read', {}, [
+      pdfFile(pdfOf(written), 'marked.pdf'),
+      pdfFile(await numberedPdf(1), 'plain.pdf'),
+    ]);
+    expect(read.statusCode).toBe(200);
+    const body = read.json<Record<string, Record<string, unknown>>>();
+    expect(body['marked.pdf']).toMatchObject({ Copyright: '© 2026 A & B <c>', Marked: false, Trapped: 'True' });
+    expect(body['plain.pdf']).not.toHaveProperty('Copyright');
+    expect(body['plain.pdf']).not.toHaveProperty('Marked');
+    expect(body['plain.pdf']).not.toHaveProperty('Trapped');
   });
 
   it('400: metadata required on write; a key DocFlow cannot write is named', async () => {
