@@ -4,6 +4,7 @@ import type {
   TAdminUpdateUserRequest,
   TAdminUser,
   TAdminUserCounts,
+  TAdminUserStats,
   TPagination,
   TUserRole,
 } from '@docflow/contracts';
@@ -41,6 +42,19 @@ export function useAdminUsers(q: UsersQuery, enabled: boolean) {
     queryFn: async () => (await api.get<{ data: UsersPage }>(`/admin/users?${toQuery(q)}`, { silent: true })).data,
     enabled,
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * GET /admin/users/{id}/stats: the user's figures, the month's calls among them as the user's own pages count them
+ * (made · counted · not counted).
+ */
+export function useAdminUserStats(id: string | undefined) {
+  return useQuery({
+    queryKey: ['admin', 'users', id, 'stats'],
+    queryFn: async () =>
+      (await api.get<{ data: { stats: TAdminUserStats } }>(`/admin/users/${id}/stats`, { silent: true })).data.stats,
+    enabled: id !== undefined,
   });
 }
 

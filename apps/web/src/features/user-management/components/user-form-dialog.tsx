@@ -9,7 +9,8 @@ import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { useCopy } from '@/hooks/use-copy';
 import { errorMessage, fieldErrors } from '@/lib/api-client';
-import { useCreateUser, useUpdateUser } from '../api/users';
+import { MonthCallsLine } from '@/components/usage/month-calls-line';
+import { useAdminUserStats, useCreateUser, useUpdateUser } from '../api/users';
 import { userMessages } from '../messages';
 import { useTranslation } from 'react-i18next';
 
@@ -39,6 +40,19 @@ function TempPasswordView({ user, password, onDone }: { user: TAdminUser; passwo
       <div className="flex justify-end">
         <Button onClick={onDone}>{t('userFormDialog.termine')}</Button>
       </div>
+    </div>
+  );
+}
+
+/** The user's calls this month, as their own dashboard shows them (nothing while they load or if they fail). */
+function UserMonthCalls({ userId }: { userId: string }) {
+  const { t } = useTranslation();
+  const stats = useAdminUserStats(userId);
+  if (!stats.data) return null;
+  return (
+    <div className="rounded-lg bg-slate-50 px-3 py-2" data-testid="user-month-calls">
+      <p className="text-xs font-medium text-slate-700">{t('userFormDialog.monthCalls')}</p>
+      <MonthCallsLine calls={stats.data.monthCalls} testId="user-calls" className="text-slate-600" />
     </div>
   );
 }
@@ -112,6 +126,7 @@ export function UserFormDialog({
           <TempPasswordView user={made.user} password={made.password} onDone={onClose} />
         ) : (
           <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
+            {user && <UserMonthCalls userId={user.id} />}
             {failed && Object.keys(fields).length === 0 && (
               <Alert tone="error" data-testid="user-form-error">
                 {errorMessage(failed, user ? userMessages.errors.update : userMessages.errors.create)}

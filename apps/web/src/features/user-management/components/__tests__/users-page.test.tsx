@@ -141,6 +141,38 @@ describe('UsersPage', () => {
     await vi.waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull());
   });
 
+  it("the edit dialog shows the user's calls this month in the words of their own pages", async () => {
+    const { calls } = mockFetch({
+      'GET /api/v1/admin/users': () => page([ada]),
+      'GET /api/v1/admin/users/u1/stats': () =>
+        json(200, {
+          success: true,
+          data: {
+            stats: {
+              requests: {
+                today: 3,
+                thisMonth: 12,
+                total: 40,
+                errors: 1,
+                successRate: 97.5,
+                avgResponseTime: 120,
+                lastRequestAt: null,
+              },
+              monthCalls: { month: '2026-11', made: 12, counted: 9, notCounted: 3 },
+              apiKeys: { total: 1, active: 1, custom: 0 },
+              sessions: { active: 1 },
+            },
+          },
+        }),
+    });
+    renderPage('owner');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Ada King' }));
+    const figures = await screen.findByTestId('user-month-calls');
+    expect(figures).toHaveTextContent('Calls this month');
+    expect(figures).toHaveTextContent('12 made · 9 counted against the quota · 3 not counted');
+    expect(calls.some((c) => c.path === '/api/v1/admin/users/u1/stats')).toBe(true);
+  });
+
   it('keeps the status dialog open with the server error when it fails', async () => {
     mockFetch({
       'GET /api/v1/admin/users': () => page([ada]),
