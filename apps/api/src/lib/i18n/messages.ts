@@ -40,7 +40,13 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
     en: 'Key name may contain only letters, digits, spaces, hyphens and underscores',
     fr: 'Le nom de la clé ne peut contenir que des lettres, des chiffres, des espaces, des tirets et des tirets bas',
   },
-  { en: 'Give name or isActive', fr: 'Indiquez name ou isActive' },
+  { en: 'Give name, isActive or expiresAt', fr: 'Indiquez name, isActive ou expiresAt' },
+  { en: 'Keys of this plan expire: choose a date', fr: 'Les clés de ce plan expirent : choisissez une date' },
+  { en: 'The expiry date must be in the future', fr: "La date d'expiration doit être dans le futur" },
+  {
+    en: 'The expiry date is later than this key may stay valid',
+    fr: "La date d'expiration dépasse la durée de validité permise pour cette clé",
+  },
   // Account errors (services/accounts, services/admin).
   { en: 'Incorrect email or password', fr: 'Email ou mot de passe incorrect' },
   { en: 'Current password is incorrect', fr: 'Le mot de passe actuel est incorrect' },
