@@ -117,6 +117,34 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
   { en: 'The request body is not valid JSON', fr: "Le corps de la requête n'est pas du JSON valide" },
   { en: 'The request body is too large', fr: 'Le corps de la requête est trop volumineux' },
   { en: 'Internal server error', fr: 'Erreur interne du serveur' },
+  // The answers of the account routes (routes/v1/auth), given in the caller's language (plugins/answer-language.ts).
+  {
+    en: 'Check your email: we sent you a link to activate your account.',
+    fr: 'Vérifiez votre boîte mail : nous vous avons envoyé un lien pour activer votre compte.',
+  },
+  { en: 'Account created.', fr: 'Compte créé.' },
+  { en: 'Email verified.', fr: 'Email vérifié.' },
+  {
+    en: 'If an unverified account exists for this address, a new verification email is on its way.',
+    fr: "Si un compte non vérifié existe pour cette adresse, un nouvel email de vérification est en route.",
+  },
+  {
+    en: 'If an account exists for this address, a password-reset email is on its way.',
+    fr: 'Si un compte existe pour cette adresse, un email de réinitialisation du mot de passe est en route.',
+  },
+  { en: 'Password reset.', fr: 'Mot de passe réinitialisé.' },
+  {
+    en: 'Password changed. Your other sessions have been signed out.',
+    fr: 'Mot de passe modifié. Vos autres sessions ont été déconnectées.',
+  },
+  { en: 'Signed in.', fr: 'Connecté.' },
+  { en: 'Signed out.', fr: 'Déconnecté.' },
+  { en: 'Profile updated.', fr: 'Profil mis à jour.' },
+  { en: 'Session revoked.', fr: 'Session révoquée.' },
+  { en: 'Other sessions revoked.', fr: 'Autres sessions révoquées.' },
+  { en: 'API key created successfully!', fr: 'Clé API créée avec succès !' },
+  { en: 'API key updated successfully!', fr: 'Clé API mise à jour avec succès !' },
+  { en: 'API key deleted successfully!', fr: 'Clé API supprimée avec succès !' },
   // Plan requests and support messages (services/customer-requests, contracts requests.ts).
   { en: 'Plan request not found', fr: 'Demande de plan introuvable' },
   { en: 'Support message not found', fr: 'Message au support introuvable' },

@@ -35,6 +35,20 @@ describe('Accept-Language on the account routes', () => {
     expect(none.details.fields).toContainEqual({ field: 'email', message: "Format d'email invalide" });
   });
 
+  it("answers the sign-up's check-your-mailbox message in the caller's language", async () => {
+    const fr = await register(registerBody(), 'fr-FR,fr;q=0.9');
+    expect(fr.statusCode).toBe(201);
+    expect(fr.json().message).toBe(
+      'Vérifiez votre boîte mail : nous vous avons envoyé un lien pour activer votre compte.',
+    );
+    expect(fr.headers['content-language']).toBe('fr');
+    expect(fr.headers.vary).toContain('Accept-Language');
+    const en = await register(registerBody(), 'en-GB');
+    expect(en.json().message).toBe('Check your email: we sent you a link to activate your account.');
+    const none = await register(registerBody());
+    expect(none.json().message).toBe('Check your email: we sent you a link to activate your account.');
+  });
+
   it('answers a wrong password in the caller’s language', async () => {
     const login = (lang: string) =>
       post(t, '/login', { email: 'nobody@example.com', password: 'Wrong-password-1' }, { 'accept-language': lang });
