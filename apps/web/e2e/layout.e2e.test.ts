@@ -38,9 +38,13 @@ interface Visit {
   notDashboard?: boolean;
 }
 
-/** The API reference: Swagger UI lists the operations (its own words, in English). */
+/**
+ * The API reference: Swagger UI lists the operations (its own words, in English). It renders the whole OpenAPI
+ * document (about 800 kB) in the browser, which takes tens of seconds on a busy machine.
+ */
 async function apiReferenceShown(page: Page): Promise<void> {
-  await page.locator('.swagger-ui .opblock').first().waitFor();
+  await page.locator('.swagger-ui .opblock').first().waitFor({ timeout: 120_000 });
+  expect(await page.locator('.swagger-ui .opblock').count()).toBeGreaterThan(50);
 }
 
 /** Every key card ends its masked key with the secret's last four characters, and no two cards show the same. */
@@ -162,7 +166,7 @@ describe('every page fits its width, in English and in French', () => {
 
   for (const lang of ['en', 'fr'] as const) {
     for (const [size, viewport] of Object.entries(sizes)) {
-      it(`${lang} at ${size} width (${viewport.width}×${viewport.height})`, { timeout: 300_000 }, async () => {
+      it(`${lang} at ${size} width (${viewport.width}×${viewport.height})`, { timeout: 420_000 }, async () => {
         const problems: string[] = [];
         const errors: string[] = [];
 

@@ -47,6 +47,32 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
     en: 'The expiry date is later than this key may stay valid',
     fr: "La date d'expiration dépasse la durée de validité permise pour cette clé",
   },
+  // Field messages of the processing forms (packages/contracts pdf.ts, ocr.ts, qrcode.ts, forms.ts…).
+  { en: 'must be a colour like #rgb or #rrggbb', fr: 'doit être une couleur comme #rgb ou #rrggbb' },
+  { en: 'must be a colour like #rgb, #rrggbb or #rrggbbaa', fr: 'doit être une couleur comme #rgb, #rrggbb ou #rrggbbaa' },
+  { en: 'must not contain line breaks', fr: 'ne doit pas contenir de saut de ligne' },
+  { en: 'must not contain line breaks or tabs', fr: 'ne doit contenir ni saut de ligne ni tabulation' },
+  { en: 'must be JSON', fr: 'doit être du JSON' },
+  {
+    en: 'must be "x,y,width,height" (four numbers, e.g. "36,36,523,770")',
+    fr: 'doit être "x,y,largeur,hauteur" (quatre nombres, par ex. "36,36,523,770")',
+  },
+  {
+    en: 'must be 1 or 3-13 (0 is orientation detection only, 2 is not implemented by tesseract)',
+    fr: "doit valoir 1 ou 3 à 13 (0 ne détecte que l'orientation, 2 n'est pas pris en charge par tesseract)",
+  },
+  {
+    en: 'must be a phone number: digits, optional leading +, spaces, dashes, dots or parentheses',
+    fr: 'doit être un numéro de téléphone : chiffres, + initial facultatif, espaces, tirets, points ou parenthèses',
+  },
+  {
+    en: 'must be an absolute URL such as https://example.com/page',
+    fr: 'doit être une URL absolue comme https://example.com/page',
+  },
+  {
+    en: 'must be language codes joined by "+", e.g. "eng" or "eng+fra" (at most 8)',
+    fr: 'doit être des codes de langue joints par "+", par ex. "eng" ou "eng+fra" (8 au plus)',
+  },
   // Account errors (services/accounts, services/admin).
   { en: 'Incorrect email or password', fr: 'Email ou mot de passe incorrect' },
   { en: 'Current password is incorrect', fr: 'Le mot de passe actuel est incorrect' },
