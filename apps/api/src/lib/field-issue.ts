@@ -14,6 +14,8 @@ export interface FieldIssue {
   origin?: string;
   minimum?: number;
   maximum?: number;
+  /** false when the bound itself is refused (positive(), lt()). */
+  inclusive?: boolean;
   /** invalid_format: email, url, datetime, regex… */
   format?: string;
   /** invalid_value: the values taken. */
@@ -38,11 +40,11 @@ export function fieldIssue(field: string, message: string, code: string | undefi
   const max = num(p.maximum);
   if (min !== undefined) out.minimum = min;
   if (max !== undefined) out.maximum = max;
+  if (p.inclusive === false) out.inclusive = false;
   if (typeof p.format === 'string') out.format = p.format;
   if (Array.isArray(p.values))
     out.values = p.values.filter(
-      (v): v is string | number | boolean | null =>
-        v === null || ['string', 'number', 'boolean'].includes(typeof v),
+      (v): v is string | number | boolean | null => v === null || ['string', 'number', 'boolean'].includes(typeof v),
     );
   const divisor = num(p.divisor);
   if (divisor !== undefined) out.divisor = divisor;

@@ -49,7 +49,10 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
   },
   // Field messages of the processing forms (packages/contracts pdf.ts, ocr.ts, qrcode.ts, forms.ts…).
   { en: 'must be a colour like #rgb or #rrggbb', fr: 'doit être une couleur comme #rgb ou #rrggbb' },
-  { en: 'must be a colour like #rgb, #rrggbb or #rrggbbaa', fr: 'doit être une couleur comme #rgb, #rrggbb ou #rrggbbaa' },
+  {
+    en: 'must be a colour like #rgb, #rrggbb or #rrggbbaa',
+    fr: 'doit être une couleur comme #rgb, #rrggbb ou #rrggbbaa',
+  },
   { en: 'must not contain line breaks', fr: 'ne doit pas contenir de saut de ligne' },
   { en: 'must not contain line breaks or tabs', fr: 'ne doit contenir ni saut de ligne ni tabulation' },
   { en: 'must be JSON', fr: 'doit être du JSON' },
@@ -152,7 +155,7 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
   { en: 'Email verified.', fr: 'Email vérifié.' },
   {
     en: 'If an unverified account exists for this address, a new verification email is on its way.',
-    fr: "Si un compte non vérifié existe pour cette adresse, un nouvel email de vérification est en route.",
+    fr: 'Si un compte non vérifié existe pour cette adresse, un nouvel email de vérification est en route.',
   },
   {
     en: 'If an account exists for this address, a password-reset email is on its way.',

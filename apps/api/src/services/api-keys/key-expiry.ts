@@ -21,7 +21,9 @@ const validityOf = (b: ExpiryBounds): number | null =>
  */
 export function latestExpiry(b: ExpiryBounds, now: Date): Date {
   const days = validityOf(b);
-  return days ? new Date(b.createdAt.getTime() + days * DAY) : new Date(now.getTime() + API_KEY_MAX_VALIDITY_DAYS * DAY);
+  return days
+    ? new Date(b.createdAt.getTime() + days * DAY)
+    : new Date(now.getTime() + API_KEY_MAX_VALIDITY_DAYS * DAY);
 }
 
 function refused(message: string, latest: Date): AppError {
@@ -42,7 +44,6 @@ export function checkedExpiry(asked: string | null, b: ExpiryBounds, now = new D
   }
   const at = new Date(asked);
   if (at.getTime() <= now.getTime()) throw refused('The expiry date must be in the future', latest);
-  if (at.getTime() > latest.getTime())
-    throw refused('The expiry date is later than this key may stay valid', latest);
+  if (at.getTime() > latest.getTime()) throw refused('The expiry date is later than this key may stay valid', latest);
   return at;
 }

@@ -29,9 +29,15 @@ describe('Accept-Language on the account routes', () => {
     const fr = (await register(body, 'fr')).json();
     const none = (await register(body)).json();
     expect([en.code, fr.code, none.code]).toEqual(['VALIDATION_ERROR', 'VALIDATION_ERROR', 'VALIDATION_ERROR']);
-    expect(en.details.fields).toContainEqual(expect.objectContaining({ field: 'email', message: 'Invalid email format' }));
-    expect(fr.details.fields).toContainEqual(expect.objectContaining({ field: 'email', message: "Format d'email invalide" }));
-    expect(none.details.fields).toContainEqual(expect.objectContaining({ field: 'email', message: "Format d'email invalide" }));
+    expect(en.details.fields).toContainEqual(
+      expect.objectContaining({ field: 'email', message: 'Invalid email format' }),
+    );
+    expect(fr.details.fields).toContainEqual(
+      expect.objectContaining({ field: 'email', message: "Format d'email invalide" }),
+    );
+    expect(none.details.fields).toContainEqual(
+      expect.objectContaining({ field: 'email', message: "Format d'email invalide" }),
+    );
   });
 
   it("answers the sign-up's check-your-mailbox message in the caller's language", async () => {

@@ -39,14 +39,15 @@ describe('processing errors follow Accept-Language, their codes unchanged', () =
   });
 
   it("a field's problem names its zod code and bounds, so a client words it in its own language", async () => {
-    const res = await api.post('/pdf/watermark', { text: 'Draft', opacity: '7', color: 'red' }, [
-      { content: await numberedPdf(1, 'W') },
-    ], fr);
+    const res = await api.post(
+      '/pdf/watermark',
+      { text: 'Draft', opacity: '7', color: 'red' },
+      [{ content: await numberedPdf(1, 'W') }],
+      fr,
+    );
     const json = res.json();
     expect([res.statusCode, json.code]).toEqual([422, 'INVALID_INPUT']);
-    const byField = Object.fromEntries(
-      (json.details.fields as Array<{ field: string }>).map((f) => [f.field, f]),
-    );
+    const byField = Object.fromEntries((json.details.fields as Array<{ field: string }>).map((f) => [f.field, f]));
     expect(byField.opacity).toMatchObject({ code: 'too_big', origin: 'number', maximum: 1 });
     // A contracts message of its own: given in French, its code kept.
     expect(byField.color).toMatchObject({

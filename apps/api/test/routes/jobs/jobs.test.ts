@@ -220,7 +220,11 @@ describe('async jobs: async=true on a processing route', () => {
       return { error: (one.json().data as TJob).error!, headers: one.headers };
     };
     const fr = await read('fr-FR,fr;q=0.9');
-    expect(fr.error).toEqual({ code: 'UNSUPPORTED_FORMAT', message: 'Format de fichier non pris en charge', detail: stored });
+    expect(fr.error).toEqual({
+      code: 'UNSUPPORTED_FORMAT',
+      message: 'Format de fichier non pris en charge',
+      detail: stored,
+    });
     expect(fr.headers['content-language']).toBe('fr');
     expect(fr.headers.vary).toContain('Accept-Language');
     expect((await read('en')).error).toEqual({ code: 'UNSUPPORTED_FORMAT', message: stored });

@@ -23,9 +23,7 @@ export const tomorrowDay = (now = new Date()): string => dayOf(new Date(now.getT
 export function latestExpiryDay(key: Pick<TApiKey, 'createdAt' | 'customPlan'>, now = new Date()): string {
   const days = key.customPlan?.limits.validityDays;
   return dayOf(
-    days
-      ? new Date(Date.parse(key.createdAt) + days * DAY)
-      : new Date(now.getTime() + API_KEY_MAX_VALIDITY_DAYS * DAY),
+    days ? new Date(Date.parse(key.createdAt) + days * DAY) : new Date(now.getTime() + API_KEY_MAX_VALIDITY_DAYS * DAY),
   );
 }
 

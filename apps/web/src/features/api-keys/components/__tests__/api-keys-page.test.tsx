@@ -265,7 +265,9 @@ describe('ApiKeysPage', () => {
           success: false,
           code: 'VALIDATION_ERROR',
           error: 'expiresAt: The expiry date is later than this key may stay valid',
-          details: { fields: [{ field: 'expiresAt', message: 'The expiry date is later than this key may stay valid' }] },
+          details: {
+            fields: [{ field: 'expiresAt', message: 'The expiry date is later than this key may stay valid' }],
+          },
         });
       return undefined;
     });

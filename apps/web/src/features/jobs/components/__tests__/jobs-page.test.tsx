@@ -145,7 +145,10 @@ describe("JobsPage: a failed job's error in the interface's language", () => {
     const fetched = mockFetch({
       'GET /api/v1/jobs': (call) => {
         const lang = call.headers['accept-language'] === 'fr' ? 'fr' : 'en';
-        return json(200, { success: true, data: { jobs: [{ ...failed, error: { ...failed.error!, message: words[lang] } }] } });
+        return json(200, {
+          success: true,
+          data: { jobs: [{ ...failed, error: { ...failed.error!, message: words[lang] } }] },
+        });
       },
       'GET /api/v1/webhooks/secret': () =>
         json(200, { success: true, data: { secret: 'whsec_test', createdAt: '2026-11-25T00:00:00Z' } }),
