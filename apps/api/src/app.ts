@@ -15,6 +15,7 @@ import { createMailer, type Mailer } from './services/mailer';
 import { createAccessTokens, type AccessTokens } from './services/access-tokens';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerDocs } from './plugins/docs';
+import { registerAnswerLanguage } from './plugins/answer-language';
 import { requestWorkspace } from './plugins/request-workspace';
 import { createEngines } from './core/create-engines';
 import { noNetworkMode } from './core/isolation';
@@ -109,6 +110,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await registerSecurityHeaders(app);
 
   registerErrorHandler(app);
+  registerAnswerLanguage(app);
   await app.register(cookie);
   // Per-route limits (the key's plan) are passed to request.parts(); these are only the outer bounds.
   await app.register(multipart, {

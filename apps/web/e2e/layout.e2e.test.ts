@@ -34,6 +34,17 @@ interface Visit {
   literals?: string[];
   /** A further check of what the page shows. */
   shows?: (page: Page) => Promise<void>;
+  /** Served by the API, not the dashboard (the API reference): its language is not the catalogues'. */
+  notDashboard?: boolean;
+}
+
+/**
+ * The API reference: Swagger UI lists the operations (its own words, in English). It renders the whole OpenAPI
+ * document (about 800 kB) in the browser, which takes tens of seconds on a busy machine.
+ */
+async function apiReferenceShown(page: Page): Promise<void> {
+  await page.locator('.swagger-ui .opblock').first().waitFor({ timeout: 120_000 });
+  expect(await page.locator('.swagger-ui .opblock').count()).toBeGreaterThan(50);
 }
 
 /** Every key card ends its masked key with the secret's last four characters, and no two cards show the same. */
@@ -53,6 +64,7 @@ const visitorPages: Visit[] = [
   { path: '/reset-password', h1: 'resetPassword.invalidResetLink', texts: ['resetPassword.requestANewLink'] },
   { path: '/reset-password?token=x', h1: 'resetPassword.chooseANewPassword' },
   { path: '/support', h1: 'supportPage.howCanWeHelp' },
+  { path: '/api-docs', notDashboard: true, shows: apiReferenceShown },
 ];
 
 /** The pages every signed-in account has, with what a user with two keys and a few calls sees on them. */
@@ -70,6 +82,11 @@ const userPages = (keys: string[]): Visit[] => [
   { path: '/plans', h1: 'plansPage.chooseYourPlan' },
   { path: '/settings', h1: 'settings.settings', testIds: ['session-row'] },
   { path: '/support', h1: 'supportPage.howCanWeHelp' },
+];
+
+/** An account an administrator made: its temporary password opens only /change-password. */
+const newcomerPages: Visit[] = [
+  { path: '/change-password', h1: 'changePassword.chooseYourPassword', testIds: ['temporary-password-notice'] },
 ];
 
 const restrictedPages: Visit[] = [
@@ -96,12 +113,12 @@ const adminPages = (unverifiedEmail: string): Visit[] => [
 ];
 
 /** Sign in through the login form, by its fields rather than their labels (the page speaks either language). */
-async function signInPage(page: Page, url: string, email: string, password: string): Promise<void> {
+async function signInPage(page: Page, url: string, email: string, password: string, landsOn = '/dashboard') {
   await page.goto(`${url}/login`);
   await page.locator('input[type=email]').fill(email);
   await page.locator('input[type=password]').fill(password);
   await page.locator('form button[type=submit]').click();
-  await page.waitForURL(/\/dashboard$/);
+  await page.waitForURL((u) => u.pathname === landsOn);
 }
 
 async function withKeyAndCalls(server: E2eServer, email: string, password: string, names: string[]): Promise<void> {
@@ -125,6 +142,7 @@ describe('every page fits its width, in English and in French', () => {
   let browser: Browser;
   let userEmail: string;
   let unverifiedEmail: string;
+  let newcomer: { email: string; password: string; landsOn: string };
   const userName = 'Layout Tester';
   const userKeys = ['Layout first key', 'Layout second key for the nightly invoice archive of the accounting team'];
 
@@ -140,7 +158,8 @@ describe('every page fits its width, in English and in French', () => {
     const created = await apiClient(server.url, { accessToken }).api.POST('/api/v1/admin/users', {
       body: { email: uniqueEmail('created'), name: 'Camille Created-By-Admin', company: 'Établissements Longuenom' },
     });
-    dataOf(created, 'admin creates a user');
+    const made = dataOf(created, 'admin creates a user');
+    newcomer = { email: made.user.email, password: made.tempPassword, landsOn: '/change-password' };
   });
   afterAll(async () => {
     await browser?.close();
@@ -149,7 +168,7 @@ describe('every page fits its width, in English and in French', () => {
 
   for (const lang of ['en', 'fr'] as const) {
     for (const [size, viewport] of Object.entries(sizes)) {
-      it(`${lang} at ${size} width (${viewport.width}×${viewport.height})`, { timeout: 300_000 }, async () => {
+      it(`${lang} at ${size} width (${viewport.width}×${viewport.height})`, { timeout: 420_000 }, async () => {
         const problems: string[] = [];
         const errors: string[] = [];
 
@@ -157,7 +176,8 @@ describe('every page fits its width, in English and in French', () => {
         const check = async (page: Page, visit: Visit, where: string) => {
           await page.goto(`${server.url}${visit.path}`);
           const landsOn = visit.landsOn ?? visit.path.split('?')[0];
-          await page.waitForURL((u) => u.pathname === landsOn);
+          // Swagger UI may add a trailing slash or a hash: the path is what counts.
+          await page.waitForURL((u) => u.pathname === landsOn || u.pathname === `${landsOn}/`);
           if (visit.h1) {
             // The one h1, once it reads what it should (a page may render before its data arrives).
             const h1 = page.getByRole('heading', { level: 1 });
@@ -171,12 +191,16 @@ describe('every page fits its width, in English and in French', () => {
           for (const literal of visit.literals ?? []) await page.getByText(literal).first().waitFor();
           await visit.shows?.(page);
           await page.waitForLoadState('networkidle');
-          expect(await page.evaluate(() => document.documentElement.lang), where).toBe(lang);
+          if (!visit.notDashboard) expect(await page.evaluate(() => document.documentElement.lang), where).toBe(lang);
           for (const p of await layoutProblems(page, { scrollersMayScroll: size === 'phone' }))
             problems.push(`${where}: ${p}`);
         };
 
-        const visitAll = async (who: string, visits: Visit[], signIn?: { email: string; password: string }) => {
+        const visitAll = async (
+          who: string,
+          visits: Visit[],
+          signIn?: { email: string; password: string; landsOn?: string },
+        ) => {
           const context = await browser.newContext({
             viewport,
             locale: locales[lang],
@@ -189,7 +213,7 @@ describe('every page fits its width, in English and in French', () => {
           if (signIn) {
             // A signed-in dashboard speaks the account's language (set at sign-up from the browser's): this one's.
             await server.sql('UPDATE users SET language = $1 WHERE email = $2', [lang, signIn.email]);
-            await signInPage(page, server.url, signIn.email, signIn.password);
+            await signInPage(page, server.url, signIn.email, signIn.password, signIn.landsOn);
           }
           for (const visit of visits) {
             const name = `${who}${visit.path.replace(/[/?=]+/g, '-').replace(/-$/, '') || '-home'}`;
@@ -207,6 +231,7 @@ describe('every page fits its width, in English and in French', () => {
           email: userEmail,
           password: strongPassword,
         });
+        await visitAll('newcomer', newcomerPages, newcomer);
         await visitAll('admin', [...userPages(['Owner key']).slice(0, 3), ...adminPages(unverifiedEmail)], owner);
 
         expect(errors, 'browser errors').toEqual([]);

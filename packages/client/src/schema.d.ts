@@ -1355,7 +1355,7 @@ export interface paths {
     };
     /** One of my API keys */
     get: operations['myApiKeysGet'];
-    /** Rename, disable or enable a key */
+    /** Rename, disable or enable a key, or set or clear its expiry */
     put: operations['myApiKeysUpdate'];
     post?: never;
     /** Delete a key (it stops working at once) */
@@ -4240,8 +4240,12 @@ export interface components {
       /** @description When the job and its files are deleted */
       expiresAt: string | null;
       error: {
+        /** @description The machine code: stable, whatever the language */
         code: string;
+        /** @description In the reader's language (Accept-Language), rendered from the code when read */
         message: string;
+        /** @description The precise message as the run gave it (naming a page, a file), when `message` is more general */
+        detail?: string;
       } | null;
       result: {
         contentType: string;
@@ -16868,6 +16872,8 @@ export interface operations {
         'application/json': {
           name?: string;
           isActive?: boolean;
+          /** @description When the key stops working (ISO 8601, in the future, no later than its plan allows: created + the plan's validityDays, or a custom key's, else 3650 days from now); null: never, where the plan allows it */
+          expiresAt?: string | null;
         };
       };
     };

@@ -52,7 +52,16 @@ export const ZJob = z
     finishedAt: z.string().nullable(),
     durationMs: z.number().int().nullable().describe('From start to end of the last run'),
     expiresAt: z.string().nullable().describe('When the job and its files are deleted'),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    error: z
+      .object({
+        code: z.string().describe('The machine code: stable, whatever the language'),
+        message: z.string().describe("In the reader's language (Accept-Language), rendered from the code when read"),
+        detail: z
+          .string()
+          .optional()
+          .describe('The precise message as the run gave it (naming a page, a file), when `message` is more general'),
+      })
+      .nullable(),
     result: z
       .object({
         contentType: z.string(),

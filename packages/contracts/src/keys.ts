@@ -72,9 +72,25 @@ export const ZCreateApiKeyRequest = z.object({
 });
 export type TCreateApiKeyRequest = z.infer<typeof ZCreateApiKeyRequest>;
 
+/** The longest a key may stay valid, in days (spec-2 section 9's bound on a custom key's validity). */
+export const API_KEY_MAX_VALIDITY_DAYS = 3650;
+
 export const ZUpdateApiKeyRequest = z
-  .object({ name: ZApiKeyName.optional(), isActive: z.boolean().optional() })
-  .refine((v) => v.name !== undefined || v.isActive !== undefined, { message: 'Give name or isActive' });
+  .object({
+    name: ZApiKeyName.optional(),
+    isActive: z.boolean().optional(),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .optional()
+      .describe(
+        'When the key stops working (ISO 8601, in the future, no later than its plan allows: created + the ' +
+          "plan's validityDays, or a custom key's, else 3650 days from now); null: never, where the plan allows it",
+      ),
+  })
+  .refine((v) => v.name !== undefined || v.isActive !== undefined || v.expiresAt !== undefined, {
+    message: 'Give name, isActive or expiresAt',
+  });
 export type TUpdateApiKeyRequest = z.infer<typeof ZUpdateApiKeyRequest>;
 
 export const ZApiKeysQuery = ZPageQuery.extend({

@@ -13,6 +13,7 @@ import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../core/op
 import type { RenderLimits } from '../core/interfaces';
 import type { Workspace } from '../core/workspace';
 import { AppError } from '../lib/app-error';
+import { fieldIssue } from '../lib/field-issue';
 import type { Outcome } from '../lib/outcome';
 import type { UploadedFile } from '../lib/uploads';
 import type { StageUsage } from '../services/usage/call-events';
@@ -170,7 +171,10 @@ export interface EndpointContext<F> {
 
 /** First issue of a zod error as a client message naming the field and what is valid. */
 export function fieldError(error: z.ZodError): AppError {
-  const issues = error.issues.map((i) => ({ field: i.path.join('.') || '(form)', message: i.message }));
+  const issues = error.issues.map((i) => {
+    const { path, code, message, ...params } = i;
+    return fieldIssue(path.join('.') || '(form)', message, code, params);
+  });
   const first = issues[0]!;
   return new AppError('INVALID_INPUT', `${first.field}: ${first.message}`, { details: { fields: issues } });
 }

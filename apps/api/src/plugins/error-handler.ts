@@ -6,6 +6,7 @@ import { EngineError } from '../core/errors';
 import { callError } from '../endpoints/call-errors';
 import { requestLanguage } from '../lib/i18n/language';
 import { localiseError } from '../lib/i18n/localise-error';
+import { fieldIssue } from '../lib/field-issue';
 
 const fastifyCodes: Record<string, TErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
@@ -31,7 +32,7 @@ export function toAppError(err: unknown): AppError {
         (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') ||
         (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ||
         '';
-      return { field, message: v.message ?? 'Invalid value' };
+      return fieldIssue(field, v.message ?? 'Invalid value', v.keyword, v.params ?? {});
     });
     const first = issues[0];
     const where = fe.validationContext === 'body' ? '' : `${fe.validationContext} `;

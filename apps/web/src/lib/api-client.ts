@@ -2,6 +2,7 @@ import { errorStatus, type TErrorCode } from '@docflow/contracts/error-codes';
 import { constants, messages } from '@/config/messages';
 import { toast } from '@/lib/toast';
 import { currentLanguage } from '@/i18n';
+import { issueMessage, type FieldIssueLike } from '@/lib/validation/issue-message';
 
 /**
  * The one HTTP client of the dashboard (spec-1 §7, §8): base `/api/v1`, the bearer access token on every call,
@@ -395,15 +396,23 @@ export function errorMessage(err: unknown, fallback: string): string {
 }
 
 /**
- * The field errors of an answer (a 422's `details.fields`), by field path: a form shows each beside its field, in
- * the server's words without the `field:` prefix of the overall message. Empty when the answer names no field.
+ * The field errors of an answer (a 422's `details.fields`), by field path: a form shows each beside its field,
+ * without the `field:` prefix of the overall message. A field's problem that carries its zod code is worded from the
+ * catalogues in the interface's language (lib/validation/issue-message.ts); one the schema words itself keeps the
+ * server's words (given in the interface's language by Accept-Language). Empty when the answer names no field.
  */
 export function fieldErrors(err: unknown): Record<string, string> {
   if (!(err instanceof ApiError)) return {};
-  const fields = (err.details as { fields?: unknown } | undefined)?.fields;
+  return fieldErrorsOf(err.details);
+}
+
+/** `fieldErrors` of an answer's `details`, however it was received (the playground reads raw answers). */
+export function fieldErrorsOf(details: unknown): Record<string, string> {
+  const fields = (details as { fields?: unknown } | undefined)?.fields;
   if (!Array.isArray(fields)) return {};
   const out: Record<string, string> = {};
-  for (const f of fields as Array<{ field?: unknown; message?: unknown }>)
-    if (typeof f?.field === 'string' && typeof f.message === 'string' && !(f.field in out)) out[f.field] = f.message;
+  for (const f of fields as Array<FieldIssueLike & { field?: unknown }>)
+    if (typeof f?.field === 'string' && typeof f.message === 'string' && !(f.field in out))
+      out[f.field] = f.code ? issueMessage(f, f.message) : f.message;
   return out;
 }

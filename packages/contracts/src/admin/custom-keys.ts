@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZEndpointGroup, ZPagination, ZQueryBoolean, successEnvelope } from '../common';
-import { ZApiKey, ZApiKeyEnvironment, ZApiKeyName } from '../keys';
+import { API_KEY_MAX_VALIDITY_DAYS, ZApiKey, ZApiKeyEnvironment, ZApiKeyName } from '../keys';
 
 // Custom API keys (spec-2 sections 3, 5, 9)
 
@@ -14,7 +14,7 @@ export const customLimitBounds = {
   maxFileSize: { min: 1024, max: 500 * MB },
   maxPagesPerPdf: { min: 1, max: 2000 },
   burstLimit: { min: 1, max: 10_000 },
-  validityDays: { min: 1, max: 3650 },
+  validityDays: { min: 1, max: API_KEY_MAX_VALIDITY_DAYS },
 } as const;
 
 /** Section 9's defaults. */

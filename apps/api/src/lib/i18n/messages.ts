@@ -40,7 +40,42 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
     en: 'Key name may contain only letters, digits, spaces, hyphens and underscores',
     fr: 'Le nom de la clé ne peut contenir que des lettres, des chiffres, des espaces, des tirets et des tirets bas',
   },
-  { en: 'Give name or isActive', fr: 'Indiquez name ou isActive' },
+  { en: 'Give name, isActive or expiresAt', fr: 'Indiquez name, isActive ou expiresAt' },
+  { en: 'Keys of this plan expire: choose a date', fr: 'Les clés de ce plan expirent : choisissez une date' },
+  { en: 'The expiry date must be in the future', fr: "La date d'expiration doit être dans le futur" },
+  {
+    en: 'The expiry date is later than this key may stay valid',
+    fr: "La date d'expiration dépasse la durée de validité permise pour cette clé",
+  },
+  // Field messages of the processing forms (packages/contracts pdf.ts, ocr.ts, qrcode.ts, forms.ts…).
+  { en: 'must be a colour like #rgb or #rrggbb', fr: 'doit être une couleur comme #rgb ou #rrggbb' },
+  {
+    en: 'must be a colour like #rgb, #rrggbb or #rrggbbaa',
+    fr: 'doit être une couleur comme #rgb, #rrggbb ou #rrggbbaa',
+  },
+  { en: 'must not contain line breaks', fr: 'ne doit pas contenir de saut de ligne' },
+  { en: 'must not contain line breaks or tabs', fr: 'ne doit contenir ni saut de ligne ni tabulation' },
+  { en: 'must be JSON', fr: 'doit être du JSON' },
+  {
+    en: 'must be "x,y,width,height" (four numbers, e.g. "36,36,523,770")',
+    fr: 'doit être "x,y,largeur,hauteur" (quatre nombres, par ex. "36,36,523,770")',
+  },
+  {
+    en: 'must be 1 or 3-13 (0 is orientation detection only, 2 is not implemented by tesseract)',
+    fr: "doit valoir 1 ou 3 à 13 (0 ne détecte que l'orientation, 2 n'est pas pris en charge par tesseract)",
+  },
+  {
+    en: 'must be a phone number: digits, optional leading +, spaces, dashes, dots or parentheses',
+    fr: 'doit être un numéro de téléphone : chiffres, + initial facultatif, espaces, tirets, points ou parenthèses',
+  },
+  {
+    en: 'must be an absolute URL such as https://example.com/page',
+    fr: 'doit être une URL absolue comme https://example.com/page',
+  },
+  {
+    en: 'must be language codes joined by "+", e.g. "eng" or "eng+fra" (at most 8)',
+    fr: 'doit être des codes de langue joints par "+", par ex. "eng" ou "eng+fra" (8 au plus)',
+  },
   // Account errors (services/accounts, services/admin).
   { en: 'Incorrect email or password', fr: 'Email ou mot de passe incorrect' },
   { en: 'Current password is incorrect', fr: 'Le mot de passe actuel est incorrect' },
@@ -111,6 +146,34 @@ const texts: ReadonlyArray<Readonly<Record<TApiLanguage, string>>> = [
   { en: 'The request body is not valid JSON', fr: "Le corps de la requête n'est pas du JSON valide" },
   { en: 'The request body is too large', fr: 'Le corps de la requête est trop volumineux' },
   { en: 'Internal server error', fr: 'Erreur interne du serveur' },
+  // The answers of the account routes (routes/v1/auth), given in the caller's language (plugins/answer-language.ts).
+  {
+    en: 'Check your email: we sent you a link to activate your account.',
+    fr: 'Vérifiez votre boîte mail : nous vous avons envoyé un lien pour activer votre compte.',
+  },
+  { en: 'Account created.', fr: 'Compte créé.' },
+  { en: 'Email verified.', fr: 'Email vérifié.' },
+  {
+    en: 'If an unverified account exists for this address, a new verification email is on its way.',
+    fr: 'Si un compte non vérifié existe pour cette adresse, un nouvel email de vérification est en route.',
+  },
+  {
+    en: 'If an account exists for this address, a password-reset email is on its way.',
+    fr: 'Si un compte existe pour cette adresse, un email de réinitialisation du mot de passe est en route.',
+  },
+  { en: 'Password reset.', fr: 'Mot de passe réinitialisé.' },
+  {
+    en: 'Password changed. Your other sessions have been signed out.',
+    fr: 'Mot de passe modifié. Vos autres sessions ont été déconnectées.',
+  },
+  { en: 'Signed in.', fr: 'Connecté.' },
+  { en: 'Signed out.', fr: 'Déconnecté.' },
+  { en: 'Profile updated.', fr: 'Profil mis à jour.' },
+  { en: 'Session revoked.', fr: 'Session révoquée.' },
+  { en: 'Other sessions revoked.', fr: 'Autres sessions révoquées.' },
+  { en: 'API key created successfully!', fr: 'Clé API créée avec succès !' },
+  { en: 'API key updated successfully!', fr: 'Clé API mise à jour avec succès !' },
+  { en: 'API key deleted successfully!', fr: 'Clé API supprimée avec succès !' },
   // Plan requests and support messages (services/customer-requests, contracts requests.ts).
   { en: 'Plan request not found', fr: 'Demande de plan introuvable' },
   { en: 'Support message not found', fr: 'Message au support introuvable' },

@@ -16,6 +16,7 @@ import { findPlan } from '../plans/index';
 import { ownedPlans } from '../subscriptions/index';
 import { monthCallsOfKeys, noCalls } from '../usage/month-calls';
 import { generateApiKey } from './key-format';
+import { checkedExpiry } from './key-expiry';
 
 const DAY = 86_400_000;
 
@@ -244,13 +245,33 @@ export async function getApiKey(db: Db, userId: string, id: string): Promise<TAp
   return toApiKeyDto(r.key, r.plan, usage.get(id));
 }
 
-export async function updateApiKey(db: Db, userId: string, id: string, patch: { name?: string; isActive?: boolean }) {
+export async function updateApiKey(
+  db: Db,
+  userId: string,
+  id: string,
+  patch: { name?: string; isActive?: boolean; expiresAt?: string | null },
+  now = new Date(),
+) {
   const r = await ownRow(db, userId, id);
+  const expiresAt =
+    patch.expiresAt === undefined
+      ? undefined
+      : checkedExpiry(
+          patch.expiresAt,
+          {
+            createdAt: r.key.createdAt,
+            keyType: r.key.keyType,
+            customLimits: r.key.customLimits ?? null,
+            planValidityDays: r.plan.validityDays,
+          },
+          now,
+        );
   const [row] = await db
     .update(apiKeys)
     .set({
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.isActive !== undefined ? { isActive: patch.isActive } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
       updatedAt: new Date(),
     })
     .where(eq(apiKeys.id, id))

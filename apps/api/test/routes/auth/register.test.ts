@@ -112,7 +112,9 @@ describe('POST /api/v1/auth/register', () => {
       const json = res.json();
       expect(json.code).toBe('VALIDATION_ERROR');
       expect(json.error).toContain('Passwords do not match');
-      expect(json.details.fields).toContainEqual({ field: 'confirmPassword', message: 'Passwords do not match' });
+      expect(json.details.fields).toContainEqual(
+        expect.objectContaining({ field: 'confirmPassword', message: 'Passwords do not match' }),
+      );
     });
 
     it("answers 'Please accept the terms and conditions' when terms are refused or missing", async () => {

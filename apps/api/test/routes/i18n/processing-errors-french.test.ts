@@ -38,6 +38,25 @@ describe('processing errors follow Accept-Language, their codes unchanged', () =
     expect(json.details).toEqual({ ...english.details, detail: english.error });
   });
 
+  it("a field's problem names its zod code and bounds, so a client words it in its own language", async () => {
+    const res = await api.post(
+      '/pdf/watermark',
+      { text: 'Draft', opacity: '7', color: 'red' },
+      [{ content: await numberedPdf(1, 'W') }],
+      fr,
+    );
+    const json = res.json();
+    expect([res.statusCode, json.code]).toEqual([422, 'INVALID_INPUT']);
+    const byField = Object.fromEntries((json.details.fields as Array<{ field: string }>).map((f) => [f.field, f]));
+    expect(byField.opacity).toMatchObject({ code: 'too_big', origin: 'number', maximum: 1 });
+    // A contracts message of its own: given in French, its code kept.
+    expect(byField.color).toMatchObject({
+      code: 'invalid_format',
+      format: 'regex',
+      message: 'doit être une couleur comme #rgb ou #rrggbb',
+    });
+  });
+
   it('a wrong API key and an unknown job', async () => {
     const wrong = await api.t.app.inject({
       method: 'POST',

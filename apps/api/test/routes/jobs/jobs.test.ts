@@ -199,6 +199,38 @@ describe('async jobs: async=true on a processing route', () => {
     expect(out.json().code).toBe(job.error!.code);
   });
 
+  it("a failed job keeps its code and the run's words; its message is rendered in the reader's language", async () => {
+    const res = await api.post('/pdf/merge', { async: 'true' }, [
+      { field: 'files', content: Buffer.from('not a pdf at all'), filename: 'a.pdf' },
+      { field: 'files', content: await numberedPdf(1, 'X') },
+    ]);
+    const { jobId } = res.json().data;
+    await waitFor(jobId);
+    const [row] = await api.t.app.db.select().from(jobs).where(eq(jobs.id, jobId));
+    expect(row!.errorCode).toBe('UNSUPPORTED_FORMAT');
+    const stored = row!.errorMessage!;
+    expect(stored).not.toBe('');
+
+    const read = async (lang?: string) => {
+      const headers = { 'x-api-key': api.apiKey, ...(lang ? { 'accept-language': lang } : {}) };
+      const one = await api.t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers });
+      const list = await api.t.app.inject({ method: 'GET', url: '/api/v1/jobs', headers });
+      const listed = (list.json().data.jobs as TJob[]).find((j) => j.id === jobId)!;
+      expect(listed.error).toEqual(one.json().data.error);
+      return { error: (one.json().data as TJob).error!, headers: one.headers };
+    };
+    const fr = await read('fr-FR,fr;q=0.9');
+    expect(fr.error).toEqual({
+      code: 'UNSUPPORTED_FORMAT',
+      message: 'Format de fichier non pris en charge',
+      detail: stored,
+    });
+    expect(fr.headers['content-language']).toBe('fr');
+    expect(fr.headers.vary).toContain('Accept-Language');
+    expect((await read('en')).error).toEqual({ code: 'UNSUPPORTED_FORMAT', message: stored });
+    expect((await read()).error).toEqual({ code: 'UNSUPPORTED_FORMAT', message: stored });
+  });
+
   it("only the key's owner sees a job: another user gets 404 for every job route", async () => {
     const res = await api.post('/pdf/merge', { async: 'true' }, [
       { field: 'files', content: await numberedPdf(1, 'P') },

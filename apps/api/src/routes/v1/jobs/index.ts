@@ -10,6 +10,7 @@ import {
   ZWebhookDeliveriesResponse,
 } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
+import { requestLanguage, type TApiLanguage } from '../../../lib/i18n/language';
 import { authenticate } from '../../../plugins/authenticate';
 import { newApiKeyState } from '../../../plugins/processing-guard';
 import { cancelOrRemove, listOwnJobs, ownJob, type JobReader } from '../../../services/jobs/index';
@@ -19,6 +20,14 @@ import { resendWebhook } from '../../../services/webhooks/resend';
 import { deliveryView } from '../../../services/webhooks/view';
 
 const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+/** The language a job's error is read in (Accept-Language); the answer says it varies with it. */
+function readerLanguage(request: FastifyRequest, reply: FastifyReply): TApiLanguage | undefined {
+  const lang = requestLanguage(request.headers['accept-language']);
+  reply.header('Vary', 'Accept-Language');
+  if (lang) reply.header('Content-Language', lang);
+  return lang;
+}
 
 export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
   /**
@@ -57,7 +66,8 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const rows = await listOwnJobs(app.db, await ownerOf(request, reply), request.query);
-      return { success: true as const, data: { jobs: rows.map((r) => jobView(r)) } };
+      const lang = readerLanguage(request, reply);
+      return { success: true as const, data: { jobs: rows.map((r) => jobView(r, undefined, lang)) } };
     },
   );
   app.get(
@@ -72,7 +82,7 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const job = await ownJob(app.db, await ownerOf(request, reply), request.params.id);
-      return { success: true as const, data: jobView(job) };
+      return { success: true as const, data: jobView(job, undefined, readerLanguage(request, reply)) };
     },
   );
   app.get(

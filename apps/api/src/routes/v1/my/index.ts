@@ -125,7 +125,7 @@ export const myRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         ...keys,
-        summary: 'Rename, disable or enable a key',
+        summary: 'Rename, disable or enable a key, or set or clear its expiry',
         params: ZIdParam,
         body: ZUpdateApiKeyRequest,
         response: { 200: ZApiKeyResponse, ...errors },

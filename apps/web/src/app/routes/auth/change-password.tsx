@@ -10,7 +10,11 @@ import { useTranslation } from 'react-i18next';
 export default function ChangeTemporaryPasswordRoute() {
   const { t } = useTranslation();
   return (
-    <AuthLayout title={t('changePassword.chooseYourPassword')} centered>
+    <AuthLayout
+      title={t('changePassword.chooseYourPassword')}
+      heading={t('changePassword.chooseYourPassword')}
+      centered
+    >
       <div className="space-y-4">
         <Alert tone="info" data-testid="temporary-password-notice">
           {t('changePassword.yourAccountWasCreatedBy')}

@@ -11,7 +11,7 @@ export interface UpdateApiKeyInput extends TUpdateApiKeyRequest {
   id: string;
 }
 
-/** PUT /my/api-keys/{id}: rename, or enable / disable. */
+/** PUT /my/api-keys/{id}: rename, enable / disable, or set / clear the expiry. */
 export const updateApiKey = async ({ id, ...body }: UpdateApiKeyInput): Promise<TApiKey> => {
   const res = await api.put<{ data: { apiKey: TApiKey } }>(`/my/api-keys/${encodeURIComponent(id)}`, body, {
     silent: true,
@@ -40,6 +40,7 @@ export function useUpdateApiKey() {
                   ...k,
                   ...(input.name !== undefined && { name: input.name }),
                   ...(input.isActive !== undefined && { isActive: input.isActive }),
+                  ...(input.expiresAt !== undefined && { expiresAt: input.expiresAt }),
                 }
               : k,
           ),

@@ -8,10 +8,12 @@ import { fieldErrors } from '@/lib/api-client';
 import { useTranslation } from 'react-i18next';
 import { useUpdateApiKey } from '../api/update-api-key';
 import { formatCount, formatDate, keyPlanName, maskKey } from '../utils/key-display';
+import { expiryDay, expiryOfDay, expiryProblem, latestExpiryDay, tomorrowDay } from '../utils/key-expiry';
 
 /**
- * A key's settings, from its card's menu: its name (PUT /my/api-keys/{id}), and what it may do (its limits and its
- * expiry, read-only: they come from its plan, or from the admin who made a custom key).
+ * A key's settings, from its card's menu: its name and its expiry (PUT /my/api-keys/{id}; the server holds the
+ * expiry to what the key's plan allows), and what it may do (its limits, read-only: they come from its plan, or from
+ * the admin who made a custom key).
  */
 export function KeySettingsDialog({ apiKey, onClose }: { apiKey: TApiKey | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -43,13 +45,28 @@ function KeySettingsForm({
   const { t } = useTranslation();
   const update = useUpdateApiKey();
   const [name, setName] = useState(apiKey.name);
-  const nameError = fieldErrors(update.error).name;
-  const unchanged = name.trim() === apiKey.name;
+  const initialExpiry = expiryDay(apiKey.expiresAt);
+  const [expiry, setExpiry] = useState(initialExpiry);
+  const [expiryError, setExpiryError] = useState<string | undefined>();
+  const serverErrors = fieldErrors(update.error);
+  const nameChanged = name.trim() !== apiKey.name;
+  const expiryChanged = expiry !== initialExpiry;
+  const unchanged = !nameChanged && !expiryChanged;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (unchanged) return;
+    const problem = expiryChanged ? expiryProblem(expiry) : undefined;
+    setExpiryError(problem && t(problem));
+    if (problem) return;
     onSaving(true);
-    update.mutate({ id: apiKey.id, name: name.trim() }, { onSuccess: onClose, onSettled: () => onSaving(false) });
+    update.mutate(
+      {
+        id: apiKey.id,
+        ...(nameChanged ? { name: name.trim() } : {}),
+        ...(expiryChanged ? { expiresAt: expiry ? expiryOfDay(expiry) : null } : {}),
+      },
+      { onSuccess: onClose, onSettled: () => onSaving(false) },
+    );
   };
   const limits = apiKey.limits;
   const rows: Array<[string, string]> = [
@@ -65,18 +82,47 @@ function KeySettingsForm({
       t('keySettingsDialog.pagesPerPdf'),
       limits.maxPagesPerPdf === null ? t('keySettingsDialog.noLimit') : formatCount(limits.maxPagesPerPdf),
     ],
-    [
-      t('keySettingsDialog.expiry'),
-      apiKey.expiresAt
-        ? t('keySettingsDialog.expiresOn', { date: formatDate(apiKey.expiresAt) })
-        : t('keySettingsDialog.neverExpires'),
-    ],
   ];
 
   return (
     <form onSubmit={submit} className="mt-5 space-y-5" noValidate>
-      <Field label={t('keySettingsDialog.name')} error={nameError}>
+      <Field label={t('keySettingsDialog.name')} error={serverErrors.name}>
         <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="off" />
+      </Field>
+      <Field
+        label={t('keySettingsDialog.expiry')}
+        error={expiryError ?? serverErrors.expiresAt}
+        hint={
+          expiry
+            ? t('keySettingsDialog.expiresOn', { date: formatDate(expiryOfDay(expiry)) })
+            : t('keySettingsDialog.neverExpires')
+        }
+        aside={
+          expiry ? (
+            <button
+              type="button"
+              className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
+              onClick={() => {
+                setExpiry('');
+                setExpiryError(undefined);
+              }}
+            >
+              {t('keySettingsDialog.clearExpiry')}
+            </button>
+          ) : null
+        }
+      >
+        <Input
+          type="date"
+          value={expiry}
+          min={tomorrowDay()}
+          max={latestExpiryDay(apiKey)}
+          onChange={(e) => {
+            setExpiry(e.target.value);
+            setExpiryError(undefined);
+          }}
+          data-testid="key-expiry-input"
+        />
       </Field>
       <div>
         <h3 className="text-sm font-semibold text-slate-900">{t('keySettingsDialog.whatItMayDo')}</h3>

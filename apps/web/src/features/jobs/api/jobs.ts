@@ -2,20 +2,27 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { TJob, TWebhookDelivery } from '@docflow/contracts';
 import { api, errorMessage } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import type { TKey } from '@/i18n';
+import { useTranslation } from 'react-i18next';
+import { resolveLanguage, type TKey } from '@/i18n';
 import { tr } from '@/i18n/localised';
 
 const ended = (j: TJob) => j.status === 'succeeded' || j.status === 'failed' || j.status === 'cancelled';
 
 export const jobsKey = ['jobs'] as const;
 
-/** The user's latest jobs; refreshed every second while one is still queued or running (its progress moves). */
-export const useJobs = () =>
-  useQuery({
-    queryKey: jobsKey,
+/**
+ * The user's latest jobs; refreshed every second while one is still queued or running (its progress moves). Read
+ * per interface language: a failed job's message is rendered by the server in the language asked (Accept-Language),
+ * so switching language reads them again in the new one.
+ */
+export const useJobs = () => {
+  const { i18n } = useTranslation();
+  return useQuery({
+    queryKey: [...jobsKey, resolveLanguage(i18n.language)],
     queryFn: async () => (await api.get<{ data: { jobs: TJob[] } }>('/jobs', { query: { limit: 50 } })).data.jobs,
     refetchInterval: (q) => (q.state.data?.some((j) => !ended(j) || j.webhook?.status === 'pending') ? 1000 : false),
   });
+};
 
 /** Every delivery attempt of one job's webhook (refreshed while its webhook is still being sent). */
 export const useDeliveries = (job: TJob, open: boolean) =>

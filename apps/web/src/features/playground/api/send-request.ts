@@ -1,5 +1,6 @@
 import { createDocFlowClient, type DocFlowPaths, type MultipartPath, type UploadFile } from '@docflow/client';
 import { messages } from '@/config/messages';
+import { currentLanguage } from '@/i18n';
 import type { CallPlan } from '../utils/request-plan';
 
 /**
@@ -27,6 +28,8 @@ export interface PlaygroundResponse {
   success: boolean;
   requestId?: string;
   file?: FileSummary;
+  /** A refused call's `details` (its `fields` are shown beside the form's fields). */
+  details?: unknown;
 }
 
 /** The spec's answer when the call itself fails (network, timeout). */
@@ -43,7 +46,9 @@ const hasSuccessMarker = (v: unknown): boolean =>
 export async function callApi(plan: CallPlan, signal: AbortSignal): Promise<Response> {
   const url = new URL(plan.url, window.location.origin);
   const client = createDocFlowClient({ baseUrl: url.origin, credentials: 'omit', retry: false });
-  const call = { headers: Object.fromEntries(plan.headers), signal, throwOnError: false };
+  // The plan's headers, and the interface's language: the server words its errors in it (codes never change).
+  const headers = { ...Object.fromEntries(plan.headers), 'Accept-Language': currentLanguage() };
+  const call = { headers, signal, throwOnError: false };
   // The plan's path is one of the catalogue's routes, known at run time (config/endpoints.ts), not as a literal.
   if (plan.contentType === 'application/json')
     return client.postJson(url.pathname as keyof DocFlowPaths, plan.json ?? {}, call);
@@ -75,11 +80,13 @@ export async function readAnswer(
     } catch {
       parsed = undefined;
     }
+    const details = (parsed as { details?: unknown } | undefined)?.details;
     return {
       ...base,
       durationMs: elapsed(),
       body: parsed === undefined ? text : JSON.stringify(parsed, null, 2),
       success: hasSuccessMarker(parsed),
+      ...(details !== undefined && !res.ok ? { details } : {}),
     };
   }
   // A file: shown as a download summary (spec-2 §2), not as bytes.

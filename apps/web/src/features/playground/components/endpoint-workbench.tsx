@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { paths } from '@/config/paths';
+import { fieldErrorsOf } from '@/lib/api-client';
 import { categoryTones, type PlaygroundEndpoint } from '../config/endpoints';
 import { sendPlaygroundRequest, type PlaygroundResponse } from '../api/send-request';
 import { sendPlaygroundJob } from '../api/send-job';
@@ -75,12 +76,22 @@ export function EndpointWorkbench({
     [endpoint, apiBase, values, files, asJob],
   );
 
-  const clearError = (name: string) =>
+  // The server's field errors of the last answer, worded at each render (a language switch rewords them); a field
+  // edited since is no longer judged by them.
+  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
+  const serverErrors = Object.fromEntries(
+    Object.entries(fieldErrorsOf(response?.details)).filter(([name]) => !edited.has(name)),
+  );
+  const errorOf = (name: string): string | undefined => errors[name] ?? serverErrors[name];
+
+  const clearError = (name: string) => {
+    setEdited((s) => (s.has(name) ? s : new Set(s).add(name)));
     setErrors((e) => {
       if (!e[name]) return e;
       const { [name]: _, ...rest } = e;
       return rest;
     });
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -94,6 +105,7 @@ export function EndpointWorkbench({
       return;
     }
     inFlight.current?.abort();
+    setEdited(new Set());
     const controller = new AbortController();
     inFlight.current = controller;
     setSending(true);
@@ -219,7 +231,7 @@ export function EndpointWorkbench({
                   field={f}
                   value={values[f.name]}
                   files={files[f.name] ?? []}
-                  error={errors[f.name]}
+                  error={errorOf(f.name)}
                   onValue={(v) => {
                     setValues((s) => ({ ...s, [f.name]: v }));
                     clearError(f.name);

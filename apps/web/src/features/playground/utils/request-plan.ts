@@ -1,6 +1,7 @@
 import type { PlaygroundEndpoint, PlaygroundField } from '../config/endpoints';
 import en from '@/i18n/locales/en.json';
 import { localised, tr } from '@/i18n/localised';
+import { issueMessage, wordedByCode, type FieldIssueLike } from '@/lib/validation/issue-message';
 
 /** Form state: text-like fields hold strings, checkboxes booleans; files are kept apart. */
 export type FieldValues = Record<string, string | boolean>;
@@ -60,7 +61,34 @@ export const validationMessages = {
   maxFiles: (n: number) => tr('validationMessages.maxFiles', { n }),
 };
 
-/** The first problem of each field (spec-2 §5: required, number min/max/step, URL and e-mail types). */
+/**
+ * The problems the server's own schema (the contracts one it validates with) finds in what would be sent, worded
+ * from the catalogues by their zod code; a rule the schema words itself (a pattern, a refinement) is left to the
+ * server, whose answer says it in the reader's language beside the field.
+ */
+function schemaProblems(endpoint: PlaygroundEndpoint, values: FieldValues): Record<string, string> {
+  const plan = planCall(endpoint, { apiBase: '', apiKey: '', values, files: {} });
+  const sent: Record<string, unknown> = plan.json ?? Object.fromEntries(plan.fields);
+  const result = endpoint.schema.safeParse(sent);
+  const out: Record<string, string> = {};
+  if (result.success) return out;
+  const names = new Set(endpoint.fields.map((f) => f.name));
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    if (!names.has(field) || field in out) continue;
+    const described = {
+      ...issue,
+      missing: issue.code === 'invalid_type' && sent[field] === undefined,
+    } as FieldIssueLike;
+    if (wordedByCode(described)) out[field] = issueMessage(described);
+  }
+  return out;
+}
+
+/**
+ * The first problem of each field (spec-2 §5: required, number min/max/step, URL and e-mail types), then what the
+ * server's schema would refuse, in the interface's language.
+ */
 export function validateFields(
   endpoint: PlaygroundEndpoint,
   values: FieldValues,
@@ -91,7 +119,7 @@ export function validateFields(
     } else if (f.type === 'url' && !isAbsoluteUrl(raw)) errors[f.name] = validationMessages.url;
     else if (f.type === 'email' && !EMAIL.test(raw)) errors[f.name] = validationMessages.email;
   }
-  return errors;
+  return { ...schemaProblems(endpoint, values), ...errors };
 }
 
 export interface FilePart {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
@@ -202,7 +202,7 @@ describe('ApiKeysPage', () => {
     expect(limits).toHaveTextContent('Requests per minute100');
     expect(limits).toHaveTextContent('Requests per month100,000');
     expect(limits).toHaveTextContent('File size50 MB');
-    expect(limits).toHaveTextContent('ExpiryNever expires');
+    expect(within(dialog).getByText('Never expires')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Save' })).toBeDisabled();
     const name = within(dialog).getByLabelText('Key name');
     await userEvent.clear(name);
@@ -213,6 +213,74 @@ describe('ApiKeysPage', () => {
     expect(String(put?.[0])).toContain('/api/v1/my/api-keys/k1');
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({ name: 'Billing worker EU' });
     expect(await screen.findByRole('article', { name: 'Billing worker EU' })).toBeInTheDocument();
+  });
+
+  it("sets and clears a key's expiry in its settings; a past day is refused before anything is sent", async () => {
+    const list = [...keys];
+    const fetched = serve(list);
+    renderPage();
+    await screen.findByRole('article', { name: 'Reports' });
+    const openSettings = async (name: string) => {
+      await userEvent.click(screen.getByRole('button', { name: `Actions for ${name}` }));
+      await userEvent.click(await screen.findByRole('menuitem', { name: 'Settings' }));
+      return screen.findByRole('dialog', { name: 'Key settings' });
+    };
+    let dialog = await openSettings('Reports');
+    const expiry = within(dialog).getByLabelText('Expiry');
+    expect(expiry).toHaveValue('');
+
+    fireEvent.change(expiry, { target: { value: '2020-01-01' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Choose a day after today.');
+    expect(fetched.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false);
+
+    fireEvent.change(expiry, { target: { value: '2098-06-30' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Key settings' })).toBeNull());
+    const puts = () => fetched.mock.calls.filter(([, init]) => init?.method === 'PUT');
+    const sent = JSON.parse(String(puts()[0]?.[1]?.body));
+    expect(Object.keys(sent)).toEqual(['expiresAt']);
+    expect(new Date(sent.expiresAt).toDateString()).toBe(new Date(2098, 5, 30).toDateString());
+
+    dialog = await openSettings('Reports');
+    expect(within(dialog).getByLabelText('Expiry')).toHaveValue('2098-06-30');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Never expire' }));
+    expect(within(dialog).getByLabelText('Expiry')).toHaveValue('');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts()).toHaveLength(2));
+    expect(JSON.parse(String(puts()[1]?.[1]?.body))).toEqual({ expiresAt: null });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Key settings' })).toBeNull());
+  });
+
+  it("shows the server's refusal of an expiry beside the field, without the field's prefix", async () => {
+    mockFetch((method, path) => {
+      if (path === '/api/v1/plans') return json(200, plansBody);
+      if (method === 'GET' && path === '/api/v1/my/api-keys')
+        return json(200, {
+          success: true,
+          data: { apiKeys: keys, pagination: { page: 1, limit: 100, total: keys.length, totalPages: 1 } },
+        });
+      if (method === 'PUT')
+        return json(422, {
+          success: false,
+          code: 'VALIDATION_ERROR',
+          error: 'expiresAt: The expiry date is later than this key may stay valid',
+          details: {
+            fields: [{ field: 'expiresAt', message: 'The expiry date is later than this key may stay valid' }],
+          },
+        });
+      return undefined;
+    });
+    renderPage();
+    await screen.findByRole('article', { name: 'Reports' });
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Reports' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Key settings' });
+    fireEvent.change(within(dialog).getByLabelText('Expiry'), { target: { value: '2099-12-31' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      /^The expiry date is later than this key may stay valid$/,
+    );
   });
 
   it('disables and enables with the French toasts', async () => {

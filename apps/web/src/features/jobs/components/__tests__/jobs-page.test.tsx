@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
@@ -124,5 +124,44 @@ describe("JobsPage: each job's expiry and how to verify a webhook", () => {
       expect(howto).toHaveTextContent(text);
     expect(howto).toHaveTextContent("createHmac('sha256', key)");
     expect(howto).not.toHaveTextContent('README');
+  });
+});
+
+describe("JobsPage: a failed job's error in the interface's language", () => {
+  afterEach(() => {
+    cleanup();
+    setLanguage('en');
+    vi.unstubAllGlobals();
+  });
+
+  it('asks the server in the interface language, and reads the jobs again when the language changes', async () => {
+    const failed: TJob = {
+      ...job,
+      status: 'failed',
+      webhook: null,
+      error: { code: 'UNSUPPORTED_FORMAT', message: 'Unsupported file format' },
+    };
+    const words = { en: 'Unsupported file format', fr: 'Format de fichier non pris en charge' };
+    const fetched = mockFetch({
+      'GET /api/v1/jobs': (call) => {
+        const lang = call.headers['accept-language'] === 'fr' ? 'fr' : 'en';
+        return json(200, {
+          success: true,
+          data: { jobs: [{ ...failed, error: { ...failed.error!, message: words[lang] } }] },
+        });
+      },
+      'GET /api/v1/webhooks/secret': () =>
+        json(200, { success: true, data: { secret: 'whsec_test', createdAt: '2026-11-25T00:00:00Z' } }),
+    });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: `Show details of job ${failed.id}` }));
+    expect(await screen.findByText('Unsupported file format')).toBeInTheDocument();
+    expect(screen.getByText('UNSUPPORTED_FORMAT')).toBeInTheDocument();
+
+    act(() => setLanguage('fr'));
+    expect(await screen.findByText('Format de fichier non pris en charge')).toBeInTheDocument();
+    expect(screen.queryByText('Unsupported file format')).toBeNull();
+    const reads = fetched.calls.filter((c) => c.path === '/api/v1/jobs').map((c) => c.headers['accept-language']);
+    expect(reads).toEqual(['en', 'fr']);
   });
 });

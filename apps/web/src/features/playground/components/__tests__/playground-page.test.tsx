@@ -8,6 +8,7 @@ import { responseTexts } from '../response-panel';
 import { API_KEY_STORAGE } from '../../hooks/use-session-api-key';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { makeUser } from '@/testing/fixtures';
+import { setLanguage } from '@/i18n';
 
 const apiBase = 'https://docflow.test/api/v1';
 const png = () =>
@@ -105,7 +106,11 @@ describe('PlaygroundPage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('response-file')).toBeInTheDocument());
     const [call] = api.callsTo('POST /api/v1/qrcode/url');
     expect(call!.url).toBe('https://docflow.test/api/v1/qrcode/url');
-    expect(call!.headers).toEqual({ authorization: 'Bearer dfk_live_123', 'content-type': 'application/json' });
+    expect(call!.headers).toEqual({
+      authorization: 'Bearer dfk_live_123',
+      'content-type': 'application/json',
+      'accept-language': 'en',
+    });
     expect(call!.body).toEqual({ url: 'https://docflow.dev', size: 256, color: '#112233', background: '#ffffff' });
     expect(screen.getByRole('img', { name: /qrcode-url\.png/ })).toHaveAttribute('src', 'blob:docflow-test');
     expect(screen.getByRole('link', { name: /Download/ })).toHaveAttribute('download', 'qrcode-url.png');
@@ -209,6 +214,54 @@ describe('PlaygroundPage', { timeout: 20_000 }, () => {
     expect(responseBody()).toHaveClass('text-rose-300');
     expect(responseBody()).toHaveTextContent('Invalid API key');
     expect(screen.getByTestId('response-status')).toHaveTextContent('401');
+  });
+
+  it("shows the server's field errors beside their fields, in the interface's language, without the field prefix", async () => {
+    setLanguage('fr');
+    try {
+      const api = mockFetch({
+        'POST /api/v1/pdf/watermark': () =>
+          json(422, {
+            success: false,
+            code: 'INVALID_INPUT',
+            error: 'color: doit être une couleur comme #rgb ou #rrggbb',
+            details: {
+              fields: [
+                {
+                  field: 'color',
+                  message: 'doit être une couleur comme #rgb ou #rrggbb',
+                  code: 'invalid_format',
+                  format: 'regex',
+                },
+                {
+                  field: 'fontSize',
+                  message: 'Too big: expected number to be <=500',
+                  code: 'too_big',
+                  origin: 'number',
+                  maximum: 500,
+                },
+              ],
+            },
+          }),
+      });
+      const { user } = renderPage();
+      await fill(user, screen.getByLabelText(/Clé API/, { selector: 'input' }), 'dfk_live_123');
+      await user.upload(
+        document.getElementById('pg-field-file') as HTMLInputElement,
+        new File(['%PDF-1.4'], 'a.pdf', { type: 'application/pdf' }),
+      );
+      await user.click(screen.getByRole('button', { name: 'Envoyer la requête' }));
+      await waitFor(() => expect(responseBody()).toHaveAttribute('data-state', 'error'));
+      expect(api.callsTo('POST /api/v1/pdf/watermark')[0]!.headers['accept-language']).toBe('fr');
+      const color = document.getElementById('pg-field-color')!;
+      expect(color).toHaveAccessibleDescription('doit être une couleur comme #rgb ou #rrggbb');
+      expect(document.getElementById('pg-field-fontSize')).toHaveAccessibleDescription('Doit valoir au plus 500.');
+      // Edited, the field is no longer judged by the last answer.
+      await fill(user, document.getElementById('pg-field-fontSize')!, '40');
+      expect(document.getElementById('pg-field-fontSize')).not.toHaveAccessibleDescription('Doit valoir au plus 500.');
+    } finally {
+      setLanguage('en');
+    }
   });
 
   it('shows the spec’s failure body in red when the call fails', async () => {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setLanguage } from '@/i18n';
 import { catalogueEntry, endpointCatalogue, findCatalogueEntry, stampPositions } from '@docflow/contracts';
 import { findEndpoint, playgroundEndpoints, type PlaygroundEndpoint } from '../../config/endpoints';
 import { boundsOf } from '../schema-bounds';
@@ -211,5 +212,24 @@ describe('planCall', () => {
       { field: 'files', name: 'first.pdf' },
       { field: 'files', name: 'second.pdf' },
     ]);
+  });
+});
+
+describe("validateFields: what the server's schema would refuse, in the interface's language", () => {
+  afterEach(() => setLanguage('en'));
+
+  it('words a bound the form does not check itself (a text too long) from its zod code, beside the field', () => {
+    const watermark = ep('/pdf/watermark');
+    const values = { ...initialValues(watermark), text: 'x'.repeat(501) };
+    const files = { file: [pdf()] };
+    expect(validateFields(watermark, values, files)).toEqual({ text: 'Must be at most 500 characters.' });
+    setLanguage('fr');
+    expect(validateFields(watermark, values, files)).toEqual({ text: 'Doit comporter au plus 500 caractères.' });
+  });
+
+  it("leaves a rule the schema words itself (a colour's pattern) to the server", () => {
+    const watermark = ep('/pdf/watermark');
+    const values = { ...initialValues(watermark), text: 'Draft', color: 'red' };
+    expect(validateFields(watermark, values, { file: [pdf()] })).toEqual({});
   });
 });
