@@ -73,6 +73,9 @@ describe('POST /ocr/searchable-pdf', () => {
     const { dir } = unzip(res.rawPayload);
     const sidecar = readFileSync(path.join(dir, 'dense-searchable.txt'), 'utf8');
     const layer = execFileSync('pdftotext', ['-enc', 'UTF-8', path.join(dir, 'dense-searchable.pdf'), '-']).toString();
+    // Two tesseract layers (each with its own glyphless font) lie over the page: it was read in two halves.
+    const fonts = execFileSync('pdffonts', [path.join(dir, 'dense-searchable.pdf')]).toString();
+    expect(fonts.match(/GlyphLessFont/g)).toHaveLength(2);
     const whole = await api.post('/ocr/extract', {}, [{ content: pdf, filename: 'dense.pdf' }]);
     expect(whole.statusCode, whole.body.slice(0, 300)).toBe(200);
     const wholeWords = words((JSON.parse(whole.body) as { data: { text: string } }).data.text);
