@@ -158,6 +158,8 @@ export async function ocrSearchablePdf(
       let halves: Promise<PageHalves | null> = Promise.resolve(null);
       if (turn.last && width > 1) {
         halves = fixed.then((fix) => splitPage(job, fix.ocrImage, src.page));
+        // Rethrown by whichever half awaits it; a pool stopped by a failure may never start the bottom half.
+        halves.catch(() => undefined);
         turn.add({ src, bottom: halves });
       }
       const fix = await fixed;
