@@ -211,7 +211,8 @@ const transform: typeof jsonSchemaTransform = (input) => {
 /** How to add this server to an MCP client (/mcp is not a REST operation: it is told here, not listed). */
 const mcpDescription = (origin: string) =>
   '**AI agents (MCP).** Every processing endpoint is also a tool of the Model Context Protocol server at `/mcp` ' +
-  '(Streamable HTTP), with the same keys, plans, limits and usage. Add it to an MCP client:\n\n' +
+  '(Streamable HTTP), with the same keys, plans, limits and usage; a key is shown the tools its plan includes. ' +
+  'Add it to an MCP client:\n\n' +
   '```json\n' +
   JSON.stringify(
     {

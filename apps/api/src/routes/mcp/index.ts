@@ -7,16 +7,16 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseFields, type ProcessingEndpoint } from '../../endpoints/processing-endpoint';
 import { toAppError } from '../../plugins/error-handler';
 import type { DeferredGuard } from '../../plugins/processing-guard';
 import { requestSignal } from '../../plugins/request-signal';
+import { effectiveLimits } from '../../services/api-keys/index';
 import { admitCall } from '../v1/processing-door';
 import { MAX_BASE64_BYTES, receiveFiles } from './inputs';
 import { errorResult, jobResult } from './results';
-import { endpointTool, fileFieldsOf, toolsOf } from './tools';
+import { fileFieldsOf, toolEntriesOf, toolsAllowed, type ToolEntry } from './tools';
 
 /**
  * How long a tool call waits for its job. A call still running then is answered with its job's links (its result is
@@ -92,20 +92,15 @@ function webRequest(request: FastifyRequest): Request {
 
 /**
  * `/mcp`: the Model Context Protocol over Streamable HTTP (stateless: a server and transport per request, JSON
- * answers). Every processing endpoint is a tool (routes/mcp/tools.ts), called with the same API keys and through the
- * same gate as its v1 route (`app.deferredGuard`: the key as the request comes, the plan and limits per call).
+ * answers). Every processing endpoint is a tool (routes/mcp/tools.ts), listed to the keys whose plan holds its
+ * group, called with the same API keys and through the same gate as its v1 route (`app.deferredGuard`: the key as
+ * the request comes, the plan and limits per call).
  */
 export const mcpRoutes: FastifyPluginAsync = async (app) => {
   const guard = app.deferredGuard();
-  let listed: { tools: Map<string, ProcessingEndpoint>; list: Tool[] } | null = null;
+  let entries: Map<string, ToolEntry> | null = null;
   // Built on first use: the endpoints are registered by the v1 routes, which may load after this plugin.
-  const tools = () => {
-    if (!listed) {
-      const byName = toolsOf(app.endpoints);
-      listed = { tools: byName, list: [...byName.values()].map(endpointTool) };
-    }
-    return listed;
-  };
+  const tools = () => (entries ??= toolEntriesOf(app.endpoints));
 
   function serverFor(request: FastifyRequest, reply: FastifyReply): McpServer {
     const mcp = new McpServer(
@@ -116,9 +111,13 @@ export const mcpRoutes: FastifyPluginAsync = async (app) => {
           'Document processing: conversions to PDF, PDF operations, OCR, QR codes. Give files as {"url"}, {"base64", "filename"} or {"jobId"} (an earlier result). File results come back as a link to a job result (download it with the same API key) and embedded when small.',
       },
     );
-    mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools().list }));
+    // Listed per key (the hooks authenticated it): the groups its plan holds, as the plan gate reads them.
+    mcp.server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const rec = request.apiKeyState!.rec!;
+      return { tools: toolsAllowed(tools(), effectiveLimits(rec.plan, rec.customLimits).allowedEndpoints) };
+    });
     mcp.server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
-      const endpoint = tools().tools.get(params.name);
+      const endpoint = tools().get(params.name)?.endpoint;
       if (!endpoint) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       return callTool(app, guard, request, reply, endpoint, params.arguments ?? {});
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { TEndpointGroup } from '@docflow/contracts';
 import type { EndpointRegistry, ProcessingEndpoint } from '../../endpoints/processing-endpoint';
 
 /** `/conversion/html-to-pdf` → `conversion_html_to_pdf`: MCP tool names take letters, digits, `_` and `-`. */
@@ -57,4 +58,23 @@ export function toolsOf(endpoints: EndpointRegistry): Map<string, ProcessingEndp
 export function fileFieldsOf(endpoint: ProcessingEndpoint): string[] {
   if (endpoint.body === 'json' || endpoint.files.max === 0) return [];
   return [endpoint.files.field, ...Object.keys(endpoint.files.extra ?? {})];
+}
+
+/** A processing endpoint and its tool, built once: what tools/list filters per key and tools/call looks up. */
+export interface ToolEntry {
+  endpoint: ProcessingEndpoint;
+  tool: Tool;
+}
+
+/** Every endpoint's tool entry, by tool name. */
+export function toolEntriesOf(endpoints: EndpointRegistry): Map<string, ToolEntry> {
+  return new Map([...toolsOf(endpoints)].map(([name, endpoint]) => [name, { endpoint, tool: endpointTool(endpoint) }]));
+}
+
+/**
+ * The tools a key is shown: those of the endpoint groups its plan (or custom limits) holds. An agent offered a tool it
+ * may not call spends a turn on the refusal; the call itself is still gated (a hidden tool called by name is refused).
+ */
+export function toolsAllowed(entries: Map<string, ToolEntry>, allowed: readonly TEndpointGroup[]): Tool[] {
+  return [...entries.values()].filter((e) => allowed.includes(e.endpoint.group)).map((e) => e.tool);
 }

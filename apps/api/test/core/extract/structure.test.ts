@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LayoutText } from '../../../src/core/interfaces';
 import { parseLayoutXml } from '../../../src/core/modules/poppler/layout-xml';
 import { blocksOf, scaleOf } from '../../../src/core/operations/extract/blocks';
+import { markerCandidates, withDrawnMarker } from '../../../src/core/operations/extract/drawn-markers';
 import { findTables } from '../../../src/core/operations/extract/find-tables';
 import { toMarkdown } from '../../../src/core/operations/extract/markdown';
 import { boxOf } from '../../../src/core/operations/extract/model';
@@ -183,5 +184,48 @@ describe('markers printed apart', () => {
       ['list-item', 'outer item', 0],
       ['list-item', 'inner item', 1],
     ]);
+  });
+});
+
+describe('bullets drawn as shapes', () => {
+  /** A white page of `w` × `h` points at 2 pixels a point, with dark rectangles (in points) painted on it. */
+  const page = (w: number, h: number, marks: Array<[number, number, number, number]>) => {
+    const s = 2;
+    const g = { width: w * s, height: h * s, pixels: Buffer.alloc(w * s * h * s, 255) };
+    for (const [x, y, mw, mh] of marks)
+      for (let py = y * s; py < (y + mh) * s; py++) g.pixels.fill(0, py * g.width + x * s, py * g.width + (x + mw) * s);
+    return g;
+  };
+  const margin = line('A paragraph at the margin of the page', 40, 100);
+  const item = line('An item drawn without its bullet', 70, 120);
+
+  it('a small mark centred left of an indented line makes it a bullet line starting at the mark', () => {
+    expect(markerCandidates([margin, item])).toEqual([item]);
+    const g = page(300, 200, [[60, 124, 4, 4]]);
+    const got = withDrawnMarker(g, item, 2, 2);
+    expect(got).toMatchObject({ text: '▪ An item drawn without its bullet', x: 60 });
+    expect(blocksOf(1, [margin, got], scaleOf([margin, got])).map((b) => [b.type, b.text])).toEqual([
+      ['paragraph', margin.text],
+      ['list-item', item.text],
+    ]);
+  });
+
+  it('no mark, two marks, a mark too large or off the line: the line is left as it is', () => {
+    for (const marks of [
+      [],
+      [
+        [56, 124, 3, 3],
+        [62, 124, 3, 3],
+      ],
+      [[55, 120, 12, 12]],
+      [[60, 133, 4, 4]],
+    ] as Array<Array<[number, number, number, number]>>)
+      expect(withDrawnMarker(page(300, 200, marks), item, 2, 2)).toBe(item);
+  });
+
+  it('a line with text just left of it (a table cell, a second column) or a printed marker is no candidate', () => {
+    const cell = line('Qty', 45, 120, { width: 18 });
+    const printed = line('• A printed bullet', 70, 140);
+    expect(markerCandidates([margin, cell, item, printed])).toEqual([]);
   });
 });

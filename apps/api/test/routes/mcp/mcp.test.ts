@@ -90,12 +90,17 @@ async function eventsOf(keyId: string, n: number, match: (e: typeof usageEvents.
   }
 }
 
+const toolNameOf = (path: string) => path.slice(1).replace(/[/-]/g, '_');
+
 describe('tools', () => {
-  it('lists every processing endpoint as a tool, its input schema from the endpoint', async () => {
+  it("lists every processing endpoint of the key's groups as a tool, its input schema from the endpoint", async () => {
     const client = await connect(pro.apiKey);
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    const expected = [...t.app.endpoints.values()].map((e) => e.path.slice(1).replace(/[/-]/g, '_'));
+    const groups = ['pdf', 'conversion', 'qrcode'];
+    const expected = [...t.app.endpoints.values()]
+      .filter((e) => groups.includes(e.group))
+      .map((e) => toolNameOf(e.path));
     expect(expected.length).toBeGreaterThan(30);
     expect(names.sort()).toEqual(expected.sort());
     const merge = tools.find((x) => x.name === 'pdf_merge')!;
@@ -105,6 +110,23 @@ describe('tools', () => {
     expect(merge.inputSchema.required).toContain('files');
     const rotate = tools.find((x) => x.name === 'pdf_rotate')!;
     expect(rotate.inputSchema.required).toEqual(expect.arrayContaining(['angle', 'file']));
+  }, 60_000);
+
+  it("lists a key only the tools its plan allows: a Free key's list lacks the pdf tools, a Pro key's has them", async () => {
+    const free = await createUserWithApiKey(t, { plan: 'free' });
+    const paid = await createUserWithApiKey(t, { plan: 'pro' });
+    const freeNames = (await (await connect(free.apiKey)).listTools()).tools.map((x) => x.name);
+    const proNames = (await (await connect(paid.apiKey)).listTools()).tools.map((x) => x.name);
+    const ofGroup = (g: string) =>
+      [...t.app.endpoints.values()].filter((e) => e.group === g).map((e) => toolNameOf(e.path));
+    // Free holds conversion only; Pro holds conversion, pdf, ocr and qrcode (migrations/0010).
+    expect(freeNames.sort()).toEqual(ofGroup('conversion').sort());
+    expect(freeNames).toContain('conversion_html_to_pdf');
+    expect(freeNames).not.toContain('pdf_merge');
+    expect(proNames).toEqual(expect.arrayContaining(['pdf_merge', 'conversion_html_to_pdf', 'ocr_searchable_pdf']));
+    expect(proNames.sort()).toEqual(['conversion', 'pdf', 'ocr', 'qrcode'].flatMap(ofGroup).sort());
+    // Listing is not a call: neither key was metered.
+    expect(await eventsOf(free.keyId, 0, () => true)).toHaveLength(0);
   }, 60_000);
 });
 
@@ -246,7 +268,7 @@ describe('JSON tools, failures and the transport', () => {
 });
 
 describe('the gate', () => {
-  it('a Free key calling a pdf tool: an error naming its plan, metered as the v1 refusal (403, not counted)', async () => {
+  it('a Free key calling a pdf tool (not listed to it): an error naming its plan, metered as the v1 refusal', async () => {
     const free = await createUserWithApiKey(t, { plan: 'free' });
     const client = await connect(free.apiKey);
     const r = await call(client, 'pdf_merge', {

@@ -106,6 +106,61 @@ export async function a4Page(): Promise<Buffer> {
   return textImage({ lines, fontSize: 42, width: 2480, height: 3508 });
 }
 
+/** Words of the dense page's prose: ordinary English (tesseract's dictionary knows them), short ones mixed in. */
+const PROSE = (
+  'the council agreed that every village along the river should keep its own records of harvests weather markets ' +
+  'and disputes so that later readers could understand how ordinary families lived through difficult winters while ' +
+  'merchants carried wool timber salt and grain between distant towns each season teachers wrote letters describing ' +
+  'lessons children learned arithmetic history music and careful handwriting although many documents were damaged ' +
+  'by water fire or simple neglect several important volumes survived a an and as at be by for from had has he her ' +
+  'his in is it its not of on or our she so than that the their them then there they this to was we were who with ' +
+  'you all can did may one two old new year day way most much some such'
+).split(' ');
+
+/**
+ * A dense A4 page at 300 dpi (2480×3508): 12-pt prose (50 px), 8 paragraphs of 6 full lines, ~630 words, the
+ * density of a printed report (the a4Page above has 440 short words well spaced). Its text, by paragraph, comes back
+ * with it, the same on every call.
+ */
+export async function densePage(): Promise<{ image: Buffer; paragraphs: string[][] }> {
+  const size = 50;
+  const width = 2480;
+  const left = 220;
+  const maxChars = Math.floor((width - 2 * left) / (size * 0.55));
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const paragraphs = Array.from({ length: 8 }, () =>
+    Array.from({ length: 6 }, () => {
+      let line = '';
+      for (;;) {
+        const w = PROSE[Math.floor(rnd() * PROSE.length)]!;
+        if (line.length + 1 + w.length > maxChars) return line;
+        line = line ? `${line} ${w}` : w;
+      }
+    }),
+  );
+  const pitch = Math.round(size * 1.15);
+  let y = 180;
+  const texts: string[] = [];
+  for (const lines of paragraphs) {
+    for (const l of lines) {
+      texts.push(`<text x="${left}" y="${y}" font-family="DejaVu Sans" font-size="${size}">${esc(l)}</text>`);
+      y += pitch;
+    }
+    y += Math.round(size * 0.6);
+  }
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="3508">` +
+    `<rect width="100%" height="100%" fill="#fff"/>${texts.join('')}</svg>`;
+  const image = await sharp(Buffer.from(svg))
+    .flatten({ background: '#ffffff' })
+    .greyscale()
+    .png()
+    .withMetadata({ density: 300 })
+    .toBuffer();
+  return { image, paragraphs };
+}
+
 const crcTable = Array.from({ length: 256 }, (_, k) => {
   let c = k;
   for (let i = 0; i < 8; i++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;

@@ -99,6 +99,52 @@ describe('POST /pdf/to-markdown', () => {
     expect(recall).toBe(1);
   });
 
+  it('HTML lists (Chromium draws <ul> bullets as shapes): nested ul and ol come back as - and 1. items', async () => {
+    const html =
+      '<!doctype html><html><body style="font-family: sans-serif"><h1>Lists</h1><p>Before the lists.</p>' +
+      '<ul><li>Apples are red</li><li>Pears are green<ul><li>Conference pears</li>' +
+      '<li>Williams pears<ul><li>Deepest item</li></ul></li></ul></li><li>Plums are purple</li></ul>' +
+      '<p>Between the lists.</p>' +
+      '<ol><li>First step</li><li>Second step<ol><li>Second step part one</li><li>Second step part two</li></ol></li>' +
+      '<li>Third step<ul><li>A bullet under a number</li></ul></li></ol><p>After the lists.</p></body></html>';
+    const upload = [{ content: Buffer.from(html), filename: 'lists.html' }];
+    const md = ok(await api.post('/pdf/to-markdown', {}, upload));
+    expect(md).toContain(
+      [
+        'Before the lists.',
+        '',
+        '- Apples are red',
+        '- Pears are green',
+        '    - Conference pears',
+        '    - Williams pears',
+        '        - Deepest item',
+        '- Plums are purple',
+        '',
+        'Between the lists.',
+        '',
+        '1. First step',
+        '2. Second step',
+        '    1. Second step part one',
+        '    2. Second step part two',
+        '3. Third step',
+        '    - A bullet under a number',
+        '',
+        'After the lists.',
+      ].join('\n'),
+    );
+    // The JSON names the shape each bullet was drawn as: disc, circle, square by depth (Chromium's defaults).
+    const { data } = JSON.parse(ok(await api.post('/pdf/to-json', {}, upload))) as { data: TToJsonResult };
+    const items = data.pages[0]!.blocks.filter((b) => b.type === 'list-item');
+    expect(items.slice(0, 6).map((b) => [b.marker, b.level])).toEqual([
+      ['•', 0],
+      ['•', 0],
+      ['◦', 1],
+      ['◦', 1],
+      ['▪', 2],
+      ['•', 0],
+    ]);
+  }, 120_000);
+
   it('a two-column page reads the left column, then the right; a title across both comes first', async () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([595, 842]);

@@ -64,40 +64,68 @@ export interface SourcePage {
 let seq = 0;
 export const tmp = (job: PdfJob, name: string) => path.join(job.ctx.scratch, `ocr-${++seq}-${name}`);
 
+/** What a pool's worker knows beside its item. */
+export interface PoolTurn<T> {
+  /** No other item waits to start: any worker that finishes from now on would stand idle. */
+  last: boolean;
+  /** More work, started by the next free worker (another one is started while fewer than the width run). */
+  add(item: T): void;
+}
+
 /**
  * Run `fn` over `items` with at most `width` at once, in order of the items; the first failure stops new starts. Each
  * finished item is told to the job's progress. Past the first, workers only get a slot the server has free and nobody
- * waits for, or one within the owner's share.
+ * waits for, or one within the owner's share. Items added while it runs come after the others, their results too.
  */
 export async function pool<T, R>(
   items: T[],
   width: number,
-  fn: (item: T) => Promise<R>,
+  fn: (item: T, turn: PoolTurn<T>) => Promise<R>,
   job?: Pick<PdfJob, 'signal' | 'progress'>,
 ): Promise<R[]> {
   const signal = job?.signal;
-  const out = new Array<R>(items.length);
+  const queue = [...items];
+  const out: R[] = [];
   let next = 0;
   let finished = 0;
   let failed = false;
+  let workers = 0;
+  const running: Array<Promise<void>> = [];
   const worker = async () => {
-    while (!failed && next < items.length && !signal?.aborted) {
-      const i = next++;
-      try {
-        out[i] = await fn(items[i]!);
-        job?.progress?.(++finished, items.length);
-      } catch (err) {
-        failed = true;
-        throw err;
+    try {
+      while (!failed && next < queue.length && !signal?.aborted) {
+        const i = next++;
+        try {
+          out[i] = await fn(queue[i]!, { last: next === queue.length, add });
+          job?.progress?.(++finished, queue.length);
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
       }
+    } finally {
+      workers--;
     }
   };
   // The first worker runs within the owner's share; the others borrow idle slots (core/limiter.ts, runBorrowing).
-  await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(width, items.length)) }, (_, k) =>
-      k === 0 ? worker() : runBorrowing(worker),
-    ),
-  );
+  const start = () => {
+    workers++;
+    const run = running.length === 0 ? worker() : runBorrowing(worker);
+    // Handled here, rethrown by the wait below: a worker may fail before the wait reaches it.
+    run.catch(() => undefined);
+    running.push(run);
+  };
+  function add(item: T) {
+    queue.push(item);
+    if (workers < width) start();
+  }
+  for (let k = 0; k < Math.max(1, Math.min(width, items.length)); k++) start();
+  // Workers started while waiting are waited for too.
+  for (let seen = 0; seen < running.length;) {
+    const batch = running.slice(seen);
+    seen = running.length;
+    await Promise.all(batch);
+  }
   if (signal?.aborted) throw new EngineError('ABORTED', 'The request was cancelled by the client');
   return out;
 }

@@ -2,9 +2,21 @@ import type { CompressionLevel } from '../../interfaces';
 import { compressPdf } from '../../operations/pdf/compress';
 import { toPdfa } from '../../operations/pdf/to-pdfa';
 import { type OutputFile, type PdfJob } from '../../operations/pdf/job';
-import { OcrInput, OcrRequest, checkLanguages, pool, recognize, sourcePages, tmp, widthOf, wordCount } from './common';
+import {
+  OcrInput,
+  OcrRequest,
+  checkLanguages,
+  pool,
+  recognize,
+  sourcePages,
+  tmp,
+  widthOf,
+  wordCount,
+  type SourcePage,
+} from './common';
 import { stripOcrLayers } from './invisible-text';
 import { fixPage } from './page-fixes';
+import { splitPage, type PageHalves } from './split-page';
 
 /** OCRmyPDF's options of the searchable-PDF route. */
 export interface SearchableOptions {
@@ -33,6 +45,40 @@ export interface SearchableResult extends OutputFile {
   deskewedPages: Record<number, number>;
   /** The recognised text of every page of the output, pages separated by form feeds (OCRmyPDF's sidecar). */
   text: string;
+}
+
+/** A page, or the bottom half of one whose top half is read as the page (see split-page.ts). */
+interface Unit {
+  src: SourcePage;
+  bottom?: Promise<PageHalves | null>;
+}
+
+/** What the reading of a bottom half adds to its page. */
+type Half = Pick<DonePage, 'page' | 'layer' | 'confidence' | 'words' | 'text'>;
+
+/**
+ * Pages read in two halves made whole again: one text layer (the bottom's laid over the top's: both are the whole
+ * page's size), the text top then bottom, the confidence over both halves' words.
+ */
+async function joinHalves(job: PdfJob, parts: Array<DonePage | Half | null>): Promise<DonePage[]> {
+  const pages = parts.filter((p): p is DonePage => p !== null && 'rotate' in p);
+  const bottoms = new Map(parts.filter((p): p is Half => p !== null && !('rotate' in p)).map((h) => [h.page, h]));
+  return Promise.all(
+    pages.map(async (top) => {
+      const bottom = bottoms.get(top.page);
+      if (!bottom) return top;
+      const layer = tmp(job, `layer-${top.page}.pdf`);
+      await job.engines.run(
+        'stamp',
+        (f) => f(top.layer, layer, { stamp: bottom.layer, map: [{ page: 1, stampPage: 1 }] }, job.ctx),
+        job.signal,
+      );
+      const words = top.words + bottom.words;
+      const confidence = words ? (top.confidence * top.words + bottom.confidence * bottom.words) / words : 0;
+      const text = [top.text, bottom.text].filter((t) => t.trim()).join('\n\n');
+      return { ...top, layer, words, confidence: Math.round(confidence * 100) / 100, text };
+    }),
+  );
 }
 
 /** A page with at least this many non-space characters of text is taken to be born digital. */
@@ -88,32 +134,53 @@ export async function ocrSearchablePdf(
     pages = pages.filter((p) => !keep.includes(p.page));
   }
   const rasterise = force || input.kind === 'image';
-  const done = await pool(
-    pages,
-    widthOf(job),
-    async (src): Promise<DonePage> => {
-      const fix = await fixPage(job, src, {
-        rotatePages: req.rotatePages ?? false,
-        deskew: req.deskew ?? false,
-        clean: req.clean ?? false,
+  const width = widthOf(job);
+  const fixes = { rotatePages: req.rotatePages ?? false, deskew: req.deskew ?? false, clean: req.clean ?? false };
+  const read = async (page: number, image: string, dpi: number, part: string) => {
+    const layer = tmp(job, `layer-${page}${part}.pdf`);
+    return { layer, ocr: await recognize(job, image, req, dpi, { output: layer, textOnly: true }) };
+  };
+  const parts = await pool<Unit, DonePage | Half | null>(
+    pages.map((src) => ({ src })),
+    width,
+    async (unit, turn) => {
+      const { src } = unit;
+      if (unit.bottom) {
+        const halves = await unit.bottom;
+        if (!halves) return null;
+        const { layer, ocr } = await read(src.page, halves.bottom, src.dpi, '-bottom');
+        return { page: src.page, layer, confidence: ocr.confidence, words: wordCount(ocr), text: ocr.text };
+      }
+      const fixed = fixPage(job, src, {
+        ...fixes,
         rasterise,
         imageFormat: input.kind === 'image' ? 'png' : 'jpeg',
       });
-      const layer = tmp(job, `layer-${src.page}.pdf`);
-      const r = await recognize(job, fix.ocrImage, req, src.dpi, { output: layer, textOnly: true });
+      // The page that would run alone while a slot stands idle is read as two halves at once (split-page.ts).
+      let halves: Promise<PageHalves | null> = Promise.resolve(null);
+      if (turn.last && width > 1) {
+        halves = fixed.then((fix) => splitPage(job, fix.ocrImage, src.page));
+        // Rethrown by whichever half awaits it; a pool stopped by a failure may never start the bottom half.
+        halves.catch(() => undefined);
+        turn.add({ src, bottom: halves });
+      }
+      const fix = await fixed;
+      const half = await halves;
+      const { layer, ocr } = await read(src.page, half?.top ?? fix.ocrImage, src.dpi, half ? '-top' : '');
       return {
         page: src.page,
         layer,
         image: fix.pageImage,
         rotate: fix.rotate,
         skew: fix.skew,
-        confidence: r.confidence,
-        words: wordCount(r),
-        text: r.text,
+        confidence: ocr.confidence,
+        words: wordCount(ocr),
+        text: ocr.text,
       };
     },
     job,
   );
+  const done = await joinHalves(job, parts);
   const words = done.reduce((n, d) => n + d.words, 0);
   const confidence = words ? Math.round((done.reduce((n, d) => n + d.confidence * d.words, 0) / words) * 100) / 100 : 0;
   const assembled = await assemble(job, input, done, base);

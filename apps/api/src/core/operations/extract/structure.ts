@@ -1,5 +1,6 @@
 import type { PdfJob, PreparedPdf } from '../pdf/job';
 import { blocksOf, scaleOf } from './blocks';
+import { withDrawnMarkers } from './drawn-markers';
 import { boxOf, round2, type Block, type ImageBlock, type Line, type StructuredPage } from './model';
 import { readPages, type ReadOptions } from './read-pages';
 import { readingOrder } from './reading-order';
@@ -11,7 +12,7 @@ import { findTables } from './find-tables';
  * order of lines, tables and images, then headings, lists and paragraphs along it.
  */
 export async function structurePdf(job: PdfJob, pdf: PreparedPdf, o: ReadOptions): Promise<StructuredPage[]> {
-  const pages = await readPages(job, pdf, o);
+  const pages = await withDrawnMarkers(job, pdf, await readPages(job, pdf, o));
   // One scale for the document: a page of only headings must not take them for body text. OCR pages have their own
   // (their sizes are measured from pixels, not read from fonts).
   const printed = scaleOf(pages.filter((p) => !p.ocr).flatMap((p) => p.texts));
