@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { AppError } from '../app-error';
+import type { FieldIssue as FullFieldIssue } from '../field-issue';
 import type { TApiLanguage } from './language';
 import { humanMessage, keepsPreciseMessage, translateText } from './messages';
 
@@ -14,6 +16,36 @@ const fieldIssues = (details: unknown): FieldIssue[] | undefined => {
     ? (fields as FieldIssue[])
     : undefined;
 };
+
+const zodWords = { en: z.locales.en().localeError, fr: z.locales.fr().localeError } as const;
+
+/**
+ * A field's message in `lang` when it is zod's own default wording (no schema gave it words of its own): the issue
+ * rebuilt from its code and bounds and worded by zod's locale for that language. A message a schema wrote itself is
+ * left to the catalogue.
+ */
+function zodDefaultIn(f: FullFieldIssue, lang: TApiLanguage): string | undefined {
+  if (!f.code || f.code === 'custom' || !(lang in zodWords)) return undefined;
+  const expected = f.code === 'invalid_type' ? /expected (\S+)/.exec(f.message)?.[1] : undefined;
+  const issue = {
+    code: f.code,
+    origin: f.origin,
+    minimum: f.minimum,
+    maximum: f.maximum,
+    inclusive: f.inclusive ?? true,
+    format: f.format,
+    values: f.values,
+    divisor: f.divisor,
+    expected,
+    input: f.missing ? undefined : null,
+  } as unknown as Parameters<(typeof zodWords)['en']>[0];
+  const words = (locale: (typeof zodWords)['en']) => {
+    const w = locale(issue);
+    return typeof w === 'string' ? w : w?.message;
+  };
+  if (words(zodWords.en) !== f.message) return undefined;
+  return words(zodWords[lang as keyof typeof zodWords]);
+}
 
 /** `details` with the precise message added; details of another shape (a list, a value) are left as they are. */
 function withDetail(details: unknown, detail: string): unknown {
@@ -31,7 +63,10 @@ export function localiseError(err: AppError, lang: TApiLanguage): AppError {
   let message: string;
   let details = err.details;
   if (fields && fields.length > 0) {
-    const localised = fields.map((f) => ({ ...f, message: translateText(f.message, lang) ?? f.message }));
+    const localised = fields.map((f) => ({
+      ...f,
+      message: translateText(f.message, lang) ?? zodDefaultIn(f, lang) ?? f.message,
+    }));
     details = { ...(err.details as object), fields: localised };
     const first = fields[0]!;
     const firstLocalised = localised[0]!;

@@ -48,7 +48,20 @@ describe('processing errors follow Accept-Language, their codes unchanged', () =
     const json = res.json();
     expect([res.statusCode, json.code]).toEqual([422, 'INVALID_INPUT']);
     const byField = Object.fromEntries((json.details.fields as Array<{ field: string }>).map((f) => [f.field, f]));
-    expect(byField.opacity).toMatchObject({ code: 'too_big', origin: 'number', maximum: 1 });
+    // zod's own default words, in zod's French (no schema wrote them); the English reader keeps zod's English.
+    expect(byField.opacity).toMatchObject({
+      code: 'too_big',
+      origin: 'number',
+      maximum: 1,
+      message: 'Trop grand : nombre doit être <=1',
+    });
+    const english = await api.post('/pdf/watermark', { text: 'Draft', opacity: '7' }, [
+      { content: await numberedPdf(1, 'W') },
+    ]);
+    expect(english.json().details.fields[0]).toMatchObject({
+      field: 'opacity',
+      message: 'Too big: expected number to be <=1',
+    });
     // A contracts message of its own: given in French, its code kept.
     expect(byField.color).toMatchObject({
       code: 'invalid_format',
