@@ -229,6 +229,22 @@ describe('async jobs: async=true on a processing route', () => {
     expect(fr.headers.vary).toContain('Accept-Language');
     expect((await read('en')).error).toEqual({ code: 'UNSUPPORTED_FORMAT', message: stored });
     expect((await read()).error).toEqual({ code: 'UNSUPPORTED_FORMAT', message: stored });
+    // Its result (the error answer the call gave) in the reader's language too, its status and code kept.
+    const result = async (lang?: string) =>
+      api.t.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs/${jobId}/result`,
+        headers: { 'x-api-key': api.apiKey, ...(lang ? { 'accept-language': lang } : {}) },
+      });
+    const [frResult, asStored] = [await result('fr'), await result()];
+    expect(frResult.statusCode).toBe(asStored.statusCode);
+    expect(frResult.statusCode).toBeGreaterThanOrEqual(400);
+    expect(frResult.json()).toMatchObject({
+      code: 'UNSUPPORTED_FORMAT',
+      error: 'Format de fichier non pris en charge',
+      details: { detail: stored },
+    });
+    expect(asStored.json()).toMatchObject({ code: 'UNSUPPORTED_FORMAT', error: stored });
   });
 
   it("only the key's owner sees a job: another user gets 404 for every job route", async () => {

@@ -8,9 +8,12 @@ import {
   ZJobsResponse,
   ZMessageResponse,
   ZWebhookDeliveriesResponse,
+  type TErrorCode,
 } from '@docflow/contracts';
 import { AppError } from '../../../lib/app-error';
 import { requestLanguage, type TApiLanguage } from '../../../lib/i18n/language';
+import { localiseError } from '../../../lib/i18n/localise-error';
+import { text } from 'node:stream/consumers';
 import { authenticate } from '../../../plugins/authenticate';
 import { newApiKeyState } from '../../../plugins/processing-guard';
 import { cancelOrRemove, listOwnJobs, ownJob, type JobReader } from '../../../services/jobs/index';
@@ -104,6 +107,17 @@ export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError('JOB_NOT_FINISHED', `Job ${job.id} is ${job.status}: no result`, {
           details: { status: job.status, progress: job.progress },
         });
+      const lang = job.status === 'failed' ? readerLanguage(request, reply) : undefined;
+      if (lang && r.contentType.startsWith('application/json')) {
+        // The stored error answer (small JSON), its words in the reader's language; code, status and details kept.
+        const body = JSON.parse(await text(await app.jobs.store.openResult(job.id))) as Record<string, unknown>;
+        if (typeof body.code === 'string' && typeof body.error === 'string') {
+          const l = localiseError(new AppError(body.code as TErrorCode, body.error, { details: body.details }), lang);
+          return (reply as unknown as FastifyReply)
+            .code(r.statusCode)
+            .send({ ...body, error: l.message, ...(l.details === undefined ? {} : { details: l.details }) });
+        }
+      }
       return app.jobs.sendAnswer(reply as unknown as FastifyReply, { ...job, result: r });
     },
   );
