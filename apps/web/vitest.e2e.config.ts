@@ -11,10 +11,9 @@ export default defineProject({
     include: ['e2e/**/*.e2e.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two files at once (a server and a browser each), as their own group after the projects that use both workers:
-    // a file spends most of its time waiting on the browser's rendering or the server's engines, and one file alone
-    // left the second core idle for the e2e half of the run (user CPU 6.5 min over 12.5 min of wall time).
-    maxWorkers: 2,
+    fileParallelism: false,
+    // One file at a time (one server and browser each) runs as its own group, after the projects that use both
+    // workers: vitest needs a group of its own for a project whose worker count differs.
     sequence: { groupOrder: 1 },
     pool: 'forks',
     // A fresh process per file: see apps/api/vitest.config.ts.

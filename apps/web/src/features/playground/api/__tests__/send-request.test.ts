@@ -64,9 +64,11 @@ describe('sendPlaygroundRequest', () => {
     await sendPlaygroundRequest(plan);
     const request = (fetchMock.mock.calls[0] as unknown as [Request])[0];
     expect(request.credentials).toBe('omit');
+    // The key, the body's type and the interface's language (the API's messages follow it): no cookie, no session.
     expect(Object.fromEntries(request.headers)).toEqual({
       authorization: 'Bearer dfk_k',
       'content-type': 'application/json',
+      'accept-language': 'en',
     });
     expect(await request.json()).toEqual(plan.json);
   });
