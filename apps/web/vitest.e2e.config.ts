@@ -11,12 +11,12 @@ export default defineProject({
     include: ['e2e/**/*.e2e.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
-    // One file at a time (one server and browser each) runs as its own group, after the projects that use both
-    // workers: vitest needs a group of its own for a project whose worker count differs.
-    sequence: { groupOrder: 1 },
+    // E2e files share the run's two workers with the API files instead of running one by one after them: a file
+    // spends much of its time waiting on the browser, and an API file uses the core meanwhile. Each starts its own
+    // server and browser on free ports, so two may run at once.
     pool: 'forks',
-    // A fresh process per file: see apps/api/vitest.config.ts.
+    // One process for the files a worker runs: the server's modules and Playwright load once.
+    isolate: false,
     passWithNoTests: true,
   },
 });

@@ -226,7 +226,11 @@ describe('every page fits its width, in English and in French', () => {
           await context.close();
         };
 
-        await visitAll('visitor', visitorPages);
+        // The API reference speaks Swagger UI's English whatever the browser's language: visited in English only.
+        await visitAll(
+          'visitor',
+          visitorPages.filter((v) => lang === 'en' || !v.notDashboard),
+        );
         await visitAll('user', [...userPages(userKeys), ...restrictedPages], {
           email: userEmail,
           password: strongPassword,

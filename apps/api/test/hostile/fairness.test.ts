@@ -74,7 +74,12 @@ describe('fair share under a flood of slow jobs', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(JSON.parse(refused[0]!.body)).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', details: { maxRunning: 1 } });
     expect(Number(refused[0]!.retryAfter)).toBeGreaterThanOrEqual(1);
-    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+    // The flooder's pages never finish: one that reaches its plan's deadline before the abort is stopped with 504
+    // TIMEOUT, as designed (more likely on a loaded machine). Nothing else may fail on the server's side.
+    const failed = answers.filter(
+      (a) => a.status >= 500 && !(a.status === 504 && JSON.parse(a.body).code === 'TIMEOUT'),
+    );
+    expect(failed).toEqual([]);
     // Without the fair share the rotate waits for a slot that only an endless render's deadline frees (seconds);
     // with it, it keeps the order of its own time. A factor over the same call measured alone in this test, wide
     // enough for a machine loaded by other work, no absolute figure.
