@@ -14,7 +14,7 @@ const root = import.meta.dirname;
 // import, allowed while that file is rewritten (each names its TODO and leaves with it; the test fails once the file
 // no longer needs it).
 //
-// apps/api/src: an endpoint's `run` calls core/<area>/operations → the engine chain → an engine module, so
+// apps/api/src: an endpoint's `run` calls core/operations/<area> → the engine chain → an engine module, so
 // core/modules/ is reached by core alone (`core` below means core/ without core/modules/). `.` is the top-level
 // files (server, app, cli, the OpenAPI document): the wiring, which builds the app from every layer.
 export const apiLayers = {
@@ -196,7 +196,7 @@ export default tseslint.config(
     // core/modules/ is core's own: a layer that may import core still reaches an engine module through core.
     sealed: {
       folder: 'core/modules',
-      message: 'Engine modules are reached through core: call core/<area>/operations (or the engine chain in core).',
+      message: 'Engine modules are reached through core: call core/operations/<area> (or the engine chain in core).',
     },
   }),
   ...layerBlocks('apps/web/src', webLayers, { extraZones: crossFeatureZones }),
@@ -217,14 +217,14 @@ export default tseslint.config(
     rules: restrictedImports({ engines: false, fastifyAll: true }),
   },
   {
-    // Routes call core/<area>/operations; running the engine chain is theirs.
+    // Routes call core/operations/<area>; running the engine chain is theirs.
     files: ['apps/api/src/routes/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: "CallExpression[callee.property.name='run'][callee.object.property.name='engines']",
-          message: 'Routes call core/<area>/operations; running the engine chain is their job.',
+          message: 'Routes call core/operations/<area>; running the engine chain is their job.',
         },
       ],
     },

@@ -7,10 +7,10 @@ import { resolveToolPool, resolveToolUser } from '../core/tool-user';
 import type { OperationName } from '../core/interfaces';
 import type { EngineModule } from '../core/engine-module';
 import type { ChainSpec } from '../core/chain';
-import { convertChains } from '../core/convert/chains';
-import { ocrChains } from '../core/ocr/chains';
+import { convertChains } from '../core/operations/convert/chains';
+import { ocrChains } from '../core/operations/ocr/chains';
 import { pdfChains } from '../core/operations/pdf/chains';
-import { qrChains } from '../core/qr/chains';
+import { qrChains } from '../core/operations/qr/chains';
 
 /**
  * Engine settings from the environment: one ordered engine list per operation (first success wins, the next engine

@@ -10,7 +10,7 @@ import {
 import type { Engines } from '../core/engines';
 import { EngineError } from '../core/errors';
 import { createJob, preparePdf, type PdfJob, type PreparedPdf } from '../core/operations/pdf/job';
-import type { RenderLimits } from '../core/interfaces';
+import type { RenderLimits } from '../core/operations/convert/interfaces';
 import type { Workspace } from '../core/workspace';
 import { AppError } from '../lib/app-error';
 import { fieldIssue } from '../lib/field-issue';

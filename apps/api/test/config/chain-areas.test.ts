@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chainEnv } from '../../src/config/engines';
-import { convertChains } from '../../src/core/convert/chains';
-import { ocrChains } from '../../src/core/ocr/chains';
+import { convertChains } from '../../src/core/operations/convert/chains';
+import { ocrChains } from '../../src/core/operations/ocr/chains';
 import { pdfChains } from '../../src/core/operations/pdf/chains';
-import { qrChains } from '../../src/core/qr/chains';
+import { qrChains } from '../../src/core/operations/qr/chains';
 import { engineModules } from '../../src/core/modules/index';
 
 describe('engine chains declared by their areas', () => {

@@ -2,7 +2,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/core/convert/build-site';
+import { buildSite } from '../../src/core/operations/convert/build-site';
 import { EngineError } from '../../src/core/errors';
 import { createWorkspace, type Workspace } from '../../src/core/workspace';
 

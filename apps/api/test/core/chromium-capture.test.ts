@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../src/core/errors';
-import type { PrintOptions, ScreenshotOptions } from '../../src/core/interfaces';
+import type { PrintOptions, ScreenshotOptions } from '../../src/core/operations/convert/interfaces';
 import { pdfCapture, screenshotCapture } from '../../src/core/modules/chromium/capture';
 import { toPdfOptions } from '../../src/core/modules/chromium/print-options';
 

@@ -8,7 +8,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../src/core/errors';
-import type { ImagesToPdfOptions } from '../../src/core/interfaces';
+import type { ImagesToPdfOptions } from '../../src/core/operations/convert/interfaces';
 import { Limiter } from '../../src/core/limiter';
 import { imagesModule } from '../../src/core/modules/images/index';
 import { sanitizeSvg } from '../../src/core/modules/images/svg-sanitize';

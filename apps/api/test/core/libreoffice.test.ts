@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../src/core/errors';
-import type { OfficeConvertOptions } from '../../src/core/interfaces';
+import type { OfficeConvertOptions } from '../../src/core/operations/convert/interfaces';
 import { Limiter } from '../../src/core/limiter';
 import { libreofficeModule, type LibreOfficeEngine } from '../../src/core/modules/libreoffice/index';
 import { createToolRunner } from '../../src/core/run-tool';

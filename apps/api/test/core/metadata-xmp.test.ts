@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engines } from '../../src/core/engines';
-import type { MetadataUpdate } from '../../src/core/interfaces';
+import type { MetadataUpdate } from '../../src/core/operations/pdf/interfaces';
 import * as ops from '../../src/core/operations/pdf';
 import { processingAppForSuite } from '../fixtures/api';
 import { testEngines, testJob, workspacesDisposedAfterEach } from '../fixtures/engines';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engines } from '../../src/core/engines';
 import { estimateSkew, greyOf } from '../../src/core/ocr/image';
-import * as ocr from '../../src/core/ocr/operations';
+import * as ocr from '../../src/core/operations/ocr/index';
 import { parseLanguageList, parseTsv } from '../../src/core/modules/tesseract/index';
 import type { PdfJob } from '../../src/core/operations/pdf/job';
 import type { Workspace } from '../../src/core/workspace';

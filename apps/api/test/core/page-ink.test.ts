@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PageBox } from '../../src/core/interfaces';
+import type { PageBox } from '../../src/core/operations/pdf/interfaces';
 import { toPageSpace } from '../../src/core/operations/pdf/crop';
 import { measureInk, parsePgm } from '../../src/core/operations/pdf/page-ink';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeQr } from '../../src/core/modules/qrcode/index';
 import * as p from '../../src/core/qr/payloads';
 import { testEngines } from '../fixtures/engines';
-import type { QrRenderOptions } from '../../src/core/interfaces';
+import type { QrRenderOptions } from '../../src/core/operations/qr/interfaces';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'qr-'));
 chmodSync(dir, 0o755); // zbar may run as the unprivileged tools account (core/tool-user.ts)

@@ -1,5 +1,5 @@
 import { ZHtmlFields, paperSizes, type TPrintFields } from '@docflow/contracts';
-import type { PrintOptions } from '../interfaces';
+import type { PrintOptions } from '../operations/convert/interfaces';
 
 /** The form's paper and margin fields as Chromium takes them (inches; custom sizes win over the named size). */
 export function printOptions(f: TPrintFields): PrintOptions {

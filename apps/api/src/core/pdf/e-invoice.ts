@@ -1,5 +1,5 @@
 import { AFRelationship, type PDFDocument } from 'pdf-lib';
-import type { FacturXSpec } from '../interfaces';
+import type { FacturXSpec } from '../operations/pdf/interfaces';
 import { escapeXml, documentPacket, writePacket } from './xmp';
 import { addDescription, declareExtensionSchema, type ExtensionSchema } from './xmp-extensions';
 

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { PDFDocument, PDFEmbeddedPage, degrees, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { EngineError } from '../errors';
-import type { PageBox } from '../interfaces';
+import type { PageBox } from '../operations/pdf/interfaces';
 import { parseHexColor } from '../qr/png';
 import { drawableText, embedFontFor, type FontFamily } from './fonts';
 

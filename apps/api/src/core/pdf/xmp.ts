@@ -1,5 +1,5 @@
 import { PDFName, PDFRawStream, PDFRef, decodePDFRawStream, type PDFDocument } from 'pdf-lib';
-import type { MetadataUpdate } from '../interfaces';
+import type { MetadataUpdate } from '../operations/pdf/interfaces';
 import { XmlScanError, findElement, resolveName, scanXml, type XmlElement } from './xml-scan';
 
 /**

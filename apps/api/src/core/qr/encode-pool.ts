@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { EngineError, type EngineErrorCode } from '../errors';
-import type { QrCode, QrRenderOptions } from '../interfaces';
+import type { QrCode, QrRenderOptions } from '../operations/qr/interfaces';
 
 // From the sources (tsx) the worker is TypeScript; from the build (scripts/build-api.mjs) it is encode-worker.js here.
 const fromSources = import.meta.url.endsWith('.ts');

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { encodeQr } from '../modules/qrcode/index';
 import { EngineError } from '../errors';
-import type { QrRenderOptions } from '../interfaces';
+import type { QrRenderOptions } from '../operations/qr/interfaces';
 
 /** QR encoding off the main thread: one message in ({ id, payload, opts }), one out (the image or the error). */
 parentPort!.on('message', (m: { id: number; payload: string; opts: QrRenderOptions }) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '@docflow/contracts';
-import { detectFormat } from '../../core/convert/detect-format';
+import { detectFormat } from '../../core/operations/convert/detect-format';
 import { dataOutcome } from '../../lib/outcome';
 import { defineEndpoint } from '../processing-endpoint';
 

@@ -8,8 +8,8 @@ import {
   ZOcrExtractResponse,
   ZOcrQualityResponse,
 } from '@docflow/contracts';
-import { ocrInput } from '../../core/ocr/input';
-import * as ocr from '../../core/ocr/operations';
+import { ocrInput } from '../../core/operations/ocr/input';
+import * as ocr from '../../core/operations/ocr/index';
 import { outputName } from '../../lib/send-result';
 import { dataOutcome, fileOutcome } from '../../lib/outcome';
 import { defineEndpoint, type EndpointContext, type FileDoc, type ProcessingEndpoint } from '../processing-endpoint';

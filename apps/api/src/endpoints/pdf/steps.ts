@@ -34,7 +34,7 @@ import { rotatePages } from '../../core/operations/pdf/rotate';
 import { toPdfa } from '../../core/operations/pdf/to-pdfa';
 import { unlockPdf } from '../../core/operations/pdf/unlock';
 import { watermarkPdf } from '../../core/operations/pdf/watermark';
-import type { MetadataUpdate, PdfPermissions } from '../../core/interfaces';
+import type { MetadataUpdate, PdfPermissions } from '../../core/operations/pdf/interfaces';
 import type { ImageMark, TextMark } from '../../core/pdf/stamp';
 import { watermarkImage } from '../../core/pdf/watermark-image';
 import { cropModeOf, cropPdf } from '../../core/operations/pdf/crop';

@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error';
 import { outputName } from '../../lib/send-result';
 import { fileOutcome } from '../../lib/outcome';
 import type { UploadedFile } from '../../lib/uploads';
-import { convertUpload, type SingleFileConversion } from '../../core/convert/convert-source';
+import { convertUpload, type SingleFileConversion } from '../../core/operations/convert/convert-source';
 import { preparePdf } from '../../core/operations/pdf/job';
 import { runSteps, type Step, type StepFile } from '../../core/operations/run-steps';
 import { callError } from '../call-errors';

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ZQrDecodeResponse, ZQrOptions, ZQrResultResponse, qrTypes, type TQrType } from '@docflow/contracts';
-import { decodeQrImage, encodeQrCode } from '../../core/qr/operations';
+import { decodeQrImage } from '../../core/operations/qr/decode';
+import { encodeQrCode } from '../../core/operations/qr/encode';
 import { AppError } from '../../lib/app-error';
 import { dataOutcome } from '../../lib/outcome';
 import { defineEndpoint, type ProcessingEndpoint } from '../processing-endpoint';

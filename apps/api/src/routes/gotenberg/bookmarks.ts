@@ -1,4 +1,4 @@
-import type { Bookmark } from '../../core/interfaces';
+import type { Bookmark } from '../../core/operations/pdf/interfaces';
 import * as ops from '../../core/operations/pdf';
 import type { GotenbergForm } from './form';
 

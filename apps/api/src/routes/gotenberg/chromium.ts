@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import * as convert from '../../core/convert/to-pdf';
-import * as toImage from '../../core/convert/to-image';
-import { buildSite } from '../../core/convert/build-site';
-import { checkSource } from '../../core/convert/sources';
-import { SCREEN_LIMITS, type PageCookie, type PrintOptions, type ScreenshotOptions } from '../../core/interfaces';
+import * as convert from '../../core/operations/convert/to-pdf';
+import * as toImage from '../../core/operations/convert/to-image';
+import { buildSite } from '../../core/operations/convert/build-site';
+import { checkSource } from '../../core/operations/convert/sources';
+import {
+  SCREEN_LIMITS,
+  type PageCookie,
+  type PrintOptions,
+  type ScreenshotOptions,
+} from '../../core/operations/convert/interfaces';
 import { AppError } from '../../lib/app-error';
 import type { UploadedFile } from '../../lib/uploads';
 import { checkCompatible, finish, readFinishing, type Finishing } from './finishing';

@@ -1,4 +1,4 @@
-import type { Attachment } from '../../core/interfaces';
+import type { Attachment } from '../../core/operations/pdf/interfaces';
 import type { UploadedFile } from '../../lib/uploads';
 import type { GotenbergForm } from './form';
 

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import type { ScopedHeader } from '../../core/interfaces';
+import type { ScopedHeader } from '../../core/operations/convert/interfaces';
 import type { GotenbergForm } from './form';
 import { readHeaderMap } from './header-map';
 

@@ -9,7 +9,7 @@ import type {
   PdfMetadata,
   PdfPermissions,
   PdfaPart,
-} from '../../core/interfaces';
+} from '../../core/operations/pdf/interfaces';
 import type { XmpRights } from '../../core/pdf/xmp-rights';
 import { FACTURX_DOCUMENT_TYPES, FACTURX_LEVELS } from '../../core/pdf/e-invoice';
 import { EngineError } from '../../core/errors';

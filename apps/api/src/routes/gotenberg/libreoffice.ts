@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { convertSource } from '../../core/convert/convert-source';
-import { detectFormat } from '../../core/convert/detect-format';
-import { checkSource, routeFormats, type ConversionRoute } from '../../core/convert/sources';
+import { convertSource } from '../../core/operations/convert/convert-source';
+import { detectFormat } from '../../core/operations/convert/detect-format';
+import { checkSource, routeFormats, type ConversionRoute } from '../../core/operations/convert/sources';
 import { EngineError } from '../../core/errors';
 import { mergePdfs } from '../../core/operations/pdf/merge';
 import { FINISHING_DOCS, fieldDocs } from './field-docs';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LayoutText } from '../../../src/core/interfaces';
+import type { LayoutText } from '../../../src/core/operations/pdf/interfaces';
 import { parseLayoutXml } from '../../../src/core/modules/poppler/layout-xml';
 import { blocksOf, scaleOf } from '../../../src/core/operations/extract/blocks';
 import { markerCandidates, withDrawnMarker } from '../../../src/core/operations/extract/drawn-markers';

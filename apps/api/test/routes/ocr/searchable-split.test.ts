@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cutRow } from '../../../src/core/ocr/operations/split-page';
+import { cutRow } from '../../../src/core/operations/ocr/split-page';
 import { processingApp } from '../../fixtures/api';
 import { unzip } from '../../fixtures/results';
 import { ENGLISH, densePage, scannedPdf, textImage } from './ocr-images';

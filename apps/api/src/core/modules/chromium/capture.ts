@@ -1,7 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { EngineError, invalidInput } from '../../errors';
-import { SCREEN_LIMITS, type PageChecks, type PrintOptions, type ScreenshotOptions } from '../../interfaces';
+import {
+  SCREEN_LIMITS,
+  type PageChecks,
+  type PrintOptions,
+  type ScreenshotOptions,
+} from '../../operations/convert/interfaces';
 import { toPdfOptions } from './print-options';
 
 /**

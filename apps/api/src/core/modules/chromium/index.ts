@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
-import type { Engine, OpContext, RenderLimits } from '../../interfaces';
+import type { Engine, OpContext } from '../../interfaces';
+import type { RenderLimits } from '../../operations/convert/interfaces';
 import { startEgressProxy } from '../../net/egress-proxy';
 import { PinnedResolver } from '../../net/pinned-resolver';
 import { checkUrl, type LookupFn } from '../../net/public-address';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { invalidInput } from '../../errors';
-import type { PrintOptions } from '../../interfaces';
+import type { PrintOptions } from '../../operations/convert/interfaces';
 
 type PdfOptions = NonNullable<Parameters<Page['pdf']>[0]>;
 

@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { EngineError } from '../../errors';
-import type { PageChecks } from '../../interfaces';
+import type { PageChecks } from '../../operations/convert/interfaces';
 
 /** Whether a status fails the render: any 4xx or 5xx without a list, else the listed ones (499: 4xx, 599: 5xx). */
 export function failsOn(status: number, codes: number[] | undefined): boolean {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { RE2JS } from 're2js';
-import type { ScopedHeader } from '../../interfaces';
+import type { ScopedHeader } from '../../operations/convert/interfaces';
 
 /**
  * Headers sent only with the requests whose URL their scope matches (Gotenberg's `;scope=`): each request of the page

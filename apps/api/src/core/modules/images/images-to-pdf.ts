@@ -1,7 +1,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import sharp from 'sharp';
 import { EngineError, invalidInput } from '../../errors';
-import type { ImagesToPdfOptions, OpContext } from '../../interfaces';
+import type { ImagesToPdfOptions } from '../../operations/convert/interfaces';
+import type { OpContext } from '../../interfaces';
 import { aborted } from '../../limiter';
 import { decodeBmp } from './bmp-decoder';
 import type { ImagesConfig } from './config';

@@ -1,4 +1,4 @@
-import type { ImagesToPdfOptions } from '../../interfaces';
+import type { ImagesToPdfOptions } from '../../operations/convert/interfaces';
 
 /** Page sizes in PDF points (1/72 in), portrait. */
 export const PAGE_SIZES = { A4: { width: 595.28, height: 841.89 }, letter: { width: 612, height: 792 } } as const;

@@ -1,6 +1,6 @@
 import { aborted } from '../../limiter';
 import { EngineError } from '../../errors';
-import type { OfficeKind } from '../../interfaces';
+import type { OfficeKind } from '../../operations/convert/interfaces';
 import type { HelperResult } from './instance';
 import { InstanceLost } from './instance';
 

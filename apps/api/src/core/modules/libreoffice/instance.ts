@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OfficeKind } from '../../interfaces';
+import type { OfficeKind } from '../../operations/convert/interfaces';
 import { noNetworkPrefix } from '../../isolation';
 import { toolEnv, type ToolEnvBase } from '../../tool-env';
 import type { Lease, ToolAccounts } from '../../tool-accounts';

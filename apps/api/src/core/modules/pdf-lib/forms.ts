@@ -12,7 +12,7 @@ import {
   type PDFWidgetAnnotation,
 } from 'pdf-lib';
 import { EngineError } from '../../errors';
-import type { FormFieldInfo, FormValue, PdfRect } from '../../interfaces';
+import type { FormFieldInfo, FormValue, PdfRect } from '../../operations/pdf/interfaces';
 import { FormFonts } from './form-fonts';
 
 /** AcroForm fields read and filled with pdf-lib's PDFForm. */

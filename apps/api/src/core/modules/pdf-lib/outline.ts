@@ -1,5 +1,5 @@
 import { PDFHexString, PDFName, type PDFDocument, type PDFRef } from 'pdf-lib';
-import type { Bookmark } from '../../interfaces';
+import type { Bookmark } from '../../operations/pdf/interfaces';
 
 /**
  * Write `bookmarks` as the document's outline, replacing any outline it had: each entry opens its page at the

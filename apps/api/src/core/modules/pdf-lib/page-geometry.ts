@@ -1,5 +1,5 @@
 import { PDFName, type PDFPage } from 'pdf-lib';
-import type { PageResize, PdfRect } from '../../interfaces';
+import type { PageResize, PdfRect } from '../../operations/pdf/interfaces';
 
 /** The boxes a page may carry besides MediaBox and CropBox; absent ones default to the CropBox and stay absent. */
 const innerBoxes = [

@@ -1,4 +1,4 @@
-import type { PageBox } from '../../interfaces';
+import type { PageBox } from '../../operations/pdf/interfaces';
 import type { PdfDocument } from './document';
 import { giveUp } from './limits';
 import { Real, type PdfDict, type PdfValue } from './objects';

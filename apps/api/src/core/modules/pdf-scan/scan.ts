@@ -1,4 +1,4 @@
-import type { PageBox, PageCount } from '../../interfaces';
+import type { PageBox, PageCount } from '../../operations/pdf/interfaces';
 import { inheritAttrs, pageBox, rootAttrs, type PageAttrs } from './boxes';
 import { measureContent, type ContentSize } from './content-size';
 import { PdfDocument } from './document';

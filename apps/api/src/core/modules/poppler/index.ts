@@ -3,11 +3,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError, unsupported, INVALID_PDF_MESSAGE } from '../../errors';
+import type { Engine, OpContext } from '../../interfaces';
 import type {
-  Engine,
   FontInfo,
   ImageInfo,
-  OpContext,
   PageBox,
   PageText,
   PdfAnalysis,
@@ -15,7 +14,7 @@ import type {
   PageLayout,
   RenderedPage,
   TextWord,
-} from '../../interfaces';
+} from '../../operations/pdf/interfaces';
 import { pageRuns, splitRuns, type PageRange } from '../../pages';
 import { readPdfEnd } from '../../pdf-trailer';
 import { ToolFailedError, type RunToolOptions } from '../../run-tool';

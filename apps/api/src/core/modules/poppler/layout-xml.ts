@@ -1,4 +1,4 @@
-import type { LayoutImage, LayoutText, PageLayout } from '../../interfaces';
+import type { LayoutImage, LayoutText, PageLayout } from '../../operations/pdf/interfaces';
 
 /**
  * `pdftohtml -xml -zoom 1` output: per page its fontspecs (size, family), its text lines (box in points from the top

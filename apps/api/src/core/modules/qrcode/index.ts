@@ -4,7 +4,8 @@ import { z } from 'zod';
 import QRCode from 'qrcode';
 import { defineModule } from '../../engine-module';
 import { EngineError } from '../../errors';
-import type { Engine, QrCode, QrErrorCorrection, QrRenderOptions } from '../../interfaces';
+import type { Engine } from '../../interfaces';
+import type { QrCode, QrErrorCorrection, QrRenderOptions } from '../../operations/qr/interfaces';
 import { encodeQrPng, parseHexColor, type Rgba } from '../../qr/png';
 import { QrEncodePool } from '../../qr/encode-pool';
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError } from '../../errors';
-import type { Engine, OcrLine, OcrOptions, OcrPage, OcrWord, OpContext } from '../../interfaces';
+import type { Engine, OpContext } from '../../interfaces';
+import type { OcrLine, OcrOptions, OcrPage, OcrWord } from '../../operations/ocr/interfaces';
 import { ToolFailedError } from '../../run-tool';
 
 const ZConfig = z.object({

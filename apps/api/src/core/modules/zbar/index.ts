@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError } from '../../errors';
-import type { DecodedSymbol, Engine } from '../../interfaces';
+import type { DecodedSymbol } from '../../operations/qr/interfaces';
+import type { Engine } from '../../interfaces';
 import { ToolFailedError } from '../../run-tool';
 
 const ZConfig = z.object({

@@ -1,4 +1,4 @@
-import type { LayoutText } from '../../interfaces';
+import type { LayoutText } from '../pdf/interfaces';
 
 /** A box in points from the page's top-left corner. */
 export interface Box {

@@ -1,4 +1,5 @@
-import type { LayoutText, OcrLine } from '../../interfaces';
+import type { LayoutText } from '../pdf/interfaces';
+import type { OcrLine } from '../ocr/interfaces';
 
 /**
  * OCR lines as layout lines, in points. tesseract reads a table row as one line; cut at word gaps wider than a word

@@ -1,8 +1,8 @@
-import type { PageLayout } from '../../interfaces';
+import type { PageLayout } from '../pdf/interfaces';
 import { parsePageSet } from '../../pages';
 import type { PdfJob, PreparedPdf } from '../pdf/job';
 import { ocrPieces } from './ocr-lines';
-import { checkLanguages, pool, recognize, sourcePages, widthOf } from '../../ocr/operations';
+import { checkLanguages, pool, recognize, sourcePages, widthOf } from '../ocr/common';
 
 /**
  * The layout of the pages asked: text lines with their fonts from the text layer; a page without any text but with

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { autoSource, convertSource } from '../../convert/convert-source';
+import { autoSource, convertSource } from '../convert/convert-source';
 import type { PdfJob, PreparedPdf, SourceFile } from '../pdf/job';
 
 /**

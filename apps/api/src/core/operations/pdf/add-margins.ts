@@ -1,5 +1,5 @@
 import { EngineError } from '../../errors';
-import type { PageResize } from '../../interfaces';
+import type { PageResize } from './interfaces';
 import { parsePageSet } from '../../pages';
 import { boxesFor } from './page-boxes';
 import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { CompressionLevel } from '../../interfaces';
+import type { CompressionLevel } from './interfaces';
 import { PdfJob, PreparedPdf, out } from './job';
 
 export interface CompressionEstimate {

@@ -1,4 +1,4 @@
-import type { PdfAnalysis, SizeBreakdown } from '../../interfaces';
+import type { PdfAnalysis, SizeBreakdown } from './interfaces';
 import { asEngineError, EngineError } from '../../errors';
 import { PdfJob, PreparedPdf } from './job';
 

@@ -1,4 +1,4 @@
-import type { Attachment } from '../../interfaces';
+import type { Attachment } from './interfaces';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 /** Embed `files` in the document as attachments. */

@@ -1,4 +1,4 @@
-import type { Bookmark } from '../../interfaces';
+import type { Bookmark } from './interfaces';
 import { PdfJob, PreparedPdf } from './job';
 
 export async function readBookmarks(job: PdfJob, input: PreparedPdf): Promise<Bookmark[]> {

@@ -1,5 +1,5 @@
 import { EngineError } from '../../errors';
-import type { Bookmark } from '../../interfaces';
+import type { Bookmark } from './interfaces';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 /** Bookmarks deeper than this are refused: an outline is for people to read, and each level recurses. */

@@ -1,5 +1,5 @@
 import { stat, copyFile } from 'node:fs/promises';
-import type { CompressionLevel } from '../../interfaces';
+import type { CompressionLevel } from './interfaces';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 export interface CompressResult extends OutputFile {

@@ -1,7 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { paperSizes, type TPaperSize } from '@docflow/contracts';
 import { EngineError } from '../../errors';
-import type { PageBox, PageResize, PdfRect } from '../../interfaces';
+import type { PageBox, PageResize, PdfRect } from './interfaces';
 import { parsePageSet } from '../../pages';
 import { boxesFor } from './page-boxes';
 import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';

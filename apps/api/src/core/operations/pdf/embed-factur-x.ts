@@ -1,4 +1,4 @@
-import type { FacturXSpec } from '../../interfaces';
+import type { FacturXSpec } from './interfaces';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 /**

@@ -1,4 +1,4 @@
-import type { PageText } from '../../interfaces';
+import type { PageText } from './interfaces';
 import { parsePageSet } from '../../pages';
 import { assertPdf } from '../../pdf-sniff';
 import { PdfJob, PreparedPdf, SourceFile } from './job';

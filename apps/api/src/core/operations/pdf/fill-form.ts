@@ -1,4 +1,4 @@
-import type { FormValue } from '../../interfaces';
+import type { FormValue } from './interfaces';
 import { out, type OutputFile, type PdfJob, type PreparedPdf } from './job';
 
 export interface FillFormOptions {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { MAX_FORM_MERGE_ROWS } from '@docflow/contracts';
 import { EngineError } from '../../errors';
-import type { FormValue } from '../../interfaces';
+import type { FormValue } from './interfaces';
 
 export type FormRow = Record<string, FormValue>;
 

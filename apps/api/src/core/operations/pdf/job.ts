@@ -1,6 +1,7 @@
 import type { Engines } from '../../engines';
 import { EngineError } from '../../errors';
-import type { OpContext, RenderLimits } from '../../interfaces';
+import type { OpContext } from '../../interfaces';
+import type { RenderLimits } from '../convert/interfaces';
 import { contentLimits } from '../../modules/pdf-scan/limits';
 import { pageContentSize } from '../../modules/pdf-scan/scan';
 import { assertPdf } from '../../pdf-sniff';

@@ -1,4 +1,4 @@
-import type { PdfMetadata } from '../../interfaces';
+import type { PdfMetadata } from './interfaces';
 import { PdfJob, PreparedPdf } from './job';
 
 export async function readMetadata(job: PdfJob, input: PreparedPdf): Promise<PdfMetadata> {

@@ -1,4 +1,4 @@
-import type { MetadataUpdate } from '../../interfaces';
+import type { MetadataUpdate } from './interfaces';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 export async function updateMetadata(job: PdfJob, input: PreparedPdf, fields: MetadataUpdate): Promise<OutputFile> {

@@ -1,5 +1,6 @@
 import { EngineError } from '../../errors';
-import type { OpContext, PdfPermissions } from '../../interfaces';
+import type { OpContext } from '../../interfaces';
+import type { PdfPermissions } from './interfaces';
 import { assertPdf } from '../../pdf-sniff';
 import { OutputFile, PdfJob, PreparedPdf, SourceFile, out } from './job';
 import { Speculation, sameInputs, speculate } from './speculation';

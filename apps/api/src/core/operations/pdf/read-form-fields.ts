@@ -1,4 +1,4 @@
-import type { FormFieldInfo } from '../../interfaces';
+import type { FormFieldInfo } from './interfaces';
 import type { PdfJob, PreparedPdf } from './job';
 
 /** The fields of a PDF's form (NO_FORM_FIELDS when it has none), in the form's order. */

@@ -1,4 +1,4 @@
-import type { PdfaPart } from '../../interfaces';
+import type { PdfaPart } from './interfaces';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 export async function toPdfa(job: PdfJob, input: PreparedPdf, part: PdfaPart = 2): Promise<OutputFile> {

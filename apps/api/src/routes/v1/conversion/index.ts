@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ZConversionFormatsResponse, ZErrorResponse, catalogueEntry } from '@docflow/contracts';
-import { formats } from '../../../core/convert/detect-format';
-import { routeFormats, routeOperation, type ConversionRoute } from '../../../core/convert/sources';
+import { formats } from '../../../core/operations/convert/detect-format';
+import { routeFormats, routeOperation, type ConversionRoute } from '../../../core/operations/convert/sources';
 import { conversionEndpoints } from '../../../endpoints/conversion/index';
 import { registerProcessingRoute } from '../processing-door';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ZErrorResponse, ZOcrLanguagesResponse, catalogueEntry } from '@docflow/contracts';
-import { installedLanguages } from '../../../core/ocr/languages';
+import { installedLanguages } from '../../../core/operations/ocr/languages';
 import { ocrEndpoints } from '../../../endpoints/ocr/index';
 import { sendData } from '../../../lib/send-result';
 import { registerProcessingRoute } from '../processing-door';

@@ -1,5 +1,5 @@
 import { EngineError } from '../../../errors';
-import type { PageBox } from '../../../interfaces';
+import type { PageBox } from '../interfaces';
 import type { Rect } from './geometry';
 
 export interface PageArea extends Rect {

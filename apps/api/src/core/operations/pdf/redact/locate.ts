@@ -1,6 +1,6 @@
 import vm from 'node:vm';
 import { EngineError } from '../../../errors';
-import type { TextWord } from '../../../interfaces';
+import type { TextWord } from '../interfaces';
 import type { Rect } from './geometry';
 
 export interface TextQuery {

@@ -1,5 +1,5 @@
-import type { TextWord } from '../../../interfaces';
-import { checkLanguages, sourcePages } from '../../../ocr/operations/common';
+import type { TextWord } from '../interfaces';
+import { checkLanguages, sourcePages } from '../../ocr/common';
 import type { PdfJob, PreparedPdf } from '../job';
 
 /** Scanned pages are read at this resolution: enough for tesseract's word boxes on body text. */

@@ -1,5 +1,5 @@
 import { EngineError } from '../../../errors';
-import type { PageBox, TextWord } from '../../../interfaces';
+import type { PageBox, TextWord } from '../interfaces';
 import { parsePageSet } from '../../../pages';
 import type { PdfJob, PreparedPdf } from '../job';
 import { toPageSpace } from '../crop';

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { parseContent, serialize, writeOperation, type Operation } from '../../operations/pdf/redact/content-lexer';
-import { pageContentBytes } from '../../operations/pdf/redact/content-redactor';
+import { parseContent, serialize, writeOperation, type Operation } from '../pdf/redact/content-lexer';
+import { pageContentBytes } from '../pdf/redact/content-redactor';
 
 /** Operators that show text, each drawn in the current text rendering mode. */
 const SHOWS = new Set(['Tj', 'TJ', "'", '"']);

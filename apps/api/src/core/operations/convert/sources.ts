@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { EngineError } from '../errors';
-import type { OfficeKind } from '../interfaces';
-import type { SourceFile } from '../operations/pdf/job';
+import { EngineError } from '../../errors';
+import type { OfficeKind } from './interfaces';
+import type { SourceFile } from '../pdf/job';
 import { detectFormat, formats, type DetectedFormat } from './detect-format';
 
 /** Each conversion route and the formats it takes (detected from the bytes, never from the name alone). */

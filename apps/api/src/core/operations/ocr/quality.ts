@@ -1,5 +1,5 @@
-import type { PdfJob } from '../../operations/pdf/job';
-import { contrastOf, estimateSkew, greyOf, laplacianVariance, meanDifference } from '../image';
+import type { PdfJob } from '../pdf/job';
+import { contrastOf, estimateSkew, greyOf, laplacianVariance, meanDifference } from '../../ocr/image';
 import { OcrInput, OcrRequest, ownImage, pool, sourcePages, widthOf } from './common';
 
 export interface QualityPage {

@@ -1,9 +1,9 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EngineError } from '../errors';
-import type { SourceFile } from '../operations/pdf/job';
-import type { Workspace } from '../workspace';
-import { buildMarkdownHtml, templateFiles } from './markdown';
+import { EngineError } from '../../errors';
+import type { SourceFile } from '../pdf/job';
+import type { Workspace } from '../../workspace';
+import { buildMarkdownHtml, templateFiles } from '../../convert/markdown';
 import { assetName, checkSource } from './sources';
 
 /**

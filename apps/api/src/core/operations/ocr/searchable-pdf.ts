@@ -1,7 +1,7 @@
-import type { CompressionLevel } from '../../interfaces';
-import { compressPdf } from '../../operations/pdf/compress';
-import { toPdfa } from '../../operations/pdf/to-pdfa';
-import { type OutputFile, type PdfJob } from '../../operations/pdf/job';
+import type { CompressionLevel } from '../pdf/interfaces';
+import { compressPdf } from '../pdf/compress';
+import { toPdfa } from '../pdf/to-pdfa';
+import { type OutputFile, type PdfJob } from '../pdf/job';
 import {
   OcrInput,
   OcrRequest,

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromFile } from 'file-type';
-import { readZipEntries } from './zip-entries';
+import { readZipEntries } from '../../convert/zip-entries';
 
 export type FormatCategory =
   | 'document'

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
-import { estimateSkew, greyOf } from '../image';
-import type { PdfJob } from '../../operations/pdf/job';
+import { estimateSkew, greyOf } from '../../ocr/image';
+import type { PdfJob } from '../pdf/job';
 import { ownImage, tmp, type SourcePage } from './common';
 
 /** What OCRmyPDF-like fixes a page gets before recognition. */

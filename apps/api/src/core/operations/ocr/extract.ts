@@ -1,5 +1,5 @@
-import type { PdfJob } from '../../operations/pdf/job';
-import { preprocess } from '../image';
+import type { PdfJob } from '../pdf/job';
+import { preprocess } from '../../ocr/image';
 import {
   OcrInput,
   OcrRequest,

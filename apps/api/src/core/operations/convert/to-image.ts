@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ScreenshotOptions } from '../interfaces';
-import type { OutputFile, PdfJob } from '../operations/pdf/job';
+import type { ScreenshotOptions } from './interfaces';
+import type { OutputFile, PdfJob } from '../pdf/job';
 import { renderLimits, type RenderRequest } from './to-pdf';
 
 /**

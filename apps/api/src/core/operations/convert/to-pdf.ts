@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { EngineError } from '../errors';
-import type { ImagesToPdfOptions, OfficeConvertOptions, PageChecks, PrintOptions, RenderLimits } from '../interfaces';
-import { parsePageList } from '../pages';
-import { assertContentWithinBounds, type OutputFile, type PdfJob } from '../operations/pdf/job';
+import { EngineError } from '../../errors';
+import type { ImagesToPdfOptions, OfficeConvertOptions, PageChecks, PrintOptions, RenderLimits } from './interfaces';
+import { parsePageList } from '../../pages';
+import { assertContentWithinBounds, type OutputFile, type PdfJob } from '../pdf/job';
 
 /**
  * Conversions to PDF as the API offers them, composed from the engine chains (office, HTML, URL, images) and the PDF

@@ -2,10 +2,10 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { EngineError } from '../../errors';
 import { runBorrowing } from '../../limiter';
-import type { OcrLine, OcrPage } from '../../interfaces';
+import type { OcrLine, OcrPage } from './interfaces';
 import { parsePageSet } from '../../pages';
-import type { PdfJob, PreparedPdf } from '../../operations/pdf/job';
-import { ASSUMED_DPI, imageError, openImage, type OcrImageFormat } from '../image';
+import type { PdfJob, PreparedPdf } from '../pdf/job';
+import { ASSUMED_DPI, imageError, openImage, type OcrImageFormat } from '../../ocr/image';
 
 /** A rendered or decoded page is refused past this size (A3 at 600 dpi is 70 MP; tesseract needs ~10 bytes a pixel). */
 export const OCR_MAX_PIXELS = 80_000_000;

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import type { PdfJob } from '../../operations/pdf/job';
-import { parsePgm } from '../../operations/pdf/page-ink';
+import type { PdfJob } from '../pdf/job';
+import { parsePgm } from '../pdf/page-ink';
 import { tmp } from './common';
 
 /**

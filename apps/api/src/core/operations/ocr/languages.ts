@@ -1,5 +1,5 @@
-import type { Engines } from '../engines';
-import { ocrLanguages } from './operations';
+import type { Engines } from '../../engines';
+import { ocrLanguages } from './common';
 
 /** Names of the languages tesseract is usually installed with; other installed codes are listed by code. */
 const languageNames: Record<string, string> = {

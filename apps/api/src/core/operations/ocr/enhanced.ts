@@ -1,5 +1,5 @@
-import type { PdfJob } from '../../operations/pdf/job';
-import { enhance, estimateSkew, greyOf, type EnhancePass } from '../image';
+import type { PdfJob } from '../pdf/job';
+import { enhance, estimateSkew, greyOf, type EnhancePass } from '../../ocr/image';
 import {
   OcrInput,
   OcrPageResult,

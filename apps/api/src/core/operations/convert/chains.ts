@@ -1,4 +1,4 @@
-import type { ChainSpecs } from '../chain';
+import type { ChainSpecs } from '../../chain';
 
 /** The engine chains of the conversions (to-pdf.ts, to-image.ts): variable, default engines, and what each does. */
 export const convertChains = {

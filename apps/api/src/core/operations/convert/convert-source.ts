@@ -1,9 +1,9 @@
-import { EngineError } from '../errors';
-import type { OutputFile, PdfJob, SourceFile } from '../operations/pdf/job';
-import { buildEpubHtml } from './epub';
+import { EngineError } from '../../errors';
+import type { OutputFile, PdfJob, SourceFile } from '../pdf/job';
+import { buildEpubHtml } from '../../convert/epub';
 import { buildSite } from './build-site';
-import { buildTextHtml } from './text';
-import { defaultPrintOptions, printOptions } from './print-options';
+import { buildTextHtml } from '../../convert/text';
+import { defaultPrintOptions, printOptions } from '../../convert/print-options';
 import type { TPrintFields } from '@docflow/contracts';
 import { checkSource, officeKindOf, routeForFormat, type CheckedSource, type ConversionRoute } from './sources';
 import { detectFormat } from './detect-format';

@@ -1,8 +1,8 @@
-import { EngineError } from '../errors';
+import { EngineError } from '../../errors';
 import { detectFormat } from '../convert/detect-format';
-import type { PreparedPdf, SourceFile } from '../operations/pdf/job';
-import { OCR_IMAGE_FORMATS, type OcrImageFormat } from './image';
-import type { OcrInput } from './operations';
+import type { PreparedPdf, SourceFile } from '../pdf/job';
+import { OCR_IMAGE_FORMATS, type OcrImageFormat } from '../../ocr/image';
+import type { OcrInput } from './common';
 
 /**
  * What the upload is, from its bytes (never its name): a PDF is opened by `openPdf` (checked and counted against the

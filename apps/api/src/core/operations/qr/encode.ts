@@ -1,16 +1,13 @@
-import { fileTypeFromFile } from 'file-type';
-import sharp from 'sharp';
 import type { z } from 'zod';
 import type { qrTypes, TQrType } from '@docflow/contracts';
-import type { Engines } from '../engines';
-import { EngineError } from '../errors';
-import type { DecodedSymbol, QrCode, QrRenderOptions } from '../interfaces';
-import type { Workspace } from '../workspace';
-import * as payloads from './payloads';
+import type { Engines } from '../../engines';
+import { EngineError } from '../../errors';
+import type { QrCode, QrRenderOptions } from './interfaces';
+import * as payloads from '../../qr/payloads';
 
 /**
- * The QR operations as the API offers them: the payload of each type from its validated fields, encoding it through
- * the encodeQr chain, and finding the codes in an uploaded image through the decodeQr chain. Framework-free.
+ * Encoding a QR code as the API offers it: the payload of each type from its validated fields (payloads.ts writes
+ * the formats), encoded through the encodeQr chain. Framework-free.
  */
 
 type QrFields<K extends TQrType> = z.output<(typeof qrTypes)[K]['schema']>;
@@ -66,43 +63,4 @@ export async function encodeQrCode<K extends TQrType>(
   const payload = qrPayload(type, fields);
   const { value: code } = await engines.run('encodeQr', (encode) => encode(payload, render));
   return { payload, code };
-}
-
-/** Images past this many pixels are refused before decoding (decompression bombs). */
-const MAX_DECODE_PIXELS = 100_000_000;
-
-/**
- * The QR codes (and barcodes) in an image. The image is recognised from its bytes; zbar reads PNG and JPEG for sure,
- * so every other format goes through sharp to PNG first.
- */
-export async function decodeQrImage(
-  engines: Engines,
-  image: string,
-  opts: { ws: Workspace; signal?: AbortSignal },
-): Promise<DecodedSymbol[]> {
-  const type = await fileTypeFromFile(image).catch(() => undefined);
-  if (!type?.mime.startsWith('image/')) {
-    throw new EngineError(
-      'UNSUPPORTED_FORMAT',
-      `image: not an image${type ? ` (it looks like ${type.mime})` : ''}; valid: PNG, JPEG, GIF, BMP, TIFF, WebP`,
-      { details: { field: 'image' } },
-    );
-  }
-  let readable = image;
-  if (type.mime !== 'image/png' && type.mime !== 'image/jpeg') {
-    readable = opts.ws.file('decode-input.png');
-    try {
-      await sharp(image, { limitInputPixels: MAX_DECODE_PIXELS }).png().toFile(readable);
-    } catch (err) {
-      throw new EngineError('UNSUPPORTED_FORMAT', 'image: the image could not be read', {
-        cause: err,
-        details: { field: 'image' },
-      });
-    }
-  }
-  const scratch = await opts.ws.subdir('decode');
-  const { value: symbols } = await engines.run('decodeQr', (decode) =>
-    decode(readable, { signal: opts.signal, scratch, runAs: opts.ws.account }),
-  );
-  return symbols;
 }
