@@ -7,6 +7,7 @@ import type { TPlan } from '@docflow/contracts';
 import { toast } from '@/lib/toast';
 import { CreateApiKeyDialog, type PlansState } from '../create-api-key-dialog';
 import { json, makeKey, makePlan, mockFetch } from './fixtures';
+import { planRefusal, type PlanRefusal } from '../../utils/plan-refusal';
 
 vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
 
@@ -23,7 +24,9 @@ const plans: TPlan[] = [
   makePlan({ name: 'enterprise', displayName: 'Enterprise', price: 99, sortOrder: 3 }),
 ];
 
-function renderDialog(state: Partial<PlansState> = {}, canUsePlan: (n: string) => boolean = (n) => n === 'free') {
+const onlyFree = (p: TPlan): PlanRefusal | null => (p.name === 'free' ? null : { reason: 'notHeld' });
+
+function renderDialog(state: Partial<PlansState> = {}, refusalOf: (p: TPlan) => PlanRefusal | null = onlyFree) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const refetch = vi.fn();
   const onOpenChange = vi.fn();
@@ -34,7 +37,7 @@ function renderDialog(state: Partial<PlansState> = {}, canUsePlan: (n: string) =
           open
           onOpenChange={onOpenChange}
           plans={{ data: plans, isPending: false, isError: false, refetch, ...state }}
-          canUsePlan={canUsePlan}
+          refusalOf={refusalOf}
         />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -81,7 +84,7 @@ describe('CreateApiKeyDialog', () => {
   });
 
   it('picks pro by default when the user may use it', () => {
-    renderDialog({}, () => true);
+    renderDialog({}, () => null);
     expect(screen.getByRole('radio', { name: 'Pro' })).toBeChecked();
   });
 
