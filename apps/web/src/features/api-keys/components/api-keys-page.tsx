@@ -200,7 +200,11 @@ export function ApiKeysPage() {
         isPending={regenerate.isPending}
       />
       <RegeneratedKeyDialog apiKey={regenerated} onClose={() => setRegenerated(null)} />
-      <KeySettingsDialog apiKey={settingsFor} onClose={() => setSettingsFor(null)} />
+      <KeySettingsDialog
+        apiKey={settingsFor}
+        planValidityDays={plansQuery.data?.find((p) => p.name === settingsFor?.planName)?.validityDays}
+        onClose={() => setSettingsFor(null)}
+      />
     </div>
   );
 }
