@@ -28,7 +28,11 @@ export function validityDaysOf(
 }
 
 /** The last day the picker offers: the key's validity from its creation, else the longest any key may have. */
-export function latestExpiryDay(key: Pick<TApiKey, 'createdAt'>, validityDays: number | null, now = new Date()): string {
+export function latestExpiryDay(
+  key: Pick<TApiKey, 'createdAt'>,
+  validityDays: number | null,
+  now = new Date(),
+): string {
   return dayOf(
     validityDays
       ? new Date(Date.parse(key.createdAt) + validityDays * DAY)

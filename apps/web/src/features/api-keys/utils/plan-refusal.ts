@@ -9,9 +9,7 @@ import { FREE_PLAN } from '@/lib/plans/plan-ownership';
  * - keyLimit: the user already holds the plan's `maxApiKeysPerUser` standard keys on it.
  */
 export type PlanRefusal =
-  | { reason: 'notHeld' }
-  | { reason: 'ended'; endedAt: string | null }
-  | { reason: 'keyLimit'; max: number };
+  { reason: 'notHeld' } | { reason: 'ended'; endedAt: string | null } | { reason: 'keyLimit'; max: number };
 
 export interface PlanRefusalInput {
   user: Pick<TUser, 'plans'> | null | undefined;

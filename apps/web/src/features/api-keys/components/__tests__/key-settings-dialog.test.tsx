@@ -15,7 +15,10 @@ const day = (d: Date) =>
 /** A key made yesterday on a plan whose keys stay valid 30 days. */
 function renderSettings() {
   const created = new Date(Date.now() - DAY);
-  const apiKey = makeKey({ createdAt: created.toISOString(), expiresAt: new Date(created.getTime() + 30 * DAY).toISOString() });
+  const apiKey = makeKey({
+    createdAt: created.toISOString(),
+    expiresAt: new Date(created.getTime() + 30 * DAY).toISOString(),
+  });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   render(
     <QueryClientProvider client={client}>

@@ -31,7 +31,9 @@ describe('planRefusal (the server rule of createApiKey)', () => {
     expect(planRefusal(plan('pro'), { user: { plans: [held('pro', 'active', null, false)] }, keys, now })).toEqual({
       reason: 'notHeld',
     });
-    expect(planRefusal(plan('pro'), { user: { plans: [held('pro', 'trial', '2026-03-09T00:00:00Z')] }, keys, now })).toBeNull();
+    expect(
+      planRefusal(plan('pro'), { user: { plans: [held('pro', 'trial', '2026-03-09T00:00:00Z')] }, keys, now }),
+    ).toBeNull();
   });
 
   it('names a trial or subscription that ran out, with its end', () => {

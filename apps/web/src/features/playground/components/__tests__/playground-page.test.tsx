@@ -304,7 +304,12 @@ describe('PlaygroundPage', { timeout: 20_000 }, () => {
                 success: false,
                 code: 'INVALID_INPUT',
                 error: 'Données invalides',
-                details: { field: 'file', min: 1, max: 1, detail: 'file: a PDF file is required (multipart field "file")' },
+                details: {
+                  field: 'file',
+                  min: 1,
+                  max: 1,
+                  detail: 'file: a PDF file is required (multipart field "file")',
+                },
               })
             : json(413, {
                 success: false,
@@ -322,7 +327,9 @@ describe('PlaygroundPage', { timeout: 20_000 }, () => {
       await waitFor(() => expect(responseBody()).toHaveAttribute('data-state', 'error'));
       expect(input).toHaveAccessibleDescription('Ce champ est obligatoire.');
       await user.click(screen.getByRole('button', { name: 'Envoyer la requête' }));
-      await waitFor(() => expect(input).toHaveAccessibleDescription('Avec votre plan, un fichier ne peut dépasser 10 MB.'));
+      await waitFor(() =>
+        expect(input).toHaveAccessibleDescription('Avec votre plan, un fichier ne peut dépasser 10 MB.'),
+      );
       expect(input.getAttribute('aria-describedby')).toBeTruthy();
     } finally {
       setLanguage('en');
