@@ -190,9 +190,13 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, refusalOf }: Cre
   const listed = useMemo(() => visiblePlans(plans.data ?? []), [plans.data]);
 
   // The default plan stands until the user picks one, and again whenever the picked one is no longer usable.
-  const usable = (p: TPlan) => refusalOf(p) === null;
+  const isUsable = (p: TPlan) => refusalOf(p) === null;
   const planName =
-    pickedPlan && listed.some((p) => p.name === pickedPlan && usable(p)) ? pickedPlan : pickDefaultPlan(listed, usable);
+    pickedPlan && listed.some((p) => p.name === pickedPlan && isUsable(p))
+      ? pickedPlan
+      : pickDefaultPlan(listed, isUsable);
+  // Every plan listed would be refused: nothing to send until one is freed (a key deleted, a trial started).
+  const noPlan = !custom && listed.length > 0 && planName === undefined;
 
   const reset = () => {
     setName('');
@@ -212,11 +216,12 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, refusalOf }: Cre
     if (!next) reset();
   };
 
-  const canSubmit = name.trim().length > 0 && !pending && (!custom || customReady);
+  const canSubmit = name.trim().length > 0 && !pending && !noPlan && (!custom || customReady);
   const blocker = createKeyBlocker({
     name,
     pending,
     custom,
+    noPlan,
     owner: settledEmail === ownerEmail.trim() ? owner.data : undefined,
     previewCurrent,
     previewFailed: preview.isError,

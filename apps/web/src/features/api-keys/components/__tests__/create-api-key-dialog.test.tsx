@@ -182,6 +182,14 @@ describe('CreateApiKeyDialog', () => {
       );
     });
 
+    it('keeps Create disabled, saying why, when every plan would be refused', async () => {
+      renderDialog({}, () => ({ reason: 'keyLimit', max: 1 }));
+      await userEvent.type(screen.getByLabelText('Key name'), 'Worker');
+      const create = screen.getByRole('button', { name: 'Create API Key' });
+      expect(create).toBeDisabled();
+      expect(create).toHaveAccessibleDescription('Every plan is refused for a new key: see the reason beside each.');
+    });
+
     it('says the same in French', () => {
       setLanguage('fr');
       renderDialog({}, refusalOf);
