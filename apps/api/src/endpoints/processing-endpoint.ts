@@ -204,7 +204,8 @@ export function checkCall<F extends z.ZodObject>(
   const extras: Record<string, UploadedFile | undefined> = {};
   for (const k of extraFields) {
     const sent = call.files.filter((f) => f.field === k);
-    if (sent.length > 1) throw new AppError('INVALID_INPUT', `${k}: send one file at most`);
+    if (sent.length > 1)
+      throw new AppError('INVALID_INPUT', `${k}: send one file at most`, { details: { field: k, max: 1 } });
     extras[k] = sent[0];
   }
   if (inputs.length < spec.min) {

@@ -24,6 +24,8 @@ export interface UploadLimits {
   /** Bytes per file (the key's plan). Enforced while streaming: the upload is cut off, never buffered whole. */
   maxFileSize: number;
   maxFiles: number;
+  /** The field a refused file count is about (details.field), so a form can show it beside that field's control. */
+  countedField?: string;
   /** File fields accepted; others are refused with 422 naming the field. */
   fileFields?: string[];
   /**
@@ -102,7 +104,10 @@ export async function receiveUpload(request: FastifyRequest, limits: UploadLimit
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(limits.maxFileSize);
-    if (code === 'FST_FILES_LIMIT') throw new AppError('INVALID_INPUT', `Too many files: at most ${limits.maxFiles}`);
+    if (code === 'FST_FILES_LIMIT')
+      throw new AppError('INVALID_INPUT', `Too many files: at most ${limits.maxFiles}`, {
+        details: { ...(limits.countedField ? { field: limits.countedField } : {}), max: limits.maxFiles },
+      });
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new AppError('INVALID_INPUT', 'Too many form fields');
     if (err instanceof AppError) throw err;

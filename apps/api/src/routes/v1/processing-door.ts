@@ -139,6 +139,7 @@ export function registerProcessingRoute<F extends z.ZodObject>(
       const upload = await receiveUpload(request, {
         maxFileSize: key?.limits.maxFileSize ?? FALLBACK_MAX_FILE_SIZE,
         maxFiles: spec.max + extraFields.length,
+        countedField: spec.field,
         fileFields:
           spec.field === 'files'
             ? ['files', 'file', ...extraFields]

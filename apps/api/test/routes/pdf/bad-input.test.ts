@@ -201,6 +201,16 @@ describe('bad input table', () => {
     await stillServes();
   });
 
+  it('a refused file count names the file field in details (a form shows it beside that field), in any language', async () => {
+    const pdf = await testDocument('page_1.pdf');
+    const tooMany = await api.post('/pdf/rotate', { angle: 90 }, [{ content: pdf }, { content: pdf }]);
+    expect(errorOf(tooMany)).toMatchObject({ status: 422, code: 'INVALID_INPUT' });
+    expect(tooMany.json().details).toMatchObject({ field: 'file', max: 1 });
+    const none = await api.post('/pdf/rotate', { angle: 90 }, [], { 'accept-language': 'fr' });
+    expect(errorOf(none)).toMatchObject({ status: 422, code: 'INVALID_INPUT', error: 'Données invalides' });
+    expect(none.json().details).toMatchObject({ field: 'file', min: 1, max: 1 });
+  });
+
   it('the page limit of the key is enforced with PAGE_LIMIT_EXCEEDED before the work', async () => {
     const small = await processingApp({ maxPagesPerPdf: 3 });
     try {

@@ -5,6 +5,7 @@ import { api } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { toastKeyError } from '../utils/key-error';
 import { keyMessages } from '../utils/messages';
+import { planErrorOf } from '../utils/plan-refusal';
 import { invalidateApiKeys } from './invalidate';
 
 /**
@@ -29,6 +30,9 @@ export function useCreateApiKey() {
       toast.success(keyMessages.created);
       await invalidateApiKeys(qc);
     },
-    onError: (err) => toastKeyError(err, keyMessages.errors.create),
+    // A refused plan is shown beside the plans by the dialog.
+    onError: (err) => {
+      if (!planErrorOf(err)) toastKeyError(err, keyMessages.errors.create);
+    },
   });
 }

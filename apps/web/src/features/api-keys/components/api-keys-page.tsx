@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { KeyRound, Plus, Search, X } from 'lucide-react';
-import type { TApiKey } from '@docflow/contracts';
+import type { TApiKey, TPlan } from '@docflow/contracts';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -8,12 +8,12 @@ import { Input } from '@/components/ui/input';
 import { isApiError } from '@/lib/api-client';
 import { useUser } from '@/lib/auth/auth-store';
 import { usePlans } from '@/lib/plans/get-plans';
-import { FREE_PLAN, ownsPlan, resolvePlanOwnership } from '@/lib/plans/plan-ownership';
 import { useApiKeys } from '../api/get-api-keys';
 import { useDeleteApiKey } from '../api/delete-api-key';
 import { useRegenerateApiKey } from '../api/regenerate-api-key';
 import { useUpdateApiKey } from '../api/update-api-key';
 import { matchesSearch } from '../utils/key-display';
+import { planRefusal } from '../utils/plan-refusal';
 import { keyMessages } from '../utils/messages';
 import { ApiKeyCard } from './api-key-card';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
@@ -65,11 +65,8 @@ export function ApiKeysPage() {
 
   const keys = useMemo(() => keysQuery.data ?? [], [keysQuery.data]);
   const filtered = useMemo(() => keys.filter((k) => matchesSearch(k, search)), [keys, search]);
-  const ownership = useMemo(
-    () => resolvePlanOwnership({ user, plans: plansQuery.data, apiKeys: keys }),
-    [user, plansQuery.data, keys],
-  );
-  const canUsePlan = useCallback((name: string) => name === FREE_PLAN || ownsPlan(ownership, name), [ownership]);
+  // The server's rule for a new key's plan, from what the page already holds: the user's plans and keys.
+  const refusalOf = useCallback((plan: TPlan) => planRefusal(plan, { user, keys }), [user, keys]);
 
   const busyId =
     (update.isPending && update.variables?.id) ||
@@ -195,7 +192,7 @@ export function ApiKeysPage() {
 
       <McpSetup />
 
-      <CreateApiKeyDialog open={createOpen} onOpenChange={setCreateOpen} plans={plansQuery} canUsePlan={canUsePlan} />
+      <CreateApiKeyDialog open={createOpen} onOpenChange={setCreateOpen} plans={plansQuery} refusalOf={refusalOf} />
       <RegenerateConfirmDialog
         apiKey={toRegenerate}
         onCancel={() => setToRegenerate(null)}
@@ -203,7 +200,11 @@ export function ApiKeysPage() {
         isPending={regenerate.isPending}
       />
       <RegeneratedKeyDialog apiKey={regenerated} onClose={() => setRegenerated(null)} />
-      <KeySettingsDialog apiKey={settingsFor} onClose={() => setSettingsFor(null)} />
+      <KeySettingsDialog
+        apiKey={settingsFor}
+        planValidityDays={plansQuery.data?.find((p) => p.name === settingsFor?.planName)?.validityDays}
+        onClose={() => setSettingsFor(null)}
+      />
     </div>
   );
 }

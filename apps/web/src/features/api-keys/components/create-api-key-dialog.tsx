@@ -28,7 +28,8 @@ import {
   useCustomLimitsTemplate,
 } from '../api/custom-keys';
 import { CustomLimitsEditor, CustomLimitsPreviewPanel } from './custom-limits-editor';
-import { environmentLabel, formatCount, keyPlanName } from '../utils/key-display';
+import { environmentLabel, formatCount, formatDate, keyPlanName } from '../utils/key-display';
+import { planErrorOf, type PlanRefusal } from '../utils/plan-refusal';
 import { keyMessages } from '../utils/messages';
 import { SecretKeyField } from './secret-key-field';
 import { useTranslation } from 'react-i18next';
@@ -48,8 +49,8 @@ export interface CreateApiKeyDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   plans: PlansState;
-  /** Only plans the user owns, and free, can carry a new key. */
-  canUsePlan: (planName: string) => boolean;
+  /** Why the server would refuse a new key on a plan (null: it would not); such a plan cannot be picked. */
+  refusalOf: (plan: TPlan) => PlanRefusal | null;
 }
 
 /** Spec-2 §9: the default plan of a new key is pro (when the user may use it), the default environment development. */
@@ -61,9 +62,41 @@ const environmentHint: Record<TApiKeyEnvironment, TKey> = {
   production: 'createApiKeyDialog.envHint.production',
 };
 
-function pickDefaultPlan(plans: TPlan[], canUse: (n: string) => boolean): string | undefined {
-  if (plans.some((p) => p.name === DEFAULT_PLAN && canUse(p.name))) return DEFAULT_PLAN;
-  return plans.find((p) => canUse(p.name))?.name;
+function pickDefaultPlan(plans: TPlan[], canUse: (p: TPlan) => boolean): string | undefined {
+  if (plans.some((p) => p.name === DEFAULT_PLAN && canUse(p))) return DEFAULT_PLAN;
+  return plans.find(canUse)?.name;
+}
+
+/** Why a plan cannot carry a new key, beside it: what to do about it, with the way to the plans page if it helps. */
+function RefusalHint({ refusal, id }: { refusal: PlanRefusal; id: string }) {
+  const { t } = useTranslation();
+  const toPlans = (
+    <>
+      <Link to={paths.app.plans.getHref()} className="underline underline-offset-2 hover:text-amber-900">
+        {t('createApiKeyDialog.plansPage')}
+      </Link>{' '}
+      {t('createApiKeyDialog.toUseThisPlan')}
+    </>
+  );
+  return (
+    <span id={id} className="mt-2 flex items-center gap-1.5 text-xs font-medium text-amber-700">
+      <Lock className="h-3.5 w-3.5" aria-hidden="true" />
+      {refusal.reason === 'keyLimit' ? (
+        <span>{t('createApiKeyDialog.planKeyLimit', { n: refusal.max })}</span>
+      ) : refusal.reason === 'ended' ? (
+        <span>
+          {refusal.endedAt
+            ? t('createApiKeyDialog.planEndedOn', { date: formatDate(refusal.endedAt) })
+            : t('createApiKeyDialog.planEnded')}{' '}
+          {toPlans}
+        </span>
+      ) : (
+        <span>
+          {t('createApiKeyDialog.startAFreeTrialOn')} {toPlans}
+        </span>
+      )}
+    </span>
+  );
 }
 
 function CreatedView({ apiKey, onDone }: { apiKey: TApiKey; onDone: () => void }) {
@@ -117,7 +150,7 @@ function CreatedView({ apiKey, onDone }: { apiKey: TApiKey; onDone: () => void }
   );
 }
 
-export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: CreateApiKeyDialogProps) {
+export function CreateApiKeyDialog({ open, onOpenChange, plans, refusalOf }: CreateApiKeyDialogProps) {
   const { t } = useTranslation();
   const nameId = useId();
   const create = useCreateApiKey();
@@ -131,6 +164,9 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
   const canCustom = hasCapability(me?.role, 'customKeys');
   const createCustom = useCreateCustomKey();
   const nameError = fieldErrors(create.error ?? createCustom.error).name;
+  // The plan was refused anyway (the lists were stale, a creation elsewhere): the server's words beside the plans.
+  const planError = planErrorOf(create.error);
+  const planErrorId = useId();
   const [keyType, setKeyType] = useState<'standard' | 'custom'>('standard');
   const custom = canCustom && keyType === 'custom';
   const template = useCustomLimitsTemplate(open && custom);
@@ -154,10 +190,13 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
   const listed = useMemo(() => visiblePlans(plans.data ?? []), [plans.data]);
 
   // The default plan stands until the user picks one, and again whenever the picked one is no longer usable.
+  const isUsable = (p: TPlan) => refusalOf(p) === null;
   const planName =
-    pickedPlan && listed.some((p) => p.name === pickedPlan && canUsePlan(p.name))
+    pickedPlan && listed.some((p) => p.name === pickedPlan && isUsable(p))
       ? pickedPlan
-      : pickDefaultPlan(listed, canUsePlan);
+      : pickDefaultPlan(listed, isUsable);
+  // Every plan listed would be refused: nothing to send until one is freed (a key deleted, a trial started).
+  const noPlan = !custom && listed.length > 0 && planName === undefined;
 
   const reset = () => {
     setName('');
@@ -177,11 +216,12 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
     if (!next) reset();
   };
 
-  const canSubmit = name.trim().length > 0 && !pending && (!custom || customReady);
+  const canSubmit = name.trim().length > 0 && !pending && !noPlan && (!custom || customReady);
   const blocker = createKeyBlocker({
     name,
     pending,
     custom,
+    noPlan,
     owner: settledEmail === ownerEmail.trim() ? owner.data : undefined,
     previewCurrent,
     previewFailed: preview.isError,
@@ -342,8 +382,13 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                 )}
               </div>
             ) : (
-              <fieldset>
+              <fieldset aria-describedby={planError ? planErrorId : undefined}>
                 <legend className="text-sm font-medium text-slate-700">{t('createApiKeyDialog.plan')}</legend>
+                {planError && (
+                  <p id={planErrorId} className="mt-1 text-sm text-rose-600" role="alert" data-testid="key-plan-error">
+                    {planError}
+                  </p>
+                )}
                 {plans.isPending ? (
                   <p className="mt-3 flex items-center gap-2 text-sm text-slate-500" role="status">
                     <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />{' '}
@@ -368,7 +413,8 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                 ) : (
                   <div className="mt-2 space-y-2">
                     {listed.map((plan) => {
-                      const usable = canUsePlan(plan.name);
+                      const refusal = refusalOf(plan);
+                      const usable = refusal === null;
                       const price = formatPlanPrice(plan);
                       const labelId = `${nameId}-plan-${plan.name}`;
                       const detailsId = `${labelId}-details`;
@@ -392,7 +438,10 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                             value={plan.name}
                             checked={planName === plan.name}
                             disabled={!usable}
-                            onChange={() => setPlanName(plan.name)}
+                            onChange={() => {
+                              setPlanName(plan.name);
+                              create.reset();
+                            }}
                             aria-labelledby={labelId}
                             aria-describedby={usable ? detailsId : `${detailsId} ${hintId}`}
                             className="mt-0.5 h-4 w-4 accent-indigo-600"
@@ -431,24 +480,7 @@ export function CreateApiKeyDialog({ open, onOpenChange, plans, canUsePlan }: Cr
                                 </span>
                               </span>
                             </span>
-                            {!usable && (
-                              <span
-                                id={hintId}
-                                className="mt-2 flex items-center gap-1.5 text-xs font-medium text-amber-700"
-                              >
-                                <Lock className="h-3.5 w-3.5" aria-hidden="true" />
-                                <span>
-                                  {t('createApiKeyDialog.startAFreeTrialOn')}{' '}
-                                  <Link
-                                    to={paths.app.plans.getHref()}
-                                    className="underline underline-offset-2 hover:text-amber-900"
-                                  >
-                                    {t('createApiKeyDialog.plansPage')}
-                                  </Link>{' '}
-                                  {t('createApiKeyDialog.toUseThisPlan')}
-                                </span>
-                              </span>
-                            )}
+                            {refusal && <RefusalHint refusal={refusal} id={hintId} />}
                           </span>
                         </label>
                       );

@@ -8,14 +8,30 @@ import { fieldErrors } from '@/lib/api-client';
 import { useTranslation } from 'react-i18next';
 import { useUpdateApiKey } from '../api/update-api-key';
 import { formatCount, formatDate, keyPlanName, maskKey } from '../utils/key-display';
-import { expiryDay, expiryOfDay, expiryProblem, latestExpiryDay, tomorrowDay } from '../utils/key-expiry';
+import {
+  expiryDay,
+  expiryOfDay,
+  expiryProblem,
+  latestExpiryDay,
+  tomorrowDay,
+  validityDaysOf,
+} from '../utils/key-expiry';
 
 /**
  * A key's settings, from its card's menu: its name and its expiry (PUT /my/api-keys/{id}; the server holds the
  * expiry to what the key's plan allows), and what it may do (its limits, read-only: they come from its plan, or from
  * the admin who made a custom key).
  */
-export function KeySettingsDialog({ apiKey, onClose }: { apiKey: TApiKey | null; onClose: () => void }) {
+export function KeySettingsDialog({
+  apiKey,
+  planValidityDays,
+  onClose,
+}: {
+  apiKey: TApiKey | null;
+  /** The validity of the key's plan (plans list), so the day the server would refuse is refused here first. */
+  planValidityDays?: number | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const [saving, setSaving] = useState(false);
   return (
@@ -27,7 +43,15 @@ export function KeySettingsDialog({ apiKey, onClose }: { apiKey: TApiKey | null;
         data-testid="key-settings-dialog"
       >
         {/* Keyed by the key: another key's settings start from its own name, with no error left over. */}
-        {apiKey && <KeySettingsForm key={apiKey.id} apiKey={apiKey} onClose={onClose} onSaving={setSaving} />}
+        {apiKey && (
+          <KeySettingsForm
+            key={apiKey.id}
+            apiKey={apiKey}
+            validityDays={validityDaysOf(apiKey, planValidityDays)}
+            onClose={onClose}
+            onSaving={setSaving}
+          />
+        )}
       </DialogContent>
     </Dialog>
   );
@@ -35,10 +59,12 @@ export function KeySettingsDialog({ apiKey, onClose }: { apiKey: TApiKey | null;
 
 function KeySettingsForm({
   apiKey,
+  validityDays,
   onClose,
   onSaving,
 }: {
   apiKey: TApiKey;
+  validityDays: number | null;
   onClose: () => void;
   onSaving: (saving: boolean) => void;
 }) {
@@ -51,12 +77,15 @@ function KeySettingsForm({
   const serverErrors = fieldErrors(update.error);
   const nameChanged = name.trim() !== apiKey.name;
   const expiryChanged = expiry !== initialExpiry;
+  const latest = latestExpiryDay(apiKey, validityDays);
+  // A key with a validity must expire, by its last day: what the server would refuse is refused here first.
+  const mustExpire = validityDays !== null;
   const unchanged = !nameChanged && !expiryChanged;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (unchanged) return;
-    const problem = expiryChanged ? expiryProblem(expiry) : undefined;
-    setExpiryError(problem && t(problem));
+    const problem = expiryChanged ? expiryProblem(expiry, mustExpire ? latest : undefined) : undefined;
+    setExpiryError(problem && t(problem, { date: formatDate(expiryOfDay(latest)) }));
     if (problem) return;
     onSaving(true);
     update.mutate(
@@ -98,7 +127,8 @@ function KeySettingsForm({
             : t('keySettingsDialog.neverExpires')
         }
         aside={
-          expiry ? (
+          // Keys with a validity cannot be made to live for ever: the server would refuse it.
+          expiry && !mustExpire ? (
             <button
               type="button"
               className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
@@ -116,7 +146,7 @@ function KeySettingsForm({
           type="date"
           value={expiry}
           min={tomorrowDay()}
-          max={latestExpiryDay(apiKey)}
+          max={latest}
           onChange={(e) => {
             setExpiry(e.target.value);
             setExpiryError(undefined);

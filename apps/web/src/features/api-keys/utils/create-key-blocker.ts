@@ -4,6 +4,8 @@ export interface CreateKeyState {
   name: string;
   pending: boolean;
   custom: boolean;
+  /** Standard keys: every plan listed would be refused (planRefusal). */
+  noPlan?: boolean;
   /** Custom keys: the owner looked up by e-mail (undefined while looking, null when there is none). */
   owner?: { id: string } | null | undefined;
   /** Custom keys: the live preview is for the limits shown now. */
@@ -19,7 +21,7 @@ export interface CreateKeyState {
 export function createKeyBlocker(s: CreateKeyState): TKey | null {
   if (s.pending) return null;
   if (!s.name.trim()) return 'createKeyBlocker.name';
-  if (!s.custom) return null;
+  if (!s.custom) return s.noPlan ? 'createKeyBlocker.noPlan' : null;
   if (s.owner === null) return 'createKeyBlocker.owner';
   if (s.previewFailed) return 'createKeyBlocker.previewFailed';
   if (!s.owner || !s.previewCurrent) return 'createKeyBlocker.checking';

@@ -17,20 +17,38 @@ export const expiryOfDay = (day: string): string => new Date(`${day}T23:59:59`).
 export const tomorrowDay = (now = new Date()): string => dayOf(new Date(now.getTime() + DAY));
 
 /**
- * The last day the picker offers: a custom key's validity from its creation, else the longest any key may have.
- * A plan's own validity is not in the key's answer: the server refuses a later day, beside the field.
+ * The days a key may stay valid from its creation, as the server counts them (services/api-keys/key-expiry.ts): a
+ * custom key's own validity, else its plan's (from the plans list; undefined while it is not loaded); null = no limit.
  */
-export function latestExpiryDay(key: Pick<TApiKey, 'createdAt' | 'customPlan'>, now = new Date()): string {
-  const days = key.customPlan?.limits.validityDays;
+export function validityDaysOf(
+  key: Pick<TApiKey, 'keyType' | 'customPlan'>,
+  planValidityDays: number | null | undefined,
+): number | null {
+  return (key.keyType === 'custom' ? key.customPlan?.limits.validityDays : planValidityDays) ?? null;
+}
+
+/** The last day the picker offers: the key's validity from its creation, else the longest any key may have. */
+export function latestExpiryDay(
+  key: Pick<TApiKey, 'createdAt'>,
+  validityDays: number | null,
+  now = new Date(),
+): string {
   return dayOf(
-    days ? new Date(Date.parse(key.createdAt) + days * DAY) : new Date(now.getTime() + API_KEY_MAX_VALIDITY_DAYS * DAY),
+    validityDays
+      ? new Date(Date.parse(key.createdAt) + validityDays * DAY)
+      : new Date(now.getTime() + API_KEY_MAX_VALIDITY_DAYS * DAY),
   );
 }
 
-/** What is wrong with a chosen day before it is sent, as a catalogue key; undefined when it may be sent. */
-export function expiryProblem(day: string, now = new Date()): TKey | undefined {
-  if (!day) return undefined;
+/**
+ * What the server would refuse in a chosen day before it is sent, as a catalogue key (its {{date}} is `validUntil`);
+ * undefined when it may be sent. `validUntil` is the last day of a key with a validity (latestExpiryDay): such a key
+ * must expire, by that day. Without one, the ten-year bound is left to the picker's max and the server.
+ */
+export function expiryProblem(day: string, validUntil?: string, now = new Date()): TKey | undefined {
+  if (!day) return validUntil ? 'keySettingsDialog.expiryRequired' : undefined;
   if (Number.isNaN(Date.parse(`${day}T00:00:00`))) return 'keySettingsDialog.expiryInvalid';
   if (Date.parse(expiryOfDay(day)) <= now.getTime()) return 'keySettingsDialog.expiryInPast';
+  if (validUntil && day > validUntil) return 'keySettingsDialog.expiryTooLate';
   return undefined;
 }

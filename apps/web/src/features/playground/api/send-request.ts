@@ -30,6 +30,8 @@ export interface PlaygroundResponse {
   file?: FileSummary;
   /** A refused call's `details` (its `fields` are shown beside the form's fields). */
   details?: unknown;
+  /** A refused call's machine code (INVALID_INPUT, FILE_TOO_LARGE…): with `details`, it says which field is at fault. */
+  code?: string;
 }
 
 /** The spec's answer when the call itself fails (network, timeout). */
@@ -80,13 +82,14 @@ export async function readAnswer(
     } catch {
       parsed = undefined;
     }
-    const details = (parsed as { details?: unknown } | undefined)?.details;
+    const { details, code } = (parsed ?? {}) as { details?: unknown; code?: unknown };
     return {
       ...base,
       durationMs: elapsed(),
       body: parsed === undefined ? text : JSON.stringify(parsed, null, 2),
       success: hasSuccessMarker(parsed),
       ...(details !== undefined && !res.ok ? { details } : {}),
+      ...(typeof code === 'string' && !res.ok ? { code } : {}),
     };
   }
   // A file: shown as a download summary (spec-2 §2), not as bytes.

@@ -31,6 +31,7 @@ import { JobPanel } from './job-panel';
 import { ResponsePanel } from './response-panel';
 import { useTranslation } from 'react-i18next';
 import { usePlaygroundText } from '../utils/playground-text';
+import { fileErrorsOf } from '../utils/file-errors';
 
 const API_KEY_FIELD = 'pg-api-key';
 
@@ -76,11 +77,13 @@ export function EndpointWorkbench({
     [endpoint, apiBase, values, files, asJob],
   );
 
-  // The server's field errors of the last answer, worded at each render (a language switch rewords them); a field
-  // edited since is no longer judged by them.
+  // The server's field errors of the last answer (its files' too), worded at each render (a language switch
+  // rewords them); a field edited since is no longer judged by them.
   const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
   const serverErrors = Object.fromEntries(
-    Object.entries(fieldErrorsOf(response?.details)).filter(([name]) => !edited.has(name)),
+    Object.entries({ ...fileErrorsOf(endpoint, response, files), ...fieldErrorsOf(response?.details) }).filter(
+      ([name]) => !edited.has(name),
+    ),
   );
   const errorOf = (name: string): string | undefined => errors[name] ?? serverErrors[name];
 

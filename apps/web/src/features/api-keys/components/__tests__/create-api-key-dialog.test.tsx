@@ -5,8 +5,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { TPlan } from '@docflow/contracts';
 import { toast } from '@/lib/toast';
+import { setLanguage } from '@/i18n';
 import { CreateApiKeyDialog, type PlansState } from '../create-api-key-dialog';
 import { json, makeKey, makePlan, mockFetch } from './fixtures';
+import { planRefusal, type PlanRefusal } from '../../utils/plan-refusal';
 
 vi.mock('@/lib/toast', () => import('@/testing/mock-toast'));
 
@@ -23,7 +25,9 @@ const plans: TPlan[] = [
   makePlan({ name: 'enterprise', displayName: 'Enterprise', price: 99, sortOrder: 3 }),
 ];
 
-function renderDialog(state: Partial<PlansState> = {}, canUsePlan: (n: string) => boolean = (n) => n === 'free') {
+const onlyFree = (p: TPlan): PlanRefusal | null => (p.name === 'free' ? null : { reason: 'notHeld' });
+
+function renderDialog(state: Partial<PlansState> = {}, refusalOf: (p: TPlan) => PlanRefusal | null = onlyFree) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const refetch = vi.fn();
   const onOpenChange = vi.fn();
@@ -34,7 +38,7 @@ function renderDialog(state: Partial<PlansState> = {}, canUsePlan: (n: string) =
           open
           onOpenChange={onOpenChange}
           plans={{ data: plans, isPending: false, isError: false, refetch, ...state }}
-          canUsePlan={canUsePlan}
+          refusalOf={refusalOf}
         />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -81,7 +85,7 @@ describe('CreateApiKeyDialog', () => {
   });
 
   it('picks pro by default when the user may use it', () => {
-    renderDialog({}, () => true);
+    renderDialog({}, () => null);
     expect(screen.getByRole('radio', { name: 'Pro' })).toBeChecked();
   });
 
@@ -149,5 +153,74 @@ describe('CreateApiKeyDialog', () => {
     expect(toast.error).not.toHaveBeenCalled();
     // The dashboard asks for its language on every call.
     expect(new Headers(fetchMock.mock.calls[0]![1]!.headers as HeadersInit).get('accept-language')).toBe('en');
+  });
+
+  describe('plans the server would refuse', () => {
+    const now = new Date('2026-03-01T00:00:00Z');
+    const user = {
+      plans: [
+        { planName: 'pro', planDisplayName: 'Pro', isActive: true, status: 'trial', expiresAt: '2026-02-10T12:00:00Z' },
+        { planName: 'enterprise', planDisplayName: 'Enterprise', isActive: true, status: 'active', expiresAt: null },
+      ],
+    } as never;
+    // One Enterprise key already, the plan's limit; a key kept on Pro does not make Pro usable.
+    const keys = [makeKey({ planName: 'enterprise' }), makeKey({ planName: 'pro' })];
+    const refusalOf = (p: TPlan) => planRefusal(p, { user, keys, now });
+
+    afterEach(() => setLanguage('en'));
+
+    it('disables an ended plan and a plan at its key limit, saying why beside each', () => {
+      renderDialog({}, refusalOf);
+      expect(screen.getByRole('radio', { name: 'Free' })).toBeChecked();
+      const pro = screen.getByRole('radio', { name: 'Pro' });
+      expect(pro).toBeDisabled();
+      expect(pro).toHaveAccessibleDescription(/This plan ended on Feb 10, 2026: renew it on the Plans page/);
+      const enterprise = screen.getByRole('radio', { name: 'Enterprise' });
+      expect(enterprise).toBeDisabled();
+      expect(enterprise).toHaveAccessibleDescription(
+        /You hold as many keys on this plan as it allows \(1\): delete one or choose another plan\./,
+      );
+    });
+
+    it('keeps Create disabled, saying why, when every plan would be refused', async () => {
+      renderDialog({}, () => ({ reason: 'keyLimit', max: 1 }));
+      await userEvent.type(screen.getByLabelText('Key name'), 'Worker');
+      const create = screen.getByRole('button', { name: 'Create API Key' });
+      expect(create).toBeDisabled();
+      expect(create).toHaveAccessibleDescription('Every plan is refused for a new key: see the reason beside each.');
+    });
+
+    it('says the same in French', () => {
+      setLanguage('fr');
+      renderDialog({}, refusalOf);
+      expect(screen.getByRole('radio', { name: 'Pro' })).toHaveAccessibleDescription(
+        /Ce plan a pris fin le 10 févr\. 2026 : renouvelez-le sur la page des plans pour utiliser ce plan\./,
+      );
+      expect(screen.getByRole('radio', { name: 'Enterprise' })).toHaveAccessibleDescription(
+        /Vous avez autant de clés sur ce plan qu'il en permet \(1\)/,
+      );
+    });
+
+    it("shows the server's plan refusal beside the plans, in the interface's language, without a toast", async () => {
+      setLanguage('fr');
+      const fetchMock = mockFetch(() =>
+        json(422, {
+          success: false,
+          code: 'KEY_LIMIT_REACHED',
+          error: 'Vous avez atteint le nombre de clés API de votre plan',
+          details: { planName: 'free', maxApiKeysPerUser: 1 },
+        }),
+      );
+      renderDialog();
+      await userEvent.type(screen.getByLabelText('Nom de la clé'), 'Worker');
+      await userEvent.click(screen.getByRole('button', { name: 'Créer une clé API' }));
+      const group = screen.getByRole('group', { name: 'Plan' });
+      expect(await within(group).findByTestId('key-plan-error')).toHaveTextContent(
+        /^Vous avez atteint le nombre de clés API de votre plan$/,
+      );
+      expect(group).toHaveAccessibleDescription('Vous avez atteint le nombre de clés API de votre plan');
+      expect(toast.error).not.toHaveBeenCalled();
+      expect(new Headers(fetchMock.mock.calls[0]![1]!.headers as HeadersInit).get('accept-language')).toBe('fr');
+    });
   });
 });

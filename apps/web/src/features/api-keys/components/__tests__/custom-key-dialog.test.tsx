@@ -39,7 +39,7 @@ function renderDialog() {
             isError: false,
             refetch: vi.fn(),
           }}
-          canUsePlan={() => true}
+          refusalOf={() => null}
         />
       </MemoryRouter>
     </QueryClientProvider>,

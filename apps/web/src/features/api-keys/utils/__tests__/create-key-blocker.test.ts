@@ -20,6 +20,11 @@ describe('createKeyBlocker', () => {
     expect(createKeyBlocker({ ...ready, name: '   ' })).toBe('createKeyBlocker.name');
     expect(createKeyBlocker({ name: '', pending: false, custom: false })).toBe('createKeyBlocker.name');
   });
+  it('says why when every plan listed would be refused', () => {
+    expect(createKeyBlocker({ name: 'k', pending: false, custom: false, noPlan: true })).toBe(
+      'createKeyBlocker.noPlan',
+    );
+  });
   it('says the limits are invalid when the preview refuses them', () => {
     expect(createKeyBlocker({ ...ready, previewValid: false })).toBe('createKeyBlocker.invalid');
   });

@@ -264,6 +264,78 @@ describe('PlaygroundPage', { timeout: 20_000 }, () => {
     }
   });
 
+  it('shows a refused file count beside the file input, without the field prefix', async () => {
+    mockFetch({
+      'POST /api/v1/pdf/merge': () =>
+        json(422, {
+          success: false,
+          code: 'INVALID_INPUT',
+          error: 'Too many files: at most 20',
+          details: { field: 'files', max: 20 },
+        }),
+    });
+    const { user } = renderPage();
+    await chooseEndpoint(user, 'Merge PDFs');
+    await fill(user, screen.getByLabelText(/API key/, { selector: 'input' }), 'dfk_live_123');
+    const input = document.getElementById('pg-field-files') as HTMLInputElement;
+    await user.upload(input, [
+      new File(['a'], 'a.pdf', { type: 'application/pdf' }),
+      new File(['b'], 'b.pdf', { type: 'application/pdf' }),
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Send request' }));
+    await waitFor(() => expect(responseBody()).toHaveAttribute('data-state', 'error'));
+    expect(input).toHaveAccessibleDescription('Choose at most 20 files.');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    // The answer itself is still shown as it came.
+    expect(responseBody()).toHaveTextContent('Too many files: at most 20');
+    // A new choice of files is no longer judged by the last answer.
+    await user.upload(input, [new File(['c'], 'c.pdf', { type: 'application/pdf' })]);
+    expect(input).not.toHaveAccessibleDescription('Choose at most 20 files.');
+  });
+
+  it("shows a missing or too large file beside the file input in the interface's language", async () => {
+    setLanguage('fr');
+    try {
+      let answer = 0;
+      mockFetch({
+        'POST /api/v1/pdf/watermark': () =>
+          answer++ === 0
+            ? json(422, {
+                success: false,
+                code: 'INVALID_INPUT',
+                error: 'Données invalides',
+                details: {
+                  field: 'file',
+                  min: 1,
+                  max: 1,
+                  detail: 'file: a PDF file is required (multipart field "file")',
+                },
+              })
+            : json(413, {
+                success: false,
+                code: 'FILE_TOO_LARGE',
+                error: 'Le fichier dépasse la taille permise par le plan',
+                details: { maxFileSize: 10 * 1_048_576 },
+              }),
+      });
+      const { user } = renderPage();
+      await fill(user, screen.getByLabelText(/Clé API/, { selector: 'input' }), 'dfk_live_123');
+      const input = document.getElementById('pg-field-file') as HTMLInputElement;
+      await user.upload(input, new File(['%PDF-1.4'], 'a.pdf', { type: 'application/pdf' }));
+      // The server did not receive the file (a proxy dropped it): its field is named as missing.
+      await user.click(screen.getByRole('button', { name: 'Envoyer la requête' }));
+      await waitFor(() => expect(responseBody()).toHaveAttribute('data-state', 'error'));
+      expect(input).toHaveAccessibleDescription('Ce champ est obligatoire.');
+      await user.click(screen.getByRole('button', { name: 'Envoyer la requête' }));
+      await waitFor(() =>
+        expect(input).toHaveAccessibleDescription('Avec votre plan, un fichier ne peut dépasser 10 MB.'),
+      );
+      expect(input.getAttribute('aria-describedby')).toBeTruthy();
+    } finally {
+      setLanguage('en');
+    }
+  });
+
   it('shows the spec’s failure body in red when the call fails', async () => {
     vi.stubGlobal(
       'fetch',
