@@ -1,9 +1,10 @@
 // `npm test`: `npm run check` first (formatting, lint with the layer rules, types; a failure stops here), then set up
 // what is missing, run every test (API, engines, web components, end-to-end in Chromium) and close with one
 // 'N passed, N failed' line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { bootstrap, root } from './bootstrap.mjs';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 
@@ -14,30 +15,50 @@ if (check.status !== 0) {
   process.exit(check.status || 1);
 }
 bootstrap();
-const results = path.join(root, '.vitest-results.json');
-rmSync(results, { force: true });
-const args = [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${results}`,
-  ...process.argv.slice(2),
-];
-const r = spawnSync(path.join(root, 'node_modules', '.bin', 'vitest'), args.slice(1), {
-  cwd: root,
-  stdio: 'inherit',
-  env: { NODE_ENV: 'test', ...process.env },
-});
+const vitest = path.join(root, 'node_modules', '.bin', 'vitest');
+const userArgs = process.argv.slice(2);
+
+/**
+ * The runs: with no arguments, two Vitest processes at once: the end-to-end files (one at a time, each a server and
+ * a browser that spend much of their time waiting) beside the rest (two files at a time), so the cores stay busy
+ * instead of the browser tests running alone at the end. With arguments (`npm test -- <filters>`), one run as given.
+ */
+const runs = userArgs.length
+  ? [{ name: '', args: userArgs }]
+  : [
+      { name: '', args: ['--project', 'api', '--project', 'web', '--project', 'client'] },
+      { name: 'e2e', args: ['--project', 'e2e'] },
+    ];
+
+/** One Vitest run; its output goes through line by line, prefixed with its name when two share the terminal. */
+function runVitest({ name, args }) {
+  const results = path.join(root, `.vitest-results${name ? `-${name}` : ''}.json`);
+  rmSync(results, { force: true });
+  const child = spawn(
+    vitest,
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...args],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { NODE_ENV: 'test', ...process.env } },
+  );
+  const prefix = name ? `${name} │ ` : '';
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ])
+    createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`${prefix}${line}\n`));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, results })));
+}
+
+const outcomes = await Promise.all(runs.map(runVitest));
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-if (existsSync(results)) {
+for (const { results } of outcomes) {
+  if (!existsSync(results)) continue;
   const json = JSON.parse(readFileSync(results, 'utf8'));
-  passed = json.numPassedTests ?? 0;
+  passed += json.numPassedTests ?? 0;
   // A file that fails to load has no failed test of its own: count it so the line never reads all green.
-  failed = json.numFailedTests || json.numFailedTestSuites || 0;
-  skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  failed += json.numFailedTests || json.numFailedTestSuites || 0;
+  skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
 }
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(r.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
+process.exit(outcomes.every((o) => o.code === 0) && failed === 0 && passed > 0 ? 0 : 1);

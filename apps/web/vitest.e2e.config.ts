@@ -11,11 +11,15 @@ export default defineProject({
     include: ['e2e/**/*.e2e.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // E2e files share the run's two workers with the API files instead of running one by one after them: a file
-    // spends much of its time waiting on the browser, and an API file uses the core meanwhile. Each starts its own
-    // server and browser on free ports, so two may run at once.
+    // One file at a time (one server and browser each). `npm test` runs this project in a Vitest process of its own
+    // beside the others (scripts/test.mjs), so the browser's waits leave the cores to the API files; in one Vitest
+    // run with the others it runs as its own group, after them (Vitest needs a group of its own for a project whose
+    // worker count differs).
+    fileParallelism: false,
+    sequence: { groupOrder: 1 },
     pool: 'forks',
-    // One process for the files a worker runs: the server's modules and Playwright load once.
+    // One process for all the files: the server's modules and Playwright load once, not once per file. Each file
+    // closes the server and browser it starts.
     isolate: false,
     passWithNoTests: true,
   },
