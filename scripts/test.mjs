@@ -40,11 +40,11 @@ function runVitest({ name, args }) {
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { NODE_ENV: 'test', ...process.env } },
   );
   const prefix = name ? `${name} │ ` : '';
-  for (const [from, to] of [
-    [child.stdout, process.stdout],
-    [child.stderr, process.stderr],
-  ])
+  /** @param {import('node:stream').Readable} from @param {NodeJS.WriteStream} to */
+  const relay = (from, to) =>
     createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`${prefix}${line}\n`));
+  relay(child.stdout, process.stdout);
+  relay(child.stderr, process.stderr);
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, results })));
 }
 
