@@ -153,7 +153,10 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('system monitor with Redis (TEST_RE
       await admin.refresh();
       before = await admin.get<Health>('health');
     }
-    expect(before.services.redis).toMatchObject({ status: 'healthy', critical: true });
+    // Up either way: on a machine loaded by other work the ping may stay over 200 ms (degraded) however often it is
+    // measured; what this test is about is the change to 'error' once Redis is gone.
+    expect(['healthy', 'degraded']).toContain(before.services.redis?.status);
+    expect(before.services.redis).toMatchObject({ critical: true });
 
     redis.child.kill('SIGKILL');
     await new Promise((r) => redis.child.once('exit', r));
@@ -162,7 +165,8 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('system monitor with Redis (TEST_RE
     expect(after.services.redis!.status).toBe('error');
     expect(after.overall_status).toBe('degraded');
     const alerts = await admin.get<Alerts>('alerts');
-    expect(alerts.alerts[0]).toMatchObject({ id: 'service:redis', level: 'critical' });
+    // Redis's alert, whatever else a loaded machine raises beside it (a slow database, event-loop delay).
+    expect(alerts.alerts.find((a) => a.id === 'service:redis')).toMatchObject({ level: 'critical' });
     const ping = await t.app.inject({ url: '/api/v1/ping', headers: { 'x-api-key': key } });
     expect(ping.statusCode).toBe(200);
   });
