@@ -49,8 +49,11 @@ function runTestCommand(checkExit: number): { status: number | null; stdout: str
   const vitest = path.join(bin, 'vitest');
   writeFileSync(
     vitest,
-    `#!/bin/sh\necho vitest >> ${JSON.stringify(log)}\n` +
-      `for a in "$@"; do case "$a" in --outputFile.json=*) echo '{"numPassedTests":1}' > "\${a#--outputFile.json=}";; esac; done\n`,
+    `#!/bin/sh\nprojects=''; next=''\n` +
+      `for a in "$@"; do\n` +
+      `  if [ "$next" = 1 ]; then projects="$projects $a"; next=''; fi\n` +
+      `  case "$a" in --project) next=1;; --outputFile.json=*) echo '{"numPassedTests":1}' > "\${a#--outputFile.json=}";; esac\n` +
+      `done\necho "vitest$projects" >> ${JSON.stringify(log)}\n`,
   );
   chmodSync(vitest, 0o755);
   const r = spawnSync(process.execPath, [path.join(scripts, 'test.mjs')], { cwd: dir, encoding: 'utf8' });
@@ -62,11 +65,13 @@ function runTestCommand(checkExit: number): { status: number | null; stdout: str
 }
 
 describe('npm test (scripts/test.mjs)', () => {
-  it('runs npm run check first, then the set-up and the tests', () => {
+  it('runs npm run check first, then the set-up and the tests: the browser tests in a run beside the rest', () => {
     const r = runTestCommand(0);
-    expect(r.log).toEqual(['check', 'bootstrap', 'vitest']);
+    expect(r.log.slice(0, 2)).toEqual(['check', 'bootstrap']);
+    // Two runs at once (either may log first): the e2e project, and every other project; their counts are summed.
+    expect([...r.log.slice(2)].sort()).toEqual(['vitest api web client', 'vitest e2e']);
     expect(r.stdout).toContain('[check] stand-in');
-    expect(r.stdout).toMatch(/^1 passed, 0 failed$/m);
+    expect(r.stdout).toMatch(/^2 passed, 0 failed$/m);
     expect(r.status).toBe(0);
   });
 
