@@ -6,9 +6,15 @@ export default function closeWithGrace(fn: (signal: string) => Promise<void>): v
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (closing) process.exit(1);
+      if (closing) {
+        console.error(`${signal} again while shutting down: exiting now`);
+        process.exit(1);
+      }
       closing = true;
-      setTimeout(() => process.exit(1), 45_000).unref();
+      setTimeout(() => {
+        console.error('the shutdown did not end within 45 s: exiting now');
+        process.exit(1);
+      }, 45_000).unref();
       fn(signal).then(
         () => process.exit(0),
         (err) => {

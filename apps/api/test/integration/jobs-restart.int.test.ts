@@ -9,7 +9,7 @@ import { pagesText } from '../fixtures/pdfs';
 import { saveBody } from '../fixtures/results';
 import { sleep } from '../support/limits';
 import { freePort } from '../support/redis-server';
-import { startCompiledServer } from '../support/compiled-server';
+import { serverOutput, startCompiledServer } from '../support/compiled-server';
 
 const OWNER = { email: 'owner@jobs.test', password: 'Restart-Proof-Jobs-42' };
 
@@ -119,8 +119,9 @@ describe('a job survives a full restart of the embedded (no Redis) mode', () => 
         (await (await fetch(`${base}/jobs/${jobId}`, { headers: { 'x-api-key': apiKey } })).json()).data as TJob;
       for (let i = 0; i < 500 && (await get()).status === 'queued'; i++) await sleep(10);
 
-      const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
-      server.kill('SIGTERM');
+      const stopping = server;
+      const exited = new Promise<number | null>((r) => stopping.once('exit', (code) => r(code)));
+      stopping.kill('SIGTERM');
       await sleep(200);
       // Closed to new work at once: connections refused, or 503 while the server closes.
       const refused = await fetch(`${base}/ping`, { headers: { 'x-api-key': apiKey } }).then(
@@ -128,7 +129,7 @@ describe('a job survives a full restart of the embedded (no Redis) mode', () => 
         () => 'refused',
       );
       expect(['refused', 503]).toContain(refused);
-      expect(await exited).toBe(0);
+      expect(await exited, serverOutput(stopping)).toBe(0);
 
       server = await startServer(dataDir, port);
       const job = await get();
