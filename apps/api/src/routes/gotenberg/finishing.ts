@@ -425,18 +425,20 @@ async function split(job: ops.PdfJob, o: NamedFile, s: SplitSpec): Promise<Named
   return parts.map((p, i) => ({ path: p.path, name: `${stem(o.name)}_${i}.pdf`, pages: p.pages }));
 }
 
-/** An untagged document refused for PDF/UA, told as a problem of the form's pdfua field. */
-async function asPdfUaField<T>(work: Promise<T>): Promise<T> {
+/**
+ * PDF/UA alone: a tagged PDF keeps its own tags and is declared; an untagged one is tagged by LibreOffice, as
+ * Gotenberg's LibreOffice engine does with every PDF it is given for PDF/UA.
+ */
+async function toPdfUa(job: ops.PdfJob, input: ops.PreparedPdf): Promise<ops.OutputFile> {
   try {
-    return await work;
+    return await ops.declarePdfUa(job, input);
   } catch (err) {
-    if (
+    const untagged =
       err instanceof EngineError &&
       err.code === 'INVALID_INPUT' &&
-      (err.details as { field?: string } | undefined)?.field === 'pdfua'
-    )
-      throw invalidForm(`form field 'pdfua' is invalid: ${err.message}`);
-    throw err;
+      (err.details as { field?: string } | undefined)?.field === 'pdfua';
+    if (!untagged) throw err;
+    return ops.toTaggedPdfa(job, input);
   }
 }
 
@@ -459,8 +461,11 @@ function finishingSteps(f: Finishing): Step[] {
   if (level) add('optimize', (job, input) => ops.compressPdf(job, input, level));
   // Factur-X lives in PDF/A-3 (the part that may embed its XML): PDF/A-3b unless asked otherwise.
   const part = f.pdfa ?? (f.facturX ? 3 : undefined);
-  if (part) add('pdfa', (job, input) => ops.toPdfa(job, input, part));
-  if (f.pdfua) add('pdfua', (job, input) => asPdfUaField(ops.declarePdfUa(job, input)));
+  // Both at once: LibreOffice makes the PDF/A tagged and PDF/UA-compliant, as Gotenberg's LibreOffice engine does
+  // (Ghostscript's PDF/A would drop the tags the PDF/UA declaration needs).
+  if (part && f.pdfua) add('pdfa', (job, input) => ops.toTaggedPdfa(job, input, part));
+  else if (part) add('pdfa', (job, input) => ops.toPdfa(job, input, part));
+  else if (f.pdfua) add('pdfua', toPdfUa);
   const bookmarks = f.bookmarks;
   if (bookmarks?.length)
     add('bookmarks', (job, input) =>

@@ -305,13 +305,50 @@ describe('pdfua: PDF/UA-1', () => {
     expect(json).toMatch(/"\/DisplayDocTitle":\s*true/);
   });
 
-  it('400: an untagged PDF is refused naming pdfua (the declaration would be false)', async () => {
+  it('200 on pdfengines/convert: an untagged PDF is tagged by LibreOffice (as Gotenberg does), declared PDF/UA-1, its text kept', async () => {
     const res = await api.gotenberg('/forms/pdfengines/convert', { pdfua: 'true' }, [
-      pdfFile(await numberedPdf(1), 'plain.pdf'),
+      pdfFile(await numberedPdf(2, 'Plain'), 'plain.pdf'),
     ]);
-    const e = textError(res);
-    expect(e.status).toBe(400);
-    expect(e.message).toMatch(/^Invalid form data: form field 'pdfua' is invalid: PDF\/UA needs a tagged PDF/);
+    const file = pdfOf(res);
+    expect(xmpProperties(xmpOf(file))['http://www.aiim.org/pdfua/ns/id/:part']).toEqual(['1']);
+    expect(run('qpdf', ['--json', '--json-key=qpdf', file])).toContain('/StructTreeRoot');
+    const text = pagesText(file);
+    expect(text).toHaveLength(2);
+    expect(text[1]).toContain('Plain Page 2');
+  });
+
+  it('200 on pdfengines/convert with pdfa and pdfua: PDF/A-2b and PDF/UA-1 together, tagged, text kept', async () => {
+    const res = await api.gotenberg('/forms/pdfengines/convert', { pdfua: 'true', pdfa: 'PDF/A-2b' }, [
+      pdfFile(await taggedPdf('Accessible'), 'tagged.pdf'),
+    ]);
+    const file = pdfOf(res);
+    const props = xmpProperties(xmpOf(file));
+    expect(props['http://www.aiim.org/pdfua/ns/id/:part']).toEqual(['1']);
+    expect(props['pdfaid:part']).toEqual(['2']);
+    expect(props['pdfaid:conformance']).toEqual(['B']);
+    expect(run('qpdf', ['--json', '--json-key=qpdf', file])).toContain('/StructTreeRoot');
+    expect(pagesText(file)[0]).toContain('Accessible');
+  });
+
+  it('200 on chromium/convert/html with pdfa PDF/A-3b, pdfua and metadata: all three in the answer', async () => {
+    const res = await api.gotenberg(
+      '/forms/chromium/convert/html',
+      { pdfua: 'true', pdfa: 'PDF/A-3b', metadata: '{"Title":"Quarterly report"}' },
+      [
+        {
+          content: Buffer.from('<!doctype html><html lang="en"><h1>Results</h1><p>Revenue grew</p></html>'),
+          filename: 'index.html',
+          contentType: 'text/html',
+        },
+      ],
+    );
+    const file = pdfOf(res);
+    const props = xmpProperties(xmpOf(file));
+    expect(props['http://www.aiim.org/pdfua/ns/id/:part']).toEqual(['1']);
+    expect(props['pdfaid:part']).toEqual(['3']);
+    expect(run('qpdf', ['--json', '--json-key=qpdf', file])).toContain('/StructTreeRoot');
+    expect(infoOf(file).Title).toBe('Quarterly report');
+    expect(pagesText(file)[0]).toMatch(/Results[\s\S]*Revenue grew/);
   });
 
   it('200 on libreoffice/convert: exported tagged, PDF/UA-1 with PDF/A-2b written by LibreOffice', async () => {

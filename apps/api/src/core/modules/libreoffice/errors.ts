@@ -8,6 +8,7 @@ const what: Record<OfficeKind, string> = {
   document: 'a text document',
   spreadsheet: 'a spreadsheet',
   presentation: 'a presentation',
+  pdf: 'a PDF',
 };
 
 /** A refusal from the helper, in the client's terms (the helper's own words only go to the log, as the cause). */

@@ -38,13 +38,17 @@ EXPORT_FILTER = {
     "document": "writer_pdf_Export",
     "spreadsheet": "calc_pdf_Export",
     "presentation": "impress_pdf_Export",
+    "pdf": "draw_pdf_Export",
 }
 # Restricts type detection to the module of the expected kind (a CSV goes to Calc, not Writer's text import).
 DOCUMENT_SERVICE = {
     "document": "com.sun.star.text.TextDocument",
     "spreadsheet": "com.sun.star.sheet.SpreadsheetDocument",
     "presentation": "com.sun.star.presentation.PresentationDocument",
+    "pdf": "com.sun.star.drawing.DrawingDocument",
 }
+# Kinds opened with one import filter only, never by type detection.
+IMPORT_FILTER = {"pdf": "draw_pdf_import"}
 # Import filters that accept any bytes as text: only trusted when the bytes look like text.
 TEXT_FILTERS = {"Text", "Text (encoded)", "Text - txt - csv (StarCalc)", "Text (StarWriter/Web)"}
 NEVER_EXECUTE = 0  # com.sun.star.document.MacroExecMode.NEVER_EXECUTE
@@ -220,6 +224,8 @@ class Instance:
         ]
         if password is not None:
             props.append(pv("Password", password))
+        if kind in IMPORT_FILTER:
+            props.append(pv("FilterName", IMPORT_FILTER[kind]))
         doc = None
         try:
             try:

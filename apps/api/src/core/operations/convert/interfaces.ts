@@ -5,7 +5,8 @@ import type { OpContext } from '../../interfaces';
  * images, images to PDF), one small interface each as core/interfaces.ts describes them.
  */
 
-export type OfficeKind = 'document' | 'spreadsheet' | 'presentation';
+/** The LibreOffice module a file opens in; `pdf`: a PDF, laid out again as a drawing by Draw's PDF import. */
+export type OfficeKind = 'document' | 'spreadsheet' | 'presentation' | 'pdf';
 export interface OfficeConvertOptions {
   /** Which office module imports the file (writer, calc, impress): from the detected format. */
   kind: OfficeKind;

@@ -43,6 +43,7 @@ export * from './split';
 export * from './stamp-pages';
 export * from './timestamp';
 export * from './to-pdfa';
+export * from './to-tagged-pdfa';
 export * from './unlock';
 export * from './verify-signatures';
 export * from './watermark';
