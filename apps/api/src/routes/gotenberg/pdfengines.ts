@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { attachFiles } from '../../core/operations/pdf/attach-files';
 import { readBookmarks } from '../../core/operations/pdf/bookmarks-read';
-import { writeBookmarks } from '../../core/operations/pdf/bookmarks-write';
 import type { PreparedPdf } from '../../core/operations/pdf/job';
 import { mergePdfs } from '../../core/operations/pdf/merge';
 import { readMetadata as readPdfMetadata } from '../../core/operations/pdf/metadata-read';
@@ -24,7 +22,7 @@ import {
 import { bookmarksFor, mergedOutline, readBookmarksField, readMergeOutline } from './bookmarks';
 import { readEmbeds } from './embeds';
 import { FIELD_DOCS, FINISHING_DOCS, fieldDocs } from './field-docs';
-import { asGotenbergField, invalidForm, type GotenbergForm } from './form';
+import { invalidForm, type GotenbergForm } from './form';
 import { readMarks, type MarkKind } from './marks';
 import { uuidName, type NamedFile } from './output';
 import { gotenbergRoute, type GotenbergContext } from './route';
@@ -260,14 +258,12 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     async handler(ctx) {
       const bookmarks = readBookmarksField(ctx.form);
       ctx.form.check();
-      return Promise.all(
-        (await preparedInputs(ctx)).map(async ({ input, name }) => {
-          const list = bookmarks && bookmarksFor(bookmarks, name);
-          if (!list?.length) return { path: input.path, name, pages: input.pages };
-          const r = await asGotenbergField(writeBookmarks(ctx.job, input, list), 'bookmarks', 'bookmarks');
-          return { path: r.path, name, pages: input.pages };
-        }),
+      // Each PDF its own list (by file name, or the one list for all): the finishing's bookmarks step, per file.
+      const outputs = asOutputs(await preparedInputs(ctx));
+      const finished = await Promise.all(
+        outputs.map((o) => finish(ctx.job, [o], { bookmarks: bookmarks && bookmarksFor(bookmarks, o.name) })),
       );
+      return finished.flat();
     },
   });
 
@@ -283,13 +279,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     async handler(ctx) {
       const embeds = readEmbeds(ctx.form, ctx.extras);
       ctx.form.check();
-      return Promise.all(
-        (await preparedInputs(ctx)).map(async ({ input, name }) => {
-          if (!embeds.length) return { path: input.path, name, pages: input.pages };
-          const r = await attachFiles(ctx.job, input, embeds);
-          return { path: r.path, name, pages: input.pages };
-        }),
-      );
+      return finish(ctx.job, asOutputs(await preparedInputs(ctx)), { embeds });
     },
   });
 }
