@@ -194,6 +194,10 @@ function readChromiumForm(form: GotenbergForm, extras: UploadedFile[]): Chromium
  * The file fields beside `files`: Gotenberg's marks (watermark and stamp image or PDF), its `embeds` and the Factur-X
  * invoice (`facturxXml`).
  */
+/** The fields of the three PDF conversions beside their sources, for the API reference. */
+const PDF_FIELDS =
+  'paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `facturxXml` (file) with `facturxConformanceLevel`, `facturxDocumentType`, `facturxVersion`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua`, `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`';
+
 const marks = ['watermark', 'stamp', 'embeds', 'facturxXml'];
 
 const screenshotFormats = ['png', 'jpeg', 'webp'] as const;
@@ -306,8 +310,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/html',
     summary: 'HTML to PDF (Chromium)',
-    fields:
-      '`files`: index.html, its assets, header.html/footer.html; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `facturxXml` (file) with `facturxConformanceLevel`, `facturxDocumentType`, `facturxVersion`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: '`files`: index.html, its assets, header.html/footer.html; ' + PDF_FIELDS,
     meterAs: { group: 'conversion', endpoint: '/conversion/html-to-pdf' },
     files: { min: 1, max: 123, extraFields: marks },
     async handler(ctx) {
@@ -321,8 +324,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/url',
     summary: 'A web page to PDF (Chromium)',
-    fields:
-      '`url`, `files`: header.html/footer.html only; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `facturxXml` (file) with `facturxConformanceLevel`, `facturxDocumentType`, `facturxVersion`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: '`url`, `files`: header.html/footer.html only; ' + PDF_FIELDS,
     meterAs: { group: 'conversion', endpoint: '/conversion/url-to-pdf' },
     files: { min: 0, max: 25, extraFields: marks },
     async handler(ctx) {
@@ -341,8 +343,7 @@ export function chromiumRoutes(app: FastifyInstance): void {
   gotenbergRoute(app, {
     path: '/forms/chromium/convert/markdown',
     summary: 'Markdown to PDF (Chromium)',
-    fields:
-      '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `facturxXml` (file) with `facturxConformanceLevel`, `facturxDocumentType`, `facturxVersion`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua` (false), `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`',
+    fields: '`files`: index.html (a template with {{ toHTML "file.md" }}), the .md files, assets; ' + PDF_FIELDS,
     meterAs: { group: 'conversion', endpoint: '/conversion/markdown-to-pdf' },
     files: { min: 2, max: 123, extraFields: marks },
     async handler(ctx) {
