@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Lock, Pencil, RefreshCw } from 'lucide-react';
+import { Pencil, RefreshCw } from 'lucide-react';
 import { hasCapability, type TPlan } from '@docflow/contracts';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { RestrictedCard } from '@/components/ui/restricted-card';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { formatBytes, formatCount, formatPlanPrice } from '@/lib/plans/format-plan';
 import { planBullets } from '@/lib/plans/limit-bullets';
@@ -19,16 +20,10 @@ const requiredRoles = (['super_admin', 'owner'] as const).filter((r) => hasCapab
 function Restricted({ role }: { role: string }) {
   const { t } = useTranslation();
   return (
-    <Card data-testid="plans-restricted">
-      <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-        <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-slate-900">{t('adminPlansPage.accesRefuse')}</h2>
-        <p className="text-sm text-slate-600">
-          {t('adminPlansPage.votreRole')} <strong>{roleLabel(role)}</strong>
-          {t('adminPlansPage.rolesRequis')} {requiredRoles.map(roleLabel).join(', ')}.
-        </p>
-      </CardContent>
-    </Card>
+    <RestrictedCard testId="plans-restricted" title={t('adminPlansPage.accesRefuse')}>
+      {t('adminPlansPage.votreRole')} <strong>{roleLabel(role)}</strong>
+      {t('adminPlansPage.rolesRequis')} {requiredRoles.map(roleLabel).join(', ')}.
+    </RestrictedCard>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Lock, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { hasCapability } from '@docflow/contracts';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Alert } from '@/components/ui/alert';
@@ -7,6 +7,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { DataTable } from '@/components/ui/table';
+import { RestrictedCard } from '@/components/ui/restricted-card';
+import { Pager } from '@/components/ui/pager';
 import { errorMessage } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { roleLabel } from '@/utils/role';
@@ -42,16 +44,10 @@ export function AuditLogPage() {
     return (
       <>
         <PageHeader title={t('auditLogPage.auditLog')} />
-        <Card data-testid="audit-restricted">
-          <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-            <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-            <h2 className="text-lg font-semibold text-slate-900">{t('auditLogPage.accesRefuse')}</h2>
-            <p className="text-sm text-slate-600">
-              {t('auditLogPage.votreRoleActuel')} <strong>{roleLabel(role)}</strong>
-              {t('auditLogPage.rolesRequisAdminSuperAdmin')}
-            </p>
-          </CardContent>
-        </Card>
+        <RestrictedCard testId="audit-restricted" title={t('auditLogPage.accesRefuse')}>
+          {t('auditLogPage.votreRoleActuel')} <strong>{roleLabel(role)}</strong>
+          {t('auditLogPage.rolesRequisAdminSuperAdmin')}
+        </RestrictedCard>
       </>
     );
 
@@ -127,25 +123,16 @@ export function AuditLogPage() {
             )}
           </DataTable>
           {data && (
-            <div className="flex items-center justify-between border-t border-slate-100 px-5 py-3 text-sm text-slate-600">
-              <span>
-                {t('auditLogPage.page')} {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total}{' '}
-                {t('auditLogPage.entries')}
-              </span>
-              <div className="flex gap-2">
-                <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                  {t('auditLogPage.previous')}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  disabled={page >= data.pagination.totalPages}
-                  onClick={() => setPage((p) => p + 1)}
-                >
-                  {t('auditLogPage.next')}
-                </Button>
-              </div>
-            </div>
+            <Pager
+              page={page}
+              totalPages={data.pagination.totalPages}
+              onPage={setPage}
+              previous={t('auditLogPage.previous')}
+              next={t('auditLogPage.next')}
+            >
+              {t('auditLogPage.page')} {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total}{' '}
+              {t('auditLogPage.entries')}
+            </Pager>
           )}
         </CardContent>
       </Card>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Lock, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { hasCapability, ZBillingEventStatus, type TBillingEventStatus } from '@docflow/contracts';
 import { PageHeader } from '@/components/layouts/page-header';
@@ -9,6 +9,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Select } from '@/components/ui/select';
 import { DataTable } from '@/components/ui/table';
+import { RestrictedCard } from '@/components/ui/restricted-card';
+import { Pager } from '@/components/ui/pager';
 import { errorMessage } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { locale } from '@/utils/format';
@@ -35,13 +37,9 @@ export function BillingEventsPage() {
     return (
       <>
         <PageHeader title={t('billingEventsPage.title')} />
-        <Card data-testid="billing-events-restricted">
-          <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-            <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-            <h2 className="text-lg font-semibold text-slate-900">{t('billingEventsPage.denied')}</h2>
-            <p className="text-sm text-slate-600">{t('billingEventsPage.deniedRole', { role: roleLabel(role) })}</p>
-          </CardContent>
-        </Card>
+        <RestrictedCard testId="billing-events-restricted" title={t('billingEventsPage.denied')}>
+          {t('billingEventsPage.deniedRole', { role: roleLabel(role) })}
+        </RestrictedCard>
       </>
     );
 
@@ -143,28 +141,19 @@ export function BillingEventsPage() {
             )}
           </DataTable>
           {data && (
-            <div className="flex items-center justify-between border-t border-slate-100 px-5 py-3 text-sm text-slate-600">
-              <span>
-                {t('billingEventsPage.pageOf', {
-                  page: data.pagination.page,
-                  pages: data.pagination.totalPages,
-                  count: data.pagination.total,
-                })}
-              </span>
-              <div className="flex gap-2">
-                <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                  {t('billingEventsPage.previous')}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  disabled={page >= data.pagination.totalPages}
-                  onClick={() => setPage((p) => p + 1)}
-                >
-                  {t('billingEventsPage.next')}
-                </Button>
-              </div>
-            </div>
+            <Pager
+              page={page}
+              totalPages={data.pagination.totalPages}
+              onPage={setPage}
+              previous={t('billingEventsPage.previous')}
+              next={t('billingEventsPage.next')}
+            >
+              {t('billingEventsPage.pageOf', {
+                page: data.pagination.page,
+                pages: data.pagination.totalPages,
+                count: data.pagination.total,
+              })}
+            </Pager>
           )}
         </CardContent>
       </Card>

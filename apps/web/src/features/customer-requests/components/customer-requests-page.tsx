@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Lock, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import {
   adminCapabilities,
   hasCapability,
@@ -18,6 +18,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Select } from '@/components/ui/select';
 import { DataTable } from '@/components/ui/table';
+import { RestrictedCard } from '@/components/ui/restricted-card';
 import { errorMessage } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { formatDate } from '@/utils/format';
@@ -45,16 +46,10 @@ const cell = 'px-5 py-3 align-top';
 function Restricted({ role }: { role: string }) {
   const { t } = useTranslation();
   return (
-    <Card data-testid="requests-restricted">
-      <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-        <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-slate-900">{t('customerRequests.restricted')}</h2>
-        <p className="text-sm text-slate-600">
-          {t('customerRequests.yourRole')} <strong>{roleLabel(role)}</strong>
-          {t('customerRequests.rolesNeeded')} {requiredRoles.map(roleLabel).join(', ')}.
-        </p>
-      </CardContent>
-    </Card>
+    <RestrictedCard testId="requests-restricted" title={t('customerRequests.restricted')}>
+      {t('customerRequests.yourRole')} <strong>{roleLabel(role)}</strong>
+      {t('customerRequests.rolesNeeded')} {requiredRoles.map(roleLabel).join(', ')}.
+    </RestrictedCard>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Activity, AlertTriangle, Clock, Gauge, Lock, RefreshCw, Search, ServerCrash, Wrench } from 'lucide-react';
+import { Activity, AlertTriangle, Clock, Gauge, RefreshCw, Search, ServerCrash, Wrench } from 'lucide-react';
 import { hasCapability, type TAlert, type TServiceHealth } from '@docflow/contracts';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Alert } from '@/components/ui/alert';
@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { StatCard } from '@/components/ui/stat-card';
+import { RestrictedCard } from '@/components/ui/restricted-card';
 import { errorMessage } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { cn } from '@/utils/cn';
@@ -43,15 +44,9 @@ const memoryColour = (p: number) =>
 function Restricted({ role }: { role: string }) {
   const { t } = useTranslation();
   return (
-    <Card data-testid="monitor-restricted">
-      <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-        <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-slate-900">{t('monitorPage.accessRestricted')}</h2>
-        <p className="text-sm text-slate-600">
-          {t('monitorPage.theSystemMonitorIsFor')} <strong>{roleLabel(role)}</strong>.
-        </p>
-      </CardContent>
-    </Card>
+    <RestrictedCard testId="monitor-restricted" title={t('monitorPage.accessRestricted')}>
+      {t('monitorPage.theSystemMonitorIsFor')} <strong>{roleLabel(role)}</strong>.
+    </RestrictedCard>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { BadgeCheck, Lock, Pencil, Power, RefreshCw, Search, Trash2, UserPlus, Users, Webhook } from 'lucide-react';
+import { BadgeCheck, Pencil, Power, RefreshCw, Search, Trash2, UserPlus, Users, Webhook } from 'lucide-react';
 import type { TAdminUser, TUserRole } from '@docflow/contracts';
 import { PageHeader } from '@/components/layouts/page-header';
 import { Alert } from '@/components/ui/alert';
@@ -10,6 +10,8 @@ import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { StatCard, StatCardSkeleton } from '@/components/ui/stat-card';
 import { DataTable } from '@/components/ui/table';
+import { RestrictedCard } from '@/components/ui/restricted-card';
+import { Pager } from '@/components/ui/pager';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { errorMessage } from '@/lib/api-client';
 import { useAuthStore } from '@/lib/auth/auth-store';
@@ -43,16 +45,10 @@ const date = (iso: string | null) => (iso ? formatDate(iso) : tr('format.never')
 function Restricted({ role }: { role: string }) {
   const { t } = useTranslation();
   return (
-    <Card data-testid="users-restricted">
-      <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-        <Lock className="h-8 w-8 text-slate-400" aria-hidden="true" />
-        <h2 className="text-lg font-semibold text-slate-900">{userMessages.restricted}</h2>
-        <p className="text-sm text-slate-600">
-          {t('usersPage.votreRoleActuel')} <strong>{roleLabel(role)}</strong>
-          {t('usersPage.rolesRequisAdminSuperAdmin')}
-        </p>
-      </CardContent>
-    </Card>
+    <RestrictedCard testId="users-restricted" title={userMessages.restricted}>
+      {t('usersPage.votreRoleActuel')} <strong>{roleLabel(role)}</strong>
+      {t('usersPage.rolesRequisAdminSuperAdmin')}
+    </RestrictedCard>
   );
 }
 
@@ -276,25 +272,17 @@ export function UsersPage() {
           </DataTable>
 
           {data && (
-            <div className="flex items-center justify-between border-t border-slate-100 px-5 py-3 text-sm text-slate-600">
-              <span data-testid="users-pagination">
-                {t('usersPage.page')} {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total}{' '}
-                {t('usersPage.utilisateurs')}
-              </span>
-              <div className="flex gap-2">
-                <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                  {t('usersPage.precedent')}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  disabled={page >= data.pagination.totalPages}
-                  onClick={() => setPage((p) => p + 1)}
-                >
-                  {t('usersPage.suivant')}
-                </Button>
-              </div>
-            </div>
+            <Pager
+              page={page}
+              totalPages={data.pagination.totalPages}
+              onPage={setPage}
+              previous={t('usersPage.precedent')}
+              next={t('usersPage.suivant')}
+              testId="users-pagination"
+            >
+              {t('usersPage.page')} {data.pagination.page} / {data.pagination.totalPages} · {data.pagination.total}{' '}
+              {t('usersPage.utilisateurs')}
+            </Pager>
           )}
         </CardContent>
       </Card>
