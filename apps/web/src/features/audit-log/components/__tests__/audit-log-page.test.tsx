@@ -1,23 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { makeUser } from '@/testing/fixtures';
 import { json, mockFetch } from '@/testing/mock-fetch';
+import { renderWithProviders } from '@/testing/test-utils';
 import { AuditLogPage } from '../audit-log-page';
 
 function renderPage(role: 'user' | 'admin') {
   useAuthStore.setState({ user: makeUser({ role }), isAuthenticated: true, token: 't' });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <AuditLogPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<AuditLogPage />);
 }
 
 describe('AuditLogPage', () => {
