@@ -15,13 +15,8 @@ export interface OcrWord {
   width: number;
   height: number;
 }
-export interface OcrLine {
-  text: string;
-  confidence: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
+/** A line: its text, mean confidence and box as a word's, and its words. */
+export interface OcrLine extends OcrWord {
   words: OcrWord[];
 }
 export interface OcrPage {
