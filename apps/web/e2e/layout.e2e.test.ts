@@ -224,8 +224,8 @@ describe('every page fits its width, in English and in French', () => {
               await check(page, visit, `${who} ${visit.path}`);
               failed = false;
             } finally {
-              // A full-page capture of each of the 120 visits cost this file a quarter of its time (220 s against 169 s): taken where
-              // the page failed or did not fit, and of every page with E2E_SCREENSHOTS=1.
+              // A full-page capture of each of the 120 visits cost this file a quarter of its time (220 s against
+              // 169 s): taken where the page failed or did not fit, and of every page with E2E_SCREENSHOTS=1.
               if (failed || problems.length > found || process.env.E2E_SCREENSHOTS === '1')
                 await screenshot(page, `layout-${lang}-${size}-${name}`);
             }
