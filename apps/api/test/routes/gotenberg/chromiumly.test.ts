@@ -10,14 +10,17 @@ import {
   HtmlScreenshot,
   LibreOffice,
   MarkdownConverter,
+  MarkdownScreenshot,
   PDFEngines,
   PdfFormat,
   UrlConverter,
   UrlScreenshot,
+  System,
 } from 'chromiumly';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestApp } from '../../helper';
 import { testDocument } from '../../fixtures/documents';
+import { ciiInvoice } from '../../fixtures/e-invoices';
 import { numberedPdf, pageCount, pagesText, run } from '../../fixtures/pdfs';
 import { saveBody, unzip } from '../../fixtures/results';
 import { createUserWithApiKey } from '../../support/api-keys';
@@ -127,5 +130,24 @@ describe('chromiumly against DocFlow', () => {
     expect(run('qpdf', ['--show-encryption', '--password=open-sesame', locked])).toMatch(/R = 6|AESv3/);
     const attached = saveBody(await PDFEngines.embed({ files: [a], embeds: [file('data.xml', '<invoice/>')] }));
     expect(execFileSync('pdfdetach', ['-list', attached]).toString()).toContain('data.xml');
+  });
+
+  it('Markdown screenshot, Factur-X, and the system routes (health, version, metrics; debug is not offered)', async () => {
+    const template = file('shot-index.html', '<!doctype html><body>{{ toHTML "file.md" }}</body>');
+    const shot = await new MarkdownScreenshot().capture({ html: template, markdown: file('shot.md', '# Shot') });
+    expect(shot.subarray(1, 4).toString('latin1')).toBe('PNG');
+    const invoice = saveBody(
+      await PDFEngines.facturX({
+        files: [await numberedPdf(1, 'Invoice')],
+        facturx: { facturxXml: file('invoice.xml', ciiInvoice('F-2026-7')), facturxConformanceLevel: 'EN 16931' },
+      }),
+    );
+    expect(run('pdfinfo', ['-meta', invoice])).toMatch(/pdfaid:part(>|=['"])3/);
+    expect(execFileSync('pdfdetach', ['-list', invoice]).toString()).toContain('factur-x.xml');
+    expect(JSON.parse((await System.getHealth()).toString('utf8'))).toMatchObject({ status: 'up' });
+    expect((await System.headHealth()).length).toBe(0);
+    expect((await System.getVersion()).toString('utf8')).toMatch(/^8\.\d+\.\d+\+docflow\./);
+    expect((await System.getPrometheusMetrics()).toString('utf8')).toMatch(/^gotenberg_/m);
+    await expect(System.getDebug()).rejects.toThrow(/404/);
   });
 });
