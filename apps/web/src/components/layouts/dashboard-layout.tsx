@@ -164,7 +164,8 @@ function SidebarContent({ isAdmin, onNavigate }: { isAdmin: boolean; onNavigate?
         {isAdmin && <NavSection title={t('dashboardLayout.administration')} items={adminNav} onNavigate={onNavigate} />}
         <NavSection title={t('dashboardLayout.help')} items={helpNav} onNavigate={onNavigate} />
       </nav>
-      {plan !== TOP_PLAN && (
+      {/* Administrators run the service and grant plans themselves: the box is for its customers. */}
+      {plan !== TOP_PLAN && !isAdmin && (
         <div className="m-3 rounded-xl bg-gradient-to-br from-indigo-500/20 to-violet-500/10 p-4 ring-1 ring-inset ring-white/10">
           <p className="text-sm font-semibold text-white">{t('dashboardLayout.needMoreRequests')}</p>
           <p className="mt-1 text-xs text-slate-300">{t('dashboardLayout.upgradeForBatchConversionOcr')}</p>

@@ -22,6 +22,22 @@ describe('DashboardLayout: the upgrade box', () => {
     }
   });
 
+  it('does not ask an administrator or the owner, who grant plans themselves', () => {
+    mockFetch({});
+    for (const role of ['admin', 'super_admin', 'owner'] as const) {
+      useAuthStore.setState({
+        user: makeUser({ plan: 'free', role }),
+        token: 't',
+        isAuthenticated: true,
+        isLoading: false,
+      });
+      const { unmount } = renderWithProviders(<DashboardLayout>content</DashboardLayout>);
+      expect(screen.getByText('content')).toBeInTheDocument();
+      expect(screen.queryByText('Need more requests?'), role).toBeNull();
+      unmount();
+    }
+  });
+
   it('does not ask an Enterprise user, who has nothing to upgrade to', () => {
     mockFetch({});
     signedIn('enterprise');
