@@ -30,7 +30,8 @@ export async function realSamples(): Promise<Sample[]> {
   const png = await read('watermark.png');
   const sharp = (await import('sharp')).default;
   return [
-    { ext: 'pdf', bytes: await read('pages_3.pdf') },
+    // Two pages: several, for the page routes, and a third fewer pages for the OCR routes to read in every case.
+    { ext: 'pdf', bytes: await read('titled_alpha.pdf') },
     { ext: 'docx', bytes: await read('page_1.docx') },
     { ext: 'xlsx', bytes: await read('wide-sheet.xlsx') },
     { ext: 'ppsx', bytes: await read('slideshow.ppsx') },
