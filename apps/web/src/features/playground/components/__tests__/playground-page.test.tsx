@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '@/testing/test-utils';
 import { json, mockFetch } from '@/testing/mock-fetch';
 import { PlaygroundPage } from '../playground-page';
@@ -33,6 +33,11 @@ async function fill(user: ReturnType<typeof renderPage>['user'], el: HTMLElement
   await user.click(el);
   await user.paste(text);
 }
+
+// The page holds the whole catalogue: role queries that first check each element's visibility (a computed style up
+// the tree) cost seconds a test here. Nothing this file looks for is hidden.
+beforeAll(() => configure({ defaultHidden: true }));
+afterAll(() => configure({ defaultHidden: false }));
 
 beforeEach(() => {
   sessionStorage.clear();
