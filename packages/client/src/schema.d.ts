@@ -3117,7 +3117,7 @@ export interface paths {
     put?: never;
     /**
      * Embed files in PDFs (attachments)
-     * @description Form fields: `files` (PDFs, in name order), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition (refused by name when the operator turned it off: GOTENBERG_DISABLE_DOWNLOAD_FROM).
+     * @description Form fields: `files` (PDFs, in name order), `embeds` (the files to attach, under their names), `embedsMetadata` (JSON by file name: `mimeType`, `relationship` (AFRelationship: Source, Data, Alternative, Supplement, Unspecified)). A field DocFlow does not support is refused naming it (400), never ignored. Counted and limited as POST /api/v1/pdf/metadata/update (the `pdf` group), one call per file; merging several outputs, split, flatten, metadata and encryption fields also need the `pdf` group. `downloadFrom` (JSON list of `{url, extraHttpHeaders, embedded, field}`) fetches files as if uploaded, under the outbound URL rules and the plan's file size limit; the answer must name the file in Content-Disposition (refused by name when the operator turned it off: GOTENBERG_DISABLE_DOWNLOAD_FROM).
      */
     post: operations['gotenbergPdfenginesEmbed'];
     delete?: never;

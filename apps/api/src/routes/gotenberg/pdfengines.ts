@@ -272,7 +272,7 @@ export function pdfEnginesRoutes(app: FastifyInstance): void {
     summary: 'Embed files in PDFs (attachments)',
     fields: fieldDocs([
       FIELD_DOCS.pdfs,
-      '`embeds` (the files to attach, under their names), `embedsMetadata` (JSON: `mimeType` by file name)',
+      '`embeds` (the files to attach, under their names), `embedsMetadata` (JSON by file name: `mimeType`, `relationship` (AFRelationship: Source, Data, Alternative, Supplement, Unspecified))',
     ]),
     meterAs: { group: 'pdf', endpoint: '/pdf/metadata/update' },
     files: { ...eachPdf, max: eachPdf.max + 20, extraFields: ['embeds'] },

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testDocument } from '../../fixtures/documents';
 import { ciiInvoice, taggedPdf } from '../../fixtures/e-invoices';
@@ -84,6 +84,37 @@ describe('POST /forms/pdfengines/optimize', () => {
     const file = pdfOf(res);
     expect(pageCount(file)).toBe(2);
     expect(statSync(file).size).toBeLessThan(statSync(heavy).size / 2);
+  });
+});
+
+describe('POST /forms/pdfengines/embed with relationships', () => {
+  it('200: a file with its AFRelationship is listed in /AF with it; one without it, as Unspecified', async () => {
+    const res = await api.gotenberg(
+      '/forms/pdfengines/embed',
+      { embedsMetadata: JSON.stringify({ 'source.csv': { mimeType: 'text/csv', relationship: 'Source' } }) },
+      [
+        pdfFile(await numberedPdf(2, 'Report'), 'report.pdf'),
+        { field: 'embeds', content: Buffer.from('a,b\n1,2\n'), filename: 'source.csv', contentType: 'text/csv' },
+        { field: 'embeds', content: Buffer.from('notes'), filename: 'notes.txt', contentType: 'text/plain' },
+      ],
+    );
+    const file = pdfOf(res);
+    expect(pageCount(file)).toBe(2);
+    const listed = run('pdfdetach', ['-list', file]);
+    expect(listed).toContain('source.csv');
+    expect(listed).toContain('notes.txt');
+    const { af } = attachmentsOf(file);
+    const relationships = Object.fromEntries(
+      af.map((spec) => [String(spec['/UF'] ?? spec['/F']), spec['/AFRelationship'] ?? 'none']),
+    );
+    expect(Object.values(relationships)).toContain('/Source');
+    for (const [name, r] of Object.entries(relationships))
+      if (r !== '/Source') expect([name, r]).toEqual([name, '/Unspecified']);
+    const saved = `${file}.source.csv`;
+    // By its number in the list: pdf-lib writes the names as UTF-16, which -savefile does not match.
+    const number = /^(\d+): source\.csv$/m.exec(listed)![1]!;
+    run('pdfdetach', ['-save', number, '-o', saved, file]);
+    expect(readFileSync(saved, 'utf8')).toBe('a,b\n1,2\n');
   });
 });
 

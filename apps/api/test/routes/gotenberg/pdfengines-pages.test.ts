@@ -435,15 +435,17 @@ describe('POST /forms/pdfengines/embed', () => {
     expect(run('pdfinfo', ['-meta', a3])).toMatch(/pdfaid:part(>|=['"])3/);
   });
 
-  it('400: a relationship DocFlow does not write, metadata for a file not sent', async () => {
+  it('400: a relationship outside the five of PDF, metadata for a file not sent', async () => {
     const res = await api.gotenberg(
       '/forms/pdfengines/embed',
-      { embedsMetadata: JSON.stringify({ 'x.xml': { mimeType: 'text/xml', relationship: 'Alternative' } }) },
+      { embedsMetadata: JSON.stringify({ 'x.xml': { mimeType: 'text/xml', relationship: 'Sibling' } }) },
       [pdfFile(await numberedPdf(1), 'a.pdf')],
     );
     const e = textError(res);
     expect(e.status).toBe(400);
-    expect(e.message).toContain("has a 'relationship' for 'x.xml', which DocFlow does not write");
+    expect(e.message).toContain(
+      'has the relationship "Sibling" for \'x.xml\' (valid: Source, Data, Alternative, Supplement, Unspecified)',
+    );
     expect(e.message).toContain("names 'x.xml', which is not among the 'embeds' files");
   });
 });

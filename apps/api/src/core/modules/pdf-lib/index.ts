@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { PDFDocument, PDFName, PDFDict, PDFHexString, degrees, type PDFPage } from 'pdf-lib';
+import { AFRelationship, PDFDocument, PDFName, PDFDict, PDFHexString, degrees, type PDFPage } from 'pdf-lib';
 import { defineModule, type EngineContext } from '../../engine-module';
 import { EngineError, INVALID_PDF_MESSAGE } from '../../errors';
 import type { Engine, OpContext } from '../../interfaces';
@@ -73,6 +73,7 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
     'fillForm',
     'embedFacturX',
     'declarePdfUa',
+    'attachFiles',
   ],
   async healthCheck() {
     await PDFDocument.create();
@@ -237,6 +238,23 @@ export const pdfLibModule = defineModule<PdfLibConfig>({
           const doc = await load(input);
           const { xml, ...spec } = opts;
           await embedFacturX(doc, await readFile(xml), spec);
+          await save(doc, output);
+        }),
+      // After qpdf, which writes no AFRelationship: each file added with its relationship (Unspecified when none is
+      // given: PDF's default) and listed in /AF, as PDF/A-3 wants every attached file. A name already embedded is kept
+      // beside the new one, which qpdf would replace.
+      attachFiles: (input, output, files, c) =>
+        job(c, async () => {
+          const doc = await load(input);
+          const now = new Date();
+          for (const f of files) {
+            await doc.attach(await readFile(f.path), f.name, {
+              mimeType: f.mimeType,
+              creationDate: now,
+              modificationDate: now,
+              afRelationship: AFRelationship[f.relationship ?? 'Unspecified'],
+            });
+          }
           await save(doc, output);
         }),
       declarePdfUa: (input, output, c) =>

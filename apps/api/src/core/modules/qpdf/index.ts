@@ -260,6 +260,8 @@ export const qpdfModule = defineModule<QpdfConfig>({
         return outlineFromJson(JSON.parse(r.stdout.toString()));
       },
       async attachFiles(input, output, files, c) {
+        if (files.some((f) => f.relationship))
+          throw new EngineError('UNSUPPORTED_OPERATION', 'qpdf writes no AFRelationship', { engine: 'qpdf' });
         // Each file under its name as key and shown file name; a name already embedded is replaced, as a new upload.
         const args = files.flatMap((f) => [
           '--add-attachment',

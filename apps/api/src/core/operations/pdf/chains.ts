@@ -34,7 +34,7 @@ export const pdfChains = {
   stamp: { env: 'PDF_STAMP_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'watermarks and page numbers' },
   readOutline: { env: 'PDF_OUTLINE_READ_ENGINES', defaults: ['qpdf'], what: 'bookmarks (outline) reading' },
   writeOutline: { env: 'PDF_OUTLINE_WRITE_ENGINES', defaults: ['pdf-lib'], what: 'bookmarks (outline) writing' },
-  attachFiles: { env: 'PDF_ATTACH_ENGINES', defaults: ['qpdf'], what: 'file attachments' },
+  attachFiles: { env: 'PDF_ATTACH_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'file attachments' },
   encrypt: { env: 'PDF_ENCRYPT_ENGINES', defaults: ['qpdf'], what: 'protect' },
   decrypt: { env: 'PDF_DECRYPT_ENGINES', defaults: ['qpdf'], what: 'unlock' },
   readMetadata: { env: 'PDF_METADATA_READ_ENGINES', defaults: ['poppler', 'pdf-lib'], what: 'metadata' },

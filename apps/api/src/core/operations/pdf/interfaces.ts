@@ -86,11 +86,17 @@ export interface OutlineWriter {
   writeOutline(input: string, output: string, bookmarks: Bookmark[], ctx: OpContext): Promise<void>;
 }
 
+/** How an attached file relates to the document (PDF 2.0 and PDF/A-3's /AFRelationship). */
+export const AF_RELATIONSHIPS = ['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'] as const;
+export type AfRelationship = (typeof AF_RELATIONSHIPS)[number];
+
 /** A file to embed in a PDF as an attachment, under the name a reader shows. */
 export interface Attachment {
   path: string;
   name: string;
   mimeType?: string;
+  /** Written on the file's entry, which is then listed in the catalog's /AF. */
+  relationship?: AfRelationship;
 }
 export interface Attacher {
   /** Add the files to the document's embedded files (a name already there is replaced). */
