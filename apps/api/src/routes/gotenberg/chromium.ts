@@ -190,14 +190,14 @@ function readChromiumForm(form: GotenbergForm, extras: UploadedFile[]): Chromium
   return { print, pageRange, finishing };
 }
 
-/**
- * The file fields beside `files`: Gotenberg's marks (watermark and stamp image or PDF), its `embeds` and the Factur-X
- * invoice (`facturxXml`).
- */
 /** The fields of the three PDF conversions beside their sources, for the API reference. */
 const PDF_FIELDS =
   'paper size and margins (with units), `landscape`, `scale`, `printBackground`, `preferCssPageSize`, `nativePageRanges`, `generateTaggedPdf`, `generateDocumentOutline`, `singlePage`, `emulatedMediaType`, `emulatedMediaFeatures`, `waitDelay`, `waitForExpression`, `waitWindowStatus`, `waitForSelector`, `skipNetworkIdleEvent`, `skipNetworkAlmostIdleEvent`, `userAgent`, `failOnConsoleExceptions`, `failOnHttpStatusCodes`, `failOnResourceHttpStatusCodes`, `failOnResourceLoadingFailed`, `omitBackground`, `cookies` (sameSite in any case), `extraHttpHeaders` (values may end in `;scope=<regex>`), `watermark*`/`stamp*` (as on /forms/pdfengines/watermark and /stamp), `rotateAngle`/`rotatePages`, `metadata` (JSON), `embeds` (files attached to the PDF) with `embedsMetadata`, `facturxXml` (file) with `facturxConformanceLevel`, `facturxDocumentType`, `facturxVersion`, `flatten`, `pdfa` (PDF/A-1b, 2b or 3b), `pdfua`, `splitMode`/`splitSpan`/`splitUnify`, `userPassword`/`ownerPassword`';
 
+/**
+ * The file fields beside `files`: Gotenberg's marks (watermark and stamp image or PDF), its `embeds` and the Factur-X
+ * invoice (`facturxXml`).
+ */
 const marks = ['watermark', 'stamp', 'embeds', 'facturxXml'];
 
 const screenshotFormats = ['png', 'jpeg', 'webp'] as const;

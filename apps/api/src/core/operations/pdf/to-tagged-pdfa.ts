@@ -2,10 +2,10 @@ import type { PdfaPart } from './interfaces';
 import { OutputFile, PdfJob, PreparedPdf, out } from './job';
 
 /**
- * PDF/UA-1, and PDF/A-<part>b with it when a part is given, as Gotenberg's LibreOffice PDF engine makes them: the PDF opened by LibreOffice
- * Draw's PDF import and exported again, tagged, PDF/UA-compliant and in the PDF/A part asked. Ghostscript's PDF/A
- * (toPdfa) rewrites the content without its marked content, so the tags PDF/UA needs would be gone. The price: the
- * pages are laid out again as drawings (text kept as text, headings tagged as paragraphs).
+ * PDF/UA-1, and PDF/A-<part>b with it when a part is given, as Gotenberg's LibreOffice PDF engine makes them: the PDF
+ * opened by LibreOffice Draw's PDF import and exported again, tagged, PDF/UA-compliant and in the PDF/A part asked.
+ * Ghostscript's PDF/A (toPdfa) rewrites the content without its marked content, so the tags PDF/UA needs would be
+ * gone. The price: the pages are laid out again as drawings (text kept as text, headings tagged as paragraphs).
  */
 export async function toTaggedPdfa(job: PdfJob, input: PreparedPdf, part?: PdfaPart): Promise<OutputFile> {
   const file = out(job, 'pdfa-ua.pdf');

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TUserRole } from '@docflow/contracts';
 import { DashboardLayout } from '@/components/layouts/dashboard-layout';
 import { useAuthStore } from '@/lib/auth/auth-store';
 import { makeUser } from '@/testing/fixtures';
@@ -8,8 +9,8 @@ import { renderWithProviders } from '@/testing/test-utils';
 
 afterEach(() => useAuthStore.setState({ user: null, token: null, isAuthenticated: false }));
 
-const signedIn = (plan: string) =>
-  useAuthStore.setState({ user: makeUser({ plan }), token: 't', isAuthenticated: true, isLoading: false });
+const signedIn = (plan: string, role: TUserRole = 'user') =>
+  useAuthStore.setState({ user: makeUser({ plan, role }), token: 't', isAuthenticated: true, isLoading: false });
 
 describe('DashboardLayout: the upgrade box', () => {
   it('asks a Free or Pro user to upgrade', () => {
@@ -25,12 +26,7 @@ describe('DashboardLayout: the upgrade box', () => {
   it('does not ask an administrator or the owner, who grant plans themselves', () => {
     mockFetch({});
     for (const role of ['admin', 'super_admin', 'owner'] as const) {
-      useAuthStore.setState({
-        user: makeUser({ plan: 'free', role }),
-        token: 't',
-        isAuthenticated: true,
-        isLoading: false,
-      });
+      signedIn('free', role);
       const { unmount } = renderWithProviders(<DashboardLayout>content</DashboardLayout>);
       expect(screen.getByText('content')).toBeInTheDocument();
       expect(screen.queryByText('Need more requests?'), role).toBeNull();
