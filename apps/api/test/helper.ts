@@ -6,6 +6,7 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../src/data/db';
 import { migrate } from '../src/data/migrate';
 import type { Mailer } from '../src/services/mailer';
+import { pooledPglite } from './support/pglite-pool';
 import { createTestApp, type TestApp } from './support/test-app';
 
 export type Driver = 'pglite' | 'postgres';
@@ -14,17 +15,12 @@ export type Driver = 'pglite' | 'postgres';
 export const drivers: Driver[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 /**
- * A fresh, migrated database. PGlite: in memory from the run's template. PostgreSQL: a new database created on the
+ * A fresh, migrated database. PGlite: in memory, from the run's template or one a closed test left (reset to the
+ * template's state: support/pglite-pool.ts). PostgreSQL: a new database created on the
  * TEST_DATABASE_URL server and dropped on close, so test files never see each other's rows.
  */
 export async function openTestDatabase(driver: Driver = 'pglite'): Promise<Database> {
-  if (driver === 'pglite') {
-    const templatePath = inject('pgliteTemplate');
-    const template = templatePath ? new Blob([readFileSync(templatePath)]) : undefined;
-    const database = await openDatabase({ pgliteTemplate: template });
-    if (!template) await migrate(database);
-    return database;
-  }
+  if (driver === 'pglite') return pooledPglite(inject('pgliteTemplate'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `docflow_t_${randomBytes(6).toString('hex')}`;
