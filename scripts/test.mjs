@@ -19,7 +19,7 @@ const userArgs = process.argv.slice(2);
 
 /**
  * The runs: with no arguments, two Vitest runs one after the other: the API, dashboard-component and client tests
- * (two files at a time), then the end-to-end files (one at a time, each a server and a browser). Run beside each
+ * (two files at a time), then the end-to-end files (two at a time, each a server and a browser). Run beside each
  * other they saved under a tenth of the time on two cores and made timing-sensitive tests of both fail. With
  * arguments (`npm test -- <filters>`), one run as given.
  */
