@@ -885,6 +885,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/pdf/auto-rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn sideways and upside-down pages upright (their orientation read on the rendered page)
+     * @description Each page is rendered at 150 dpi and its orientation read by tesseract's orientation model; a page found sideways or upside down, with at least `confidence`, gets its rotation changed (its content is untouched: text stays text). A page with too little text to tell is left as it is. Answers X-Rotated-Pages (each turned page and its clockwise turn, e.g. "2:90,5:180"; empty when none) and X-Rotated-Count.
+     */
+    post: operations['pdfAutoRotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/pdf/forms/fields': {
     parameters: {
       query?: never;
@@ -12205,6 +12225,211 @@ export interface operations {
               | 'PAGE_LIMIT_EXCEEDED'
               | 'PDF_CONTENT_TOO_LARGE'
               | 'ALL_PAGES_BLANK'
+              | 'DOCUMENT_TOO_COMPLEX';
+          };
+        };
+      };
+      /** @description Error codes: `TOO_MANY_ATTEMPTS`, `RATE_LIMIT_EXCEEDED`, `QUOTA_EXCEEDED` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TOO_MANY_ATTEMPTS' | 'RATE_LIMIT_EXCEEDED' | 'QUOTA_EXCEEDED';
+          };
+        };
+      };
+      /** @description Error codes: `INTERNAL_ERROR`, `ENGINE_FAILED` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INTERNAL_ERROR' | 'ENGINE_FAILED';
+          };
+        };
+      };
+      /** @description Error codes: `SERVICE_UNAVAILABLE`, `QUEUE_FULL`, `MAINTENANCE` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'SERVICE_UNAVAILABLE' | 'QUEUE_FULL' | 'MAINTENANCE';
+          };
+        };
+      };
+      /** @description Error codes: `TIMEOUT` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'TIMEOUT';
+          };
+        };
+      };
+    };
+  };
+  pdfAutoRotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Password of an encrypted input PDF (user or owner password) */
+          password?: string;
+          /**
+           * @description The orientation detector's confidence from which a page is turned (tesseract's scale: about 6 on a clear page of text, under 2 a guess); a page below it is left as it is
+           * @default 2
+           */
+          confidence?: number;
+          /** @description Pages that may be turned (the others are left as they are): page numbers and ranges, e.g. "1-3,5,8-" ("8-" = to the last page); "all" or empty = every page */
+          pages?: string;
+          /**
+           * Format: binary
+           * @description The PDF document
+           */
+          file: string;
+          /**
+           * @description true: answer 202 with a job at once and run the call in the background (GET /jobs/{id})
+           * @enum {string}
+           */
+          async?: 'true' | 'false';
+          /**
+           * Format: uri
+           * @description Webhook (plans with the webhook group): a POST to this URL when the job ends (implies async=true), signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with your secret, GET /webhooks/secret). X-Webhook-Signature is deprecated (this release only). Same address rules as url-to-pdf.
+           */
+          callbackUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The resulting file itself (application/pdf, image/*, or application/zip for several files) with Content-Disposition; with Accept: application/json, this JSON */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            message?: string;
+            data: components['schemas']['FileResult'];
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobAdmitted'];
+        };
+      };
+      /** @description Error codes: `BAD_REQUEST`, `INVALID_JSON`, `INVALID_MULTIPART` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'BAD_REQUEST' | 'INVALID_JSON' | 'INVALID_MULTIPART';
+          };
+        };
+      };
+      /** @description Error codes: `INVALID_API_KEY`, `API_KEY_REQUIRED` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'INVALID_API_KEY' | 'API_KEY_REQUIRED';
+          };
+        };
+      };
+      /** @description Error codes: `PLAN_EXPIRED` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PLAN_EXPIRED';
+          };
+        };
+      };
+      /** @description Error codes: `ACCOUNT_DISABLED`, `ENDPOINT_NOT_ALLOWED`, `URL_NOT_ALLOWED` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'ACCOUNT_DISABLED' | 'ENDPOINT_NOT_ALLOWED' | 'URL_NOT_ALLOWED';
+          };
+        };
+      };
+      /** @description Error codes: `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'PAYLOAD_TOO_LARGE' | 'FILE_TOO_LARGE';
+          };
+        };
+      };
+      /** @description Error codes: `UNSUPPORTED_MEDIA_TYPE`, `UNSUPPORTED_FORMAT` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?: 'UNSUPPORTED_MEDIA_TYPE' | 'UNSUPPORTED_FORMAT';
+          };
+        };
+      };
+      /** @description Error codes: `VALIDATION_ERROR`, `INVALID_INPUT`, `INVALID_PDF`, `INVALID_DOCUMENT`, `PASSWORD_REQUIRED`, `WRONG_PASSWORD`, `PAGE_LIMIT_EXCEEDED`, `PDF_CONTENT_TOO_LARGE`, `DOCUMENT_TOO_COMPLEX` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'] & {
+            /** @enum {unknown} */
+            code?:
+              | 'VALIDATION_ERROR'
+              | 'INVALID_INPUT'
+              | 'INVALID_PDF'
+              | 'INVALID_DOCUMENT'
+              | 'PASSWORD_REQUIRED'
+              | 'WRONG_PASSWORD'
+              | 'PAGE_LIMIT_EXCEEDED'
+              | 'PDF_CONTENT_TOO_LARGE'
               | 'DOCUMENT_TOO_COMPLEX';
           };
         };
@@ -27355,7 +27580,7 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/protect, /pdf/unlock, /pdf/metadata/update, /pdf/compress, /pdf/flatten, /pdf/to-pdfa, /pdf/crop, /pdf/add-margins, /pdf/redact, /pdf/remove-blank-pages, /pdf/forms/fill); the pipeline may end with /pdf/sign, /pdf/timestamp (signing takes the `certificateId` of a certificate stored for the account), which only each other may follow. A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
+          /** @description The stages, in order, as a JSON array (1 to 10) of {"op": <endpoint>, ...its fields}, e.g. [{"op":"/conversion/word-to-pdf"},{"op":"/pdf/watermark","text":"DRAFT"},{"op":"/pdf/page-numbers"},{"op":"/pdf/protect","userPassword":"s3cret"}]. Each stage takes the fields of its endpoint, checked by the same schema, all before any work. The first stage may be a conversion to PDF (/conversion/auto-to-pdf, /conversion/word-to-pdf, /conversion/excel-to-pdf, /conversion/powerpoint-to-pdf, /conversion/text-to-pdf, /conversion/epub-to-pdf); the others are PDF operations (/pdf/extract-pages, /pdf/delete-pages, /pdf/rotate, /pdf/reorder, /pdf/watermark, /pdf/page-numbers, /pdf/protect, /pdf/unlock, /pdf/metadata/update, /pdf/compress, /pdf/flatten, /pdf/to-pdfa, /pdf/crop, /pdf/add-margins, /pdf/redact, /pdf/remove-blank-pages, /pdf/auto-rotate, /pdf/forms/fill); the pipeline may end with /pdf/sign, /pdf/timestamp (signing takes the `certificateId` of a certificate stored for the account), which only each other may follow. A watermark stage takes `text` (no image). A stage after /pdf/protect needs its `password`. */
           stages: string;
           /**
            * Format: binary

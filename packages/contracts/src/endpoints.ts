@@ -198,6 +198,10 @@ export const processingEndpoints = [
   pdfStage('/pdf/add-margins', 'Add white margins around the pages (binding, notes, printers that clip)'),
   pdfStage('/pdf/redact', 'Redact text and areas: the content under them is removed, not only covered'),
   pdfStage('/pdf/remove-blank-pages', 'Remove blank pages (no text, next to no ink), scanned ones included'),
+  pdfStage(
+    '/pdf/auto-rotate',
+    'Turn sideways and upside-down pages upright (their orientation read on the rendered page)',
+  ),
   answersData(
     upload(
       'pdf',

@@ -323,6 +323,18 @@ export const ZRemoveBlankPagesFields = ZPdfPasswordField.extend({
 });
 export type TRemoveBlankPagesFields = z.infer<typeof ZRemoveBlankPagesFields>;
 
+export const ZAutoRotateFields = ZPdfPasswordField.extend({
+  confidence: z.coerce
+    .number()
+    .min(0)
+    .max(100)
+    .default(2)
+    .describe(
+      "The orientation detector's confidence from which a page is turned (tesseract's scale: about 6 on a clear page of text, under 2 a guess); a page below it is left as it is",
+    ),
+  pages: pageSpec('Pages that may be turned (the others are left as they are)').optional(),
+});
+
 export const ZExtractImagesFields = ZPdfPasswordField.extend({ pages: pageSpec('Pages to read').optional() });
 export const ZPasswordOnlyFields = ZPdfPasswordField;
 
@@ -494,6 +506,7 @@ export const pdfEndpointFields = {
   '/pdf/to-pdfa': ZPasswordOnlyFields,
   '/pdf/crop': ZCropPdfFields,
   '/pdf/remove-blank-pages': ZRemoveBlankPagesFields,
+  '/pdf/auto-rotate': ZAutoRotateFields,
   '/pdf/add-margins': ZAddMarginsFields,
   '/pdf/redact': ZRedactPdfFields,
 } as const;

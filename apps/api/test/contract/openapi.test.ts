@@ -184,6 +184,7 @@ const processing: Record<string, () => Promise<InjectOptions & { method: string;
   '/pdf/verify-signatures': async () => upload('/pdf/verify-signatures', {}, [{ content: await numberedPdf(1) }]),
   '/pdf/remove-blank-pages': async () =>
     upload('/pdf/remove-blank-pages', {}, [{ content: await blankPagesPdf(), filename: 'scans.pdf' }]),
+  '/pdf/auto-rotate': async () => upload('/pdf/auto-rotate', {}, [{ content: await numberedPdf(1) }]),
   '/pdf/forms/fields': async () => upload('/pdf/forms/fields', {}, [{ content: await fillableFormPdf() }]),
   '/pdf/forms/fill': async () =>
     upload('/pdf/forms/fill', { values: '{"name":"Ada","agree":true}' }, [{ content: await fillableFormPdf() }]),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   ZAddMarginsFields,
+  ZAutoRotateFields,
   ZCompressPdfFields,
   ZCropPdfFields,
   ZDeletePagesFields,
@@ -39,6 +40,7 @@ import type { ImageMark, TextMark } from '../../core/pdf/stamp';
 import { watermarkImage } from '../../core/pdf/watermark-image';
 import { cropModeOf, cropPdf } from '../../core/operations/pdf/crop';
 import { removeBlankPages } from '../../core/operations/pdf/remove-blank-pages';
+import { autoRotatePages } from '../../core/operations/pdf/auto-rotate';
 import { addMargins } from '../../core/operations/pdf/add-margins';
 import { redactionHeader, redactPdf } from '../../core/operations/pdf/redact';
 import { parseAreas } from '../../core/operations/pdf/redact/areas';
@@ -316,6 +318,17 @@ export const pdfSteps = {
     async run(job, input, f) {
       const r = await removeBlankPages(job, input, f);
       return { ...r, headers: { 'X-Removed-Pages': r.removed.join(','), 'X-Removed-Count': r.removed.length } };
+    },
+  }),
+  '/pdf/auto-rotate': step({
+    description:
+      "Each page is rendered at 150 dpi and its orientation read by tesseract's orientation model; a page found sideways or upside down, with at least `confidence`, gets its rotation changed (its content is untouched: text stays text). A page with too little text to tell is left as it is. " +
+      'Answers X-Rotated-Pages (each turned page and its clockwise turn, e.g. "2:90,5:180"; empty when none) and X-Rotated-Count.',
+    fields: ZAutoRotateFields,
+    async run(job, input, f) {
+      const r = await autoRotatePages(job, input, f);
+      const turned = r.rotated.map((p) => `${p.page}:${p.angle}`).join(',');
+      return { ...r, headers: { 'X-Rotated-Pages': turned, 'X-Rotated-Count': r.rotated.length } };
     },
   }),
 } satisfies Record<string, PdfStep>;
