@@ -69,6 +69,7 @@ const expected: [string, string][] = [
   ['POST /api/v1/pdf/crop', 'pdfCrop'],
   ['POST /api/v1/pdf/remove-blank-pages', 'pdfRemoveBlankPages'],
   ['POST /api/v1/pdf/add-margins', 'pdfAddMargins'],
+  ['POST /api/v1/pdf/auto-rotate', 'pdfAutoRotate'],
   ['POST /api/v1/pdf/redact', 'pdfRedact'],
   ['POST /api/v1/pdf/forms/fields', 'pdfFormsFields'],
   ['POST /api/v1/pdf/forms/fill', 'pdfFormsFill'],
