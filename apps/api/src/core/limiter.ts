@@ -93,7 +93,13 @@ interface Account {
   weight: number;
   /** Unbounded: the jobs without an owner. */
   shared: boolean;
+  /** Slots held within the owner's share. */
   running: number;
+  /**
+   * Slots lent to the owner's split work while nobody waited (runBorrowing): outside its share, so they never keep
+   * the owner's own next piece from the share it is due (the request's first worker, or another of its requests).
+   */
+  lent: number;
   queue: Waiter[];
 }
 
@@ -163,14 +169,17 @@ export class Limiter {
     const borrow = borrowing.getStore() === true && this.queued === 0;
     // The gate last: taken only when the slot is too. Behind waiters held by theirs, it is their turn first.
     const passes = () => !gate || gate.open || (this.gated === 0 && gate.take());
-    if (free && (borrow || account.running < this.runningCap(account)) && passes()) this.take(account);
-    else await this.wait(account, signal, gate);
+    let lent = false;
+    if (free && (borrow || account.running < this.runningCap(account)) && passes()) {
+      lent = borrow;
+      this.take(account, lent);
+    } else await this.wait(account, signal, gate);
     const started = performance.now();
     try {
       return await fn();
     } finally {
       this.avgMs = this.avgMs * 0.8 + (performance.now() - started) * 0.2;
-      this.release(account);
+      this.release(account, lent);
     }
   }
 
@@ -178,7 +187,7 @@ export class Limiter {
     const id = owner ? `u:${owner.id}` : SHARED;
     let a = this.accounts.get(id);
     if (!a) {
-      a = { id, weight: owner?.weight ?? 1, shared: !owner, running: 0, queue: [] };
+      a = { id, weight: owner?.weight ?? 1, shared: !owner, running: 0, lent: 0, queue: [] };
       this.accounts.set(id, a);
     }
     // A plan change takes effect on the owner's next job.
@@ -194,9 +203,10 @@ export class Limiter {
     return a.shared ? this.opts.queueSize : ownerShare(a.weight, this.opts).queued;
   }
 
-  private take(a: Account): void {
+  private take(a: Account, lent = false): void {
     this.running++;
-    a.running++;
+    if (lent) a.lent++;
+    else a.running++;
   }
 
   private retryAfter(waiting: number, slots: number): number {
@@ -223,11 +233,11 @@ export class Limiter {
       return Promise.reject(
         new EngineError(
           'FAIR_SHARE_EXCEEDED',
-          `You already have ${a.running} document${a.running === 1 ? '' : 's'} processing and ${a.queue.length} waiting, the most your plan's share of the server allows. Retry once some have finished.`,
+          `You already have ${a.running + a.lent} document${a.running + a.lent === 1 ? '' : 's'} processing and ${a.queue.length} waiting, the most your plan's share of the server allows. Retry once some have finished.`,
           {
             retryAfter: seconds,
             details: {
-              running: a.running,
+              running: a.running + a.lent,
               queued: a.queue.length,
               maxRunning: this.runningCap(a),
               maxQueued: this.queueCap(a),
@@ -265,9 +275,10 @@ export class Limiter {
     });
   }
 
-  private release(a: Account): void {
+  private release(a: Account, lent: boolean): void {
     this.running--;
-    a.running--;
+    if (lent) a.lent--;
+    else a.running--;
     this.dispatch();
     this.forget(a);
   }
@@ -320,7 +331,7 @@ export class Limiter {
       const i = this.turns.indexOf(a);
       if (i >= 0) this.turns.splice(i, 1);
     }
-    if (a.running === 0 && a.queue.length === 0) this.accounts.delete(a.id);
+    if (a.running === 0 && a.lent === 0 && a.queue.length === 0) this.accounts.delete(a.id);
   }
 }
 

@@ -144,6 +144,20 @@ describe('Limiter: fair shares between owners', () => {
     expect(l.startableNow(pro)).toBe(2);
   });
 
+  it("a piece lent a slot first does not keep its owner's own next piece out of the owner's share", async () => {
+    const l = new Limiter({ concurrency: 2, queueSize: 8 });
+    const free: JobOwner = { id: 'f', weight: 1 }; // a share of 1 slot on 2
+    const gate = deferred();
+    // The request's second worker happens to ask first (its page rendered sooner): lent the idle slot.
+    const lent = runBorrowing(() => l.run(() => gate.promise, undefined, free));
+    // The request's own worker then finds its share untouched: both cores work, nothing waits.
+    const own = l.run(() => gate.promise, undefined, free);
+    expect(l.stats()).toMatchObject({ running: 2, queued: 0 });
+    gate.resolve();
+    await Promise.all([lent, own]);
+    expect(l.stats()).toMatchObject({ running: 0, queued: 0, owners: 0 });
+  });
+
   it("pieces of a split request borrow idle slots past the owner's share, never ahead of anyone waiting", async () => {
     const l = new Limiter({ concurrency: 2, queueSize: 8 });
     const pro: JobOwner = { id: 'p', weight: 2 }; // a share of 1 slot on 2
