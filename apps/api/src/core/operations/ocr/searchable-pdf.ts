@@ -1,6 +1,7 @@
 import type { CompressionLevel } from '../pdf/interfaces';
 import { compressPdf } from '../pdf/compress';
 import { toPdfa } from '../pdf/to-pdfa';
+import { turnPages } from '../pdf/rotate';
 import { type OutputFile, type PdfJob } from '../pdf/job';
 import {
   OcrInput,
@@ -15,7 +16,7 @@ import {
   type SourcePage,
 } from './common';
 import { stripOcrLayers } from './invisible-text';
-import { fixPage } from './page-fixes';
+import { fixPage, type FixedPage } from './page-fixes';
 import { splitPage, type PageHalves } from './split-page';
 
 /** OCRmyPDF's options of the searchable-PDF route. */
@@ -92,7 +93,7 @@ interface DonePage {
   layer: string;
   /** The page's replacement image, when it is replaced. */
   image?: string;
-  rotate: number;
+  rotate: FixedPage['rotate'];
   skew: number;
   confidence: number;
   words: number;
@@ -254,17 +255,11 @@ async function assemble(
     const pages = await Promise.all(done.map((d) => imagePage(job, { ...d, image: d.image! })));
     return { path: await merge(job, pages, 'searchable.pdf'), pages: pages.length };
   }
-  let base = from;
   const total = input.pdf.pages;
-  if (!done.length) return { path: base, pages: total };
+  if (!done.length) return { path: from, pages: total };
   // Turned upright where found sideways: the page's rotation set (relative to what it had), its content kept.
-  for (const angle of [90, 180, 270] as const) {
-    const turned = done.filter((d) => !d.image && d.rotate === angle).map((d) => d.page);
-    if (!turned.length) continue;
-    const to = tmp(job, `rotated-${angle}.pdf`);
-    await job.engines.run('rotate', (f) => f(base, to, { angle, pages: turned }, job.ctx), job.signal);
-    base = to;
-  }
+  const turns = done.flatMap((d) => (!d.image && d.rotate ? [{ page: d.page, angle: d.rotate }] : []));
+  let base = await turnPages(job, from, turns, 'rotated');
   const overlaid = done.filter((d) => !d.image);
   if (overlaid.length) {
     const layers = await merge(

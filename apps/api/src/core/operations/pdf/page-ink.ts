@@ -91,17 +91,20 @@ export function measureInk(gray: Gray, whiteLevel: number, cell = 1): Omit<PageI
   };
 }
 
-/** Pages rendered at once: their renderings wait on disk until measured (a 500-page file at 72 dpi is ~250 MB). */
+/** Pages rendered at once: their renderings wait on disk until read (a 500-page file at 72 dpi is ~250 MB). */
 const BATCH = 16;
 
-/** Render `pages` in gray at `dpi` through the render chain, a batch at a time, and measure each (see measureInk). */
-export async function measurePages(
+/**
+ * Render `pages` in gray (8-bit PGM) at `dpi` through the render chain, a batch at a time, and hand each rendering to
+ * `read` in page order; a batch's files are removed once read.
+ */
+export async function forEachGrayPage(
   job: PdfJob,
   input: PreparedPdf,
   pages: number[],
-  opts: { dpi: number; whiteLevel: number; cell?: number; name: string },
-): Promise<PageInk[]> {
-  const out: PageInk[] = [];
+  opts: { dpi: number; name: string },
+  read: (page: number, file: string) => Promise<void>,
+): Promise<void> {
   for (let i = 0; i < pages.length; i += BATCH) {
     const batch = pages.slice(i, i + BATCH);
     const dir = await job.ws.subdir(`${opts.name}-render-${i}`);
@@ -114,10 +117,23 @@ export async function measurePages(
     for (const page of batch) {
       const file = byPage.get(page);
       if (!file) throw new EngineError('ENGINE_FAILED', `Page ${page} was not rendered`, {});
-      out.push({ page, ...measureInk(parsePgm(await readFile(file)), opts.whiteLevel, opts.cell) });
-      job.progress?.(out.length, pages.length);
+      await read(page, file);
+      job.progress?.(i + batch.indexOf(page) + 1, pages.length);
     }
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Render `pages` in gray at `dpi` and measure each (see measureInk). */
+export async function measurePages(
+  job: PdfJob,
+  input: PreparedPdf,
+  pages: number[],
+  opts: { dpi: number; whiteLevel: number; cell?: number; name: string },
+): Promise<PageInk[]> {
+  const out: PageInk[] = [];
+  await forEachGrayPage(job, input, pages, opts, async (page, file) => {
+    out.push({ page, ...measureInk(parsePgm(await readFile(file)), opts.whiteLevel, opts.cell) });
+  });
   return out;
 }
