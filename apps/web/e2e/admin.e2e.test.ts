@@ -264,7 +264,7 @@ describe('administration', () => {
         .first()
         .click();
       await page.getByRole('radio', { name: /Custom/ }).check();
-      await page.getByTestId('preview-status').waitFor({ timeout: 10_000 });
+      await page.getByTestId('preview-status').waitFor();
       await screenshot(page, `admin-custom-key-${size}`);
       watch.assertClean();
       await context.close();
@@ -298,5 +298,5 @@ async function expectStatus(page: Page, text: 'Valid' | 'Invalid') {
   await page
     .getByTestId('preview-status')
     .filter({ hasText: new RegExp(`^\\s*${text}\\s*$`) })
-    .waitFor({ timeout: 10_000 });
+    .waitFor();
 }

@@ -78,7 +78,7 @@ describe('accounts in the browser', () => {
     await page.waitForFunction(() =>
       /in 2 seconds/.test(document.querySelector('[data-testid="verify-countdown"]')?.textContent ?? ''),
     );
-    await page.waitForURL(/\/dashboard$/, { timeout: 8000 });
+    await page.waitForURL(/\/dashboard$/);
     expect(await page.getByTestId('shell-title').textContent()).toBe('Dashboard');
     expect(await page.getByTestId('role-label').textContent()).toBe('user');
 

@@ -8,13 +8,14 @@ const owner = { email: 'owner@example.com', password: 'Owner-Pass-2024!' };
 
 /**
  * Where the app ends up after opening `path`. Gates redirect on the client once the session is known, which on a
- * loaded machine can come late: wait (up to 5 s) for the expected path before reading it. A page expected to stay
- * where it is is read once the network went idle (its session call answered), so that a wrong redirect is seen.
+ * loaded machine can come late (over 5 s in CI, two e2e files at once): wait (up to 15 s) for the expected path
+ * before reading it. A page expected to stay where it is is read once the network went idle (its session call
+ * answered), so that a wrong redirect is seen.
  */
 async function landOn(page: Page, base: string, path: string, expected: string): Promise<string> {
   await page.goto(`${base}${path}`);
   if (expected === path) await page.waitForLoadState('networkidle');
-  await page.waitForURL((u) => u.pathname === expected, { timeout: 5_000 }).catch(() => undefined);
+  await page.waitForURL((u) => u.pathname === expected, { timeout: 15_000 }).catch(() => undefined);
   return new URL(page.url()).pathname;
 }
 

@@ -57,6 +57,7 @@ function contextFor(database: Database, overrides: Partial<AccountContext['confi
       REFRESH_TOKEN_TTL_DAYS: 7,
       REMEMBER_ME_TTL_DAYS: 30,
       SESSION_MAX_DAYS: 30,
+      REFRESH_REUSE_GRACE_SECONDS: 10,
       ...overrides,
     },
     mailer,
@@ -110,7 +111,8 @@ describe.each(drivers)('account services on %s', (driver) => {
     const second = await rotateRefreshToken(ctx, first.refreshToken, client);
     expect(second.sessionId).toBe(signedIn.sessionId);
 
-    expect((await rejection(rotateRefreshToken(ctx, first.refreshToken, client))).message).toMatch(/already used/);
+    // The sign-in's token: spent, and not the newest spent (that is `first`), so a copy.
+    expect((await rejection(rotateRefreshToken(ctx, signedIn.refreshToken, client))).message).toMatch(/already used/);
     expect((await rejection(rotateRefreshToken(ctx, second.refreshToken, client))).code).toBe('INVALID_TOKEN');
     const [row] = await database.sql.query<{ revoked_reason: string; generation: number }>(
       'SELECT revoked_reason, generation FROM sessions WHERE id = $1',
@@ -119,12 +121,30 @@ describe.each(drivers)('account services on %s', (driver) => {
     expect(row).toMatchObject({ revoked_reason: 'reuse_detected', generation: 2 });
   });
 
-  it('two refreshes racing with the same token: one wins, the other counts as reuse', async () => {
+  it('two refreshes racing with the same token (two tabs): both get a pair and the session goes on', async () => {
     const email = await verifiedUser();
     const signedIn = await login(ctx, { email, password: PASSWORD }, client);
+    const results = await Promise.all([
+      rotateRefreshToken(ctx, signedIn.refreshToken, client),
+      rotateRefreshToken(ctx, signedIn.refreshToken, client),
+    ]);
+    const [row] = await database.sql.query<{ revoked_at: Date | null; generation: number }>(
+      'SELECT revoked_at, generation FROM sessions WHERE id = $1',
+      [signedIn.sessionId],
+    );
+    expect(row).toMatchObject({ revoked_at: null, generation: 2 });
+    // One of the two new tokens is the session's current one (whichever rotated last); the other is spent.
+    const outcomes = await Promise.allSettled(results.map((r) => rotateRefreshToken(ctx, r.refreshToken, client)));
+    expect(outcomes.some((o) => o.status === 'fulfilled')).toBe(true);
+  });
+
+  it('without the grace (REFRESH_REUSE_GRACE_SECONDS=0) the racing twin counts as reuse', async () => {
+    const strict: AccountContext = { ...ctx, config: { ...ctx.config, REFRESH_REUSE_GRACE_SECONDS: 0 } };
+    const email = await verifiedUser();
+    const signedIn = await login(strict, { email, password: PASSWORD }, client);
     const results = await Promise.allSettled([
-      rotateRefreshToken(ctx, signedIn.refreshToken, client),
-      rotateRefreshToken(ctx, signedIn.refreshToken, client),
+      rotateRefreshToken(strict, signedIn.refreshToken, client),
+      rotateRefreshToken(strict, signedIn.refreshToken, client),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const [row] = await database.sql.query<{ revoked_reason: string }>(

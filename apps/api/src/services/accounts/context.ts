@@ -10,7 +10,12 @@ export interface AccountContext {
   db: Db;
   config: Pick<
     Config,
-    'publicUrl' | 'EMAIL_VERIFICATION' | 'REFRESH_TOKEN_TTL_DAYS' | 'REMEMBER_ME_TTL_DAYS' | 'SESSION_MAX_DAYS'
+    | 'publicUrl'
+    | 'EMAIL_VERIFICATION'
+    | 'REFRESH_TOKEN_TTL_DAYS'
+    | 'REMEMBER_ME_TTL_DAYS'
+    | 'SESSION_MAX_DAYS'
+    | 'REFRESH_REUSE_GRACE_SECONDS'
   >;
   mailer: Mailer;
   accessTokens: AccessTokens;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helper';
 import { bearer, jwtClaims, login, post, refreshCookie, registerAndVerify, tokensOf } from './auth-helper';
@@ -8,6 +9,12 @@ const refreshWithCookie = (t: TestApp, token: string) =>
 describe('POST /api/v1/auth/refresh', () => {
   let t: TestApp;
   let email: string;
+  /** Date a spent refresh token's use back by `seconds`. */
+  const spentSecondsAgo = (token: string, seconds: number) =>
+    t.database.sql.query(
+      `UPDATE session_used_tokens SET used_at = now() - make_interval(secs => $2) WHERE token_hash = $1`,
+      [createHash('sha256').update(token).digest('hex'), seconds],
+    );
   beforeAll(async () => {
     t = await buildTestApp();
     ({ email } = await registerAndVerify(t));
@@ -38,6 +45,31 @@ describe('POST /api/v1/auth/refresh', () => {
       expect(res.statusCode).toBe(200);
       const again = await refreshWithCookie(t, refreshCookie(res)!.value);
       expect(again.statusCode).toBe(200);
+    });
+
+    it('gives a fresh pair to a browser that lost its answer: the newest spent token, sent again within 10 s', async () => {
+      // A page left or reloaded while its refresh was in flight: the server rotated, the browser never got the new
+      // cookie, and the next page sends the token it still has.
+      const { tokens } = await login(t, email);
+      const lost = tokensOf(await post(t, '/refresh', { refreshToken: tokens.refreshToken }));
+      const res = await refreshWithCookie(t, tokens.refreshToken);
+      expect(res.statusCode).toBe(200);
+      const again = tokensOf(res);
+      expect(again.refreshToken).not.toBe(lost.refreshToken);
+      expect(jwtClaims(again.accessToken).sid).toBe(jwtClaims(tokens.accessToken).sid);
+      expect(refreshCookie(res)?.value).toBe(again.refreshToken);
+      const sid = jwtClaims(again.accessToken).sid;
+      const [s] = await t.database.sql.query<{ generation: number; revoked_at: Date | null }>(
+        'SELECT generation, revoked_at FROM sessions WHERE id = $1',
+        [sid],
+      );
+      expect(s).toMatchObject({ generation: 2, revoked_at: null });
+      // The session goes on with the new token; the pair that never arrived is spent.
+      expect((await post(t, '/refresh', { refreshToken: again.refreshToken })).statusCode).toBe(200);
+      await spentSecondsAgo(lost.refreshToken, 11);
+      const reuse = await post(t, '/refresh', { refreshToken: lost.refreshToken });
+      expect(reuse.statusCode).toBe(401);
+      expect(reuse.json().error).toMatch(/already used/);
     });
 
     it('accepts a POST with no body at all', async () => {
@@ -81,6 +113,8 @@ describe('POST /api/v1/auth/refresh', () => {
     it('a reused refresh token revokes the whole session; the rotated token fails too', async () => {
       const { tokens } = await login(t, email);
       const rotated = tokensOf(await post(t, '/refresh', { refreshToken: tokens.refreshToken }));
+      // Spent longer ago than the grace for a browser that lost its answer (REFRESH_REUSE_GRACE_SECONDS, 10).
+      await spentSecondsAgo(tokens.refreshToken, 11);
 
       const reuse = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
       expect(reuse.statusCode).toBe(401);
@@ -106,6 +140,17 @@ describe('POST /api/v1/auth/refresh', () => {
         [`%${sid}%`],
       );
       expect(audit).toHaveLength(1);
+    });
+
+    it('an older spent token is reuse even within the grace', async () => {
+      const { tokens } = await login(t, email);
+      const first = tokensOf(await post(t, '/refresh', { refreshToken: tokens.refreshToken }));
+      await spentSecondsAgo(tokens.refreshToken, 2);
+      tokensOf(await post(t, '/refresh', { refreshToken: first.refreshToken }));
+      // tokens.refreshToken was spent 2 s ago, but the session has spent a newer one since: a copy, not a lost answer.
+      const reuse = await post(t, '/refresh', { refreshToken: tokens.refreshToken });
+      expect(reuse.statusCode).toBe(401);
+      expect(reuse.json().error).toMatch(/already used/);
     });
 
     it('an expired session is refused', async () => {
