@@ -49,3 +49,29 @@ export const scannedKeys: KeySet = keySet([
   'XObject',
   'Subtype',
 ]);
+
+/**
+ * What telling a scanned page apart reads (scan-pages.ts): the structure, the page's boxes, annotations and one
+ * content stream, and the dictionary of the image it draws.
+ */
+export const scanPageKeys: KeySet = keySet([
+  ...structure,
+  'MediaBox',
+  'CropBox',
+  'TrimBox',
+  'Rotate',
+  'UserUnit',
+  'Contents',
+  'Annots',
+  ['Resources', keySet(['XObject'])],
+  'XObject',
+  'Subtype',
+  'Width',
+  'Height',
+  'BitsPerComponent',
+  'ColorSpace',
+  'ImageMask',
+  'SMask',
+  'Mask',
+  'Decode',
+]);

@@ -48,7 +48,7 @@ export const pdfChains = {
     what: 'text layout with fonts (structured extraction)',
   },
   compress: { env: 'PDF_COMPRESS_ENGINES', defaults: ['ghostscript', 'qpdf'], what: 'compression' },
-  render: { env: 'PDF_RENDER_ENGINES', defaults: ['poppler', 'ghostscript'], what: 'pages to images' },
+  render: { env: 'PDF_RENDER_ENGINES', defaults: ['pdf-scan', 'poppler', 'ghostscript'], what: 'pages to images' },
   extractImages: { env: 'PDF_IMAGES_ENGINES', defaults: ['poppler'], what: 'image extraction' },
   resizePages: { env: 'PDF_RESIZE_ENGINES', defaults: ['pdf-lib'], what: 'crop and scale pages' },
   flatten: { env: 'PDF_FLATTEN_ENGINES', defaults: ['qpdf', 'pdf-lib'], what: 'flatten' },
