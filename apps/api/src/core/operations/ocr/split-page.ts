@@ -98,13 +98,17 @@ export async function splitPage(job: PdfJob, image: string, page: number): Promi
   const cut = cutRow(g);
   if (cut === null) return null;
   const header = data.subarray(0, data.length - g.pixels.length);
-  const half = async (name: string, blank: [number, number]) => {
-    const pixels = Buffer.from(g.pixels);
-    pixels.fill(255, blank[0] * g.width, blank[1] * g.width);
+  const at = cut * g.width;
+  // Written in parts (the page's rows, then paper for the other half's): no copy of the page is made.
+  const paper = Buffer.alloc(Math.max(at, g.pixels.length - at), 255);
+  const half = async (name: string, parts: Buffer[]) => {
     const file = tmp(job, `page-${page}-${name}.pgm`);
-    await writeFile(file, Buffer.concat([header, pixels]));
+    await writeFile(file, [header, ...parts]);
     return file;
   };
-  const [top, bottom] = await Promise.all([half('top', [cut, g.height]), half('bottom', [0, cut])]);
+  const [top, bottom] = await Promise.all([
+    half('top', [g.pixels.subarray(0, at), paper.subarray(0, g.pixels.length - at)]),
+    half('bottom', [paper.subarray(0, at), g.pixels.subarray(at)]),
+  ]);
   return { top, bottom };
 }
