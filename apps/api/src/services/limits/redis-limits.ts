@@ -2,6 +2,9 @@ import { Redis } from 'ioredis';
 import { HOUR_SEC, monthBounds } from './decide';
 import type { LimitReceipt, LimitStore, LimitWindow, MonthUsedBefore, RateLimits, WindowCounts } from './types';
 
+/** How long a node keeps a month's seed after asking for it (the counter exists by then). */
+const SEED_KEPT_MS = 60_000;
+
 /**
  * All three windows of one call in one script, so a call is one round trip and atomic across API nodes: the bucket
  * (timed by the Redis clock, so nodes with skewed clocks agree), then the hour fixed window, then the month counter.
@@ -236,7 +239,9 @@ export class RedisLimits implements LimitStore {
       pending = this.opts.monthUsedBefore!(subject, new Date(month.start))
         .then((n) => Math.max(0, Math.trunc(n)) || 0)
         .catch(() => 0)
-        .finally(() => this.seeding.delete(k));
+        // Kept a while after it settles: the calls it answered still have their seeded run to make, and a call
+        // finding the counter missing in between must not ask again (on a slow host that gap is wide).
+        .finally(() => setTimeout(() => this.seeding.delete(k), SEED_KEPT_MS).unref());
       this.seeding.set(k, pending);
     }
     return pending;
