@@ -45,6 +45,7 @@ export function createMailer(opts: {
   }
   const outbox = path.join(opts.dataDir, 'mail');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let written = 0;
   return {
     mode: 'outbox',
     async send(mail) {
@@ -58,8 +59,10 @@ export function createMailer(opts: {
       // The outbox holds live sign-in and reset links: the server's alone (data/private-files.ts).
       await mkdir(outbox, { recursive: true, mode: PRIVATE_DIR_MODE });
       const safeTo = mail.to.replace(/[^\w.@-]/g, '_');
-      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
-      await writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
+      // The sequence keeps two mails of one millisecond to one address apart (one overwrote the other), in order.
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = path.join(outbox, `${stamp}-${String(++written).padStart(6, '0')}-${safeTo}.eml`);
+      await writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       opts.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the local outbox');
     },
   };
