@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TTokens } from '@docflow/contracts';
 import { sessions, sessionUsedTokens, users } from '../../data/schema/index';
 import { AppError } from '../../lib/app-error';
@@ -117,11 +117,11 @@ async function rotateSession(ctx: AccountContext, tx: Tx, session: SessionRow, s
 }
 
 /**
- * A spent token sent again by its own browser, not a copy: the newest token the session spent, within
- * REFRESH_REUSE_GRACE_SECONDS of its use. That happens when a page is left or reloaded while its refresh is in
- * flight: the server rotated, but the browser dropped the answer and its new cookie, so the next page sends the old
- * token. Such a token gets a fresh pair (and the pair the browser never received is spent); an older token, or the
- * newest one later, is still reuse and ends the session. The session is returned locked.
+ * A spent token sent again by its own browser, not a copy: one the session spent within REFRESH_REUSE_GRACE_SECONDS.
+ * That happens when a page is left or reloaded while its refresh is in flight: the server rotated, but the browser
+ * dropped the answer and its new cookie, so the next page sends the old token (and may be left in flight too, so the
+ * same token can come back after two or three rotations). Such a token gets a fresh pair (and the pairs the browser
+ * never received are spent); a token spent longer ago is reuse and ends the session. The session is returned locked.
  */
 async function sessionOfResentToken(
   ctx: AccountContext,
@@ -130,12 +130,6 @@ async function sessionOfResentToken(
 ): Promise<SessionRow | undefined> {
   const grace = ctx.config.REFRESH_REUSE_GRACE_SECONDS * 1000;
   if (grace <= 0 || Date.now() - used.usedAt.getTime() > grace) return undefined;
-  const [newer] = await tx
-    .select({ tokenHash: sessionUsedTokens.tokenHash })
-    .from(sessionUsedTokens)
-    .where(and(eq(sessionUsedTokens.sessionId, used.sessionId), gt(sessionUsedTokens.usedAt, used.usedAt)))
-    .limit(1);
-  if (newer) return undefined;
   const [session] = await tx.select().from(sessions).where(eq(sessions.id, used.sessionId)).for('update');
   return session && !session.revokedAt ? session : undefined;
 }
